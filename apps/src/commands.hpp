@@ -1,0 +1,16 @@
+#pragma once
+// Subcommand registration for the `vcloe` binary. Each add_*_command adds one subcommand
+// to the app and sets its callback; the callback throws vcloe::Error on bad input.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace vcloe::app {
+
+// Directory holding the default config files (robot.yaml, ...): $VCLOE_CONFIG_DIR if set,
+// else the source tree's config/ directory.
+std::string default_config_dir();
+std::string default_robot_file();
+
+void add_validate_model_command(CLI::App& app);
+
+}  // namespace vcloe::app

@@ -1,0 +1,39 @@
+// vcloe — identify the dynamics of 6-DOF parallel robots from camera pose measurements.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::app {
+
+std::string default_config_dir() {
+  if (const char* dir = std::getenv("VCLOE_CONFIG_DIR"); dir && *dir) return dir;
+  return VCLOE_DEFAULT_CONFIG_DIR;
+}
+std::string default_robot_file() { return default_config_dir() + "/robot.yaml"; }
+
+}  // namespace vcloe::app
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "vcloe " VCLOE_VERSION
+      " - dynamics identification of 6-RSS parallel robots from camera pose measurements.\n"
+      "Run `vcloe <command> --help` for each command."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", VCLOE_VERSION);
+  vcloe::app::add_validate_model_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const vcloe::Error& e) {
+    std::cerr << "vcloe: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "vcloe: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,168 @@
+#include "vcloe/core/yaml_reader.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe {
+
+namespace {
+std::string describe(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return "nothing";
+  if (n.IsSequence()) return "a list";
+  if (n.IsMap()) return "a map";
+  return "'" + n.Scalar() + "'";
+}
+}  // namespace
+
+int YamlNode::line() const {
+  const auto mark = node_.Mark();
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+void YamlNode::fail(const std::string& what) const {
+  std::ostringstream where;
+  where << *file_;
+  if (line() > 0) where << ":" << line();
+  std::string key = path_.empty() ? "document root" : "key '" + path_ + "'";
+  vcloe::fail(where.str(), key + ": " + what);
+}
+
+std::string YamlNode::child_path(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+bool YamlNode::has(const std::string& key) const {
+  return node_.IsMap() && node_[key].IsDefined();
+}
+
+YamlNode YamlNode::at(const std::string& key) const {
+  if (!node_.IsMap()) fail("expected a map containing '" + key + "', got " + describe(node_));
+  YAML::Node child = node_[key];
+  if (!child.IsDefined()) fail("missing required key '" + key + "'");
+  return YamlNode(child, child_path(key), file_);
+}
+
+std::optional<YamlNode> YamlNode::find(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return at(key);
+}
+
+YamlNode YamlNode::at(std::size_t index) const {
+  if (!node_.IsSequence()) fail("expected a list, got " + describe(node_));
+  if (index >= node_.size()) fail("list has " + std::to_string(node_.size()) + " entries");
+  return YamlNode(node_[index], path_ + "[" + std::to_string(index) + "]", file_);
+}
+
+std::size_t YamlNode::size() const {
+  if (!node_.IsSequence()) fail("expected a list, got " + describe(node_));
+  return node_.size();
+}
+
+double YamlNode::as_double() const {
+  if (!node_.IsScalar()) fail("expected a number, got " + describe(node_));
+  double v = 0.0;
+  try {
+    v = node_.as<double>();
+  } catch (const YAML::Exception&) {
+    fail("expected a number, got " + describe(node_));
+  }
+  if (!std::isfinite(v)) fail("expected a finite number, got " + describe(node_));
+  return v;
+}
+
+int YamlNode::as_int() const {
+  if (!node_.IsScalar()) fail("expected an integer, got " + describe(node_));
+  try {
+    return node_.as<int>();
+  } catch (const YAML::Exception&) {
+    fail("expected an integer, got " + describe(node_));
+  }
+}
+
+bool YamlNode::as_bool() const {
+  if (!node_.IsScalar()) fail("expected true or false, got " + describe(node_));
+  try {
+    return node_.as<bool>();
+  } catch (const YAML::Exception&) {
+    fail("expected true or false, got " + describe(node_));
+  }
+}
+
+std::string YamlNode::as_string() const {
+  if (!node_.IsScalar()) fail("expected a string, got " + describe(node_));
+  return node_.Scalar();
+}
+
+Eigen::VectorXd YamlNode::as_vector(int expected_size) const {
+  if (!node_.IsSequence()) {
+    fail(expected_size > 0 ? "expected a list of " + std::to_string(expected_size) + " numbers, got " +
+                                 describe(node_)
+                           : "expected a list of numbers, got " + describe(node_));
+  }
+  if (expected_size >= 0 && static_cast<int>(node_.size()) != expected_size) {
+    fail("expected a list of " + std::to_string(expected_size) + " numbers, got " +
+         std::to_string(node_.size()));
+  }
+  Eigen::VectorXd v(node_.size());
+  for (std::size_t i = 0; i < node_.size(); ++i) v(static_cast<Eigen::Index>(i)) = at(i).as_double();
+  return v;
+}
+
+double YamlNode::get_double(const std::string& key, double fallback) const {
+  return has(key) ? at(key).as_double() : fallback;
+}
+int YamlNode::get_int(const std::string& key, int fallback) const {
+  return has(key) ? at(key).as_int() : fallback;
+}
+bool YamlNode::get_bool(const std::string& key, bool fallback) const {
+  return has(key) ? at(key).as_bool() : fallback;
+}
+std::string YamlNode::get_string(const std::string& key, const std::string& fallback) const {
+  return has(key) ? at(key).as_string() : fallback;
+}
+
+void YamlNode::reject_unknown_keys(const std::vector<std::string>& known) const {
+  if (!node_.IsMap()) fail("expected a map, got " + describe(node_));
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    bool ok = false;
+    for (const auto& k : known) ok = ok || (k == key);
+    if (!ok) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      YamlNode(kv.first, child_path(key), file_).fail("unknown key (expected one of: " + list + ")");
+    }
+  }
+}
+
+YamlDoc YamlDoc::load(const std::string& file) {
+  if (!std::filesystem::exists(file)) vcloe::fail(file, "file not found");
+  YamlDoc doc;
+  doc.file_ = std::make_shared<const std::string>(file);
+  try {
+    doc.root_ = YAML::LoadFile(file);
+  } catch (const YAML::ParserException& e) {
+    vcloe::fail(file + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    vcloe::fail(file, std::string("cannot read YAML: ") + e.what());
+  }
+  if (!doc.root_.IsMap()) vcloe::fail(file, "expected a YAML map at the top level");
+  return doc;
+}
+
+YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
+  YamlDoc doc;
+  doc.file_ = std::make_shared<const std::string>(name);
+  try {
+    doc.root_ = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
+  }
+  if (!doc.root_.IsMap()) vcloe::fail(name, "expected a YAML map at the top level");
+  return doc;
+}
+
+}  // namespace vcloe

@@ -1,0 +1,68 @@
+#pragma once
+// vcloe/sim/plant.hpp — the rigid robot as a continuous plant x = [chi; v_E] driven by joint
+// torques tau_a, integrated with Boost.Odeint's fixed-step RK4 (DESIGN.md section 5).
+//
+//   chi_dot = blkdiag(I, J_e^-1) v_E,   v_E_dot = forward dynamics (eq. 40)
+//
+// Fixed steps keep the output a smooth function of the parameters (adaptive steps do not).
+// A state that leaves the workspace or turns non-finite is reported, never propagated.
+#include <boost/numeric/odeint/algebra/vector_space_algebra.hpp>
+#include <boost/numeric/odeint/external/eigen/eigen_algebra.hpp>
+#include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+
+#include "vcloe/sim/dynamics.hpp"
+
+namespace vcloe::sim {
+
+template <typename T> using PlantState = Eigen::Matrix<T, 12, 1>;
+
+template <typename T>
+PlantState<T> make_state(const Vec6<T>& chi, const Vec6<T>& v) {
+  PlantState<T> x;
+  x << chi, v;
+  return x;
+}
+
+// x_dot for held torques. Returns false if chi is unreachable or the result non-finite.
+template <typename T>
+bool plant_derivative(const RobotModel& model, const XiVector<T>& xi, const PlantState<T>& x,
+                      const Vec6<T>& tau_a, PlantState<T>& x_dot) {
+  const Vec6<T> chi = x.template head<6>();
+  const Vec6<T> v = x.template tail<6>();
+  Kinematics<T> k;
+  if (!compute_kinematics<T>(model, chi, v, k)) return false;
+  x_dot.template segment<3>(0) = v.template head<3>();
+  x_dot.template segment<3>(3) =
+      euler_rate_jacobian<T>(chi(3), chi(4)).inverse() * v.template tail<3>();  // eq. (2)
+  x_dot.template tail<6>() = forward_dynamics<T>(model, k, v, tau_a, xi);
+  using std::isfinite;
+  for (int i = 0; i < 12; ++i)
+    if (!isfinite(x_dot(i))) return false;
+  return true;
+}
+
+// Advances x by `substeps` RK4 steps of dt each with tau_a held (zero-order hold).
+// Returns false, leaving x at the last good state, if the plant leaves its domain.
+template <typename T>
+bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T>& tau_a,
+                    double dt, int substeps, PlantState<T>& x) {
+  namespace odeint = boost::numeric::odeint;
+  using Stepper = odeint::runge_kutta4<PlantState<T>, T, PlantState<T>, T, odeint::vector_space_algebra>;
+  Stepper stepper;
+  bool ok = true;
+  auto system = [&](const PlantState<T>& s, PlantState<T>& ds, T /*t*/) {
+    if (!ok || !plant_derivative<T>(model, xi, s, tau_a, ds)) {
+      ok = false;
+      ds.setZero();
+    }
+  };
+  for (int n = 0; n < substeps; ++n) {
+    PlantState<T> next = x;
+    stepper.do_step(system, next, T(0), T(dt));
+    if (!ok) return false;
+    x = next;
+  }
+  return true;
+}
+
+}  // namespace vcloe::sim

@@ -1,0 +1,68 @@
+#pragma once
+// vcloe/sim/robot.hpp — the immutable description of a 6-RSS robot (geometry, limits,
+// inertial and friction parameters, inner joint PID gains) and its YAML loader.
+//
+// Frames (DESIGN.md section 3, docs/model.md): O base, E platform. Leg i: actuated revolute
+// joint at B_i about axis s_i, wrench (crank) B_i -> T_i, link (rod) T_i -> A_i of fixed
+// length, A_i = E + R a_i. All lengths in m, angles in rad, masses in kg, inertias in kg*m^2.
+// A RobotModel is never modified by an algorithm: per-evaluation state lives elsewhere.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "vcloe/core/rotation.hpp"
+#include "vcloe/sim/parameters.hpp"
+
+namespace vcloe::sim {
+
+struct Leg {
+  Vec3d base_joint;      // B_i in O (m)
+  Vec3d axis;            // s_i, unit, in O
+  Vec3d wrench;          // crank vector B_i -> T_i at theta_i = 0, in O (m), perpendicular to s_i
+  double link_length;    // |A_i - T_i| (m)
+  Vec3d platform_joint;  // a_i in E (m)
+  int branch = 1;        // +1/-1: which of the two IK solutions; fixed by the home pose
+};
+
+struct RobotModel {
+  std::string name;
+  std::string source;  // file it was loaded from ("" if built in code)
+  std::array<Leg, kLegs> legs;
+
+  Vec6d home = Vec6d::Zero();                // home pose chi (m, rad)
+  double joint_limit = 0.9948;               // |theta_i| <= joint_limit (rad), seed 004 section 3.3
+  double min_transmission = 0.2;             // leg (serial) singularity margin, see docs/model.md
+  double min_parallel_conditioning = 0.05;   // parallel singularity margin, see docs/model.md
+  Vec3d gravity = Vec3d(0.0, 0.0, -9.81);    // m/s^2 in O
+  double wrench_com = 0.5;                   // COM at fraction of B_i -> T_i (symmetric centre)
+  double link_com = 0.5;                     // COM at fraction of T_i -> A_i (symmetric centre)
+  double friction_epsilon = 0.01;            // rad/s: Coulomb sign(q_dot) ~ tanh(q_dot / eps)
+
+  // Lambda = [Xi (64); lp, li, ld] in parameter-registry order.
+  LambdaVector<double> lambda = LambdaVector<double>::Zero();
+
+  XiVector<double> xi() const { return lambda.head<kNumXi>(); }
+};
+
+// Loads and validates a robot file. Every problem is a vcloe::Error naming file, line and key.
+// Inertial consistency (triangle inequalities) is only reported here, not enforced: priors
+// such as seed 004's Table 1 violate it. Use check_physical_consistency() where it is required.
+// With require_consistent_inertia, a body violating positivity or the triangle inequalities
+// is an error naming its key (use for models an engine must load, e.g. truth files).
+RobotModel load_robot(const std::string& file, bool require_consistent_inertia = false);
+RobotModel parse_robot(const std::string& yaml_text, const std::string& name,
+                       bool require_consistent_inertia = false);
+
+// Writes a robot file that load_robot reads back to the same model.
+std::string robot_to_yaml(const RobotModel& model);
+
+// Physical consistency of Xi: positive masses, positive principal moments obeying the
+// triangle inequalities (Ix + Iy >= Iz and permutations), non-negative friction, positive
+// gains. Returns human-readable violations naming the parameter; empty if consistent.
+std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda,
+                                                    double relative_tolerance = 1e-9);
+
+// Throws vcloe::Error listing the violations, prefixed by `where`.
+void require_physical_consistency(const RobotModel& model, const std::string& where);
+
+}  // namespace vcloe::sim

@@ -1,0 +1,124 @@
+#include "vcloe/sim/kinematics.hpp"
+
+#include <Eigen/LU>
+#include <Eigen/SVD>
+#include <sstream>
+
+namespace vcloe::sim {
+
+std::string PoseCheck::describe() const {
+  std::ostringstream s;
+  s.precision(4);
+  switch (status) {
+    case PoseStatus::Ok:
+      return "ok";
+    case PoseStatus::Unreachable:
+      s << "leg " << leg + 1 << " cannot close (pose outside the workspace)";
+      break;
+    case PoseStatus::JointLimit:
+      s << "joint " << leg + 1 << " at " << theta(leg) << " rad is outside the joint range";
+      break;
+    case PoseStatus::LegSingular:
+      s << "leg " << leg + 1 << " near a serial singularity (transmission " << min_transmission << ")";
+      break;
+    case PoseStatus::ParallelSingular:
+      s << "near a parallel singularity (J_a2 conditioning " << parallel_conditioning << ")";
+      break;
+  }
+  return s.str();
+}
+
+PoseCheck check_pose(const RobotModel& model, const Vec6d& chi) {
+  PoseCheck c;
+  Kinematics<double> k;
+  int failing = -1;
+  if (!compute_geometry<double>(model, chi, k, &failing)) {
+    c.status = PoseStatus::Unreachable;
+    c.leg = failing;
+    return c;
+  }
+  c.theta = k.theta();
+  // Joint range (seed 004 section 3.3).
+  for (int i = 0; i < kLegs; ++i) {
+    if (std::abs(c.theta(i)) > model.joint_limit) {
+      c.status = PoseStatus::JointLimit;
+      c.leg = i;
+      return c;
+    }
+  }
+  // Serial (leg) singularity: J_a1 = diag((w x l).s) loses rank when crank and link align in
+  // the plane normal to s. Transmission index = |sin| of their angle, in [0, 1].
+  c.min_transmission = 1.0;
+  int worst_leg = 0;
+  for (int i = 0; i < kLegs; ++i) {
+    const auto& g = k.geometry[i];
+    const Vec3d w_perp = g.w - g.w.dot(g.s) * g.s;
+    const double t = std::abs(g.m) / (w_perp.norm() * g.l.norm());
+    if (t < c.min_transmission) {
+      c.min_transmission = t;
+      worst_leg = i;
+    }
+  }
+  // Parallel singularity: J_a2 rows [l^T, (a x l)^T] with l normalised and the moment part
+  // divided by the mean platform radius, so the ratio of singular values is unit-free.
+  double radius = 0;
+  for (const Leg& leg : model.legs) radius += leg.platform_joint.norm() / kLegs;
+  Mat6d Ja2;
+  for (int i = 0; i < kLegs; ++i) {
+    const auto& g = k.geometry[i];
+    const Vec3d lhat = g.l.normalized();
+    Ja2.row(i) << lhat.transpose(), g.a.cross(lhat).transpose() / radius;
+  }
+  const Eigen::JacobiSVD<Mat6d> svd(Ja2);
+  c.parallel_conditioning = svd.singularValues()(5) / svd.singularValues()(0);
+  if (c.min_transmission < model.min_transmission) {
+    c.status = PoseStatus::LegSingular;
+    c.leg = worst_leg;
+  } else if (c.parallel_conditioning < model.min_parallel_conditioning) {
+    c.status = PoseStatus::ParallelSingular;
+  }
+  return c;
+}
+
+ForwardKinematicsResult forward_kinematics(const RobotModel& model, const Vec6d& theta, const Vec6d& guess,
+                                           double tolerance, int max_iterations) {
+  // Newton on f(chi) = IK(chi) - theta with df/dchi = J_theta (eq. 29), with step halving
+  // whenever a full step leaves the workspace or does not reduce |f|.
+  ForwardKinematicsResult r;
+  r.chi = guess;
+  auto residual = [&](const Vec6d& chi, Kinematics<double>& k, Vec6d& f) {
+    if (!compute_kinematics<double>(model, chi, Vec6d::Zero(), k)) return false;
+    f = k.theta() - theta;
+    for (int i = 0; i < kLegs; ++i) f(i) = detail::wrap_angle(f(i));
+    return true;
+  };
+  Kinematics<double> k;
+  Vec6d f;
+  if (!residual(r.chi, k, f)) return r;
+  for (r.iterations = 0; r.iterations < max_iterations; ++r.iterations) {
+    r.residual = f.cwiseAbs().maxCoeff();
+    if (r.residual <= tolerance) {
+      r.converged = true;
+      return r;
+    }
+    const Vec6d step = J_theta<double>(k, r.chi).partialPivLu().solve(f);
+    double scale = 1.0;
+    for (; scale > 1e-4; scale *= 0.5) {
+      Kinematics<double> k_try;
+      Vec6d f_try;
+      const Vec6d chi_try = r.chi - scale * step;
+      if (residual(chi_try, k_try, f_try) && f_try.norm() < f.norm()) {
+        r.chi = chi_try;
+        k = k_try;
+        f = f_try;
+        break;
+      }
+    }
+    if (scale <= 1e-4) return r;  // no descent: a singular configuration or no solution nearby
+  }
+  r.residual = f.cwiseAbs().maxCoeff();
+  r.converged = r.residual <= tolerance;
+  return r;
+}
+
+}  // namespace vcloe::sim

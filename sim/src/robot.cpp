@@ -1,0 +1,271 @@
+#include "vcloe/sim/robot.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/sim/kinematics.hpp"
+
+namespace vcloe::sim {
+
+namespace {
+
+Vec3d read_vec3(const YamlNode& n) { return n.as_vector(3); }
+
+// A per-leg quantity: either one value for all six legs or a list of six.
+std::array<double, kLegs> read_per_leg_scalar(const YamlNode& n) {
+  std::array<double, kLegs> out{};
+  if (n.is_sequence()) {
+    const Eigen::VectorXd v = n.as_vector(kLegs);
+    for (int i = 0; i < kLegs; ++i) out[i] = v(i);
+  } else {
+    out.fill(n.as_double());
+  }
+  return out;
+}
+
+// A body's [m, Ix, Iy, Iz]: either one list for all six bodies or a list of six lists.
+std::array<Eigen::Vector4d, kLegs> read_per_leg_body(const YamlNode& n) {
+  std::array<Eigen::Vector4d, kLegs> out;
+  if (n.size() > 0 && n.at(std::size_t{0}).is_sequence()) {
+    if (n.size() != kLegs) n.fail("expected [m, Ix, Iy, Iz] or a list of six such lists");
+    for (int i = 0; i < kLegs; ++i) out[i] = n.at(static_cast<std::size_t>(i)).as_vector(4);
+  } else {
+    const Eigen::Vector4d v = n.as_vector(4);
+    out.fill(v);
+  }
+  return out;
+}
+
+void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool consistent) {
+  if (consistent) {
+    const char* names = "xyz";
+    for (int k = 0; k < 3; ++k) {
+      const int p = 1 + (k + 1) % 3, q = 1 + (k + 2) % 3;
+      if (b(p) + b(q) < b(1 + k)) {
+        std::ostringstream s;
+        s << "inconsistent inertia: triangle inequality violated, I" << names[p - 1] << " + I" << names[q - 1]
+          << " = " << b(p) + b(q) << " < I" << names[k] << " = " << b(1 + k) << " kg*m^2";
+        n.fail(s.str());
+      }
+    }
+  }
+  if (!(b(0) > 0)) n.fail("mass must be positive, got " + std::to_string(b(0)));
+  for (int k = 1; k < 4; ++k)
+    if (!(b(k) > 0)) n.fail(std::string("principal moment I") + "xyz"[k - 1] + " must be positive, got " +
+                            std::to_string(b(k)));
+}
+
+}  // namespace
+
+static RobotModel parse_document(const YamlDoc& doc, bool consistent) {
+  const YamlNode root = doc.root();
+  root.reject_unknown_keys(
+      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "joint_pid", "notes"});
+  RobotModel model;
+  model.source = doc.file();
+  model.name = root.get_string("name", "unnamed");
+
+  const YamlNode legs = root.at("legs");
+  if (legs.size() != kLegs) legs.fail("expected a list of 6 legs, got " + std::to_string(legs.size()));
+  for (int i = 0; i < kLegs; ++i) {
+    const YamlNode n = legs.at(static_cast<std::size_t>(i));
+    n.reject_unknown_keys({"base_joint", "axis", "wrench", "link_length", "platform_joint"});
+    Leg& leg = model.legs[i];
+    leg.base_joint = read_vec3(n.at("base_joint"));
+    const Vec3d axis = read_vec3(n.at("axis"));
+    if (axis.norm() < 1e-9) n.at("axis").fail("axis must be a non-zero vector");
+    leg.axis = axis.normalized();
+    leg.wrench = read_vec3(n.at("wrench"));
+    if (leg.wrench.norm() < 1e-6) n.at("wrench").fail("wrench (crank) vector must be non-zero");
+    if (std::abs(leg.wrench.dot(leg.axis)) > 1e-9 * leg.wrench.norm())
+      n.at("wrench").fail("wrench (crank) vector must be perpendicular to the joint axis");
+    leg.link_length = n.at("link_length").as_double();
+    if (!(leg.link_length > 0)) n.at("link_length").fail("expected a positive length in m");
+    leg.platform_joint = read_vec3(n.at("platform_joint"));
+  }
+
+  if (auto g = root.find("gravity")) model.gravity = read_vec3(*g);
+  if (auto com = root.find("com")) {
+    com->reject_unknown_keys({"wrench", "link"});
+    model.wrench_com = com->get_double("wrench", 0.5);
+    model.link_com = com->get_double("link", 0.5);
+    if (!(model.wrench_com >= 0 && model.wrench_com <= 1)) com->at("wrench").fail("expected a fraction in [0, 1]");
+    if (!(model.link_com >= 0 && model.link_com <= 1)) com->at("link").fail("expected a fraction in [0, 1]");
+  }
+  if (auto lim = root.find("limits")) {
+    lim->reject_unknown_keys({"joint", "min_transmission", "min_parallel_conditioning"});
+    model.joint_limit = lim->get_double("joint", model.joint_limit);
+    model.min_transmission = lim->get_double("min_transmission", model.min_transmission);
+    model.min_parallel_conditioning =
+        lim->get_double("min_parallel_conditioning", model.min_parallel_conditioning);
+    if (!(model.joint_limit > 0 && model.joint_limit < 3.14159))
+      lim->at("joint").fail("expected a joint range half-width in (0, pi) rad");
+    if (!(model.min_transmission > 0 && model.min_transmission < 1))
+      lim->at("min_transmission").fail("expected a value in (0, 1)");
+    if (!(model.min_parallel_conditioning > 0 && model.min_parallel_conditioning < 1))
+      lim->at("min_parallel_conditioning").fail("expected a value in (0, 1)");
+  }
+
+  // Inertial parameters -> Xi.
+  const YamlNode inertia = root.at("inertia");
+  inertia.reject_unknown_keys({"platform", "wrenches", "links"});
+  const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
+  require_positive_body(inertia.at("platform"), platform, consistent);
+  for (int k = 0; k < 4; ++k) model.lambda(platform_index(k)) = platform(k);
+  const auto wrenches = read_per_leg_body(inertia.at("wrenches"));
+  const auto links = read_per_leg_body(inertia.at("links"));
+  for (int i = 0; i < kLegs; ++i) {
+    require_positive_body(inertia.at("wrenches"), wrenches[i], consistent);
+    require_positive_body(inertia.at("links"), links[i], consistent);
+    for (int k = 0; k < 4; ++k) {
+      model.lambda(wrench_index(i, k)) = wrenches[i](k);
+      model.lambda(link_index(i, k)) = links[i](k);
+    }
+  }
+
+  const YamlNode friction = root.at("friction");
+  friction.reject_unknown_keys({"coulomb", "viscous", "epsilon"});
+  const auto fc = read_per_leg_scalar(friction.at("coulomb"));
+  const auto fv = read_per_leg_scalar(friction.at("viscous"));
+  for (int i = 0; i < kLegs; ++i) {
+    if (fc[i] < 0) friction.at("coulomb").fail("friction must be non-negative");
+    if (fv[i] < 0) friction.at("viscous").fail("friction must be non-negative");
+    model.lambda(coulomb_index(i)) = fc[i];
+    model.lambda(viscous_index(i)) = fv[i];
+  }
+  model.friction_epsilon = friction.get_double("epsilon", model.friction_epsilon);
+  if (!(model.friction_epsilon > 0)) friction.at("epsilon").fail("expected a positive velocity in rad/s");
+
+  const YamlNode pid = root.at("joint_pid");
+  pid.reject_unknown_keys({"kp", "ki", "kd"});
+  model.lambda(kGainP) = pid.get_double("kp");
+  model.lambda(kGainI) = pid.get_double("ki");
+  model.lambda(kGainD) = pid.get_double("kd");
+  for (const char* key : {"kp", "ki", "kd"})
+    if (pid.get_double(key) < 0) pid.at(key).fail("gain must be non-negative");
+
+  // Home pose: reachable, inside the joint range, away from singularities. It also fixes
+  // each leg's IK branch: the solution nearer theta = 0.
+  const YamlNode home = root.at("home");
+  model.home = home.as_vector(6);
+  for (int i = 0; i < kLegs; ++i) {
+    Leg& leg = model.legs[i];
+    const Vec3d d = model.home.head<3>() + rotation_of<double>(model.home) * leg.platform_joint - leg.base_joint;
+    double up = 0, down = 0;
+    if (!leg_angle<double>(leg, d, +1, up) || !leg_angle<double>(leg, d, -1, down))
+      home.fail("unreachable home pose: leg " + std::to_string(i + 1) + " cannot close (link length " +
+                std::to_string(leg.link_length) + " m)");
+    leg.branch = std::abs(up) <= std::abs(down) ? +1 : -1;
+  }
+  const PoseCheck check = check_pose(model, model.home);
+  if (!check.ok()) home.fail("home pose not usable: " + check.describe());
+  return model;
+}
+
+RobotModel load_robot(const std::string& file, bool require_consistent_inertia) {
+  return parse_document(YamlDoc::load(file), require_consistent_inertia);
+}
+
+RobotModel parse_robot(const std::string& yaml_text, const std::string& name, bool require_consistent_inertia) {
+  return parse_document(YamlDoc::parse(yaml_text, name), require_consistent_inertia);
+}
+
+std::string robot_to_yaml(const RobotModel& m) {
+  std::ostringstream o;
+  o << std::setprecision(17);
+  auto vec = [&](const auto& v) {
+    o << "[";
+    for (int k = 0; k < v.size(); ++k) o << (k ? ", " : "") << v(k);
+    o << "]";
+  };
+  o << "# vcloe robot description (format: docs/robot-file.md). SI units: m, rad, kg, kg*m^2, N*m.\n";
+  o << "name: " << m.name << "\n";
+  o << "legs:\n";
+  for (const Leg& leg : m.legs) {
+    o << "  - base_joint: ";
+    vec(leg.base_joint);
+    o << "\n    axis: ";
+    vec(leg.axis);
+    o << "\n    wrench: ";
+    vec(leg.wrench);
+    o << "\n    link_length: " << leg.link_length << "\n    platform_joint: ";
+    vec(leg.platform_joint);
+    o << "\n";
+  }
+  o << "home: ";
+  vec(m.home);
+  o << "\nlimits:\n  joint: " << m.joint_limit << "\n  min_transmission: " << m.min_transmission
+    << "\n  min_parallel_conditioning: " << m.min_parallel_conditioning << "\n";
+  o << "gravity: ";
+  vec(m.gravity);
+  o << "\ncom:\n  wrench: " << m.wrench_com << "\n  link: " << m.link_com << "\n";
+  o << "inertia:  # [m, Ix, Iy, Iz] per body\n  platform: ";
+  vec(m.lambda.segment<4>(platform_index(0)));
+  o << "\n  wrenches:\n";
+  for (int i = 0; i < kLegs; ++i) {
+    o << "    - ";
+    vec(m.lambda.segment<4>(wrench_index(i, 0)));
+    o << "\n";
+  }
+  o << "  links:\n";
+  for (int i = 0; i < kLegs; ++i) {
+    o << "    - ";
+    vec(m.lambda.segment<4>(link_index(i, 0)));
+    o << "\n";
+  }
+  o << "friction:\n  coulomb: ";
+  vec(m.lambda.segment<kLegs>(coulomb_index(0)));
+  o << "\n  viscous: ";
+  vec(m.lambda.segment<kLegs>(viscous_index(0)));
+  o << "\n  epsilon: " << m.friction_epsilon << "\n";
+  o << "joint_pid:\n  kp: " << m.lambda(kGainP) << "\n  ki: " << m.lambda(kGainI) << "\n  kd: " << m.lambda(kGainD)
+    << "\n";
+  return o.str();
+}
+
+std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda, double tol) {
+  std::vector<std::string> issues;
+  const auto& reg = parameter_registry();
+  auto body = [&](int first) {
+    const std::string suffix = reg[first].name.substr(2);
+    const double m = lambda(first);
+    if (!(m > 0)) issues.push_back(reg[first].name + " = " + std::to_string(m) + ": mass must be positive");
+    const double I[3] = {lambda(first + 1), lambda(first + 2), lambda(first + 3)};
+    for (int k = 0; k < 3; ++k)
+      if (!(I[k] > 0))
+        issues.push_back(reg[first + 1 + k].name + " = " + std::to_string(I[k]) + ": inertia must be positive");
+    const char* names[3] = {"Ix", "Iy", "Iz"};
+    for (int k = 0; k < 3; ++k) {
+      const double a = I[(k + 1) % 3], b = I[(k + 2) % 3];
+      if (a + b < I[k] * (1 - tol)) {
+        std::ostringstream s;
+        s << "triangle inequality violated for body '" << suffix << "': " << names[(k + 1) % 3] << " + "
+          << names[(k + 2) % 3] << " = " << a + b << " < " << names[k] << " = " << I[k] << " kg*m^2";
+        issues.push_back(s.str());
+      }
+    }
+  };
+  body(platform_index(0));
+  for (int i = 0; i < kLegs; ++i) body(wrench_index(i, 0));
+  for (int i = 0; i < kLegs; ++i) body(link_index(i, 0));
+  for (int i = 0; i < kLegs; ++i) {
+    if (lambda(coulomb_index(i)) < 0) issues.push_back(reg[coulomb_index(i)].name + " must be non-negative");
+    if (lambda(viscous_index(i)) < 0) issues.push_back(reg[viscous_index(i)].name + " must be non-negative");
+  }
+  for (int g : {kGainP, kGainI, kGainD})
+    if (!(lambda(g) > 0)) issues.push_back(reg[g].name + " must be positive");
+  return issues;
+}
+
+void require_physical_consistency(const RobotModel& model, const std::string& where) {
+  const auto issues = check_physical_consistency(model.lambda);
+  if (issues.empty()) return;
+  std::string msg = "physically inconsistent parameters (" + std::to_string(issues.size()) + "): " + issues[0];
+  for (std::size_t i = 1; i < issues.size(); ++i) msg += "; " + issues[i];
+  fail(where, msg);
+}
+
+}  // namespace vcloe::sim

@@ -1,0 +1,54 @@
+// Specification of the YAML reader: typed access whose errors name file, line and key.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+
+using namespace vcloe;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const vcloe::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(YamlReader, ReadsTypedValues) {
+  const YamlDoc doc = YamlDoc::parse("a: 1.5\nb: [1, 2, 3]\nc: {d: true}\n", "t.yaml");
+  EXPECT_DOUBLE_EQ(doc.root().get_double("a"), 1.5);
+  EXPECT_EQ(doc.root().get_vector("b", 3), Eigen::Vector3d(1, 2, 3));
+  EXPECT_TRUE(doc.root().at("c").get_bool("d", false));
+  EXPECT_DOUBLE_EQ(doc.root().get_double("missing", 7.0), 7.0);
+}
+
+TEST(YamlReader, ErrorsNameFileLineAndKey) {
+  const YamlDoc doc = YamlDoc::parse("a: 1.5\nb:\n  c: [1, x]\n", "cfg.yaml");
+  const std::string msg = error_of([&] { doc.root().at("b").get_vector("c", 2); });
+  EXPECT_EQ(msg, "cfg.yaml:3: key 'b.c[1]': expected a number, got 'x'");
+  EXPECT_EQ(error_of([&] { doc.root().at("zz"); }), "cfg.yaml:1: document root: missing required key 'zz'");
+  EXPECT_NE(error_of([&] { doc.root().get_vector("a", 3); }).find("key 'a': expected a list of 3 numbers"),
+            std::string::npos);
+}
+
+TEST(YamlReader, SyntaxErrorsNameTheLine) {
+  const std::string msg = error_of([] { YamlDoc::parse("a: 1\nb: [1, 2\n", "bad.yaml"); });
+  EXPECT_NE(msg.find("bad.yaml:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("YAML syntax error"), std::string::npos) << msg;
+}
+
+TEST(YamlReader, RejectsUnknownKeys) {
+  const YamlDoc doc = YamlDoc::parse("alpha: 1\nbetta: 2\n", "k.yaml");
+  const std::string msg = error_of([&] { doc.root().reject_unknown_keys({"alpha", "beta"}); });
+  EXPECT_NE(msg.find("k.yaml:2: key 'betta': unknown key (expected one of: alpha, beta)"), std::string::npos) << msg;
+}
+
+TEST(YamlReader, NonFiniteNumbersAreRejected) {
+  const YamlDoc doc = YamlDoc::parse("a: .nan\n", "n.yaml");
+  EXPECT_NE(error_of([&] { doc.root().get_double("a"); }).find("expected a finite number"), std::string::npos);
+}

@@ -1,0 +1,171 @@
+// Specification of the robot file (docs/robot-file.md): the default robot loads with the
+// paper's Table 1 priors, round-trips through robot_to_yaml, and every malformed file gets a
+// one-line error naming the key and the problem.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "sim_fixtures.hpp"
+#include "vcloe/core/error.hpp"
+
+using namespace vcloe;
+using namespace vcloe::sim;
+
+namespace {
+
+std::string default_text() {
+  std::ifstream in(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Applies a regex replacement to the default file and returns the loader's error message.
+std::string error_for(const std::string& pattern, const std::string& replacement, bool consistent = false) {
+  const std::string text = std::regex_replace(default_text(), std::regex(pattern), replacement,
+                                              std::regex_constants::format_first_only);
+  EXPECT_NE(text, default_text()) << "pattern did not match: " << pattern;
+  try {
+    parse_robot(text, "robot.yaml", consistent);
+  } catch (const vcloe::Error& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "error must be one line: " << msg;
+    return msg;
+  }
+  ADD_FAILURE() << "no error for " << pattern;
+  return "";
+}
+
+}  // namespace
+
+TEST(RobotFile, DefaultRobotLoadsTable1Priors) {
+  const RobotModel& m = test::default_robot();
+  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("m_p")), 24.0);
+  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("Iz_p")), 0.35);
+  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("m_w4")), 0.685);
+  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("Iz_l6")), 21.3e-4);
+  EXPECT_DOUBLE_EQ(m.joint_limit, 0.9948);
+  for (const Leg& leg : m.legs) EXPECT_NEAR(leg.axis.dot(Vec3d::UnitZ()), 1.0, 1e-15);
+}
+
+TEST(RobotFile, Table1InertiasAreReportedAsPhysicallyInconsistent) {
+  // Table 1: wrench Ix + Iy = 45.8e-5 < Iz = 60.5e-5 and link 104.6e-5 < 213e-5.
+  const auto issues = check_physical_consistency(test::default_robot().lambda);
+  int wrench = 0, link = 0;
+  for (const auto& s : issues) {
+    wrench += s.find("body 'w") != std::string::npos;
+    link += s.find("body 'l") != std::string::npos;
+  }
+  EXPECT_EQ(wrench, 6);
+  EXPECT_EQ(link, 6);
+  EXPECT_EQ(issues.size(), 12u);
+}
+
+TEST(RobotFile, RoundTripsThroughYaml) {
+  const RobotModel& m = test::default_robot();
+  const RobotModel back = parse_robot(robot_to_yaml(m), "roundtrip.yaml");
+  EXPECT_EQ((back.lambda - m.lambda).cwiseAbs().maxCoeff(), 0.0);
+  for (int i = 0; i < kLegs; ++i) {
+    EXPECT_EQ(back.legs[i].base_joint, m.legs[i].base_joint);
+    EXPECT_EQ(back.legs[i].link_length, m.legs[i].link_length);
+    EXPECT_EQ(back.legs[i].branch, m.legs[i].branch);
+  }
+  EXPECT_EQ(back.home, m.home);
+}
+
+TEST(RobotFile, MissingKeyIsNamed) {
+  const std::string msg = error_for(R"(\n    link_length: [0-9.]+)", "");
+  EXPECT_NE(msg.find("legs[0]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("missing required key 'link_length'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("robot.yaml:"), std::string::npos) << msg;  // file and line
+}
+
+TEST(RobotFile, WrongTypeIsNamedWithTheExpectedForm) {
+  const std::string msg = error_for(R"(link_length: [0-9.]+)", "link_length: long");
+  EXPECT_NE(msg.find("legs[0].link_length"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected a number, got 'long'"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, WrongVectorLengthIsNamed) {
+  const std::string msg = error_for(R"(home: \[0, 0, 0.18, 0, 0, 0\])", "home: [0, 0, 0.18]");
+  EXPECT_NE(msg.find("key 'home'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected a list of 6 numbers, got 3"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, UnreachableHomePoseIsNamed) {
+  const std::string msg = error_for(R"(home: \[0, 0, 0.18, 0, 0, 0\])", "home: [0, 0, 0.9, 0, 0, 0]");
+  EXPECT_NE(msg.find("key 'home'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unreachable home pose"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, HomePoseOutsideTheJointRangeIsNamed) {
+  // The default home has all joints at 0, so move home by a yaw that turns every crank.
+  const std::string text = std::regex_replace(default_text(), std::regex(R"(home: \[0, 0, 0.18, 0, 0, 0\])"),
+                                              "home: [0, 0, 0.18, 0, 0, 0.3]");
+  const std::string narrow = std::regex_replace(text, std::regex(R"(joint: 0.9948)"), "joint: 0.05");
+  EXPECT_NO_THROW(parse_robot(text, "robot.yaml"));
+  try {
+    parse_robot(narrow, "robot.yaml");
+    FAIL() << "home outside a 0.05 rad joint range was accepted";
+  } catch (const vcloe::Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("key 'home'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("outside the joint range"), std::string::npos) << msg;
+  }
+}
+
+TEST(RobotFile, InconsistentInertiaIsAnErrorWhereConsistencyIsRequired) {
+  // Table 1 priors load as priors, but not where an engine needs consistent bodies.
+  EXPECT_NO_THROW(parse_robot(default_text(), "robot.yaml", false));
+  std::string msg;
+  try {
+    parse_robot(default_text(), "robot.yaml", true);
+  } catch (const vcloe::Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("key 'inertia.wrenches'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("triangle inequality"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, NegativeMassIsRejected) {
+  const std::string msg = error_for(R"(platform: \[24.0,)", "platform: [-24.0,");
+  EXPECT_NE(msg.find("key 'inertia.platform'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mass must be positive"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, UnknownKeyIsRejectedNotIgnored) {
+  const std::string msg = error_for(R"(joint_pid:)", "joint_pidd:");
+  EXPECT_NE(msg.find("unknown key"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, CrankNotPerpendicularToAxisIsRejected) {
+  const std::string msg = error_for(R"(axis: \[0, 0, 1\])", "axis: [0, 0.5, 1]");
+  EXPECT_NE(msg.find("legs[0].wrench"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("perpendicular"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, MissingFileIsNamed) {
+  try {
+    load_robot("/nonexistent/robot.yaml");
+    FAIL();
+  } catch (const vcloe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/robot.yaml: file not found"), std::string::npos);
+  }
+}
+
+TEST(ParameterRegistry, HasThe67ParametersOfLambdaInPaperOrder) {
+  const auto& r = parameter_registry();
+  ASSERT_EQ(r.size(), 67u);
+  EXPECT_EQ(r[0].name, "m_p");
+  EXPECT_EQ(r[wrench_index(0, 0)].name, "m_w1");
+  EXPECT_EQ(r[wrench_index(5, 3)].name, "Iz_w6");
+  EXPECT_EQ(r[link_index(2, 1)].name, "Ix_l3");
+  EXPECT_EQ(r[coulomb_index(0)].name, "fc1");
+  EXPECT_EQ(r[viscous_index(5)].name, "fv6");
+  EXPECT_EQ(r[kGainD].name, "ld");
+  EXPECT_EQ(parameter_index("fv6"), 63);
+  EXPECT_EQ(parameter_index("nope"), -1);
+  for (const auto& p : r) EXPECT_FALSE(p.unit.empty()) << p.name;
+}
