@@ -47,10 +47,11 @@ template <typename T>
 bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T>& tau_a,
                     double dt, int substeps, PlantState<T>& x) {
   namespace odeint = boost::numeric::odeint;
-  using Stepper = odeint::runge_kutta4<PlantState<T>, T, PlantState<T>, T, odeint::vector_space_algebra>;
+  // Coefficients and time stay double (a Jet only rides in the state).
+  using Stepper = odeint::runge_kutta4<PlantState<T>, double, PlantState<T>, double, odeint::vector_space_algebra>;
   Stepper stepper;
   bool ok = true;
-  auto system = [&](const PlantState<T>& s, PlantState<T>& ds, T /*t*/) {
+  auto system = [&](const PlantState<T>& s, PlantState<T>& ds, double /*t*/) {
     if (!ok || !plant_derivative<T>(model, xi, s, tau_a, ds)) {
       ok = false;
       ds.setZero();
@@ -58,7 +59,7 @@ bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T
   };
   for (int n = 0; n < substeps; ++n) {
     PlantState<T> next = x;
-    stepper.do_step(system, next, T(0), T(dt));
+    stepper.do_step(system, next, 0.0, dt);
     if (!ok) return false;
     x = next;
   }

@@ -1,0 +1,77 @@
+#pragma once
+// vcloe/excitation/fourier.hpp — reference and excitation trajectories in pose space.
+//
+// The finite Fourier series of seed 004 eq. (37), per pose axis i (fundamental f0 in Hz,
+// n harmonics, coefficients s_il, c_il, offset chi0_i):
+//   chi_i(t)      = sum_l [ sin(2 pi f0 l t) s_il - cos(2 pi f0 l t) c_il ] / (2 pi f0 l) + chi0_i
+//   chi_dot_i(t)  = sum_l [ cos(2 pi f0 l t) s_il + sin(2 pi f0 l t) c_il ]
+//   chi_ddot_i(t) = sum_l 2 pi f0 l [ -sin(2 pi f0 l t) s_il + cos(2 pi f0 l t) c_il ]
+// with exact twist and twist rate through J_e (eqs. 2, 38). Loaded from and written to YAML
+// (docs/trajectory-file.md), checked sample by sample against the robot's limits.
+#include <cstdint>
+#include <string>
+
+#include "vcloe/sim/robot.hpp"
+
+namespace vcloe::excitation {
+
+struct TrajectorySample {
+  double t = 0;
+  Vec6d chi, chi_dot, chi_ddot;  // pose and its derivatives (m, rad)
+  Vec6d v, v_dot;                // platform twist [h_dot; omega] and its rate (eqs. 2, 38)
+};
+
+struct FourierTrajectory {
+  double f0 = 0.1;           // fundamental frequency (Hz)
+  double duration = 20.0;    // s
+  Vec6d offset = Vec6d::Zero();           // chi0
+  Eigen::Matrix<double, 6, Eigen::Dynamic> s, c;  // 6 x n coefficients (m/s, rad/s)
+
+  int harmonics() const { return static_cast<int>(s.cols()); }
+  TrajectorySample sample(double t) const;
+  Vec6d pose(double t) const { return sample(t).chi; }
+};
+
+// Errors name the file, line and key (zero harmonics, non-positive frequency or duration, ...).
+FourierTrajectory load_trajectory(const std::string& file);
+FourierTrajectory parse_trajectory(const std::string& yaml_text, const std::string& name);
+std::string trajectory_to_yaml(const FourierTrajectory& trajectory);
+void validate(const FourierTrajectory& trajectory, const std::string& where);
+
+// Limits every sample must respect, on top of the robot's own (joint range, singularity).
+struct MotionLimits {
+  double sample_period = 0.005;        // s between checked samples
+  double max_joint_velocity = 3.0;     // rad/s
+  double max_joint_acceleration = 40.0;  // rad/s^2
+};
+
+struct FeasibilityReport {
+  bool feasible = true;
+  double time = 0;    // first failing time (s)
+  int joint = -1;     // failing joint or leg (0-based), -1 if not joint-specific
+  std::string reason; // "joint 3 at 1.01 rad outside the joint range at t = 4.215 s"
+  double max_abs_theta = 0, max_abs_theta_dot = 0, max_abs_theta_ddot = 0;
+  double min_transmission = 1, min_parallel_conditioning = 1;
+  int samples = 0;
+};
+
+// Checks every sample at MotionLimits::sample_period (and the final time): IK exists, joint
+// range, both singularity margins, joint velocity theta_dot = J_theta chi_dot and joint
+// acceleration theta_ddot = J_theta chi_ddot + J_theta_dot chi_dot.
+FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& trajectory,
+                                    const MotionLimits& limits = {});
+
+// Random feasible trajectory (validation sets): offsets at home, coefficients drawn from the
+// seed and scaled so the pose amplitudes stay within the given bounds, shrunk until feasible.
+struct RandomTrajectoryOptions {
+  int harmonics = 5;
+  double f0 = 0.1;
+  double duration = 20.0;
+  double position_amplitude = 0.02;   // m, per axis
+  double angle_amplitude = 0.06;      // rad, per axis
+  MotionLimits limits;
+};
+FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,
+                                             const RandomTrajectoryOptions& options = {});
+
+}  // namespace vcloe::excitation

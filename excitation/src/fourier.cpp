@@ -1,0 +1,193 @@
+#include "vcloe/excitation/fourier.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <random>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/sim/kinematics.hpp"
+
+namespace vcloe::excitation {
+
+namespace {
+const char* const kAxes[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
+constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+}  // namespace
+
+TrajectorySample FourierTrajectory::sample(double t) const {
+  TrajectorySample out;
+  out.t = t;
+  out.chi = offset;
+  out.chi_dot.setZero();
+  out.chi_ddot.setZero();
+  for (int l = 1; l <= harmonics(); ++l) {
+    const double w = kTwoPi * f0 * l;  // eq. (37)
+    const double sn = std::sin(w * t), cs = std::cos(w * t);
+    const auto sl = s.col(l - 1), cl = c.col(l - 1);
+    out.chi += (sn * sl - cs * cl) / w;
+    out.chi_dot += cs * sl + sn * cl;
+    out.chi_ddot += w * (-sn * sl + cs * cl);
+  }
+  out.v = twist_from_pose_rate<double>(out.chi, out.chi_dot);               // eq. (2)
+  out.v_dot = twist_rate_from_pose<double>(out.chi, out.chi_dot, out.chi_ddot);  // eq. (38)
+  return out;
+}
+
+void validate(const FourierTrajectory& tr, const std::string& where) {
+  if (!(tr.f0 > 0) || !std::isfinite(tr.f0)) fail(where, "fundamental frequency f0 must be positive (Hz)");
+  if (!(tr.duration > 0) || !std::isfinite(tr.duration)) fail(where, "duration must be positive (s)");
+  if (tr.harmonics() < 1) fail(where, "at least one harmonic is required");
+  if (tr.s.cols() != tr.c.cols()) fail(where, "s and c must have the same number of harmonics");
+  if (!tr.s.allFinite() || !tr.c.allFinite() || !tr.offset.allFinite()) fail(where, "non-finite coefficient");
+}
+
+static FourierTrajectory parse_document(const YamlDoc& doc) {
+  const YamlNode root = doc.root();
+  root.reject_unknown_keys({"f0", "duration", "offset", "axes", "notes"});
+  FourierTrajectory tr;
+  tr.f0 = root.get_double("f0");
+  if (!(tr.f0 > 0)) root.at("f0").fail("expected a positive fundamental frequency in Hz");
+  tr.duration = root.get_double("duration");
+  if (!(tr.duration > 0)) root.at("duration").fail("expected a positive duration in s");
+  tr.offset = root.get_vector("offset", 6);
+  const YamlNode axes = root.at("axes");
+  axes.reject_unknown_keys({"x", "y", "z", "alpha", "beta", "gamma"});
+  int n = -1;
+  for (int i = 0; i < 6; ++i) {
+    const YamlNode a = axes.at(kAxes[i]);
+    a.reject_unknown_keys({"s", "c"});
+    const Eigen::VectorXd si = a.at("s").as_vector(n);
+    if (n < 0) {
+      n = static_cast<int>(si.size());
+      if (n == 0) a.at("s").fail("at least one harmonic is required");
+      tr.s.resize(6, n);
+      tr.c.resize(6, n);
+    }
+    tr.s.row(i) = si.transpose();
+    tr.c.row(i) = a.at("c").as_vector(n).transpose();
+  }
+  return tr;
+}
+
+FourierTrajectory load_trajectory(const std::string& file) { return parse_document(YamlDoc::load(file)); }
+
+FourierTrajectory parse_trajectory(const std::string& yaml_text, const std::string& name) {
+  return parse_document(YamlDoc::parse(yaml_text, name));
+}
+
+std::string trajectory_to_yaml(const FourierTrajectory& tr) {
+  std::ostringstream o;
+  o << std::setprecision(17);
+  o << "# vcloe pose-space Fourier trajectory, seed 004 eq. (37); format: docs/trajectory-file.md\n";
+  o << "f0: " << tr.f0 << "          # fundamental frequency (Hz)\n";
+  o << "duration: " << tr.duration << "    # s\n";
+  o << "offset: [";
+  for (int i = 0; i < 6; ++i) o << (i ? ", " : "") << tr.offset(i);
+  o << "]   # chi0 (m, rad)\n";
+  o << "axes:   # s, c per harmonic l = 1..n (m/s for x, y, z; rad/s for alpha, beta, gamma)\n";
+  for (int i = 0; i < 6; ++i) {
+    o << "  " << kAxes[i] << ":\n";
+    for (const char* which : {"s", "c"}) {
+      const auto& M = which[0] == 's' ? tr.s : tr.c;
+      o << "    " << which << ": [";
+      for (int l = 0; l < tr.harmonics(); ++l) o << (l ? ", " : "") << M(i, l);
+      o << "]\n";
+    }
+  }
+  return o.str();
+}
+
+FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& tr,
+                                    const MotionLimits& limits) {
+  validate(tr, "trajectory");
+  if (!(limits.sample_period > 0)) fail("motion limits", "sample_period must be positive");
+  FeasibilityReport r;
+  const int n = static_cast<int>(std::ceil(tr.duration / limits.sample_period - 1e-9));
+  auto failed = [&](double t, int joint, const std::string& why) {
+    r.feasible = false;
+    r.time = t;
+    r.joint = joint;
+    std::ostringstream s;
+    s << std::setprecision(4) << why << " at t = " << t << " s";
+    r.reason = s.str();
+    return r;
+  };
+  for (int k = 0; k <= n; ++k) {
+    const double t = std::min(k * limits.sample_period, tr.duration);
+    const TrajectorySample smp = tr.sample(t);
+    ++r.samples;
+    const sim::PoseCheck pc = sim::check_pose(model, smp.chi);
+    if (pc.status == sim::PoseStatus::Unreachable || pc.status == sim::PoseStatus::JointLimit)
+      return failed(t, pc.leg, pc.describe());
+    r.min_transmission = std::min(r.min_transmission, pc.min_transmission);
+    r.min_parallel_conditioning = std::min(r.min_parallel_conditioning, pc.parallel_conditioning);
+    r.max_abs_theta = std::max(r.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());
+    if (!pc.ok()) return failed(t, pc.leg, pc.describe());
+    // Joint rates: theta_dot = J_ad v, theta_ddot = J_ad v_dot + J_ad_dot v.
+    sim::Kinematics<double> kin;
+    sim::compute_kinematics<double>(model, smp.chi, smp.v, kin);
+    const Vec6d qd = kin.J_ad() * smp.v;
+    const Vec6d qdd = kin.J_ad() * smp.v_dot + kin.J_ad_dot() * smp.v;
+    for (int i = 0; i < sim::kLegs; ++i) {
+      r.max_abs_theta_dot = std::max(r.max_abs_theta_dot, std::abs(qd(i)));
+      r.max_abs_theta_ddot = std::max(r.max_abs_theta_ddot, std::abs(qdd(i)));
+      if (std::abs(qd(i)) > limits.max_joint_velocity) {
+        std::ostringstream s;
+        s << std::setprecision(4) << "joint " << i + 1 << " velocity " << qd(i) << " rad/s exceeds the limit "
+          << limits.max_joint_velocity << " rad/s";
+        return failed(t, i, s.str());
+      }
+      if (std::abs(qdd(i)) > limits.max_joint_acceleration) {
+        std::ostringstream s;
+        s << std::setprecision(4) << "joint " << i + 1 << " acceleration " << qdd(i) << " rad/s^2 exceeds the limit "
+          << limits.max_joint_acceleration << " rad/s^2";
+        return failed(t, i, s.str());
+      }
+    }
+  }
+  return r;
+}
+
+FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,
+                                             const RandomTrajectoryOptions& o) {
+  if (o.harmonics < 1) fail("random trajectory", "at least one harmonic is required");
+  if (!(o.f0 > 0) || !(o.duration > 0)) fail("random trajectory", "f0 and duration must be positive");
+  std::mt19937_64 rng(seed);
+  // Uniform in [-1, 1] from raw bits, identical on every platform (no distribution objects).
+  auto uniform = [&rng] { return 2.0 * (static_cast<double>(rng() >> 11) * 0x1.0p-53) - 1.0; };
+  FourierTrajectory tr;
+  tr.f0 = o.f0;
+  tr.duration = o.duration;
+  tr.offset = model.home;
+  tr.s.resize(6, o.harmonics);
+  tr.c.resize(6, o.harmonics);
+  for (int i = 0; i < 6; ++i)
+    for (int l = 0; l < o.harmonics; ++l) {
+      tr.s(i, l) = uniform();
+      tr.c(i, l) = uniform();
+    }
+  // Scale each axis so that its largest excursion from chi0 equals the requested amplitude.
+  const int n = 2000;
+  Vec6d peak = Vec6d::Zero();
+  for (int k = 0; k <= n; ++k) {
+    const Vec6d d = tr.pose(k * (1.0 / o.f0) / n) - tr.offset;
+    peak = peak.cwiseMax(d.cwiseAbs());
+  }
+  for (int i = 0; i < 6; ++i) {
+    const double target = i < 3 ? o.position_amplitude : o.angle_amplitude;
+    const double scale = target / std::max(peak(i), 1e-12);
+    tr.s.row(i) *= scale;
+    tr.c.row(i) *= scale;
+  }
+  for (int attempt = 0; attempt < 40; ++attempt) {
+    if (check_feasibility(model, tr, o.limits).feasible) return tr;
+    tr.s *= 0.85;
+    tr.c *= 0.85;
+  }
+  fail("random trajectory", "no feasible trajectory found for seed " + std::to_string(seed) +
+                                " (amplitudes shrunk 40 times); check the robot's limits");
+}
+
+}  // namespace vcloe::excitation

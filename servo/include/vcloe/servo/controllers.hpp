@@ -1,0 +1,75 @@
+#pragma once
+// vcloe/servo/controllers.hpp — the two controllers of the cascade (seed 004 Fig. 3).
+//
+// Outer visual servo (eq. 30) at the camera rate: joint position command U_theta from the
+// Cartesian PID of the pose error mapped by J_theta (eq. 29), with the inverse-kinematics
+// feedforward by default. Inner joint PID (eq. 31) at the controller rate, the model of the
+// drive's built-in controller: derivatives are backward differences of held commands and
+// encoder samples, as a real drive computes them. Templated on the scalar for ceres::Jet.
+#include "vcloe/servo/timing.hpp"
+
+namespace vcloe::servo {
+
+// What the outer loop needs from the reference at one update: chi_d, chi_dot_d, IK(chi_d)
+// and J_theta(chi_d). Precomputed once per experiment (they do not depend on parameters).
+struct OuterReference {
+  Vec6d chi_d, chi_dot_d;
+  Vec6d theta_d;
+  Mat6d J_theta;
+};
+
+template <typename T>
+struct OuterPid {
+  Vec6<T> integral = Vec6<T>::Zero();  // integral of the pose error
+  Vec6<T> previous_measured = Vec6<T>::Zero();
+  bool has_previous = false;
+
+  // Literal form: start the integrator so that U equals theta_start (DESIGN.md section 5).
+  void start_literal(const OuterGains& g, const OuterReference& ref, const Vec6d& theta_start) {
+    const Vec6d e_int = ref.J_theta.partialPivLu().solve(theta_start).cwiseQuotient(g.ki);
+    integral = e_int.cast<T>();
+  }
+
+  // eq. (30): U = [IK(chi_d) +] J_theta [kp e + kd e_dot + ki int e], e = chi_d - chi_m.
+  Vec6<T> update(const OuterGains& g, const OuterReference& ref, const Vec6<T>& measured, double dt) {
+    const Vec6<T> e = ref.chi_d.cast<T>() - measured;
+    Vec6<T> measured_rate = Vec6<T>::Zero();
+    if (has_previous) measured_rate = (measured - previous_measured) / T(dt);
+    const Vec6<T> e_dot = ref.chi_dot_d.cast<T>() - measured_rate;
+    integral += e * T(dt);
+    previous_measured = measured;
+    has_previous = true;
+    const Vec6<T> pid = g.kp.cast<T>().cwiseProduct(e) + g.kd.cast<T>().cwiseProduct(e_dot) +
+                        g.ki.cast<T>().cwiseProduct(integral);
+    Vec6<T> U = ref.J_theta.cast<T>() * pid;
+    if (!g.literal) U += ref.theta_d.cast<T>();
+    return U;
+  }
+};
+
+template <typename T>
+struct JointPidGains {
+  T lp, li, ld;  // N*m/rad, N*m/(rad*s), N*m*s/rad
+};
+
+template <typename T>
+struct InnerPid {
+  Vec6<T> integral = Vec6<T>::Zero();
+  Vec6<T> previous_command = Vec6<T>::Zero();
+  Vec6<T> previous_theta = Vec6<T>::Zero();
+  bool has_previous = false;
+
+  // eq. (31): tau = lp (U - theta) + ld (U_dot - theta_dot) + li int (U - theta).
+  Vec6<T> update(const JointPidGains<T>& g, const Vec6<T>& U, const Vec6<T>& theta, double dt) {
+    const Vec6<T> e = U - theta;
+    integral += e * T(dt);
+    Vec6<T> e_dot = Vec6<T>::Zero();
+    if (has_previous) e_dot = ((U - previous_command) - (theta - previous_theta)) / T(dt);
+    previous_command = U;
+    previous_theta = theta;
+    has_previous = true;
+    return g.lp * e + g.ld * e_dot + g.li * integral;
+  }
+};
+
+}  // namespace vcloe::servo

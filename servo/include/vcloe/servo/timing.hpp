@@ -1,0 +1,49 @@
+#pragma once
+// vcloe/servo/timing.hpp — the sampled-data timing of the visual-servo loop and the
+// experiment configuration (DESIGN.md section 5).
+//
+// The plant is continuous. The inner joint PID runs at controller_hz with zero-order-held
+// torques; the plant is integrated with `substeps` RK4 steps per controller period. Camera
+// frames are exposed at t_j = j / camera_hz and reach the outer loop `latency` seconds later,
+// which updates the held joint command U at that controller tick.
+#include <string>
+
+#include "vcloe/core/rotation.hpp"
+
+namespace vcloe::servo {
+
+struct LoopTiming {
+  double controller_hz = 1000.0;
+  double camera_hz = 100.0;
+  double latency = 0.01;  // s, a whole number of controller periods
+  int substeps = 1;       // RK4 steps per controller period
+
+  double controller_period() const { return 1.0 / controller_hz; }
+  double camera_period() const { return 1.0 / camera_hz; }
+  int ticks_per_frame() const;  // controller_hz / camera_hz (must be whole)
+  int latency_ticks() const;    // latency / controller period (must be whole)
+  // Throws vcloe::Error naming `where` and the offending key.
+  void validate(const std::string& where) const;
+};
+
+// Outer Cartesian PID gains, per pose axis (eq. 30). Paper values: kp 0.3, ki 2.4, kd 0.001.
+struct OuterGains {
+  Vec6d kp = Vec6d::Constant(0.3);
+  Vec6d ki = Vec6d::Constant(2.4);   // 1/s
+  Vec6d kd = Vec6d::Constant(0.001); // s
+  // false (default): U = IK(chi_d) + J_theta PID(e)  (IK feedforward, docs/loop.md)
+  // true: U = J_theta PID(e), the literal eq. (30), integrator started at the start angles.
+  bool literal = false;
+};
+
+struct ExperimentConfig {
+  std::string source;  // file it came from
+  LoopTiming timing;
+  OuterGains outer;
+};
+
+// Reads an experiment file (docs/experiment-file.md); every key is optional.
+ExperimentConfig load_experiment(const std::string& file);
+ExperimentConfig parse_experiment(const std::string& yaml_text, const std::string& name);
+
+}  // namespace vcloe::servo

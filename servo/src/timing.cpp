@@ -1,0 +1,71 @@
+#include "vcloe/servo/timing.hpp"
+
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+
+namespace vcloe::servo {
+
+namespace {
+bool is_whole(double x) { return std::abs(x - std::round(x)) < 1e-9 * std::max(1.0, std::abs(x)); }
+}  // namespace
+
+int LoopTiming::ticks_per_frame() const { return static_cast<int>(std::lround(controller_hz / camera_hz)); }
+int LoopTiming::latency_ticks() const { return static_cast<int>(std::lround(latency * controller_hz)); }
+
+void LoopTiming::validate(const std::string& where) const {
+  if (!(controller_hz > 0)) fail(where, "timing.controller_hz must be positive");
+  if (!(camera_hz > 0)) fail(where, "timing.camera_hz must be positive");
+  if (camera_hz > controller_hz || !is_whole(controller_hz / camera_hz))
+    fail(where, "timing.camera_hz must divide timing.controller_hz (got " + std::to_string(camera_hz) + " and " +
+                    std::to_string(controller_hz) + " Hz)");
+  if (!(latency >= 0) || !is_whole(latency * controller_hz))
+    fail(where, "timing.latency must be a non-negative multiple of the controller period " +
+                    std::to_string(1.0 / controller_hz) + " s (got " + std::to_string(latency) + " s)");
+  if (substeps < 1) fail(where, "timing.substeps must be at least 1");
+}
+
+static Vec6d per_axis(const YamlNode& n) {
+  if (n.is_sequence()) return n.as_vector(6);
+  return Vec6d::Constant(n.as_double());
+}
+
+static ExperimentConfig parse_document(const YamlDoc& doc) {
+  const YamlNode root = doc.root();
+  root.reject_unknown_keys({"timing", "outer_pid", "notes"});
+  ExperimentConfig cfg;
+  cfg.source = doc.file();
+  if (auto t = root.find("timing")) {
+    t->reject_unknown_keys({"controller_hz", "camera_hz", "latency", "substeps"});
+    cfg.timing.controller_hz = t->get_double("controller_hz", cfg.timing.controller_hz);
+    cfg.timing.camera_hz = t->get_double("camera_hz", cfg.timing.camera_hz);
+    cfg.timing.latency = t->get_double("latency", cfg.timing.latency);
+    cfg.timing.substeps = t->get_int("substeps", cfg.timing.substeps);
+    try {
+      cfg.timing.validate(doc.file());
+    } catch (const Error& e) {
+      t->fail(std::string(e.what()).substr(doc.file().size() + 2));
+    }
+  }
+  if (auto o = root.find("outer_pid")) {
+    o->reject_unknown_keys({"kp", "ki", "kd", "form"});
+    if (auto k = o->find("kp")) cfg.outer.kp = per_axis(*k);
+    if (auto k = o->find("ki")) cfg.outer.ki = per_axis(*k);
+    if (auto k = o->find("kd")) cfg.outer.kd = per_axis(*k);
+    const std::string form = o->get_string("form", "feedforward");
+    if (form == "feedforward") cfg.outer.literal = false;
+    else if (form == "literal") cfg.outer.literal = true;
+    else o->at("form").fail("expected 'feedforward' or 'literal', got '" + form + "'");
+    if (cfg.outer.literal && (cfg.outer.ki.array() <= 0).any())
+      o->at("ki").fail("the literal form needs positive ki on every axis (its integrator holds the pose)");
+  }
+  return cfg;
+}
+
+ExperimentConfig load_experiment(const std::string& file) { return parse_document(YamlDoc::load(file)); }
+ExperimentConfig parse_experiment(const std::string& text, const std::string& name) {
+  return parse_document(YamlDoc::parse(text, name));
+}
+
+}  // namespace vcloe::servo

@@ -1,0 +1,91 @@
+// Specification of excitation/fourier: eq. (37) and its exact derivatives, the YAML form,
+// the feasibility check that names the first failing time and joint, and seeded random
+// feasible trajectories.
+#include <gtest/gtest.h>
+
+#include "../sim/sim_fixtures.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/excitation/fourier.hpp"
+
+using namespace vcloe;
+using namespace vcloe::excitation;
+using vcloe::test::default_robot;
+
+TEST(Fourier, DerivativesAreExact) {
+  const FourierTrajectory tr = random_feasible_trajectory(default_robot(), 3);
+  const double h = 1e-5;
+  for (double t = 0; t < 20; t += 0.37) {
+    const TrajectorySample s = tr.sample(t), p = tr.sample(t + h), m = tr.sample(t - h);
+    EXPECT_LT((s.chi_dot - (p.chi - m.chi) / (2 * h)).norm(), 1e-8);
+    EXPECT_LT((s.chi_ddot - (p.chi_dot - m.chi_dot) / (2 * h)).norm(), 1e-7);
+    EXPECT_LT((s.v_dot - (p.v - m.v) / (2 * h)).norm(), 1e-7);  // eq. (38)
+  }
+}
+
+TEST(Fourier, IsPeriodicInTheFundamental) {
+  const FourierTrajectory tr = random_feasible_trajectory(default_robot(), 4);
+  EXPECT_LT((tr.pose(1.234) - tr.pose(1.234 + 1 / tr.f0)).norm(), 1e-12);
+}
+
+TEST(Fourier, YamlRoundTripIsExact) {
+  const FourierTrajectory tr = random_feasible_trajectory(default_robot(), 5);
+  const FourierTrajectory back = parse_trajectory(trajectory_to_yaml(tr), "t.yaml");
+  EXPECT_EQ(back.s, tr.s);
+  EXPECT_EQ(back.c, tr.c);
+  EXPECT_EQ(back.offset, tr.offset);
+  EXPECT_EQ(back.f0, tr.f0);
+}
+
+TEST(Fourier, BadFilesNameTheKey) {
+  const std::string good = trajectory_to_yaml(random_feasible_trajectory(default_robot(), 5));
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_trajectory(text, "t.yaml");
+    } catch (const vcloe::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  std::string bad = good;
+  bad.replace(bad.find("f0: 0.1"), 7, "f0: -1 ");
+  EXPECT_NE(error_of(bad).find("key 'f0'"), std::string::npos);
+  bad = good;
+  const auto pos = bad.find("    s: [", bad.find("  y:"));
+  bad.replace(pos, bad.find(']', pos) - pos + 1, "    s: []");
+  EXPECT_NE(error_of(bad).find("axes.y.s"), std::string::npos) << error_of(bad);
+}
+
+TEST(Feasibility, RandomTrajectoriesAreFeasibleAndSeeded) {
+  const FourierTrajectory a = random_feasible_trajectory(default_robot(), 11);
+  const FourierTrajectory b = random_feasible_trajectory(default_robot(), 11);
+  const FourierTrajectory c = random_feasible_trajectory(default_robot(), 12);
+  EXPECT_EQ(a.s, b.s);
+  EXPECT_NE(a.s, c.s);
+  EXPECT_TRUE(check_feasibility(default_robot(), a).feasible);
+}
+
+TEST(Feasibility, NamesTheFirstFailingTimeAndJoint) {
+  FourierTrajectory tr = random_feasible_trajectory(default_robot(), 13);
+  tr.s *= 40;  // far beyond the joint range
+  tr.c *= 40;
+  const FeasibilityReport r = check_feasibility(default_robot(), tr);
+  ASSERT_FALSE(r.feasible);
+  EXPECT_GE(r.time, 0.0);
+  EXPECT_NE(r.reason.find("at t = "), std::string::npos) << r.reason;
+  // Every sample before the reported time passes.
+  FourierTrajectory head = tr;
+  head.duration = std::max(r.time - 0.005, 1e-3);
+  if (r.time > 0.005) {
+    EXPECT_TRUE(check_feasibility(default_robot(), head).feasible);
+  }
+}
+
+TEST(Feasibility, VelocityLimitIsEnforced) {
+  const FourierTrajectory tr = random_feasible_trajectory(default_robot(), 14);
+  MotionLimits tight;
+  tight.max_joint_velocity = 1e-3;
+  const FeasibilityReport r = check_feasibility(default_robot(), tr, tight);
+  ASSERT_FALSE(r.feasible);
+  EXPECT_NE(r.reason.find("velocity"), std::string::npos) << r.reason;
+  EXPECT_GE(r.joint, 0);
+}
