@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", VCLOE_VERSION);
   vcloe::app::add_validate_model_command(app);
+  vcloe::app::add_trajectory_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,6 @@
 #include "vcloe/core/yaml_reader.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -136,6 +137,12 @@ void YamlNode::reject_unknown_keys(const std::vector<std::string>& known) const 
       YamlNode(kv.first, child_path(key), file_).fail("unknown key (expected one of: " + list + ")");
     }
   }
+}
+
+std::string exact_number(double x) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
 }
 
 YamlDoc YamlDoc::load(const std::string& file) {

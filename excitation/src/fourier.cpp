@@ -79,12 +79,12 @@ FourierTrajectory parse_trajectory(const std::string& yaml_text, const std::stri
 
 std::string trajectory_to_yaml(const FourierTrajectory& tr) {
   std::ostringstream o;
-  o << std::setprecision(17);
+  const auto num = [](double x) { return exact_number(x); };
   o << "# vcloe pose-space Fourier trajectory, seed 004 eq. (37); format: docs/trajectory-file.md\n";
-  o << "f0: " << tr.f0 << "          # fundamental frequency (Hz)\n";
-  o << "duration: " << tr.duration << "    # s\n";
+  o << "f0: " << num(tr.f0) << "          # fundamental frequency (Hz)\n";
+  o << "duration: " << num(tr.duration) << "    # s\n";
   o << "offset: [";
-  for (int i = 0; i < 6; ++i) o << (i ? ", " : "") << tr.offset(i);
+  for (int i = 0; i < 6; ++i) o << (i ? ", " : "") << num(tr.offset(i));
   o << "]   # chi0 (m, rad)\n";
   o << "axes:   # s, c per harmonic l = 1..n (m/s for x, y, z; rad/s for alpha, beta, gamma)\n";
   for (int i = 0; i < 6; ++i) {
@@ -92,7 +92,7 @@ std::string trajectory_to_yaml(const FourierTrajectory& tr) {
     for (const char* which : {"s", "c"}) {
       const auto& M = which[0] == 's' ? tr.s : tr.c;
       o << "    " << which << ": [";
-      for (int l = 0; l < tr.harmonics(); ++l) o << (l ? ", " : "") << M(i, l);
+      for (int l = 0; l < tr.harmonics(); ++l) o << (l ? ", " : "") << num(M(i, l));
       o << "]\n";
     }
   }

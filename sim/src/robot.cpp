@@ -175,12 +175,12 @@ RobotModel parse_robot(const std::string& yaml_text, const std::string& name, bo
 
 std::string robot_to_yaml(const RobotModel& m) {
   std::ostringstream o;
-  o << std::setprecision(17);
   auto vec = [&](const auto& v) {
     o << "[";
-    for (int k = 0; k < v.size(); ++k) o << (k ? ", " : "") << v(k);
+    for (int k = 0; k < v.size(); ++k) o << (k ? ", " : "") << exact_number(v(k));
     o << "]";
   };
+  const auto num = [](double x) { return exact_number(x); };
   o << "# vcloe robot description (format: docs/robot-file.md). SI units: m, rad, kg, kg*m^2, N*m.\n";
   o << "name: " << m.name << "\n";
   o << "legs:\n";
@@ -191,17 +191,17 @@ std::string robot_to_yaml(const RobotModel& m) {
     vec(leg.axis);
     o << "\n    wrench: ";
     vec(leg.wrench);
-    o << "\n    link_length: " << leg.link_length << "\n    platform_joint: ";
+    o << "\n    link_length: " << num(leg.link_length) << "\n    platform_joint: ";
     vec(leg.platform_joint);
     o << "\n";
   }
   o << "home: ";
   vec(m.home);
-  o << "\nlimits:\n  joint: " << m.joint_limit << "\n  min_transmission: " << m.min_transmission
-    << "\n  min_parallel_conditioning: " << m.min_parallel_conditioning << "\n";
+  o << "\nlimits:\n  joint: " << num(m.joint_limit) << "\n  min_transmission: " << num(m.min_transmission)
+    << "\n  min_parallel_conditioning: " << num(m.min_parallel_conditioning) << "\n";
   o << "gravity: ";
   vec(m.gravity);
-  o << "\ncom:\n  wrench: " << m.wrench_com << "\n  link: " << m.link_com << "\n";
+  o << "\ncom:\n  wrench: " << num(m.wrench_com) << "\n  link: " << num(m.link_com) << "\n";
   o << "inertia:  # [m, Ix, Iy, Iz] per body\n  platform: ";
   vec(m.lambda.segment<4>(platform_index(0)));
   o << "\n  wrenches:\n";
@@ -220,8 +220,8 @@ std::string robot_to_yaml(const RobotModel& m) {
   vec(m.lambda.segment<kLegs>(coulomb_index(0)));
   o << "\n  viscous: ";
   vec(m.lambda.segment<kLegs>(viscous_index(0)));
-  o << "\n  epsilon: " << m.friction_epsilon << "\n";
-  o << "joint_pid:\n  kp: " << m.lambda(kGainP) << "\n  ki: " << m.lambda(kGainI) << "\n  kd: " << m.lambda(kGainD)
+  o << "\n  epsilon: " << num(m.friction_epsilon) << "\n";
+  o << "joint_pid:\n  kp: " << num(m.lambda(kGainP)) << "\n  ki: " << num(m.lambda(kGainI)) << "\n  kd: " << num(m.lambda(kGainD))
     << "\n";
   return o.str();
 }

@@ -60,6 +60,9 @@ class YamlNode {
   std::shared_ptr<const std::string> file_;
 };
 
+// Shortest text that reads back to exactly x ("0.1", not "0.10000000000000001").
+std::string exact_number(double x);
+
 class YamlDoc {
  public:
   static YamlDoc load(const std::string& file);            // file errors name the file

@@ -1,0 +1,107 @@
+// `vcloe trajectory random|check`: make and check pose-space Fourier trajectories (eq. 37).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/excitation/fourier.hpp"
+
+namespace vcloe::app {
+
+namespace {
+
+struct TrajectoryOptions {
+  std::string robot;
+  std::string out;
+  std::string file;
+  std::uint64_t seed = 1;
+  excitation::RandomTrajectoryOptions random;
+  bool force = false;
+  bool json = false;
+};
+
+void write_new_file(const std::string& path, const std::string& text, bool force) {
+  if (std::filesystem::exists(path) && !force) fail(path, "exists; pass --force to overwrite");
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) fail(path, "cannot write");
+    out << text;
+    if (!out) fail(path, "write failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+nlohmann::json report_json(const excitation::FeasibilityReport& r) {
+  return {{"feasible", r.feasible},
+          {"reason", r.reason},
+          {"time", r.time},
+          {"joint", r.joint + 1},
+          {"samples", r.samples},
+          {"max_abs_theta", r.max_abs_theta},
+          {"max_abs_theta_dot", r.max_abs_theta_dot},
+          {"max_abs_theta_ddot", r.max_abs_theta_ddot},
+          {"min_transmission", r.min_transmission},
+          {"min_parallel_conditioning", r.min_parallel_conditioning}};
+}
+
+void print_report(const excitation::FeasibilityReport& r) {
+  std::cout << (r.feasible ? "feasible" : "NOT feasible: " + r.reason) << "\n"
+            << "  samples checked        " << r.samples << "\n"
+            << "  max |theta|            " << r.max_abs_theta << " rad\n"
+            << "  max |theta_dot|        " << r.max_abs_theta_dot << " rad/s\n"
+            << "  max |theta_ddot|       " << r.max_abs_theta_ddot << " rad/s^2\n"
+            << "  min transmission       " << r.min_transmission << "\n"
+            << "  min J_a2 conditioning  " << r.min_parallel_conditioning << "\n";
+}
+
+}  // namespace
+
+void add_trajectory_command(CLI::App& app) {
+  auto opt = std::make_shared<TrajectoryOptions>();
+  opt->robot = default_robot_file();
+  CLI::App* cmd = app.add_subcommand("trajectory", "Make or check pose-space Fourier trajectories (seed 004 eq. 37)");
+  cmd->require_subcommand(1);
+
+  CLI::App* random = cmd->add_subcommand(
+      "random", "Write a random trajectory that passes every limit check (validation sets; seeded)");
+  random->add_option("--robot", opt->robot, "robot file")->capture_default_str();
+  random->add_option("--seed", opt->seed, "random seed (same seed, same trajectory)")->capture_default_str();
+  random->add_option("--harmonics", opt->random.harmonics, "number of harmonics n")->capture_default_str();
+  random->add_option("--f0", opt->random.f0, "fundamental frequency (Hz)")->capture_default_str();
+  random->add_option("--duration", opt->random.duration, "duration (s)")->capture_default_str();
+  random->add_option("--position-amplitude", opt->random.position_amplitude, "per-axis amplitude (m)")
+      ->capture_default_str();
+  random->add_option("--angle-amplitude", opt->random.angle_amplitude, "per-axis amplitude (rad)")
+      ->capture_default_str();
+  random->add_option("--out", opt->out, "trajectory YAML to write")->required();
+  random->add_flag("--force", opt->force, "overwrite an existing file");
+  random->callback([opt] {
+    const sim::RobotModel robot = sim::load_robot(opt->robot);
+    const auto tr = excitation::random_feasible_trajectory(robot, opt->seed, opt->random);
+    write_new_file(opt->out, excitation::trajectory_to_yaml(tr), opt->force);
+    std::cout << "wrote " << opt->out << " (" << tr.harmonics() << " harmonics, f0 " << tr.f0 << " Hz, "
+              << tr.duration << " s, seed " << opt->seed << ")\n";
+    print_report(excitation::check_feasibility(robot, tr, opt->random.limits));
+  });
+
+  CLI::App* check = cmd->add_subcommand("check", "Check every sample of a trajectory against the robot's limits");
+  check->add_option("file", opt->file, "trajectory YAML")->required();
+  check->add_option("--robot", opt->robot, "robot file")->capture_default_str();
+  check->add_option("--max-joint-velocity", opt->random.limits.max_joint_velocity, "rad/s")->capture_default_str();
+  check->add_option("--max-joint-acceleration", opt->random.limits.max_joint_acceleration, "rad/s^2")
+      ->capture_default_str();
+  check->add_flag("--json", opt->json, "print the report as JSON");
+  check->callback([opt] {
+    const sim::RobotModel robot = sim::load_robot(opt->robot);
+    const auto tr = excitation::load_trajectory(opt->file);
+    const auto r = excitation::check_feasibility(robot, tr, opt->random.limits);
+    if (opt->json) std::cout << report_json(r).dump(2) << "\n";
+    else print_report(r);
+    if (!r.feasible) throw Error(opt->file + ": trajectory not feasible: " + r.reason);
+  });
+}
+
+}  // namespace vcloe::app
