@@ -13,5 +13,6 @@ std::string default_robot_file();
 
 void add_validate_model_command(CLI::App& app);
 void add_trajectory_command(CLI::App& app);
+void add_excite_command(CLI::App& app);
 
 }  // namespace vcloe::app

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", VCLOE_VERSION);
   vcloe::app::add_validate_model_command(app);
   vcloe::app::add_trajectory_command(app);
+  vcloe::app::add_excite_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

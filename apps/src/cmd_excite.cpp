@@ -1,0 +1,142 @@
+// `vcloe excite`: optimise a Fourier excitation trajectory by an observability criterion
+// (seed 004 section 3.3) under the robot's limits, and write it for `run` / `simulate`.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/excitation/optimizer.hpp"
+
+namespace vcloe::app {
+
+namespace {
+
+excitation::ExcitationProblem load_problem(const std::string& file) {
+  excitation::ExcitationProblem p;
+  if (file.empty()) return p;
+  const YamlDoc doc = YamlDoc::load(file);
+  const YamlNode r = doc.root();
+  r.reject_unknown_keys({"harmonics", "f0", "optimize_f0", "f0_range", "duration", "criterion", "scale_columns",
+                         "qr_eps", "regressor_period", "check_period", "limits", "amplitude", "seed", "evaluations",
+                         "baseline_trajectories", "notes"});
+  p.harmonics = r.get_int("harmonics", p.harmonics);
+  p.f0 = r.get_double("f0", p.f0);
+  p.optimize_f0 = r.get_bool("optimize_f0", p.optimize_f0);
+  if (auto range = r.find("f0_range")) {
+    const Eigen::VectorXd v = range->as_vector(2);
+    p.f0_min = v(0);
+    p.f0_max = v(1);
+  }
+  p.duration = r.get_double("duration", p.duration);
+  if (auto c = r.find("criterion")) p.criterion = excitation::criterion_from_string(c->as_string(), file);
+  p.scale_columns = r.get_bool("scale_columns", p.scale_columns);
+  p.qr_eps = r.get_double("qr_eps", p.qr_eps);
+  p.regressor_period = r.get_double("regressor_period", p.regressor_period);
+  p.check_period = r.get_double("check_period", p.check_period);
+  if (auto lim = r.find("limits")) {
+    lim->reject_unknown_keys({"sample_period", "max_joint_velocity", "max_joint_acceleration"});
+    p.limits.sample_period = lim->get_double("sample_period", p.limits.sample_period);
+    p.limits.max_joint_velocity = lim->get_double("max_joint_velocity", p.limits.max_joint_velocity);
+    p.limits.max_joint_acceleration = lim->get_double("max_joint_acceleration", p.limits.max_joint_acceleration);
+  }
+  if (auto a = r.find("amplitude")) {
+    a->reject_unknown_keys({"position", "angle"});
+    p.max_position_amplitude = a->get_double("position", p.max_position_amplitude);
+    p.max_angle_amplitude = a->get_double("angle", p.max_angle_amplitude);
+  }
+  if (r.has("seed")) p.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
+  if (auto e = r.find("evaluations")) {
+    e->reject_unknown_keys({"global", "local"});
+    p.global_evaluations = e->get_int("global", p.global_evaluations);
+    p.local_evaluations = e->get_int("local", p.local_evaluations);
+  }
+  p.baseline_trajectories = r.get_int("baseline_trajectories", p.baseline_trajectories);
+  p.validate(file);
+  return p;
+}
+
+}  // namespace
+
+void add_excite_command(CLI::App& app) {
+  struct Options {
+    std::string robot, config, out, plot;
+    bool json = false, force = false;
+    long seed = -1;
+  };
+  auto o = std::make_shared<Options>();
+  o->robot = default_robot_file();
+  o->config = default_config_dir() + "/excitation.yaml";
+  CLI::App* cmd = app.add_subcommand(
+      "excite",
+      "Optimise a Fourier excitation trajectory (eq. 37) by the observability index (eq. 39) under the joint-range,\n"
+      "singularity and joint velocity/acceleration limits; report which parameters it cannot excite.");
+  cmd->add_option("--robot", o->robot, "robot file")->capture_default_str();
+  cmd->add_option("--config", o->config, "excitation settings (docs/excitation-file.md)")->capture_default_str();
+  cmd->add_option("--out", o->out, "trajectory YAML to write (read by run and simulate)")->required();
+  cmd->add_option("--seed", o->seed, "override the seed of the config");
+  cmd->add_flag("--json", o->json, "print the result as JSON");
+  cmd->add_flag("--force", o->force, "overwrite existing output files");
+  cmd->callback([o] {
+    if (std::filesystem::exists(o->out) && !o->force) fail(o->out, "exists; pass --force to overwrite");
+    const sim::RobotModel robot = sim::load_robot(o->robot);
+    excitation::ExcitationProblem problem = load_problem(o->config);
+    if (o->seed >= 0) problem.seed = static_cast<std::uint64_t>(o->seed);
+    const auto result = excitation::optimize_excitation(
+        robot, problem, [&](const std::string& stage, int evaluations, double best) {
+          std::cerr << "\r  " << stage << " search: " << evaluations << " evaluations, best cost " << best << "   "
+                    << std::flush;
+        });
+    std::cerr << "\n";
+    {
+      const std::string tmp = o->out + ".tmp";
+      std::ofstream out(tmp);
+      out << excitation::trajectory_to_yaml(result.trajectory);
+      if (!out) fail(o->out, "cannot write");
+      out.close();
+      std::filesystem::rename(tmp, o->out);
+    }
+    const auto& reg = sim::parameter_registry();
+    nlohmann::json unexcited = nlohmann::json::array();
+    for (const auto& u : result.columns.dropped) {
+      nlohmann::json with = nlohmann::json::array();
+      for (int k : u.combined_with) with.push_back(reg[k].name);
+      unexcited.push_back({{"name", reg[u.parameter].name},
+                           {"reason", u.zero_column ? "not excited" : "only as a combination"},
+                           {"combined_with", with}});
+    }
+    if (o->json) {
+      nlohmann::json j = {{"criterion", excitation::to_string(problem.criterion)},
+                          {"initial", result.initial},
+                          {"final", result.final},
+                          {"evaluations", result.evaluations},
+                          {"seconds", result.seconds},
+                          {"unexcited_parameters", unexcited},
+                          {"columns_used", result.columns.kept.size()},
+                          {"observability_index", result.values.observability_index},
+                          {"log_det", result.values.log_det},
+                          {"condition_number", result.values.condition_number},
+                          {"f0", result.trajectory.f0},
+                          {"harmonics", result.trajectory.harmonics()},
+                          {"seed", problem.seed},
+                          {"max_abs_theta", result.feasibility.max_abs_theta},
+                          {"out", o->out}};
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << "wrote " << o->out << "\n"
+                << "  criterion            " << excitation::to_string(problem.criterion) << "\n"
+                << "  initial (median of " << problem.baseline_trajectories << " random feasible) " << result.initial
+                << "\n"
+                << "  final                " << result.final << "  (x" << result.final / result.initial << ")\n"
+                << "  O_in / log det / cond " << result.values.observability_index << " / " << result.values.log_det
+                << " / " << result.values.condition_number << "\n"
+                << "  evaluations          " << result.evaluations << " in " << result.seconds << " s\n"
+                << "  columns used         " << result.columns.kept.size() << " of 64\n"
+                << "  cannot excite        " << result.columns.describe() << "\n";
+    }
+  });
+}
+
+}  // namespace vcloe::app

@@ -1,0 +1,231 @@
+#include "vcloe/excitation/optimizer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlopt.hpp>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/sim/kinematics.hpp"
+
+namespace vcloe::excitation {
+
+namespace {
+constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+
+// Continuous measure of how far a trajectory is from feasible (0 when every sample passes):
+// the sum over samples of the relative exceedance of each limit.
+double violation(const sim::RobotModel& model, const FourierTrajectory& tr, double period,
+                 const MotionLimits& lim) {
+  const double span = std::min(1.0 / tr.f0, tr.duration);
+  const int n = std::max(1, static_cast<int>(std::lround(span / period)));
+  double v = 0;
+  sim::Kinematics<double> k;
+  for (int i = 0; i <= n; ++i) {
+    const TrajectorySample s = tr.sample(span * i / n);
+    if (!sim::compute_kinematics<double>(model, s.chi, s.v, k)) {
+      v += 1.0;
+      continue;
+    }
+    const sim::PoseCheck pc = sim::check_pose(model, s.chi);
+    v += std::max(0.0, pc.theta.cwiseAbs().maxCoeff() / model.joint_limit - 1);
+    v += std::max(0.0, 1 - pc.min_transmission / model.min_transmission);
+    v += std::max(0.0, 1 - pc.parallel_conditioning / model.min_parallel_conditioning);
+    const Vec6d qd = k.J_ad() * s.v, qdd = k.J_ad() * s.v_dot + k.J_ad_dot() * s.v;
+    v += std::max(0.0, qd.cwiseAbs().maxCoeff() / lim.max_joint_velocity - 1);
+    v += std::max(0.0, qdd.cwiseAbs().maxCoeff() / lim.max_joint_acceleration - 1);
+  }
+  return v;
+}
+
+// Decision vector x in [-1, 1]^(12 n) (+ f0): coefficient = x * bound, where the bound keeps
+// each harmonic's excursion |s|/(2 pi f0 l) within the axis amplitude.
+struct Encoding {
+  const ExcitationProblem& p;
+  Vec6d home;
+  int size() const { return 12 * p.harmonics + (p.optimize_f0 ? 1 : 0); }
+  double f0_of(const std::vector<double>& x) const {
+    return p.optimize_f0 ? p.f0_min + 0.5 * (x.back() + 1) * (p.f0_max - p.f0_min) : p.f0;
+  }
+  FourierTrajectory decode(const std::vector<double>& x) const {
+    FourierTrajectory tr;
+    tr.f0 = f0_of(x);
+    tr.duration = p.duration;
+    tr.offset = home;
+    tr.s.resize(6, p.harmonics);
+    tr.c.resize(6, p.harmonics);
+    for (int i = 0; i < 6; ++i)
+      for (int l = 0; l < p.harmonics; ++l) {
+        const double amp = i < 3 ? p.max_position_amplitude : p.max_angle_amplitude;
+        const double bound = amp * kTwoPi * tr.f0 * (l + 1) / p.harmonics;
+        tr.s(i, l) = x[static_cast<std::size_t>(12 * l + i)] * bound;
+        tr.c(i, l) = x[static_cast<std::size_t>(12 * l + 6 + i)] * bound;
+      }
+    return tr;
+  }
+  std::vector<double> encode(const FourierTrajectory& tr) const {
+    std::vector<double> x(static_cast<std::size_t>(size()), 0.0);
+    for (int i = 0; i < 6; ++i)
+      for (int l = 0; l < p.harmonics; ++l) {
+        const double amp = i < 3 ? p.max_position_amplitude : p.max_angle_amplitude;
+        const double bound = amp * kTwoPi * p.f0 * (l + 1) / p.harmonics;
+        x[static_cast<std::size_t>(12 * l + i)] = std::clamp(tr.s(i, l) / bound, -1.0, 1.0);
+        x[static_cast<std::size_t>(12 * l + 6 + i)] = std::clamp(tr.c(i, l) / bound, -1.0, 1.0);
+      }
+    if (p.optimize_f0) x.back() = std::clamp(2 * (p.f0 - p.f0_min) / (p.f0_max - p.f0_min) - 1, -1.0, 1.0);
+    return x;
+  }
+};
+
+// Objective to minimise: -log O_in or -log det (maximise), log cond (minimise); infeasible
+// trajectories get a penalty above every feasible value that decreases towards feasibility.
+double to_cost(Criterion c, double value) {
+  if (!(value > 0) && c != Criterion::LogDet) return 1e6;
+  switch (c) {
+    case Criterion::ObservabilityIndex:
+      return -std::log(value);
+    case Criterion::LogDet:
+      return -value;
+    case Criterion::ConditionNumber:
+      return std::log(value);
+  }
+  return 1e6;
+}
+
+}  // namespace
+
+void ExcitationProblem::validate(const std::string& where) const {
+  if (harmonics < 1) fail(where, "harmonics must be at least 1 (got " + std::to_string(harmonics) + ")");
+  if (!(f0 > 0) || !std::isfinite(f0)) fail(where, "f0 must be a positive frequency in Hz");
+  if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) fail(where, "need 0 < f0_min < f0_max");
+  if (!(duration > 0)) fail(where, "duration must be positive");
+  if (!(regressor_period > 0) || !(check_period > 0)) fail(where, "sample periods must be positive");
+  if (!(max_position_amplitude > 0) || !(max_angle_amplitude > 0)) fail(where, "amplitudes must be positive");
+  if (!(limits.max_joint_velocity > 0) || !(limits.max_joint_acceleration > 0))
+    fail(where, "joint velocity and acceleration limits must be positive");
+  if (global_evaluations < 0 || local_evaluations < 0 || baseline_trajectories < 1)
+    fail(where, "evaluation budgets must be non-negative and the baseline needs a trajectory");
+}
+
+double trajectory_criterion(const sim::RobotModel& model, const FourierTrajectory& tr, const ExcitationProblem& p,
+                            const std::vector<int>& columns) {
+  if (violation(model, tr, p.check_period, p.limits) > 0) return 0;
+  Eigen::MatrixXd H;
+  if (!stack_regressor(model, tr, p.regressor_period, H)) return 0;
+  return evaluate_criteria(H, columns, p.scale_columns).value(p.criterion);
+}
+
+ExcitationResult optimize_excitation(const sim::RobotModel& model, const ExcitationProblem& p,
+                                     const ExcitationProgress& progress) {
+  p.validate("excitation");
+  const auto start = std::chrono::steady_clock::now();
+  ExcitationResult result;
+
+  // Baseline: random feasible trajectories with the same harmonics; they also fix the column
+  // set, so every criterion value below is on the same parameters.
+  RandomTrajectoryOptions ro;
+  ro.harmonics = p.harmonics;
+  ro.f0 = p.f0;
+  ro.duration = p.duration;
+  ro.limits = p.limits;
+  std::vector<FourierTrajectory> baseline;
+  for (int i = 0; i < p.baseline_trajectories; ++i)
+    baseline.push_back(random_feasible_trajectory(model, p.seed * 1000003ULL + static_cast<std::uint64_t>(i), ro));
+  Eigen::MatrixXd H;
+  if (!stack_regressor(model, baseline.front(), p.regressor_period, H))
+    fail("excitation", "baseline trajectory not reachable");
+  result.columns = excited_columns(H, p.qr_eps);
+  const std::vector<int>& columns = result.columns.kept;
+
+  std::vector<double> base_values;
+  int best_baseline = 0;
+  for (int i = 0; i < p.baseline_trajectories; ++i) {
+    base_values.push_back(trajectory_criterion(model, baseline[static_cast<std::size_t>(i)], p, columns));
+    if (to_cost(p.criterion, base_values.back()) < to_cost(p.criterion, base_values[static_cast<std::size_t>(best_baseline)]))
+      best_baseline = i;
+  }
+  std::vector<double> sorted = base_values;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  result.initial = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+
+  const Encoding enc{p, model.home};
+  int evaluations = 0;
+  double best_cost = 1e300;
+  std::vector<double> best_x = enc.encode(baseline[static_cast<std::size_t>(best_baseline)]);
+  std::string stage = "global";
+  auto objective = [&](const std::vector<double>& x) {
+    ++evaluations;
+    const FourierTrajectory tr = enc.decode(x);
+    double cost;
+    const double v = violation(model, tr, p.check_period, p.limits);
+    if (v > 0) {
+      cost = 1e3 + v;
+    } else {
+      Eigen::MatrixXd Hx;
+      cost = stack_regressor(model, tr, p.regressor_period, Hx)
+                 ? to_cost(p.criterion, evaluate_criteria(Hx, columns, p.scale_columns).value(p.criterion))
+                 : 1e6;
+    }
+    if (cost < best_cost) {
+      best_cost = cost;
+      best_x = x;
+    }
+    if (progress && evaluations % 250 == 0) progress(stage, evaluations, best_cost);
+    return cost;
+  };
+  using Objective = decltype(objective);
+  struct Bridge {
+    Objective* f;
+    unsigned dim;
+    static double call(unsigned dim, const double* x, double*, void* data) {
+      auto* b = static_cast<Bridge*>(data);
+      return (*b->f)(std::vector<double>(x, x + dim));
+    }
+  } bridge{&objective, static_cast<unsigned>(enc.size())};
+
+  const unsigned dim = static_cast<unsigned>(enc.size());
+  nlopt::srand(p.seed);
+  auto run = [&](nlopt::algorithm algorithm, int budget, std::vector<double> x0) {
+    if (budget <= 0) return;
+    nlopt::opt opt(algorithm, dim);
+    opt.set_lower_bounds(std::vector<double>(dim, -1.0));
+    opt.set_upper_bounds(std::vector<double>(dim, 1.0));
+    opt.set_min_objective(&Bridge::call, &bridge);
+    opt.set_maxeval(budget);
+    opt.set_xtol_rel(1e-8);
+    if (algorithm == nlopt::LN_SBPLX) opt.set_initial_step(std::vector<double>(dim, 0.05));
+    double f = 0;
+    try {
+      opt.optimize(x0, f);
+    } catch (const nlopt::roundoff_limited&) {
+      // converged as far as floating point allows: keep the best point seen
+    }
+  };
+  run(nlopt::GN_CRS2_LM, p.global_evaluations, best_x);
+  stage = "local";
+  run(nlopt::LN_SBPLX, p.local_evaluations, best_x);
+
+  if (best_cost >= 1e3) fail("excitation", "no feasible trajectory found within the limits");
+
+  // Fine re-check; shrink towards the offset until every fine sample passes.
+  FourierTrajectory tr = enc.decode(best_x);
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    result.feasibility = check_feasibility(model, tr, p.limits);
+    if (result.feasibility.feasible) break;
+    tr.s *= 0.99;
+    tr.c *= 0.99;
+  }
+  if (!result.feasibility.feasible)
+    fail("excitation", "optimised trajectory fails the final check: " + result.feasibility.reason);
+  result.trajectory = tr;
+  Eigen::MatrixXd Hf;
+  stack_regressor(model, tr, p.regressor_period, Hf);
+  result.values = evaluate_criteria(Hf, columns, p.scale_columns);
+  result.final = result.values.value(p.criterion);
+  result.evaluations = evaluations;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace vcloe::excitation

@@ -1,0 +1,100 @@
+// Specification of excitation/criteria and optimizer: the QR step names what the model
+// structure cannot excite, the criteria behave as eq. (39) says, and the optimiser is seeded,
+// feasible and better than random trajectories.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "../sim/sim_fixtures.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/excitation/optimizer.hpp"
+
+using namespace vcloe;
+using namespace vcloe::excitation;
+using vcloe::test::default_robot;
+
+namespace {
+ColumnReport report_for_random_trajectory() {
+  Eigen::MatrixXd H;
+  EXPECT_TRUE(stack_regressor(default_robot(), random_feasible_trajectory(default_robot(), 21), 0.1, H));
+  return excited_columns(H);
+}
+const Unexcited* find(const ColumnReport& r, const std::string& name) {
+  for (const auto& u : r.dropped)
+    if (sim::parameter_registry()[u.parameter].name == name) return &u;
+  return nullptr;
+}
+ExcitationProblem small_problem() {
+  ExcitationProblem p;
+  p.global_evaluations = 300;
+  p.local_evaluations = 200;
+  p.baseline_trajectories = 5;
+  return p;
+}
+}  // namespace
+
+TEST(QrReport, NamesWhatVerticalParallelAxesCannotExcite) {
+  const ColumnReport r = report_for_random_trajectory();
+  for (int i = 1; i <= 6; ++i) {
+    const std::string w = "_w" + std::to_string(i), l = "_l" + std::to_string(i);
+    // A crank only turns about its vertical axis: its Ix, Iy never enter.
+    ASSERT_NE(find(r, "Ix" + w), nullptr);
+    EXPECT_TRUE(find(r, "Ix" + w)->zero_column);
+    ASSERT_NE(find(r, "Iy" + w), nullptr);
+    EXPECT_TRUE(find(r, "Iy" + w)->zero_column);
+    // Links do not spin about their axis.
+    ASSERT_NE(find(r, "Iz" + l), nullptr);
+    EXPECT_TRUE(find(r, "Iz" + l)->zero_column);
+    // Wrench m and Iz enter only as Iz + m r^2.
+    const Unexcited* iz = find(r, "Iz" + w);
+    ASSERT_NE(iz, nullptr);
+    EXPECT_FALSE(iz->zero_column);
+    EXPECT_EQ(iz->combined_with, std::vector<int>{sim::parameter_index("m" + w)});
+  }
+  // The platform and the friction parameters are all excited.
+  for (const char* name : {"m_p", "Ix_p", "Iy_p", "Iz_p", "fc1", "fv6"}) EXPECT_EQ(find(r, name), nullptr) << name;
+  EXPECT_NE(r.describe().find("Ix_w1 (not excited)"), std::string::npos);
+}
+
+TEST(Criteria, ObservabilityIndexIsTheGeometricMeanOfSingularValuesOverRootM) {
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(12, 64);  // m = 2 samples
+  H(0, 0) = 4;
+  H(1, 1) = 1;
+  const CriterionValues v = evaluate_criteria(H, {0, 1}, false);
+  EXPECT_NEAR(v.observability_index, std::sqrt(4.0 * 1.0) / std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(v.log_det, std::log(16.0), 1e-12);
+  EXPECT_NEAR(v.condition_number, 4.0, 1e-12);
+  // Scaling a column scales the unscaled index, not the scaled one.
+  H.col(0) *= 10;
+  EXPECT_GT(evaluate_criteria(H, {0, 1}, false).observability_index, v.observability_index);
+  EXPECT_NEAR(evaluate_criteria(H, {0, 1}, true).observability_index, 1 / std::sqrt(2.0), 1e-12);
+}
+
+TEST(Optimizer, IsSeededFeasibleAndBeatsRandomTrajectories) {
+  const ExcitationProblem p = small_problem();
+  const ExcitationResult a = optimize_excitation(default_robot(), p);
+  const ExcitationResult b = optimize_excitation(default_robot(), p);
+  EXPECT_EQ(a.trajectory.s, b.trajectory.s);
+  EXPECT_EQ(a.trajectory.c, b.trajectory.c);
+  EXPECT_TRUE(a.feasibility.feasible);
+  EXPECT_TRUE(check_feasibility(default_robot(), parse_trajectory(trajectory_to_yaml(a.trajectory), "t"), p.limits).feasible);
+  EXPECT_GT(a.final, a.initial);
+  EXPECT_EQ(a.evaluations, p.global_evaluations + p.local_evaluations);
+}
+
+TEST(Optimizer, ImpossibleSettingsAreClearErrors) {
+  ExcitationProblem p = small_problem();
+  p.harmonics = 0;
+  EXPECT_THROW(optimize_excitation(default_robot(), p), vcloe::Error);
+  p = small_problem();
+  p.f0 = -1;
+  EXPECT_THROW(optimize_excitation(default_robot(), p), vcloe::Error);
+  p = small_problem();
+  p.limits.max_joint_velocity = 1e-9;  // nothing can move
+  try {
+    optimize_excitation(default_robot(), p);
+    FAIL();
+  } catch (const vcloe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("feasible"), std::string::npos) << e.what();
+  }
+}
