@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim_fixtures.hpp"
+#include "vcloe/sim/dynamics_direct.hpp"
 #include "vcloe/sim/plant.hpp"
 
 using namespace vcloe;
@@ -51,6 +52,26 @@ TEST(Regressor, GammaTimesXiEqualsInverseDynamics) {
     worst = std::max(worst, rel_err(Vec6d(Gamma * xi), tau));  // eq. (25)
   }
   EXPECT_LE(worst, 1e-10);
+}
+
+TEST(InverseDynamics, ClosureVectorFormEqualsTheMassMatrixPath) {
+  std::mt19937 rng(17);
+  const XiVector<double> xi = test_xi();
+  for (int n = 0; n < kSamples; ++n) {
+    const State s = random_state(rng);
+    Kinematics<double> k;
+    ASSERT_TRUE(compute_kinematics<double>(default_robot(), s.chi, s.v, k));
+    Vec6d tau;
+    ASSERT_TRUE(inverse_dynamics<double>(default_robot(), s.chi, s.v, s.v_dot, xi, tau));
+    Vec6d direct;
+    ASSERT_TRUE(inverse_dynamics_direct<double>(default_robot(), s.chi, s.v, s.v_dot, xi, direct));
+    EXPECT_LE(rel_err(direct, tau), 1e-12);
+    // Residual form: tau_g - J_ad^T tau_a vanishes for the actuator torques of this motion.
+    const Vec6d tau_a = actuator_torques<double>(k, tau);
+    Vec6d residual;
+    ASSERT_TRUE(inverse_dynamics_direct<double>(default_robot(), s.chi, s.v, s.v_dot, xi, residual, &tau_a));
+    EXPECT_LE(residual.norm(), 1e-10 * tau.norm());
+  }
 }
 
 TEST(Regressor, StructurallyUnexcitableColumnsAreZero) {

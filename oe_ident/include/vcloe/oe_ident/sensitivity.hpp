@@ -1,0 +1,27 @@
+#pragma once
+// vcloe/oe_ident/sensitivity.hpp — the twin's pose trace and its exact derivative with respect
+// to the identified parameters, by forward sensitivity of the discrete closed loop.
+//
+// The derivative is that of the very computation the twin does (controllers, zero-order hold
+// and the RK4 map), so it matches central finite differences of simulate_twin to rounding.
+// It exploits the model's structure: the dynamics is linear in Xi, so
+//   d v_dot / d Xi = -M^-1 Gamma(chi, v, v_dot)            (eqs. 25, 40)
+// costs one regressor per RK4 stage for all 64 inertial/friction directions at once; the
+// state Jacobian d f / d [x; tau] comes from one ceres::Jet evaluation per stage; the PID
+// gains enter through the inner law (eq. 31) directly. Directions are the columns of P:
+// Lambda = Lambda0 + P * delta, so fixed, tied and log-scaled parameters cost nothing extra.
+#include "vcloe/servo/twin.hpp"
+
+namespace vcloe::oe_ident {
+
+struct TwinSensitivity {
+  servo::LoopResult<double> trace;   // same as simulate_twin<double>
+  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;  // per exposure: d chi / d delta
+};
+
+// P is 67 x q. Returns trace.ok = false (and no derivatives) if the run fails.
+TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                                          const servo::PreparedReference& reference, const servo::OuterGains& gains,
+                                          const Eigen::MatrixXd& P);
+
+}  // namespace vcloe::oe_ident
