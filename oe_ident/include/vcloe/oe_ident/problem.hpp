@@ -1,0 +1,113 @@
+#pragma once
+// vcloe/oe_ident/problem.hpp — the closed-loop output-error identification (seed 004 section
+// 3.2, eqs. 32-35; DESIGN.md section 9).
+//
+//   minimise  sum_j sum_c ((chi_m,j,c - chi_s,j,c(Lambda)) / sigma_c)^2        (eq. 32, weighted)
+//
+// over the free parameters of Lambda = [Xi; lp, li, ld], with Ceres' Levenberg-Marquardt and
+// the exact Jacobian from forward sensitivities (sensitivity.hpp). Parameters are free, fixed
+// or tied (one value shared by a group); masses, inertias and gains are fitted in log form so
+// they stay positive, friction with a lower bound of zero.
+//
+// Scale anchor (the trap in eq. 32): scaling all of Xi and (lp, li, ld) by one factor leaves
+// every pose trace unchanged. A known mass, a known gain, or a second experiment with a known
+// payload fixes the scale; without one, identify() refuses to return absolute values.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcloe/servo/loop.hpp"
+#include "vcloe/sim/robot.hpp"
+
+namespace vcloe::oe_ident {
+
+enum class Mode { Free, Fixed, Tied };
+
+struct ParameterSpec {
+  Mode mode = Mode::Free;
+  int tie_group = -1;  // for Mode::Tied: parameters with the same group share one value
+};
+
+enum class AnchorKind { None, KnownParameter, Payload };
+
+struct Anchor {
+  AnchorKind kind = AnchorKind::None;
+  int parameter = -1;  // KnownParameter: registry index (a mass such as m_p, or a gain)
+  double value = 0;    // its known value (SI)
+  std::string describe() const;
+};
+
+// A payload rigidly added to the platform, COM at E, principal axes along E's.
+struct Payload {
+  double mass = 0;              // kg
+  Vec3d inertia = Vec3d::Zero();  // kg*m^2
+};
+
+// One recorded experiment: the reference it ran, the measured poses at its exposure times, and
+// an optional payload.
+struct Experiment {
+  std::string name;
+  servo::PreparedReference reference;
+  std::vector<Vec6d> measured;  // one per reference.exposure_times entry
+  std::optional<Payload> payload;
+};
+
+enum class Loss { Squared, Huber, Cauchy };
+
+struct IdentificationOptions {
+  std::vector<ParameterSpec> spec = std::vector<ParameterSpec>(sim::kNumLambda);
+  Anchor anchor;
+  Vec6d sigma = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();  // m, rad per channel
+  Loss loss = Loss::Squared;
+  double loss_scale = 3.0;          // in units of sigma
+  double tol1 = 1e-10;              // eq. (35) relative cost change
+  double tol2 = 1e-8;               // eq. (35) relative parameter change
+  int max_iterations = 30;
+  double rank_tolerance = 1e-7;     // sigma_i / sigma_1 of the weighted Jacobian below which
+                                    // a direction counts as unidentifiable
+  double rel_sigma_flag = 0.15;     // seed 001: flag parameters whose sigma / |value| exceeds it
+  double qr_eps = 1e-3;             // structural analysis on the reference's regressor
+  int threads = 2;                  // experiments evaluated in parallel
+  bool verbose = false;
+};
+
+struct ParameterResult {
+  int index = 0;
+  double prior = 0, value = 0, sigma = 0, rel_sigma = 0;
+  bool identified = false;  // free at the solution and not in the Jacobian's null space
+  bool flagged = false;     // rel_sigma above the flag threshold
+  std::string status;       // "identified", "fixed", "fixed (anchor)", "not excited", ...
+};
+
+struct IdentificationResult {
+  sim::LambdaVector<double> lambda;     // identified (fixed entries at their priors/anchor)
+  std::vector<ParameterResult> parameters;  // all 67, registry order
+  std::vector<std::array<double, 6>> before_rms, after_rms;  // per experiment, mm and mrad
+  int iterations = 0;
+  double seconds = 0;
+  double jacobian_cost_ratio = 0;  // one Jacobian evaluation / one residual evaluation (wall)
+  int identified_count = 0;
+  std::vector<std::string> consistency;  // physical-consistency violations of the result
+  std::string termination;
+};
+
+// The default specification (docs/identification.md): the masses of the cranks and links are
+// fixed at their given values (weighed before assembly: with free link and crank masses, a
+// link's mass is dynamically equivalent to point masses at its ends, which the platform and
+// crank parameters absorb), each link's Ix and Iy are tied (the model uses (Ix + Iy) / 2),
+// everything else is free.
+std::vector<ParameterSpec> default_specification();
+
+// Throws vcloe::Error when there is no anchor, when a measured trace does not match its
+// reference, or when the twin cannot even run at the priors.
+IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGains& gains,
+                              const std::vector<Experiment>& experiments, const IdentificationOptions& options);
+
+// Per-axis RMS of measured - twin(lambda) for one experiment: [x, y, z] mm, [a, b, g] mrad.
+std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                                const servo::OuterGains& gains, const Experiment& experiment);
+
+// Lambda seen by the twin of an experiment (payload added to the platform's Xi entries).
+sim::LambdaVector<double> with_payload(const sim::LambdaVector<double>& lambda, const std::optional<Payload>& payload);
+
+}  // namespace vcloe::oe_ident

@@ -1,0 +1,141 @@
+// Specification of oe_ident/problem: output-error identification recovers known parameters
+// from a pose trace, reports what it cannot identify, needs a scale anchor, and survives a
+// diverging trial step.
+#include <gtest/gtest.h>
+
+#include "../sim/sim_fixtures.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/excitation/fourier.hpp"
+#include "vcloe/oe_ident/problem.hpp"
+#include "vcloe/servo/twin.hpp"
+
+using namespace vcloe;
+using namespace vcloe::oe_ident;
+using vcloe::test::default_robot;
+
+namespace {
+
+servo::PreparedReference reference(double duration, std::uint64_t seed) {
+  excitation::RandomTrajectoryOptions o;
+  o.duration = duration;
+  o.f0 = 0.2;
+  o.position_amplitude = 0.03;
+  o.angle_amplitude = 0.12;
+  const auto tr = excitation::random_feasible_trajectory(default_robot(), seed, o);
+  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, duration, [&](double t) {
+    const auto s = tr.sample(t);
+    return servo::ReferenceSample{s.chi, s.chi_dot};
+  });
+}
+
+// A "true" robot: priors perturbed by up to +-25 %, friction present; known masses unchanged.
+sim::LambdaVector<double> truth() {
+  sim::LambdaVector<double> t = default_robot().lambda;
+  const double f[4] = {1.08, 0.85, 1.2, 0.9};
+  for (int k = 0; k < 4; ++k) t(sim::platform_index(k)) *= f[k];
+  for (int i = 0; i < sim::kLegs; ++i) {
+    t(sim::wrench_index(i, 3)) *= 1.15 - 0.04 * i;
+    t(sim::link_index(i, 1)) *= 1.2;
+    t(sim::link_index(i, 2)) *= 1.2;
+    t(sim::coulomb_index(i)) = 0.2 + 0.03 * i;
+    t(sim::viscous_index(i)) = 0.3 - 0.02 * i;
+  }
+  t(sim::kGainP) *= 1.2;
+  t(sim::kGainI) *= 0.8;
+  t(sim::kGainD) *= 1.25;
+  return t;
+}
+
+Experiment measure(const sim::LambdaVector<double>& lambda, const servo::PreparedReference& ref,
+                   std::optional<Payload> payload = std::nullopt) {
+  Experiment e;
+  e.name = payload ? "payload run" : "run";
+  e.reference = ref;
+  e.payload = payload;
+  const auto r = servo::simulate_twin<double>(default_robot(), with_payload(lambda, payload), ref, servo::OuterGains{});
+  EXPECT_TRUE(r.ok);
+  e.measured = r.true_pose;
+  return e;
+}
+
+IdentificationOptions options() {
+  IdentificationOptions o;
+  o.spec = default_specification();
+  o.max_iterations = 60;
+  o.verbose = std::getenv("VCLOE_VERBOSE") != nullptr;
+  return o;
+}
+
+}  // namespace
+
+TEST(Identify, RefusesWithoutAScaleAnchor) {
+  const auto ref = reference(1.0, 3);
+  IdentificationOptions o = options();
+  try {
+    identify(default_robot(), servo::OuterGains{}, {measure(truth(), ref)}, o);
+    FAIL();
+  } catch (const vcloe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no scale anchor"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Identify, MismatchedTraceIsAClearError) {
+  const auto ref = reference(1.0, 3);
+  Experiment e = measure(truth(), ref);
+  e.measured.pop_back();
+  IdentificationOptions o = options();
+  o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), truth()(sim::platform_index(0))};
+  EXPECT_THROW(identify(default_robot(), servo::OuterGains{}, {e}, o), vcloe::Error);
+}
+
+TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
+  // Legs known (fixed at the truth): the platform's moments, the 12 friction coefficients and
+  // the three gains start from the priors and must come back to the truth from a noise-free
+  // trace. (The full 67-parameter default problem runs in `vcloe identify`; its figures are
+  // in the closing notes and docs/identification.md.)
+  const auto ref = reference(4.0, 5);
+  const sim::LambdaVector<double> t = truth();
+  sim::RobotModel prior = default_robot();
+  IdentificationOptions o = options();
+  std::vector<int> unknown = {sim::platform_index(1), sim::platform_index(2), sim::platform_index(3),
+                              sim::kGainP, sim::kGainI, sim::kGainD};
+  for (int i = 0; i < sim::kLegs; ++i) {
+    unknown.push_back(sim::coulomb_index(i));
+    unknown.push_back(sim::viscous_index(i));
+  }
+  for (int k = 0; k < sim::kNumLambda; ++k) {
+    const bool free = std::find(unknown.begin(), unknown.end(), k) != unknown.end();
+    o.spec[k].mode = free ? Mode::Free : Mode::Fixed;
+    if (!free) prior.lambda(k) = t(k);
+  }
+  o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), t(sim::platform_index(0))};
+  const IdentificationResult r = identify(prior, servo::OuterGains{}, {measure(t, ref)}, o);
+  const auto& reg = sim::parameter_registry();
+  for (int k : unknown) {
+    const ParameterResult& p = r.parameters[k];
+    EXPECT_TRUE(p.identified) << reg[k].name << ": " << p.status;
+    EXPECT_NEAR(p.value, t(k), 1e-3 * std::abs(t(k))) << reg[k].name;
+    if (std::getenv("VCLOE_VERBOSE")) std::cerr << reg[k].name << " " << p.value << " truth " << t(k) << "\n";
+  }
+  EXPECT_EQ(r.parameters[0].status, "fixed (scale anchor)");
+  EXPECT_EQ(r.identified_count, static_cast<int>(unknown.size()));
+  for (int c = 0; c < 6; ++c) EXPECT_LT(r.after_rms[0][c], 1e-2 * r.before_rms[0][c]);
+  EXPECT_GT(r.jacobian_cost_ratio, 0.0);
+}
+
+TEST(Identify, ReportsStructurallyUnidentifiableParametersByName) {
+  const auto ref = reference(1.0, 6);
+  IdentificationOptions o = options();
+  o.max_iterations = 2;  // statuses come from the analysis, not from convergence
+  o.anchor = {AnchorKind::KnownParameter, sim::kGainP, truth()(sim::kGainP)};
+  const IdentificationResult r = identify(default_robot(), servo::OuterGains{}, {measure(truth(), ref)}, o);
+  for (int i = 1; i <= 6; ++i) {
+    for (const std::string name : {"Ix_w", "Iy_w", "Iz_l"}) {
+      const ParameterResult& p = r.parameters[sim::parameter_index(name + std::to_string(i))];
+      EXPECT_FALSE(p.identified);
+      EXPECT_EQ(p.status, "not excited (no effect on the pose trace)") << name << i;
+    }
+    EXPECT_EQ(r.parameters[sim::parameter_index("m_w" + std::to_string(i))].status, "fixed (configuration)");
+  }
+  EXPECT_EQ(r.parameters[sim::kGainP].status, "fixed (scale anchor)");
+}
