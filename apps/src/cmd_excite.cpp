@@ -37,7 +37,10 @@ excitation::ExcitationProblem load_problem(const std::string& file) {
   p.regressor_period = r.get_double("regressor_period", p.regressor_period);
   p.check_period = r.get_double("check_period", p.check_period);
   if (auto lim = r.find("limits")) {
-    lim->reject_unknown_keys({"sample_period", "max_joint_velocity", "max_joint_acceleration"});
+    lim->reject_unknown_keys({"sample_period", "max_joint_velocity", "max_joint_acceleration", "min_transmission",
+                              "min_parallel_conditioning"});
+    p.limits.min_transmission = lim->get_double("min_transmission", p.limits.min_transmission);
+    p.limits.min_parallel_conditioning = lim->get_double("min_parallel_conditioning", p.limits.min_parallel_conditioning);
     p.limits.sample_period = lim->get_double("sample_period", p.limits.sample_period);
     p.limits.max_joint_velocity = lim->get_double("max_joint_velocity", p.limits.max_joint_velocity);
     p.limits.max_joint_acceleration = lim->get_double("max_joint_acceleration", p.limits.max_joint_acceleration);

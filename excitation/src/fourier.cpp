@@ -121,6 +121,18 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
     const sim::PoseCheck pc = sim::check_pose(model, smp.chi);
     if (pc.status == sim::PoseStatus::Unreachable || pc.status == sim::PoseStatus::JointLimit)
       return failed(t, pc.leg, pc.describe());
+    if (pc.min_transmission < limits.min_transmission) {
+      std::ostringstream s;
+      s << std::setprecision(4) << "transmission " << pc.min_transmission << " below the trajectory margin "
+        << limits.min_transmission;
+      return failed(t, -1, s.str());
+    }
+    if (pc.parallel_conditioning < limits.min_parallel_conditioning) {
+      std::ostringstream s;
+      s << std::setprecision(4) << "J_a2 conditioning " << pc.parallel_conditioning << " below the trajectory margin "
+        << limits.min_parallel_conditioning;
+      return failed(t, -1, s.str());
+    }
     r.min_transmission = std::min(r.min_transmission, pc.min_transmission);
     r.min_parallel_conditioning = std::min(r.min_parallel_conditioning, pc.parallel_conditioning);
     r.max_abs_theta = std::max(r.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());

@@ -29,8 +29,10 @@ double violation(const sim::RobotModel& model, const FourierTrajectory& tr, doub
     }
     const sim::PoseCheck pc = sim::check_pose(model, s.chi);
     v += std::max(0.0, pc.theta.cwiseAbs().maxCoeff() / model.joint_limit - 1);
-    v += std::max(0.0, 1 - pc.min_transmission / model.min_transmission);
-    v += std::max(0.0, 1 - pc.parallel_conditioning / model.min_parallel_conditioning);
+    const double tmin = std::max(model.min_transmission, lim.min_transmission);
+    const double cmin = std::max(model.min_parallel_conditioning, lim.min_parallel_conditioning);
+    v += std::max(0.0, 1 - pc.min_transmission / tmin);
+    v += std::max(0.0, 1 - pc.parallel_conditioning / cmin);
     const Vec6d qd = k.J_ad() * s.v, qdd = k.J_ad() * s.v_dot + k.J_ad_dot() * s.v;
     v += std::max(0.0, qd.cwiseAbs().maxCoeff() / lim.max_joint_velocity - 1);
     v += std::max(0.0, qdd.cwiseAbs().maxCoeff() / lim.max_joint_acceleration - 1);

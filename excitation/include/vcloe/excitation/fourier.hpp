@@ -43,6 +43,10 @@ struct MotionLimits {
   double sample_period = 0.005;        // s between checked samples
   double max_joint_velocity = 3.0;     // rad/s
   double max_joint_acceleration = 40.0;  // rad/s^2
+  // Singularity margins stricter than the robot's own (0: use the robot's). An excitation
+  // trajectory needs headroom: the robot tracks it with some error.
+  double min_transmission = 0.0;
+  double min_parallel_conditioning = 0.0;
 };
 
 struct FeasibilityReport {
