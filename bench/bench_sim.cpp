@@ -2,6 +2,7 @@
 // and one RK4 plant step, on the default robot at a representative moving state.
 #include <benchmark/benchmark.h>
 
+#include "vcloe/sim/dynamics_direct.hpp"
 #include "vcloe/sim/plant.hpp"
 
 using namespace vcloe;
@@ -42,6 +43,16 @@ static void BM_InverseDynamics(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_InverseDynamics);
+
+static void BM_InverseDynamicsDirect(benchmark::State& state) {
+  const XiVector<double> xi = robot().xi();
+  Vec6d tau;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(inverse_dynamics_direct<double>(robot(), pose(), twist(), accel(), xi, tau));
+    benchmark::DoNotOptimize(tau);
+  }
+}
+BENCHMARK(BM_InverseDynamicsDirect);
 
 static void BM_Regressor(benchmark::State& state) {
   Regressor<double> Gamma;
