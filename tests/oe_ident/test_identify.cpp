@@ -6,6 +6,7 @@
 #include "../sim/sim_fixtures.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
+#include "vcloe/oe_ident/config.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 #include "vcloe/servo/twin.hpp"
 
@@ -138,4 +139,28 @@ TEST(Identify, ReportsStructurallyUnidentifiableParametersByName) {
     EXPECT_EQ(r.parameters[sim::parameter_index("m_w" + std::to_string(i))].status, "fixed (configuration)");
   }
   EXPECT_EQ(r.parameters[sim::kGainP].status, "fixed (scale anchor)");
+}
+
+TEST(IdentificationConfig, DefaultFileLoadsAndErrorsNameTheKey) {
+  const auto cfg = oe_ident::load_identification_config(std::string(VCLOE_SOURCE_DIR) + "/config/identify.yaml");
+  EXPECT_EQ(cfg.options.anchor.kind, AnchorKind::Payload);
+  ASSERT_TRUE(cfg.payload.has_value());
+  EXPECT_EQ(cfg.options.spec[sim::parameter_index("m_l4")].mode, Mode::Fixed);
+  EXPECT_EQ(cfg.options.spec[sim::parameter_index("Iy_l2")].mode, Mode::Tied);
+  EXPECT_EQ(cfg.options.spec[sim::parameter_index("Ix_p")].mode, Mode::Free);
+  EXPECT_EQ(match_parameters("fc*").size(), 6u);
+  auto error_of = [](const std::string& text) {
+    try {
+      oe_ident::parse_identification_config(text, "id.yaml");
+    } catch (const vcloe::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("fixed: [m_q]\n").find("id.yaml:1: key 'fixed[0]': no parameter named 'm_q'"), std::string::npos)
+      << error_of("fixed: [m_q]\n");
+  EXPECT_NE(error_of("anchor: {type: known_parameter, parameter: fc1, value: 1}\n").find("mass or a joint PID gain"),
+            std::string::npos);
+  EXPECT_NE(error_of("anchor: {type: payload}\n").find("payload"), std::string::npos);
+  EXPECT_NE(error_of("tied: [[m_p, Ix_p]]\n").find("one kind"), std::string::npos);
 }
