@@ -193,7 +193,8 @@ class OutputErrorCost final : public ceres::CostFunction {
       const sim::LambdaVector<double> le = with_payload(lambda, ex.payload);
       const int off = offsets_[e];
       if (want_jacobian) {
-        const TwinSensitivity s = simulate_twin_sensitivity(model_, le, ex.reference, gains_, P);
+        const int inner_threads = std::max(1, threads_ / static_cast<int>(std::min<std::size_t>(exps_.size(), threads_)));
+        const TwinSensitivity s = simulate_twin_sensitivity(model_, le, ex.reference, gains_, P, inner_threads);
         if (!s.trace.ok) return void(ok = false);
         for (std::size_t j = 0; j < ex.measured.size(); ++j)
           for (int c = 0; c < 6; ++c) {

@@ -3,6 +3,9 @@
 
 #include <ceres/jet.h>
 
+#include <atomic>
+#include <thread>
+
 #include <Eigen/SparseCore>
 
 namespace vcloe::oe_ident {
@@ -61,125 +64,174 @@ bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, co
   return true;
 }
 
+// What the sensitivity pass needs from one controller tick of the nominal run.
+struct TickRecord {
+  int exposure = -1;           // frame exposed at this tick
+  int update = -1;             // frame whose outer update happens at this tick
+  bool outer_had_previous = false;
+  bool inner_had_previous = false;
+  Mat6d J_theta;               // d theta / d chi at the tick's pose (eq. 29)
+  Vec6d e, e_dot, integral;    // inner PID error, its difference quotient, integral (eq. 31)
+  Vec6d tau;
+  std::vector<sim::PlantState<double>> stages;  // 4 per RK4 substep
+};
+
+void fail_trace(servo::LoopResult<double>& tr, double t, const std::string& why) {
+  tr.ok = false;
+  tr.failure_time = t;
+  tr.failure = why + " at t = " + std::to_string(t) + " s";
+}
+
 }  // namespace
 
 TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                           const servo::PreparedReference& ref, const servo::OuterGains& gains,
-                                          const Eigen::MatrixXd& P) {
+                                          const Eigen::MatrixXd& P, int threads) {
   const int q = static_cast<int>(P.cols());
   const sim::XiVector<double> xi = lambda.head<sim::kNumXi>();
   const sim::XiVector<Jet> xi_jet = xi.cast<Jet>();  // constants: Xi directions use Gamma
   const Eigen::SparseMatrix<double> P_xi = P.topRows(sim::kNumXi).sparseView();
   const Eigen::RowVectorXd P_lp = P.row(sim::kGainP), P_li = P.row(sim::kGainI), P_ld = P.row(sim::kGainD);
-  const double lp = lambda(sim::kGainP), li = lambda(sim::kGainI), ld = lambda(sim::kGainD);
+  const servo::JointPidGains<double> g{lambda(sim::kGainP), lambda(sim::kGainI), lambda(sim::kGainD)};
 
   const servo::LoopTiming& tm = ref.timing;
   const double Tc = tm.controller_period(), Tcam = tm.camera_period(), h = Tc / tm.substeps;
-  const int per_frame = tm.ticks_per_frame(), lag = tm.latency_ticks();
+  const int per_frame = tm.ticks_per_frame(), lag = tm.latency_ticks(), substeps = tm.substeps;
   const std::size_t frames = ref.exposure_times.size();
+  threads = std::max(1, threads);
 
   TwinSensitivity out;
   servo::LoopResult<double>& tr = out.trace;
 
-  // Nominal state and its sensitivities (each row block: d/d delta, q columns).
+  // Nominal state of the loop (as simulate_twin).
   sim::PlantState<double> x = sim::make_state<double>(ref.start_pose, Vec6d::Zero());
-  Mat S_x = Mat::Zero(12, q);
-  // Outer PID (eq. 30).
   servo::OuterPid<double> outer;
-  Mat S_int = Mat::Zero(6, q), S_prev_meas = Mat::Zero(6, q);
   if (gains.literal && !ref.updates.empty()) outer.start_literal(gains, ref.updates.front(), ref.start_theta);
   Vec6d U = ref.start_theta;
-  Mat S_U = Mat::Zero(6, q);
-  // Inner PID (eq. 31).
   servo::InnerPid<double> inner;
-  const servo::JointPidGains<double> g{lp, li, ld};
+  // Sensitivities (q columns each).
+  Mat S_x = Mat::Zero(12, q), S_int = Mat::Zero(6, q), S_prev_meas = Mat::Zero(6, q), S_U = Mat::Zero(6, q);
   Mat S_I = Mat::Zero(6, q), S_U_prev = Mat::Zero(6, q), S_theta_prev = Mat::Zero(6, q);
+  Mat K[4], S_stage(12, q), S_tau(6, q), S_e(6, q), S_theta(6, q);
+  for (Mat& Ki : K) Ki.resize(12, q);
   std::vector<Mat> S_measured;
   S_measured.reserve(frames);
 
-  StageLinearization L[4];
-  Mat K[4], S_stage(12, q);
-  for (Mat& Ki : K) Ki.resize(12, q);
-  for (int k = 0; k < ref.total_ticks; ++k) {
-    if (k % per_frame == 0) {
-      const std::size_t j = static_cast<std::size_t>(k / per_frame);
-      if (j < frames) {
+  // The run is processed in chunks of ticks, in three passes: (1) the nominal loop, recording
+  // what the sensitivities need; (2) the linearisations of every RK4 stage of the chunk, which
+  // are independent of each other and run on `threads` cores; (3) the sensitivity recursion.
+  constexpr int kChunk = 250;
+  std::vector<TickRecord> rec(kChunk);
+  std::vector<StageLinearization> lin(static_cast<std::size_t>(kChunk * 4 * substeps));
+  for (int k0 = 0; k0 < ref.total_ticks; k0 += kChunk) {
+    const int n = std::min(kChunk, ref.total_ticks - k0);
+    // Pass 1: nominal.
+    for (int i = 0; i < n; ++i) {
+      const int k = k0 + i;
+      TickRecord& r = rec[static_cast<std::size_t>(i)];
+      r.exposure = r.update = -1;
+      if (k % per_frame == 0 && static_cast<std::size_t>(k / per_frame) < frames) {
+        r.exposure = k / per_frame;
         tr.true_pose.push_back(x.head<6>());
         tr.measured.push_back(x.head<6>());
         tr.command.push_back(U);
-        out.d_pose.push_back(S_x.topRows<6>());
-        S_measured.push_back(S_x.topRows<6>());
+      }
+      if (k >= lag && (k - lag) % per_frame == 0 && static_cast<std::size_t>((k - lag) / per_frame) < ref.updates.size()) {
+        r.update = (k - lag) / per_frame;
+        r.outer_had_previous = outer.has_previous;
+        U = outer.update(gains, ref.updates[static_cast<std::size_t>(r.update)],
+                         tr.measured[static_cast<std::size_t>(r.update)], Tcam);
+        tr.command[static_cast<std::size_t>(r.update)] = U;
+      }
+      sim::Kinematics<double> kin;
+      if (!sim::compute_geometry<double>(model, Vec6d(x.head<6>()), kin)) {
+        fail_trace(tr, k * Tc, "twin left the workspace");
+        out.d_pose.clear();
+        return out;
+      }
+      sim::compute_jacobians<double>(model, Vec6d::Zero(), kin);
+      const Vec6d theta = kin.theta();
+      r.J_theta = sim::J_theta<double>(kin, Vec6d(x.head<6>()));
+      r.inner_had_previous = inner.has_previous;
+      r.e = U - theta;
+      r.e_dot = r.inner_had_previous ? Vec6d(((U - inner.previous_command) - (theta - inner.previous_theta)) / Tc)
+                                     : Vec6d::Zero();
+      r.tau = inner.update(g, U, theta, Tc);
+      r.integral = inner.integral;
+      r.stages.resize(static_cast<std::size_t>(4 * substeps));
+      for (int sub = 0; sub < substeps; ++sub) {
+        const sim::PlantState<double> x0 = x;
+        sim::PlantState<double> f[4];
+        const double c[4] = {0.0, 0.5 * h, 0.5 * h, h};
+        for (int st = 0; st < 4; ++st) {
+          const sim::PlantState<double> xs = st == 0 ? x0 : sim::PlantState<double>(x0 + c[st] * f[st - 1]);
+          r.stages[static_cast<std::size_t>(4 * sub + st)] = xs;
+          if (!sim::plant_derivative<double>(model, xi, xs, r.tau, f[st])) {
+            fail_trace(tr, (k + 1) * Tc, "twin left the workspace");
+            out.d_pose.clear();
+            return out;
+          }
+        }
+        x = x0 + h / 6 * (f[0] + 2 * f[1] + 2 * f[2] + f[3]);
       }
     }
-    if (k >= lag && (k - lag) % per_frame == 0) {
-      const std::size_t j = static_cast<std::size_t>((k - lag) / per_frame);
-      if (j < ref.updates.size()) {
-        const servo::OuterReference& o = ref.updates[j];
-        // e = chi_d - m, e_dot = chi_dot_d - (m - m_prev)/Tcam, int += e Tcam.
-        const Mat S_e = -S_measured[j];
-        const Mat S_edot = outer.has_previous ? Mat(-(S_measured[j] - S_prev_meas) / Tcam) : Mat::Zero(6, q);
-        S_int += S_e * Tcam;
-        S_prev_meas = S_measured[j];
-        U = outer.update(gains, o, tr.measured[j], Tcam);
-        S_U = o.J_theta * (gains.kp.asDiagonal() * S_e + gains.kd.asDiagonal() * S_edot + gains.ki.asDiagonal() * S_int);
-        tr.command[j] = U;
+    // Pass 2: linearise every stage of the chunk, split over the cores.
+    const int stages = n * 4 * substeps;
+    std::atomic<bool> ok{true};
+    auto work = [&](int part) {
+      for (int idx = part; idx < stages && ok; idx += threads) {
+        const TickRecord& r = rec[static_cast<std::size_t>(idx / (4 * substeps))];
+        if (!linearize(model, xi, xi_jet, r.stages[static_cast<std::size_t>(idx % (4 * substeps))], r.tau,
+                       lin[static_cast<std::size_t>(idx)]))
+          ok = false;
       }
-    }
-    // Inner PID: theta = IK(chi), d theta = J_theta d chi (eq. 29).
-    sim::Kinematics<double> kin;
-    if (!sim::compute_geometry<double>(model, Vec6d(x.head<6>()), kin)) {
-      tr.ok = false;
-      tr.failure_time = k * Tc;
-      tr.failure = "twin left the workspace at t = " + std::to_string(tr.failure_time) + " s";
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& t : pool) t.join();
+    if (!ok) {
+      fail_trace(tr, k0 * Tc, "twin linearisation failed");
       out.d_pose.clear();
       return out;
     }
-    sim::compute_jacobians<double>(model, Vec6d::Zero(), kin);
-    const Vec6d theta = kin.theta();
-    const Mat S_theta = sim::J_theta<double>(kin, Vec6d(x.head<6>())) * S_x.topRows<6>();
-    const bool had_previous = inner.has_previous;
-    const Vec6d e = U - theta;
-    const Vec6d e_dot = had_previous ? Vec6d(((U - inner.previous_command) - (theta - inner.previous_theta)) / Tc)
-                                     : Vec6d::Zero();
-    const Vec6d tau = inner.update(g, U, theta, Tc);
-    const Mat S_e = S_U - S_theta;
-    S_I += S_e * Tc;
-    const Mat S_edot = had_previous ? Mat(((S_U - S_U_prev) - (S_theta - S_theta_prev)) / Tc) : Mat::Zero(6, q);
-    S_U_prev = S_U;
-    S_theta_prev = S_theta;
-    Mat S_tau = lp * S_e + li * S_I + ld * S_edot;
-    S_tau += e * P_lp + inner.integral * P_li + e_dot * P_ld;
-
-    // RK4 with tau held, and its exact derivative.
-    for (int s = 0; s < tm.substeps; ++s) {
-      const sim::PlantState<double> x0 = x;
-      sim::PlantState<double> xs = x0;
-      const double c[4] = {0.0, 0.5 * h, 0.5 * h, h};
-      S_stage = S_x;
-      for (int st = 0; st < 4; ++st) {
-        if (st > 0) {
-          xs = x0 + c[st] * L[st - 1].f;
-          S_stage = S_x + c[st] * K[st - 1];
-        }
-        if (!linearize(model, xi, xi_jet, xs, tau, L[st])) {
-          tr.ok = false;
-          tr.failure_time = k * Tc;
-          tr.failure = "twin left the workspace at t = " + std::to_string(tr.failure_time) + " s";
-          out.d_pose.clear();
-          return out;
-        }
-        K[st].noalias() = L[st].A * S_stage;
-        K[st].noalias() += L[st].B_tau * S_tau;
-        K[st].bottomRows<6>() += L[st].dvdot_dxi * P_xi;
+    // Pass 3: the sensitivity recursion through controllers, hold and RK4.
+    for (int i = 0; i < n; ++i) {
+      const TickRecord& r = rec[static_cast<std::size_t>(i)];
+      if (r.exposure >= 0) {
+        out.d_pose.push_back(S_x.topRows<6>());
+        S_measured.push_back(S_x.topRows<6>());
       }
-      x = x0 + h / 6 * (L[0].f + 2 * L[1].f + 2 * L[2].f + L[3].f);
-      S_x += h / 6 * (K[0] + 2 * K[1] + 2 * K[2] + K[3]);
-      if (!x.allFinite()) {
-        tr.ok = false;
-        tr.failure_time = (k + 1) * Tc;
-        tr.failure = "twin state became non-finite at t = " + std::to_string(tr.failure_time) + " s";
-        out.d_pose.clear();
-        return out;
+      if (r.update >= 0) {
+        // eq. (30): e = chi_d - m, e_dot = chi_dot_d - (m - m_prev)/Tcam, int += e Tcam.
+        const servo::OuterReference& o = ref.updates[static_cast<std::size_t>(r.update)];
+        const Mat& S_m = S_measured[static_cast<std::size_t>(r.update)];
+        const Mat S_edot = r.outer_had_previous ? Mat(-(S_m - S_prev_meas) / Tcam) : Mat::Zero(6, q);
+        S_int -= S_m * Tcam;
+        S_U = o.J_theta * (gains.kd.asDiagonal() * S_edot - gains.kp.asDiagonal() * S_m +
+                           gains.ki.asDiagonal() * S_int);
+        S_prev_meas = S_m;
+      }
+      // eq. (31) with theta = IK(chi): d theta = J_theta d chi.
+      S_theta.noalias() = r.J_theta * S_x.topRows<6>();
+      S_e = S_U - S_theta;
+      S_I += S_e * Tc;
+      S_tau = g.lp * S_e + g.li * S_I;
+      if (r.inner_had_previous) S_tau += g.ld / Tc * ((S_U - S_U_prev) - (S_theta - S_theta_prev));
+      S_tau += r.e * P_lp + r.integral * P_li + r.e_dot * P_ld;
+      S_U_prev = S_U;
+      S_theta_prev = S_theta;
+      for (int sub = 0; sub < substeps; ++sub) {
+        const double c[4] = {0.0, 0.5 * h, 0.5 * h, h};
+        for (int st = 0; st < 4; ++st) {
+          const StageLinearization& L = lin[static_cast<std::size_t>((i * substeps + sub) * 4 + st)];
+          if (st == 0) S_stage = S_x;
+          else S_stage = S_x + c[st] * K[st - 1];
+          K[st].noalias() = L.A * S_stage;
+          K[st].noalias() += L.B_tau * S_tau;
+          K[st].bottomRows<6>() += L.dvdot_dxi * P_xi;
+        }
+        S_x += h / 6 * (K[0] + 2 * K[1] + 2 * K[2] + K[3]);
       }
     }
   }

@@ -19,9 +19,10 @@ struct TwinSensitivity {
   std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;  // per exposure: d chi / d delta
 };
 
-// P is 67 x q. Returns trace.ok = false (and no derivatives) if the run fails.
+// P is 67 x q. The linearisations of the RK4 stages, the expensive part, are spread over
+// `threads` cores. Returns trace.ok = false (and no derivatives) if the run fails.
 TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                           const servo::PreparedReference& reference, const servo::OuterGains& gains,
-                                          const Eigen::MatrixXd& P);
+                                          const Eigen::MatrixXd& P, int threads = 2);
 
 }  // namespace vcloe::oe_ident
