@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "pose_plot.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/excitation/optimizer.hpp"
@@ -80,10 +81,13 @@ void add_excite_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "excitation settings (docs/excitation-file.md)")->capture_default_str();
   cmd->add_option("--out", o->out, "trajectory YAML to write (read by run and simulate)")->required();
   cmd->add_option("--seed", o->seed, "override the seed of the config");
+  cmd->add_option("--plot", o->plot, "plot of the six pose components over time (.png, .svg, .pdf)");
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_flag("--force", o->force, "overwrite existing output files");
   cmd->callback([o] {
     if (std::filesystem::exists(o->out) && !o->force) fail(o->out, "exists; pass --force to overwrite");
+    if (!o->plot.empty() && std::filesystem::exists(o->plot) && !o->force)
+      fail(o->plot, "exists; pass --force to overwrite");
     const sim::RobotModel robot = sim::load_robot(o->robot);
     excitation::ExcitationProblem problem = load_problem(o->config);
     if (o->seed >= 0) problem.seed = static_cast<std::uint64_t>(o->seed);
@@ -100,6 +104,14 @@ void add_excite_command(CLI::App& app) {
       if (!out) fail(o->out, "cannot write");
       out.close();
       std::filesystem::rename(tmp, o->out);
+    }
+    if (!o->plot.empty()) {
+      PoseSeries s{"optimised (" + excitation::to_string(problem.criterion) + ")", {}, {}};
+      for (double t = 0; t <= result.trajectory.duration + 1e-9; t += 0.02) {
+        s.time.push_back(t);
+        s.pose.push_back(result.trajectory.pose(t));
+      }
+      plot_pose_series({s}, o->plot, "Optimal excitation trajectory", o->force);
     }
     const auto& reg = sim::parameter_registry();
     nlohmann::json unexcited = nlohmann::json::array();

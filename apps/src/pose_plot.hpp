@@ -1,0 +1,22 @@
+#pragma once
+// Plots of the six pose components over time (seed 004 Figs. 11-12 form), drawn by gnuplot:
+// x, y, z in mm and alpha, beta, gamma in mrad, one panel each, one line per named series.
+#include <string>
+#include <vector>
+
+#include "vcloe/core/rotation.hpp"
+
+namespace vcloe::app {
+
+struct PoseSeries {
+  std::string name;
+  std::vector<double> time;  // s
+  std::vector<Vec6d> pose;   // m, rad
+};
+
+// Writes FILE (.png, .svg or .pdf by extension). Refuses to overwrite without `force`;
+// a clear vcloe::Error if gnuplot is missing or fails.
+void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
+                      bool force);
+
+}  // namespace vcloe::app
