@@ -82,3 +82,15 @@ TEST(Cli, BadInputIsAOneLineErrorNamingTheKey) {
   EXPECT_NE(r.out.find("/nonexistent.yaml: file not found"), std::string::npos) << r.out;
   fs::remove_all(d);
 }
+
+TEST(Cli, ValidateModelReportsTheDocumentedKeysAndMeetsTheTargets) {
+  const CommandResult r = vcloe("validate-model --duration 2 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  for (const char* key : {"pos_max_mm", "pos_rms_mm", "rot_max_mrad", "rot_rms_mrad", "closure_max_mm", "id_rel_err_max"})
+    ASSERT_TRUE(j.contains(key)) << key;
+  EXPECT_LE(j["pos_max_mm"].get<double>(), 0.05);
+  EXPECT_LE(j["rot_max_mrad"].get<double>(), 0.1);
+  EXPECT_LE(j["id_rel_err_max"].get<double>(), 1e-6);
+  EXPECT_LE(j["closure_max_mm"].get<double>(), 0.01);
+}
