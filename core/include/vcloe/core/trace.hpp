@@ -1,0 +1,41 @@
+#pragma once
+// vcloe/core/trace.hpp — recorded and simulated pose traces: CSV with a header row plus a JSON
+// metadata sidecar (docs/traces.md). One row per camera exposure; SI units (s, m, rad).
+//
+// Nothing the user recorded is overwritten without `force`; files are written atomically; the
+// same trace gives byte-identical files; every read error names the file, line and column.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "vcloe/core/rotation.hpp"
+
+namespace vcloe {
+
+struct PoseTrace {
+  std::vector<double> time;         // s from trace start (exposure times), strictly increasing
+  std::vector<Vec6d> reference;     // chi_d (optional: empty if not recorded)
+  std::vector<Vec6d> measured;      // chi_m (required)
+  std::vector<Vec6d> command;       // joint position command U_theta (optional)
+  std::vector<Vec6d> truth;         // true pose, virtual robot only (optional)
+  nlohmann::json metadata = nlohmann::json::object();  // the sidecar (docs/traces.md)
+  bool has_sidecar = false;         // set by read_trace
+
+  std::size_t size() const { return time.size(); }
+};
+
+// Writes `path` and `path.meta.json`. Throws vcloe::Error if either exists and !force, or if
+// the columns have different lengths.
+void write_trace(const std::string& path, const PoseTrace& trace, bool force);
+PoseTrace read_trace(const std::string& path);
+
+std::string sidecar_path(const std::string& trace_path);
+
+// SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs).
+std::string sha256_file(const std::string& path);
+std::string sha256(const std::string& bytes);
+
+// Writes text to path atomically (temp file + rename); refuses an existing path unless force.
+void write_file_atomically(const std::string& path, const std::string& text, bool force);
+
+}  // namespace vcloe

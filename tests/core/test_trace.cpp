@@ -1,0 +1,109 @@
+// Specification of pose-trace files (docs/traces.md): exact round trip, no silent overwrite,
+// and errors that name the line and column of bad data.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+
+using namespace vcloe;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path dir() {
+  const fs::path d = fs::temp_directory_path() / ("vcloe-trace-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+PoseTrace sample_trace() {
+  PoseTrace t;
+  for (int i = 0; i < 5; ++i) {
+    t.time.push_back(0.01 * i);
+    Vec6d p;
+    p << 0.1 * i, -0.2, 0.18 + 1e-7 * i, 0.001, 1.0 / 3.0, -0.05;
+    t.measured.push_back(p);
+    t.reference.push_back(p * 1.01);
+    t.command.push_back(p * 0.5);
+    t.truth.push_back(p * 0.99);
+  }
+  t.metadata = {{"source", "test"}, {"seed", 7}};
+  return t;
+}
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const vcloe::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+std::string write_text(const std::string& name, const std::string& text) {
+  const fs::path p = dir() / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+const std::string kHeader = "time,x,y,z,alpha,beta,gamma\n";
+}  // namespace
+
+TEST(Trace, RoundTripIsExactAndFilesAreByteIdentical) {
+  const fs::path a = dir() / "a.csv", b = dir() / "b.csv";
+  fs::remove(a), fs::remove(sidecar_path(a.string())), fs::remove(b), fs::remove(sidecar_path(b.string()));
+  const PoseTrace t = sample_trace();
+  write_trace(a.string(), t, false);
+  write_trace(b.string(), t, false);
+  const PoseTrace r = read_trace(a.string());
+  ASSERT_EQ(r.size(), t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(r.time[i], t.time[i]);
+    EXPECT_EQ(r.measured[i], t.measured[i]);
+    EXPECT_EQ(r.reference[i], t.reference[i]);
+    EXPECT_EQ(r.command[i], t.command[i]);
+    EXPECT_EQ(r.truth[i], t.truth[i]);
+  }
+  EXPECT_TRUE(r.has_sidecar);
+  EXPECT_EQ(r.metadata["seed"], 7);
+  EXPECT_EQ(sha256_file(a.string()), sha256_file(b.string()));
+}
+
+TEST(Trace, NeverOverwritesWithoutForce) {
+  const fs::path a = dir() / "keep.csv";
+  fs::remove(a), fs::remove(sidecar_path(a.string()));
+  write_trace(a.string(), sample_trace(), false);
+  const std::string before = sha256_file(a.string());
+  PoseTrace other = sample_trace();
+  other.measured[0](0) = 42;
+  EXPECT_NE(error_of([&] { write_trace(a.string(), other, false); }).find("exists; pass --force"), std::string::npos);
+  EXPECT_EQ(sha256_file(a.string()), before);
+  write_trace(a.string(), other, true);
+  EXPECT_NE(sha256_file(a.string()), before);
+}
+
+TEST(Trace, MalformedFilesNameTheLine) {
+  EXPECT_NE(error_of([] { read_trace(write_text("m1.csv", "time,x,y,z,alpha,beta\n0,1,2,3,4,5\n")); })
+                .find("m1.csv:1: missing column 'gamma'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { read_trace(write_text("m2.csv", kHeader + "0,0,0,0,0,0,0\n0.01,0,0,0,0,0\n")); })
+                .find("m2.csv:3: expected 7 columns, got 6"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { read_trace(write_text("m3.csv", kHeader + "0,0,0,0,0,0,0\n0.01,0,nan,0,0,0,0\n")); })
+                .find("m3.csv:3: column 'y': non-finite value 'nan'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { read_trace(write_text("m4.csv", kHeader + "0.02,0,0,0,0,0,0\n0.01,0,0,0,0,0,0\n")); })
+                .find("m4.csv:3: time 0.01 s does not increase"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { read_trace(write_text("m5.csv", kHeader + "0,0,0,abc,0,0,0\n")); })
+                .find("m5.csv:2: column 'z': expected a number, got 'abc'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { read_trace(write_text("m6.csv", kHeader)); }).find("no data rows"), std::string::npos);
+  EXPECT_NE(error_of([] { read_trace("/nonexistent/t.csv"); }).find("file not found"), std::string::npos);
+}
+
+TEST(Sha256, MatchesFips180Vectors) {
+  EXPECT_EQ(sha256(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
