@@ -14,5 +14,8 @@ std::string default_robot_file();
 void add_validate_model_command(CLI::App& app);
 void add_trajectory_command(CLI::App& app);
 void add_excite_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
 
 }  // namespace vcloe::app

@@ -26,6 +26,9 @@ int main(int argc, char** argv) {
   vcloe::app::add_validate_model_command(app);
   vcloe::app::add_trajectory_command(app);
   vcloe::app::add_excite_command(app);
+  vcloe::app::add_simulate_command(app);
+  vcloe::app::add_run_command(app);
+  vcloe::app::add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

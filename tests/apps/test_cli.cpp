@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <iterator>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -93,4 +94,79 @@ TEST(Cli, ValidateModelReportsTheDocumentedKeysAndMeetsTheTargets) {
   EXPECT_LE(j["rot_max_mrad"].get<double>(), 0.1);
   EXPECT_LE(j["id_rel_err_max"].get<double>(), 1e-6);
   EXPECT_LE(j["closure_max_mm"].get<double>(), 0.01);
+}
+
+namespace {
+std::string cfg(const std::string& rel) { return std::string(VCLOE_SOURCE_DIR) + "/config/" + rel; }
+nlohmann::json json_of(const CommandResult& r) { return nlohmann::json::parse(r.out.substr(r.out.find('{'))); }
+}  // namespace
+
+TEST(Cli, TwinWithTheTruthFollowsTheVirtualRobot) {
+  // Issue 3: truth parameters in the twin vs the MuJoCo virtual robot, noise off, default 20 s.
+  const fs::path d = temp_dir();
+  const std::string twin = (d / "twin.csv").string(), robot = (d / "robot.csv").string();
+  ASSERT_EQ(vcloe("simulate --force --model " + cfg("truth.yaml") + " --reference " + cfg("reference.yaml") +
+                  " --out " + twin).status, 0);
+  ASSERT_EQ(vcloe("run --force --noise-position 0 --noise-angle 0 --reference " + cfg("reference.yaml") + " --out " +
+                  robot).status, 0);
+  const CommandResult c = vcloe("compare " + robot + " " + twin + " --json");
+  ASSERT_EQ(c.status, 0) << c.out;
+  const auto j = json_of(c);
+  EXPECT_EQ(j["samples"].get<int>(), 2000);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_LE(j["rms_mm"][a].get<double>(), 0.05);
+    EXPECT_LE(j["rms_mrad"][a].get<double>(), 0.1);
+  }
+  fs::remove_all(d);
+}
+
+TEST(Cli, SameSeedAndConfigGiveByteIdenticalTraces) {
+  const fs::path d = temp_dir();
+  const fs::path ref = d / "short.yaml";
+  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  const std::string a = (d / "a.csv").string(), b = (d / "b.csv").string(), c = (d / "c.csv").string();
+  ASSERT_EQ(vcloe("run --seed 9 --reference " + ref.string() + " --out " + a).status, 0);
+  ASSERT_EQ(vcloe("run --seed 9 --reference " + ref.string() + " --out " + b).status, 0);
+  ASSERT_EQ(vcloe("run --seed 10 --reference " + ref.string() + " --out " + c).status, 0);
+  auto bytes = [](const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(a), bytes(b));
+  EXPECT_NE(bytes(a), bytes(c));
+  const CommandResult again = vcloe("run --seed 9 --reference " + ref.string() + " --out " + a);
+  EXPECT_NE(again.out.find("exists; pass --force"), std::string::npos) << again.out;
+  fs::remove_all(d);
+}
+
+TEST(Cli, AReferenceLeavingTheJointRangeIsRefusedBeforeMotion) {
+  const fs::path d = temp_dir();
+  const fs::path ref = d / "wild.yaml";
+  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  // Scale every coefficient by 30: far outside the joint range.
+  std::ifstream in(ref);
+  std::stringstream scaled;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto open = line.find("s: [") != std::string::npos ? line.find('[') : line.find("c: [") != std::string::npos ? line.find('[') : std::string::npos;
+    if (open == std::string::npos) {
+      scaled << line << "\n";
+      continue;
+    }
+    std::stringstream nums(line.substr(open + 1, line.find(']') - open - 1));
+    std::string num, out = line.substr(0, open + 1);
+    bool first = true;
+    while (std::getline(nums, num, ',')) {
+      out += (first ? "" : ", ") + std::to_string(30 * std::stod(num));
+      first = false;
+    }
+    scaled << out << "]\n";
+  }
+  std::ofstream(ref) << scaled.str();
+  const CommandResult r = vcloe("run --reference " + ref.string() + " --out " + (d / "x.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("reference refused before any motion"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("at t = "), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(d / "x.csv"));
+  fs::remove_all(d);
 }

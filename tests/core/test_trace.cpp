@@ -8,6 +8,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/core/trace_compare.hpp"
 
 using namespace vcloe;
 namespace fs = std::filesystem;
@@ -106,4 +107,43 @@ TEST(Sha256, MatchesFips180Vectors) {
   EXPECT_EQ(sha256("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(TraceCompare, RmsAndMaxPerAxisInMillimetresAndMilliradians) {
+  PoseTrace a, b;
+  for (int i = 0; i < 4; ++i) {
+    a.time.push_back(i);
+    b.time.push_back(i);
+    Vec6d p = Vec6d::Zero();
+    a.measured.push_back(p);
+    p(0) = (i % 2 ? 1e-3 : -1e-3);  // +-1 mm in x
+    p(4) = i == 3 ? 2e-3 : 0.0;     // one 2 mrad sample in beta
+    b.measured.push_back(p);
+  }
+  const TraceDifference d = compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured);
+  EXPECT_NEAR(d.rms_mm[0], 1.0, 1e-12);
+  EXPECT_NEAR(d.max_mm[0], 1.0, 1e-12);
+  EXPECT_NEAR(d.rms_mrad[1], std::sqrt(4.0 / 4.0), 1e-12);
+  EXPECT_NEAR(d.max_mrad[1], 2.0, 1e-12);
+  EXPECT_EQ(d.samples, 4u);
+  EXPECT_FALSE(d.interpolated);
+}
+
+TEST(TraceCompare, InterpolatesBOntoTheTimesOfA) {
+  PoseTrace a, b;
+  for (int i = 0; i <= 10; ++i) {  // B: a ramp sampled every 0.1 s
+    b.time.push_back(0.1 * i);
+    b.measured.push_back(Vec6d::Constant(0.1 * i));
+  }
+  for (int i = 0; i <= 4; ++i) {  // A: the same ramp at other times
+    a.time.push_back(0.05 + 0.2 * i);
+    a.measured.push_back(Vec6d::Constant(0.05 + 0.2 * i));
+  }
+  const TraceDifference d = compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured);
+  EXPECT_TRUE(d.interpolated);
+  EXPECT_LT(d.max_mm[0], 1e-9);
+  a.time.push_back(1.5);
+  a.measured.push_back(Vec6d::Zero());
+  EXPECT_THROW(compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured), vcloe::Error);
+  EXPECT_THROW(compare_traces(a, b, TraceColumns::Truth, TraceColumns::Measured), vcloe::Error);
 }

@@ -1,0 +1,145 @@
+#include "rig.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/servo/twin.hpp"
+
+namespace vcloe::app {
+
+namespace {
+
+nlohmann::json file_entry(const std::string& path) {
+  if (path.empty()) return nullptr;
+  return {{"path", path}, {"sha256", sha256_file(path)}};
+}
+
+nlohmann::json base_metadata(const ExperimentSetup& s, const std::string& source) {
+  const servo::LoopTiming& t = s.experiment.timing;
+  return {{"format", "vcloe-trace-1"},
+          {"source", source},
+          {"software_version", VCLOE_VERSION},
+          {"controller_hz", t.controller_hz},
+          {"camera_hz", t.camera_hz},
+          {"latency_s", t.latency},
+          {"substeps", t.substeps},
+          {"duration_s", s.reference.duration},
+          {"outer_form", s.experiment.outer.literal ? "literal" : "feedforward"},
+          {"robot", file_entry(s.robot_file)},
+          {"experiment", file_entry(s.experiment_file)},
+          {"reference", file_entry(s.reference_file)}};
+}
+
+PoseTrace to_trace(const ExperimentSetup& s, const servo::LoopResult<double>& r) {
+  PoseTrace t;
+  t.time = s.reference.exposure_times;
+  t.reference = s.reference.reference_at_exposure;
+  t.measured = r.measured;
+  t.command = r.command;
+  return t;
+}
+
+}  // namespace
+
+ExperimentSetup make_setup(const sim::RobotModel& model, const servo::ExperimentConfig& experiment,
+                           const excitation::FourierTrajectory& trajectory, const std::string& reference_name) {
+  ExperimentSetup s;
+  s.model = model;
+  s.experiment = experiment;
+  s.trajectory = trajectory;
+  const excitation::FeasibilityReport f = excitation::check_feasibility(model, trajectory);
+  if (!f.feasible) fail(reference_name, "reference refused before any motion: " + f.reason);
+  s.reference = servo::prepare_reference(model, experiment.timing, trajectory.duration, [&](double t) {
+    const excitation::TrajectorySample x = trajectory.sample(t);
+    return servo::ReferenceSample{x.chi, x.chi_dot};
+  });
+  return s;
+}
+
+ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
+                           const std::string& reference_file) {
+  ExperimentSetup s = make_setup(sim::load_robot(robot_file),
+                                 experiment_file.empty() ? servo::ExperimentConfig{} : servo::load_experiment(experiment_file),
+                                 excitation::load_trajectory(reference_file), reference_file);
+  s.robot_file = robot_file;
+  s.experiment_file = experiment_file;
+  s.reference_file = reference_file;
+  return s;
+}
+
+PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda) {
+  const auto r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
+  if (!r.ok) fail("twin", r.failure);
+  PoseTrace t = to_trace(s, r);
+  t.metadata = base_metadata(s, "twin");
+  return t;
+}
+
+PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotModel& truth, const hw::VirtualRobotOptions& o,
+                        const std::string& truth_file, const std::optional<oe_ident::Payload>& payload) {
+  hw::VirtualRobotOptions opt = o;
+  opt.controller_hz = s.experiment.timing.controller_hz;
+  const sim::RobotModel plant =
+      payload ? [&] {
+        sim::RobotModel m = truth;
+        m.lambda = oe_ident::with_payload(truth.lambda, payload);
+        return m;
+      }()
+              : truth;
+  hw::VirtualRobot robot(plant, s.reference.start_pose, opt);
+  const auto r = servo::run_visual_servo<double>(robot, s.reference, s.experiment.outer,
+                                                 [&](int, const Vec6d& pose) { return robot.measure(pose); });
+  if (!r.ok) fail("virtual robot", r.failure);
+  PoseTrace t = to_trace(s, r);
+  t.truth = r.true_pose;
+  t.metadata = base_metadata(s, "virtual");
+  t.metadata["truth"] = file_entry(truth_file);
+  t.metadata["seed"] = opt.seed;
+  t.metadata["noise_sigma"] = {opt.noise_sigma(0), opt.noise_sigma(1), opt.noise_sigma(2),
+                               opt.noise_sigma(3), opt.noise_sigma(4), opt.noise_sigma(5)};
+  t.metadata["engine"] = {{"name", "MuJoCo 2.2"}, {"timestep_s", opt.engine.timestep}};
+  if (payload)
+    t.metadata["payload"] = {{"mass", payload->mass},
+                             {"inertia", {payload->inertia(0), payload->inertia(1), payload->inertia(2)}}};
+  return t;
+}
+
+oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name,
+                                   const std::optional<oe_ident::Payload>& payload) {
+  oe_ident::Experiment e;
+  e.name = name;
+  e.reference = s.reference;
+  e.payload = payload;
+  const auto& times = s.reference.exposure_times;
+  if (measured.size() < times.size())
+    fail(name, "has " + std::to_string(measured.size()) + " rows but the reference exposes " +
+                   std::to_string(times.size()) + " frames: too short for the trajectory");
+  for (std::size_t j = 0; j < times.size(); ++j) {
+    if (std::abs(measured.time[j] - times[j]) > 1e-9)
+      fail(name + ":" + std::to_string(j + 2), "time " + std::to_string(measured.time[j]) + " s does not match exposure " +
+                                                   std::to_string(times[j]) + " s of the experiment (other rates?)");
+    e.measured.push_back(measured.measured[j]);
+  }
+  if (measured.metadata.contains("robot") && measured.metadata["robot"].is_object() && !s.robot_file.empty()) {
+    // The geometry must be the same robot: compare the recorded robot file's legs.
+    const std::string recorded = measured.metadata["robot"].value("path", "");
+    if (!recorded.empty() && recorded != s.robot_file) {
+      try {
+        const sim::RobotModel other = sim::load_robot(recorded);
+        for (int i = 0; i < sim::kLegs; ++i)
+          if ((other.legs[i].base_joint - s.model.legs[i].base_joint).norm() > 1e-9 ||
+              std::abs(other.legs[i].link_length - s.model.legs[i].link_length) > 1e-9 ||
+              (other.legs[i].platform_joint - s.model.legs[i].platform_joint).norm() > 1e-9)
+            fail(name, "was recorded on another robot (" + recorded + ": geometry of leg " + std::to_string(i + 1) +
+                           " differs from " + s.robot_file + ")");
+      } catch (const Error& err) {
+        if (std::string(err.what()).find("was recorded on another robot") != std::string::npos) throw;
+      }
+    }
+  }
+  return e;
+}
+
+}  // namespace vcloe::app

@@ -1,0 +1,72 @@
+#include "vcloe/core/trace_compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe {
+
+TraceColumns trace_columns_from_string(const std::string& name) {
+  if (name == "measured") return TraceColumns::Measured;
+  if (name == "truth") return TraceColumns::Truth;
+  if (name == "reference") return TraceColumns::Reference;
+  fail("--columns", "expected measured, truth or reference, got '" + name + "'");
+}
+
+const std::vector<Vec6d>& columns_of(const PoseTrace& t, TraceColumns which, const std::string& name) {
+  switch (which) {
+    case TraceColumns::Measured:
+      return t.measured;
+    case TraceColumns::Truth:
+      if (t.truth.empty()) fail(name, "has no true_* columns (only virtual-robot traces do)");
+      return t.truth;
+    case TraceColumns::Reference:
+      if (t.reference.empty()) fail(name, "has no ref_* columns");
+      return t.reference;
+  }
+  return t.measured;
+}
+
+TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColumns wa, TraceColumns wb,
+                               const std::string& na, const std::string& nb) {
+  const std::vector<Vec6d>& pa = columns_of(a, wa, na);
+  const std::vector<Vec6d>& pb = columns_of(b, wb, nb);
+  TraceDifference d;
+  const double tol = 1e-9;
+  if (a.time.front() < b.time.front() - tol || a.time.back() > b.time.back() + tol)
+    fail(nb, "covers " + std::to_string(b.time.front()) + " to " + std::to_string(b.time.back()) + " s, but " + na +
+                 " needs " + std::to_string(a.time.front()) + " to " + std::to_string(a.time.back()) + " s");
+  d.interpolated = a.time.size() != b.time.size();
+  for (std::size_t i = 0; !d.interpolated && i < a.time.size(); ++i) d.interpolated = std::abs(a.time[i] - b.time[i]) > tol;
+  Vec6d sum_sq = Vec6d::Zero(), max_abs = Vec6d::Zero();
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < a.time.size(); ++i) {
+    Vec6d q;
+    if (!d.interpolated) {
+      q = pb[i];
+    } else {
+      const double t = a.time[i];
+      while (k + 1 < b.time.size() && b.time[k + 1] < t) ++k;
+      if (k + 1 >= b.time.size()) {
+        q = pb.back();
+      } else {
+        const double w = std::clamp((t - b.time[k]) / (b.time[k + 1] - b.time[k]), 0.0, 1.0);
+        q = (1 - w) * pb[k] + w * pb[k + 1];
+      }
+    }
+    const Vec6d e = pa[i] - q;
+    sum_sq += e.cwiseProduct(e);
+    max_abs = max_abs.cwiseMax(e.cwiseAbs());
+  }
+  d.samples = a.time.size();
+  for (int c = 0; c < 3; ++c) {
+    d.rms_mm[static_cast<std::size_t>(c)] = std::sqrt(sum_sq(c) / static_cast<double>(d.samples)) * 1e3;
+    d.max_mm[static_cast<std::size_t>(c)] = max_abs(c) * 1e3;
+    d.rms_mrad[static_cast<std::size_t>(c)] = std::sqrt(sum_sq(3 + c) / static_cast<double>(d.samples)) * 1e3;
+    d.max_mrad[static_cast<std::size_t>(c)] = max_abs(3 + c) * 1e3;
+  }
+  return d;
+}
+
+}  // namespace vcloe
