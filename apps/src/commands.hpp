@@ -17,5 +17,6 @@ void add_excite_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
+void add_identify_command(CLI::App& app);
 
 }  // namespace vcloe::app

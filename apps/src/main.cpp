@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_simulate_command(app);
   vcloe::app::add_run_command(app);
   vcloe::app::add_compare_command(app);
+  vcloe::app::add_identify_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

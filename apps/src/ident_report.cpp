@@ -1,0 +1,76 @@
+#include "ident_report.hpp"
+
+#include <iomanip>
+#include <ostream>
+
+namespace vcloe::app {
+
+nlohmann::json identification_report_json(const IdentifyOutcome& o) {
+  const auto& r = o.result;
+  const auto& reg = sim::parameter_registry();
+  auto axes = [](const std::array<double, 6>& a) {
+    return nlohmann::json{{"mm", {a[0], a[1], a[2]}}, {"mrad", {a[3], a[4], a[5]}}};
+  };
+  nlohmann::json params = nlohmann::json::array();
+  for (const auto& p : r.parameters)
+    params.push_back({{"name", reg[static_cast<std::size_t>(p.index)].name},
+                      {"unit", reg[static_cast<std::size_t>(p.index)].unit},
+                      {"prior", p.prior},
+                      {"value", p.value},
+                      {"sigma", p.sigma},
+                      {"rel_sigma", p.rel_sigma},
+                      {"identified", p.identified},
+                      {"flagged", p.flagged},
+                      {"status", p.status}});
+  return {{"before_rms", axes(r.before_rms.front())},
+          {"after_rms", axes(r.after_rms.front())},
+          {"before_rms_all", [&] {
+             nlohmann::json a = nlohmann::json::array();
+             for (const auto& b : r.before_rms) a.push_back(axes(b));
+             return a;
+           }()},
+          {"after_rms_all", [&] {
+             nlohmann::json a = nlohmann::json::array();
+             for (const auto& b : r.after_rms) a.push_back(axes(b));
+             return a;
+           }()},
+          {"parameters", params},
+          {"identified_count", r.identified_count},
+          {"anchor", o.anchor},
+          {"iterations", r.iterations},
+          {"seconds", r.seconds},
+          {"jacobian_cost_ratio", r.jacobian_cost_ratio},
+          {"consistency", r.consistency},
+          {"termination", r.termination}};
+}
+
+void print_identification(const IdentifyOutcome& o, std::ostream& out) {
+  const auto& r = o.result;
+  const auto& reg = sim::parameter_registry();
+  out << std::setprecision(4);
+  out << "anchor: " << o.anchor << "\n" << r.termination << "\n"
+      << r.iterations << " iterations, " << r.seconds << " s, Jacobian/residual cost " << r.jacobian_cost_ratio << "\n\n";
+  out << "RMS of measured - twin (Table 3 form)   x mm     y mm     z mm     a mrad   b mrad   g mrad\n";
+  for (std::size_t e = 0; e < r.before_rms.size(); ++e) {
+    out << "  experiment " << e + 1 << " before                ";
+    for (double v : r.before_rms[e]) out << std::setw(9) << v;
+    out << "\n  experiment " << e + 1 << " after                 ";
+    for (double v : r.after_rms[e]) out << std::setw(9) << v;
+    out << "\n";
+  }
+  out << "\nparameters (Table 2 form): " << r.identified_count << " of 67 identified\n"
+      << "  name      prior         value         sigma     rel    status\n";
+  for (const auto& p : r.parameters) {
+    out << "  " << std::left << std::setw(8) << reg[static_cast<std::size_t>(p.index)].name << std::right << std::setw(12)
+        << p.prior << "  " << std::setw(12) << p.value << "  ";
+    if (p.sigma > 0) out << std::setw(10) << p.sigma << " " << std::setw(6) << p.rel_sigma * 100 << "%";
+    else out << std::setw(18) << " ";
+    out << (p.flagged ? " !" : "  ") << " " << p.status << "\n";
+  }
+  if (!r.consistency.empty()) {
+    out << "\nphysical consistency of the result:\n";
+    for (const auto& c : r.consistency) out << "  " << c << "\n";
+  }
+}
+
+}  // namespace vcloe::app

@@ -1,0 +1,29 @@
+#pragma once
+// Identification requests and reports shared by `identify`, `validate` and `demo`: the JSON
+// report (docs/identification.md) and the paper's tables (Table 2: parameters, Table 3: RMS).
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "rig.hpp"
+
+namespace vcloe::app {
+
+struct IdentifyRequest {
+  std::string measured, payload_trace, payload_file, config, robot, reference, experiment, out;
+  bool verbose = false;
+};
+
+struct IdentifyOutcome {
+  ExperimentSetup setup;
+  std::optional<ExperimentSetup> payload_setup;
+  oe_ident::IdentificationResult result;
+  std::string anchor;
+};
+
+IdentifyOutcome run_identification(const IdentifyRequest& request);
+nlohmann::json identification_report_json(const IdentifyOutcome& outcome);
+void print_identification(const IdentifyOutcome& outcome, std::ostream& out);
+
+}  // namespace vcloe::app
