@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "pose_plot.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 
@@ -97,14 +98,7 @@ void add_excite_command(CLI::App& app) {
                     << std::flush;
         });
     std::cerr << "\n";
-    {
-      const std::string tmp = o->out + ".tmp";
-      std::ofstream out(tmp);
-      out << excitation::trajectory_to_yaml(result.trajectory);
-      if (!out) fail(o->out, "cannot write");
-      out.close();
-      std::filesystem::rename(tmp, o->out);
-    }
+    write_file_atomically(o->out, excitation::trajectory_to_yaml(result.trajectory), o->force);
     if (!o->plot.empty()) {
       PoseSeries s{"optimised (" + excitation::to_string(problem.criterion) + ")", {}, {}};
       for (double t = 0; t <= result.trajectory.duration + 1e-9; t += 0.02) {

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/fourier.hpp"
 
 namespace vcloe::app {
@@ -21,18 +22,6 @@ struct TrajectoryOptions {
   bool force = false;
   bool json = false;
 };
-
-void write_new_file(const std::string& path, const std::string& text, bool force) {
-  if (std::filesystem::exists(path) && !force) fail(path, "exists; pass --force to overwrite");
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) fail(path, "cannot write");
-    out << text;
-    if (!out) fail(path, "write failed");
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 nlohmann::json report_json(const excitation::FeasibilityReport& r) {
   return {{"feasible", r.feasible},
@@ -81,7 +70,7 @@ void add_trajectory_command(CLI::App& app) {
   random->callback([opt] {
     const sim::RobotModel robot = sim::load_robot(opt->robot);
     const auto tr = excitation::random_feasible_trajectory(robot, opt->seed, opt->random);
-    write_new_file(opt->out, excitation::trajectory_to_yaml(tr), opt->force);
+    write_file_atomically(opt->out, excitation::trajectory_to_yaml(tr), opt->force);
     std::cout << "wrote " << opt->out << " (" << tr.harmonics() << " harmonics, f0 " << tr.f0 << " Hz, "
               << tr.duration << " s, seed " << opt->seed << ")\n";
     print_report(excitation::check_feasibility(robot, tr, opt->random.limits));

@@ -243,6 +243,17 @@ class OutputErrorCost final : public ceres::CostFunction {
   mutable int jacobian_calls_ = 0, residual_calls_ = 0;
 };
 
+// The weighted Jacobian at delta as a dense matrix (rows: residuals, columns: coordinates).
+Eigen::MatrixXd weighted_jacobian(const OutputErrorCost& cost, const std::vector<double>& delta, const char* where) {
+  const int q = static_cast<int>(delta.size());
+  std::vector<double> r(static_cast<std::size_t>(cost.num_residuals()));
+  std::vector<double> J(r.size() * static_cast<std::size_t>(q));
+  const double* params[1] = {delta.data()};
+  double* jac[1] = {J.data()};
+  if (!cost.Evaluate(params, r.data(), jac)) fail("identify", std::string("the twin failed at ") + where);
+  return Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(J.data(), cost.num_residuals(), q);
+}
+
 void check_experiments(const std::vector<Experiment>& exps, const IdentificationOptions& o) {
   if (exps.empty()) fail("identify", "no experiment given");
   for (const Experiment& e : exps) {
@@ -338,14 +349,8 @@ IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGa
 
     // Structural analysis at the starting point.
     {
-      std::vector<double> r(static_cast<std::size_t>(cost->num_residuals()));
-      std::vector<double> J(r.size() * static_cast<std::size_t>(coords.size()));
-      const double* params[1] = {delta.data()};
-      double* jac[1] = {J.data()};
-      if (!cost->Evaluate(params, r.data(), jac)) fail("identify", "the twin failed at the starting point");
-      const Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> Jm(
-          J.data(), cost->num_residuals(), coords.size());
-      const excitation::ColumnReport rep = excitation::excited_columns(Jm, o.qr_eps);
+      const excitation::ColumnReport rep =
+          excitation::excited_columns(weighted_jacobian(*cost, delta, "the starting point"), o.qr_eps);
       if (!rep.dropped.empty()) {
         for (const auto& u : rep.dropped) {
           const auto& dropped = coords.coords[static_cast<std::size_t>(u.parameter)];
@@ -394,14 +399,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGa
     if (o.verbose) std::cerr << summary.BriefReport() << "\n";
 
     // Null space at the solution.
-    std::vector<double> r(static_cast<std::size_t>(cost->num_residuals()));
-    std::vector<double> J(r.size() * static_cast<std::size_t>(coords.size()));
-    const double* params[1] = {delta.data()};
-    double* jac[1] = {J.data()};
-    if (!cost->Evaluate(params, r.data(), jac)) fail("identify", "the twin failed at the solution");
-    const Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> Jm(
-        J.data(), cost->num_residuals(), coords.size());
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(Jm, Eigen::ComputeThinV);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(weighted_jacobian(*cost, delta, "the solution"), Eigen::ComputeThinV);
     const Eigen::VectorXd sv = svd.singularValues();
     bool dropped_any = false;
     for (int i = 0; i < coords.size(); ++i) {
