@@ -91,7 +91,7 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotModel& truth, 
   hw::VirtualRobot robot(plant, s.reference.start_pose, opt);
   const auto r = servo::run_visual_servo<double>(robot, s.reference, s.experiment.outer,
                                                  [&](int, const Vec6d& pose) { return robot.measure(pose); });
-  if (!r.ok) fail("virtual robot", r.failure);
+  if (!r.ok) fail("virtual robot", r.failure + ": " + robot.failure());
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = base_metadata(s, "virtual");

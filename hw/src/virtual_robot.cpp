@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::hw {
 
@@ -17,6 +18,10 @@ VirtualRobot::VirtualRobot(const sim::RobotModel& truth, const Vec6d& start_pose
       options_(o),
       engine_(MujocoRobot::build(truth_, start_pose, o.engine)),
       rng_(o.seed) {
+  envelope_ = truth_;
+  envelope_.joint_limit += o.joint_range_margin;
+  envelope_.min_transmission *= 0.5;
+  envelope_.min_parallel_conditioning *= 0.5;
   const double Tc = 1.0 / o.controller_hz;
   substeps_ = static_cast<int>(std::lround(Tc / o.engine.timestep));
   if (substeps_ < 1 || std::abs(substeps_ * o.engine.timestep - Tc) > 1e-12)
@@ -45,7 +50,34 @@ bool VirtualRobot::step(const Vec6d& U) {
     for (int i = 0; i < sim::kLegs; ++i)
       friction(i) = truth_.lambda(sim::coulomb_index(i)) * std::tanh(qd(i) / truth_.friction_epsilon) +
                     truth_.lambda(sim::viscous_index(i)) * qd(i);
-    if (!engine_.step(tau - friction, 1)) return false;
+    if (!engine_.step(tau - friction, 1)) {
+      failure_ = "the engine rejected the state (non-finite or diverging accelerations)";
+      return false;
+    }
+  }
+  return within_envelope();
+}
+
+// The safety stop of a real controller: the platform must stay in the working assembly mode,
+// inside the joint range (plus a margin) and away from singularities (half the margins the
+// references are planned with), and the loops closed; otherwise the run ends here instead of
+// recording a collapsed robot.
+bool VirtualRobot::within_envelope() {
+  const Vec6d theta = engine_.joint_angles();
+  const sim::PoseCheck c = sim::check_pose(envelope_, engine_.platform_pose());
+  if (!c.ok()) {
+    failure_ = "safety stop: " + c.describe();
+    return false;
+  }
+  for (int i = 0; i < sim::kLegs; ++i)
+    if (std::abs(c.theta(i) - theta(i)) > 0.05) {
+      failure_ = "safety stop: leg " + std::to_string(i + 1) + " left the working assembly mode";
+      return false;
+    }
+  const double closure = engine_.closure_error();
+  if (!(closure <= options_.max_closure_error)) {
+    failure_ = "safety stop: loop-closure error " + std::to_string(closure * 1e3) + " mm (the legs came apart)";
+    return false;
   }
   return true;
 }

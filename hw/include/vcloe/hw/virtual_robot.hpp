@@ -17,6 +17,11 @@ struct VirtualRobotOptions {
   // Measurement noise per channel, optical-CMM level (docs/virtual-robot.md): 20 um, 50 urad.
   Vec6d noise_sigma = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();
   std::uint64_t seed = 1;
+  // Safety stop (what a real controller's limit monitoring does): the true pose must pass the
+  // robot file's pose check with the joint limit widened by this margin and the singularity
+  // margins halved, in the working assembly mode, with the loops closed to this bound.
+  double joint_range_margin = 0.1;    // rad
+  double max_closure_error = 1e-3;    // m
 };
 
 class VirtualRobot {
@@ -28,7 +33,9 @@ class VirtualRobot {
   Vec6d pose() const { return engine_.platform_pose(); }  // the true pose (never seen by identification)
   // One controller period: each drive runs eq. (31) on its encoder angle and the held
   // command U, and the torque (plus friction, per engine step) is applied.
+  // Returns false (and failure() says why) when the engine fails or the safety stop trips.
   bool step(const Vec6d& U);
+  const std::string& failure() const { return failure_; }
   // What the camera reports for a true pose: pose + N(0, sigma^2) per channel.
   Vec6d measure(const Vec6d& true_pose);
   double closure_error() const { return engine_.closure_error(); }
@@ -44,6 +51,10 @@ class VirtualRobot {
   // Drive state (eq. 31): integral, previous command and encoder angle.
   Vec6d integral_ = Vec6d::Zero(), previous_command_ = Vec6d::Zero(), previous_theta_ = Vec6d::Zero();
   bool has_previous_ = false;
+  std::string failure_;
+  sim::RobotModel envelope_;  // truth_ with the safety-stop limits
+
+  bool within_envelope();
 };
 
 }  // namespace vcloe::hw
