@@ -40,6 +40,9 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
           {"iterations", r.iterations},
           {"seconds", r.seconds},
           {"jacobian_cost_ratio", r.jacobian_cost_ratio},
+          {"rejected_steps", r.rejected_steps},
+          {"failed_simulations", r.failed_simulations},
+          {"residual_correlation_factor", r.residual_correlation_factor},
           {"consistency", r.consistency},
           {"termination", r.termination}};
 }

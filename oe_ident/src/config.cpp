@@ -24,7 +24,8 @@ static std::vector<int> parameters_of(const YamlNode& n) {
 static IdentificationConfig parse_document(const YamlDoc& doc) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys({"anchor", "payload", "noise_sigma", "free", "fixed", "tied", "loss", "stopping",
-                            "rank_tolerance", "rel_sigma_flag", "qr_eps", "threads", "notes"});
+                            "rank_tolerance", "rel_sigma_flag", "qr_eps", "threads", "notes", "horizons",
+                            "prior_log_sigma", "initial_trust_region"});
   IdentificationConfig cfg;
   IdentificationOptions& o = cfg.options;
   o.spec = default_specification();
@@ -101,8 +102,10 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
     o.loss_scale = l->get_double("scale", o.loss_scale);
   }
   if (auto s = root.find("stopping")) {
-    s->reject_unknown_keys({"tol1", "tol2", "max_iterations"});
+    s->reject_unknown_keys({"tol1", "tol2", "max_iterations", "stage_tol1"});
     o.tol1 = s->get_double("tol1", o.tol1);
+    o.stage_tol1 = s->get_double("stage_tol1", o.stage_tol1);
+    if (!(o.stage_tol1 > 0)) s->at("stage_tol1").fail("expected a positive relative cost change");
     o.tol2 = s->get_double("tol2", o.tol2);
     o.max_iterations = s->get_int("max_iterations", o.max_iterations);
     if (!(o.tol1 > 0) || !(o.tol2 > 0) || o.max_iterations < 1) s->fail("tolerances must be positive, iterations >= 1");
@@ -111,6 +114,18 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   o.rel_sigma_flag = root.get_double("rel_sigma_flag", o.rel_sigma_flag);
   o.qr_eps = root.get_double("qr_eps", o.qr_eps);
   o.threads = root.get_int("threads", o.threads);
+  if (auto h = root.find("horizons")) {
+    const Eigen::VectorXd v = h->as_vector();
+    o.horizons.assign(v.data(), v.data() + v.size());
+    if (o.horizons.empty() || o.horizons.back() != 1.0) h->fail("expected increasing fractions in (0, 1] ending with 1");
+    for (std::size_t i = 0; i < o.horizons.size(); ++i)
+      if (!(o.horizons[i] > 0 && o.horizons[i] <= 1) || (i > 0 && !(o.horizons[i] > o.horizons[i - 1])))
+        h->fail("expected increasing fractions in (0, 1] ending with 1");
+  }
+  o.prior_log_sigma = root.get_double("prior_log_sigma", o.prior_log_sigma);
+  if (!(o.prior_log_sigma >= 0)) root.at("prior_log_sigma").fail("expected a non-negative width (0 = no prior)");
+  o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
+  if (!(o.initial_trust_region > 0)) root.at("initial_trust_region").fail("expected a positive radius");
   return cfg;
 }
 

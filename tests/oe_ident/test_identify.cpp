@@ -110,6 +110,9 @@ TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
     if (!free) prior.lambda(k) = t(k);
   }
   o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), t(sim::platform_index(0))};
+  o.prior_log_sigma = 0;  // pure output error: noise-free data must give the truth, unbiased
+  o.horizons = {1.0};
+  o.tol1 = 1e-10;
   const IdentificationResult r = identify(prior, servo::OuterGains{}, {measure(t, ref)}, o);
   const auto& reg = sim::parameter_registry();
   for (int k : unknown) {
@@ -122,6 +125,74 @@ TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
   EXPECT_EQ(r.identified_count, static_cast<int>(unknown.size()));
   for (int c = 0; c < 6; ++c) EXPECT_LT(r.after_rms[0][c], 1e-2 * r.before_rms[0][c]);
   EXPECT_GT(r.jacobian_cost_ratio, 0.0);
+}
+
+// The scale trap (eq. 32): only the anchor fixes it. With the legs and friction known, the
+// platform's mass and moments and the three gains are scaled together by the pose data alone;
+// each anchor must bring back the true scale. The fit starts from the truth scaled by 1.3 —
+// exactly the error the poses cannot see — so only the anchor can remove it.
+namespace {
+IdentificationResult fit_platform_and_gains(const Anchor& anchor, bool payload_experiment, double fixed_scale = 1.0,
+                                            double initial_trust_region = 0.1, double start_factor = 1.3) {
+  const auto ref = reference(3.0, 7);
+  const sim::LambdaVector<double> t = truth();
+  sim::RobotModel prior = default_robot();
+  IdentificationOptions o = options();
+  o.horizons = {1.0};
+  o.tol1 = 1e-10;
+  o.prior_log_sigma = 0;
+  o.initial_trust_region = initial_trust_region;
+  const std::vector<int> unknown = {0, 1, 2, 3, sim::kGainP, sim::kGainI, sim::kGainD};
+  for (int k = 0; k < sim::kNumLambda; ++k) {
+    const bool free = std::find(unknown.begin(), unknown.end(), k) != unknown.end();
+    o.spec[k].mode = free ? Mode::Free : Mode::Fixed;
+    prior.lambda(k) = (free ? start_factor : fixed_scale) * t(k);
+  }
+  o.anchor = anchor;
+  std::vector<Experiment> exps = {measure(t, ref)};
+  if (payload_experiment) exps.push_back(measure(t, ref, Payload{5.0, Vec3d(0.02, 0.02, 0.03)}));
+  return identify(prior, servo::OuterGains{}, exps, o);
+}
+}  // namespace
+
+TEST(Identify, PayloadAnchorFixesTheScale) {
+  const IdentificationResult r = fit_platform_and_gains({AnchorKind::Payload, -1, 0}, true);
+  const sim::LambdaVector<double> t = truth();
+  for (int k : {0, 1, 2, 3, sim::kGainP, sim::kGainI, sim::kGainD})
+    EXPECT_NEAR(r.lambda(k) / t(k), 1.0, 1e-3) << sim::parameter_registry()[k].name;
+}
+
+TEST(Identify, KnownGainAnchorFixesTheScale) {
+  const sim::LambdaVector<double> t = truth();
+  const IdentificationResult r = fit_platform_and_gains({AnchorKind::KnownParameter, sim::kGainP, t(sim::kGainP)}, false);
+  EXPECT_EQ(r.parameters[sim::kGainP].status, "fixed (scale anchor)");
+  for (int k : {0, 1, 2, 3, sim::kGainI, sim::kGainD})
+    EXPECT_NEAR(r.lambda(k) / t(k), 1.0, 1e-3) << sim::parameter_registry()[k].name;
+}
+
+TEST(Identify, AWrongAnchorScalesEverythingByItsError) {
+  // A gain anchored 10 % high (and the known legs and friction believed 10 % heavier): the fit
+  // is as good, and every fitted parameter is 10 % high — the anchor is the only source of
+  // scale, so its error passes on exactly.
+  const sim::LambdaVector<double> t = truth();
+  const IdentificationResult r =
+      fit_platform_and_gains({AnchorKind::KnownParameter, sim::kGainP, 1.1 * t(sim::kGainP)}, false, 1.1);
+  for (int k : {0, 1, 2, 3, sim::kGainI, sim::kGainD})
+    EXPECT_NEAR(r.lambda(k) / t(k), 1.1, 1e-3) << sim::parameter_registry()[k].name;
+  for (int c = 0; c < 6; ++c) EXPECT_LT(r.after_rms[0][c], 1e-2 * r.before_rms[0][c]);
+}
+
+TEST(Identify, ADivergingTrialStepIsRejectedAndTheFitGoesOn) {
+  // From a start at 0.3 x the truth, undamped Gauss-Newton steps (trust region 1e6) overshoot
+  // into parameters where the twin leaves the workspace. Ceres must see a failed evaluation, reject the step, shrink the
+  // region and still reach the truth.
+  const sim::LambdaVector<double> t = truth();
+  const IdentificationResult r =
+      fit_platform_and_gains({AnchorKind::KnownParameter, sim::kGainP, t(sim::kGainP)}, false, 1.0, 1e6, 0.3);
+  EXPECT_GT(r.failed_simulations, 0);
+  EXPECT_GT(r.rejected_steps, 0);
+  for (int k : {0, 1, 2, 3, sim::kGainI, sim::kGainD})
+    EXPECT_NEAR(r.lambda(k) / t(k), 1.0, 1e-3) << sim::parameter_registry()[k].name;
 }
 
 TEST(Identify, ReportsStructurallyUnidentifiableParametersByName) {
@@ -146,7 +217,9 @@ TEST(IdentificationConfig, DefaultFileLoadsAndErrorsNameTheKey) {
   EXPECT_EQ(cfg.options.anchor.kind, AnchorKind::Payload);
   ASSERT_TRUE(cfg.payload.has_value());
   EXPECT_EQ(cfg.options.spec[sim::parameter_index("m_l4")].mode, Mode::Fixed);
-  EXPECT_EQ(cfg.options.spec[sim::parameter_index("Iy_l2")].mode, Mode::Tied);
+  EXPECT_EQ(cfg.options.spec[sim::parameter_index("Iy_l2")].mode, Mode::Fixed);
+  EXPECT_EQ(cfg.options.horizons.back(), 1.0);
+  EXPECT_EQ(cfg.options.prior_log_sigma, 0.7);
   EXPECT_EQ(cfg.options.spec[sim::parameter_index("Ix_p")].mode, Mode::Free);
   EXPECT_EQ(match_parameters("fc*").size(), 6u);
   auto error_of = [](const std::string& text) {

@@ -74,6 +74,19 @@ TEST(PreparedReference, ExposuresAtTheCameraRateAndUpdatesAfterTheLatency) {
   EXPECT_EQ(ref.updates.size(), 199u);  // the last frame arrives after the run ends
 }
 
+TEST(PreparedReference, ATruncatedReferenceRunsTheSamePrefix) {
+  const PreparedReference full = prepared(LoopTiming{}, 2.0);
+  const PreparedReference head = truncate_reference(full, 80);
+  EXPECT_EQ(head.total_ticks, 800);
+  EXPECT_EQ(head.exposure_times.size(), 80u);
+  EXPECT_EQ(head.updates.size(), 79u);  // as for a run prepared with that duration
+  const auto a = simulate_twin<double>(default_robot(), default_robot().lambda, full, OuterGains{});
+  const auto b = simulate_twin<double>(default_robot(), default_robot().lambda, head, OuterGains{});
+  ASSERT_TRUE(a.ok && b.ok);
+  ASSERT_EQ(b.true_pose.size(), 80u);
+  for (std::size_t j = 0; j < 80; ++j) EXPECT_EQ(a.true_pose[j], b.true_pose[j]) << j;
+}
+
 TEST(Twin, TracksAFeasibleReferenceUnderTheDefaultCascade) {
   const PreparedReference ref = prepared(LoopTiming{}, 4.0);
   const LoopResult<double> r = simulate_twin<double>(default_robot(), default_robot().lambda, ref, OuterGains{});

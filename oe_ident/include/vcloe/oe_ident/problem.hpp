@@ -60,9 +60,15 @@ struct IdentificationOptions {
   Vec6d sigma = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();  // m, rad per channel
   Loss loss = Loss::Squared;
   double loss_scale = 3.0;          // in units of sigma
-  double tol1 = 1e-10;              // eq. (35) relative cost change
+  double tol1 = 1e-3;               // eq. (35) relative cost change (last stage)
   double tol2 = 1e-8;               // eq. (35) relative parameter change
-  int max_iterations = 30;
+  int max_iterations = 40;          // per stage
+  // Growing record prefixes fitted in turn (fractions of each record; the last must be 1).
+  std::vector<double> horizons = {0.2, 0.5, 1.0};
+  double stage_tol1 = 1e-3;         // eq. (35) first rule for the stages before the last
+  double prior_log_sigma = 0.7;        // weak prior on log(parameter / start); 0 = none
+  double initial_trust_region = 0.1;   // Ceres LM: 1 / initial damping (coordinates are logs)
+  double min_relative_decrease = 1e-2; // accept a step only if it realises this share
   double rank_tolerance = 1e-7;     // sigma_i / sigma_1 of the weighted Jacobian below which
                                     // a direction counts as unidentifiable
   double rel_sigma_flag = 0.15;     // seed 001: flag parameters whose sigma / |value| exceeds it
@@ -89,6 +95,9 @@ struct IdentificationResult {
   int identified_count = 0;
   std::vector<std::string> consistency;  // physical-consistency violations of the result
   std::string termination;
+  int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
+  int failed_simulations = 0;            // trial points where the twin diverged (step rejected)
+  double residual_correlation_factor = 1;  // covariance inflation for coloured residuals                // trial steps where the twin failed or the cost rose
 };
 
 // The default specification (docs/identification.md): the masses of the cranks and links are

@@ -7,6 +7,7 @@
 // latency_ticks), the outer PID updates the held command U; then the robot advances one
 // controller period under U (its inner PID runs inside `step`). Before the first frame
 // arrives, U holds IK of the start pose.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,6 +37,22 @@ struct PreparedReference {
 // Throws vcloe::Error if the timing is invalid or a reference pose is not reachable.
 PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTiming& timing, double duration,
                                     const ReferenceFunction& reference);
+
+// The first `frames` camera frames of a prepared reference: the same experiment, stopped early
+// (the identification fits growing prefixes of a record before the whole of it).
+inline PreparedReference truncate_reference(const PreparedReference& ref, std::size_t frames) {
+  PreparedReference out = ref;
+  frames = std::min(frames, ref.exposure_times.size());
+  const int per_frame = ref.timing.ticks_per_frame(), lag = ref.timing.latency_ticks();
+  out.total_ticks = std::min(ref.total_ticks, static_cast<int>(frames) * per_frame);
+  out.duration = out.total_ticks * ref.timing.controller_period();
+  out.exposure_times.resize(frames);
+  out.reference_at_exposure.resize(frames);
+  std::size_t updates = 0;
+  while (updates < ref.updates.size() && static_cast<int>(updates) * per_frame + lag < out.total_ticks) ++updates;
+  out.updates.resize(updates);
+  return out;
+}
 
 template <typename T>
 struct LoopResult {
