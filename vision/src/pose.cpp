@@ -14,14 +14,14 @@ namespace vcloe::vision {
 std::vector<BlobDetection> detect_blobs(const cv::Mat& image, const DetectionSettings& s) {
   if (image.empty() || image.channels() != 1 || (image.depth() != CV_8U && image.depth() != CV_16U))
     throw Error("detect_blobs: expected a single-channel 8-bit or 16-bit image");
-  cv::Mat img;
-  image.convertTo(img, CV_32F);
   // Background level and noise from a sparse sample: median and MAD.
   std::vector<float> sample;
-  for (int y = 0; y < img.rows; y += 7) {
-    const float* row = img.ptr<float>(y);
-    for (int x = (y / 7) % 7; x < img.cols; x += 7) sample.push_back(row[x]);
-  }
+  const bool wide = image.depth() == CV_16U;
+  auto value = [&](int y, int x) {
+    return wide ? static_cast<float>(image.ptr<std::uint16_t>(y)[x]) : static_cast<float>(image.ptr<std::uint8_t>(y)[x]);
+  };
+  for (int y = 0; y < image.rows; y += 7)
+    for (int x = (y / 7) % 7; x < image.cols; x += 7) sample.push_back(value(y, x));
   auto median = [](std::vector<float> v) {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return static_cast<double>(v[v.size() / 2]);
@@ -31,8 +31,10 @@ std::vector<BlobDetection> detect_blobs(const cv::Mat& image, const DetectionSet
   const double sigma = 1.4826 * median(sample);
   const double T = bg + std::max(s.threshold_sigmas * sigma, s.min_threshold_dn);
 
+  // Candidate regions: connected pixels above T, found on the image as stored (no conversion of
+  // the whole frame); centroids weighted by the intensity above T.
   cv::Mat mask, labels, stats, centroids;
-  cv::compare(img, T, mask, cv::CMP_GT);
+  cv::compare(image, T, mask, cv::CMP_GT);
   const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
   std::vector<BlobDetection> out;
   for (int i = 1; i < n; ++i) {
@@ -40,17 +42,17 @@ std::vector<BlobDetection> detect_blobs(const cv::Mat& image, const DetectionSet
     const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
     const int area = stats.at<int>(i, cv::CC_STAT_AREA);
     if (area < s.min_area_px || area > s.max_area_px) continue;
-    if (x0 < s.border_px || y0 < s.border_px || x0 + w > img.cols - s.border_px || y0 + h > img.rows - s.border_px)
+    if (x0 < s.border_px || y0 < s.border_px || x0 + w > image.cols - s.border_px || y0 + h > image.rows - s.border_px)
       continue;
     double sw = 0, sx = 0, sy = 0, peak = 0;
     for (int y = y0; y < y0 + h; ++y) {
       const int* lab = labels.ptr<int>(y);
-      const float* row = img.ptr<float>(y);
       for (int x = x0; x < x0 + w; ++x) {
         if (lab[x] != i) continue;
-        const double wgt = row[x] - T;
+        const double v = value(y, x);
+        const double wgt = v - T;
         sw += wgt, sx += wgt * x, sy += wgt * y;
-        peak = std::max(peak, row[x] - bg);
+        peak = std::max(peak, v - bg);
       }
     }
     if (sw <= 0) continue;
