@@ -102,23 +102,10 @@ bool find_corners(const cv::Mat& gray, const vision::ChessboardSpec& board, std:
     return false;
   cv::cornerSubPix(gray, corners, cv::Size(11, 11), cv::Size(-1, -1),
                    cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 50, 1e-4));
-  // findChessboardCorners may start at either end of the board (a 180 deg ambiguity), which can
-  // differ between the two cameras of a pair. When cols + rows is odd the two outer corner
-  // squares differ in colour: start where the outer corner square is the darker one, when the
-  // contrast is clear (otherwise OpenCV's order is kept and the stereo consistency check below
-  // rejects the pair if the orders disagree).
-  if ((board.cols + board.rows) % 2 == 1) {
-    const int n = static_cast<int>(corners.size()), c = board.cols;
-    auto outer = [&](int i, int along, int across) {
-      const auto at = [&](int k) { return corners[static_cast<std::size_t>(k)]; };
-      const cv::Point2f q = at(i) - 0.5f * (at(along) - at(i)) - 0.5f * (at(across) - at(i));
-      const cv::Rect win(static_cast<int>(std::lround(q.x)) - 1, static_cast<int>(std::lround(q.y)) - 1, 3, 3);
-      const cv::Rect inside = win & cv::Rect(0, 0, gray.cols, gray.rows);
-      return inside.area() > 0 ? cv::mean(gray(inside))[0] : -1.0;
-    };
-    const double first = outer(0, 1, c), last = outer(n - 1, n - 2, n - 1 - c);
-    if (first >= 0 && last >= 0 && first - last > 30) std::reverse(corners.begin(), corners.end());
-  }
+  // findChessboardCorners may start at either end of the board (a 180 deg ambiguity). A pair
+  // whose two images disagree is caught by the stereo consistency check in calibrate_stereo and
+  // rejected with the reason. (Disambiguating by the colour of the outer squares was tried and
+  // misfired on real photographs.)
   return true;
 }
 
