@@ -44,6 +44,31 @@ void draw_disc(cv::Mat& img, const Vec2d& c, double r, double peak, double blur)
   }
 }
 
+// The exact silhouette of a sphere of radius rho centred at p (camera coordinates): the pixels
+// whose undistorted viewing ray is within the tangent cone (half-angle asin(rho / |p|)) around
+// the ray to the centre — an ellipse off the optical axis, whose centroid is not the projection
+// of the centre. The edge is blurred by an erfc profile in the local pixel distance.
+void draw_sphere(cv::Mat& img, const Camera& cam, const Vec3d& p, double rho, double r_px, double peak, double blur) {
+  const Vec2d c = cam.project(p);
+  const Vec3d axis = p.normalized();
+  const double alpha = std::asin(std::min(rho / p.norm(), 1.0));
+  const double px_per_rad = r_px / alpha;
+  const double reach = 1.3 * r_px + 4 * blur + 2;
+  const int x0 = std::max(0, static_cast<int>(std::floor(c.x() - reach)));
+  const int x1 = std::min(img.cols - 1, static_cast<int>(std::ceil(c.x() + reach)));
+  const int y0 = std::max(0, static_cast<int>(std::floor(c.y() - reach)));
+  const int y1 = std::min(img.rows - 1, static_cast<int>(std::ceil(c.y() + reach)));
+  const double k = 1.0 / (std::sqrt(2.0) * blur);
+  for (int y = y0; y <= y1; ++y) {
+    float* row = img.ptr<float>(y);
+    for (int x = x0; x <= x1; ++x) {
+      const Vec3d ray = cam.undistort_to_normalized(Vec2d(x, y)).homogeneous().normalized();
+      const double theta = std::atan2(ray.cross(axis).norm(), ray.dot(axis));
+      row[x] += static_cast<float>(peak * 0.5 * std::erfc((theta - alpha) * px_per_rad * k));
+    }
+  }
+}
+
 cv::Mat finish(cv::Mat& f, double noise_sigma, std::uint64_t seed, double max_value, int type) {
   cv::Mat noise(f.size(), CV_32F);
   cv::RNG rng(seed);
@@ -73,6 +98,7 @@ MarkerView view_markers(const StereoRig& rig, const MarkerSet& markers, const Tr
       v.names.push_back(L.names[i]);
       v.pixels.push_back(px);
       v.radii_px.push_back(r);
+      v.points_camera.push_back(p);
     }
   };
   add(markers.platform, T_cam_O * T_O_E);
@@ -90,10 +116,9 @@ StereoImages render_markers(const StereoRig& rig, const MarkerSet& markers, cons
     const Camera& cam = left ? rig.left : rig.right;
     cv::Mat f(cam.height, cam.width, CV_32F, cv::Scalar(s.background_dn));
     const MarkerView v = view_markers(rig, markers, T_O_E, left);
-    // Partly visible markers at the image edge are drawn too (clipped).
     for (std::size_t i = 0; i < v.names.size(); ++i) {
       if (contains(s.occluded, v.names[i]) || (left && contains(s.occluded_left, v.names[i]))) continue;
-      draw_disc(f, v.pixels[i], v.radii_px[i], s.marker_peak_dn, s.blur_sigma_px);
+      draw_sphere(f, cam, v.points_camera[i], markers.diameter / 2, v.radii_px[i], s.marker_peak_dn, s.blur_sigma_px);
     }
     for (const SpuriousBlob& b : s.spurious)
       if (b.in_left == left) draw_disc(f, b.pixel, b.radius_px, s.marker_peak_dn, s.blur_sigma_px);

@@ -1,7 +1,8 @@
 #pragma once
 // vcloe/vision/render.hpp — synthetic stereo images for the virtual rig and for tests.
 //
-// Markers are rendered as blurred bright discs of their projected size on a dark background
+// Markers (spheres) are rendered as their exact perspective silhouettes through the camera
+// model, blurred, on a dark background
 // with Gaussian sensor noise, into 12-bit images stored as CV_16UC1; markers behind a camera or
 // outside an image are simply not (or partly) drawn, occluded markers are left out, and extra
 // bright blobs can be added to test their rejection. Chessboards are rendered through the full
@@ -36,11 +37,13 @@ struct StereoImages {
   cv::Mat left, right;  // CV_16UC1, values 0..4095
 };
 
-// Pixel centres of the markers seen by one camera (true projections, no noise), by name.
+// Markers seen by one camera, by name: projections of their centres (no noise), projected
+// radii, and centres in that camera's coordinates.
 struct MarkerView {
   std::vector<std::string> names;
   std::vector<Vec2d> pixels;
   std::vector<double> radii_px;
+  std::vector<Vec3d> points_camera;
 };
 
 // Projects both bodies' markers (platform at T_O_E, base at the identity) through the rig's
