@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -192,4 +193,27 @@ TEST(CliVision, FilterSmoothsTheMeasuredPosesAndNeverOverwrites) {
   r = vcloe("filter " + slow.string() + " --out " + (d / "slow_f.csv").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("cutoff"), std::string::npos) << r.out;
+}
+
+TEST(CliVision, VirtualRobotMeasuredThroughTheStereoPipeline) {
+  const fs::path d = temp_dir("run");
+  const std::string out = (d / "run.csv").string();
+  CommandResult r = vcloe("run --backend virtual --reference " + std::string(VCLOE_SOURCE_DIR) +
+                          "/config/reference.yaml --out " + out + " --camera stereo --centroid-noise-px 0.05");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream meta(out + ".meta.json");
+  const auto m = nlohmann::json::parse(meta);
+  EXPECT_EQ(m["camera"]["model"].get<std::string>(), "stereo");
+  EXPECT_EQ(m["camera"]["invalid_frames"].get<int>(), 0);
+  EXPECT_FALSE(m.contains("noise_sigma"));
+  r = vcloe("compare " + out + " " + out + " --columns measured --columns-b truth --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = json_of(r);
+  for (int i = 0; i < 3; ++i) {  // the pipeline's accuracy at 0.05 px (docs/vision.md)
+    EXPECT_LT(j["rms_mm"][i].get<double>(), 0.05);
+    EXPECT_GT(j["rms_mm"][i].get<double>(), 0.001);  // and it is noisy: the camera is really used
+    EXPECT_LT(j["rms_mrad"][i].get<double>(), 0.1);
+  }
+  std::cout << "[ measured ] vcloe run --camera stereo, measured vs truth RMS: " << j["rms_mm"].dump() << " mm, "
+            << j["rms_mrad"].dump() << " mrad\n";
 }

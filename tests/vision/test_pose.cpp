@@ -198,3 +198,28 @@ TEST(PosePipeline, RigWithoutCameraToBaseIsAClearError) {
   s.base_per_frame = true;
   EXPECT_NO_THROW(PosePipeline(rig, default_markers(), s));
 }
+
+TEST(Detection, CoarseCandidateSearchFindsExactlyWhatTheFullFrameSearchFinds) {
+  const StereoRig rig = default_rig();
+  const MarkerSet markers = default_markers();
+  RenderSettings rs;
+  rs.spurious = {{true, Vec2d(600, 500), 6}, {true, Vec2d(2000.3, 1000.7), 3}};  // a small one too
+  const StereoImages img = render_markers(rig, markers, transform_from_pose(trajectory_pose(1.0)), rs);
+  DetectionSettings full;
+  full.coarse_step_px = 1;
+  const auto a = detect_blobs(img.left, full);
+  const auto b = detect_blobs(img.left);
+  ASSERT_EQ(a.size(), 15u);  // 13 markers and 2 spurious blobs
+  ASSERT_EQ(a.size(), b.size());
+  for (const BlobDetection& x : a) {
+    const bool found = std::any_of(b.begin(), b.end(), [&](const BlobDetection& y) {
+      return x.area_px == y.area_px && (x.pixel - y.pixel).norm() < 1e-12;
+    });
+    EXPECT_TRUE(found) << x.pixel.transpose();
+  }
+  // 8-bit images work too.
+  cv::Mat eight;
+  img.left.convertTo(eight, CV_8U, 255.0 / 4095.0);
+  EXPECT_EQ(detect_blobs(eight).size(), 15u);
+  EXPECT_THROW(detect_blobs(cv::Mat(10, 10, CV_32F)), Error);
+}

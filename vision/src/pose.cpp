@@ -11,6 +11,47 @@ namespace vcloe::vision {
 
 // ---------------------------------------------------------------- detection
 
+namespace {
+
+// Connected components above T inside `roi`, with intensity-weighted centroids (weights: value
+// above T). Components touching the image border (cut markers) or the roi's inner edges
+// (incomplete) are dropped.
+void blobs_in(const cv::Mat& image, const cv::Rect& roi, double T, double bg, const DetectionSettings& s,
+              std::vector<BlobDetection>& out) {
+  const cv::Mat view = image(roi);
+  cv::Mat mask, labels, stats, centroids;
+  cv::compare(view, T, mask, cv::CMP_GT);
+  const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+  const bool wide = image.depth() == CV_16U;
+  for (int i = 1; i < n; ++i) {
+    const int x0 = stats.at<int>(i, cv::CC_STAT_LEFT), y0 = stats.at<int>(i, cv::CC_STAT_TOP);
+    const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+    const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+    if (area < s.min_area_px || area > s.max_area_px) continue;
+    const int gx0 = roi.x + x0, gy0 = roi.y + y0;
+    if (gx0 < s.border_px || gy0 < s.border_px || gx0 + w > image.cols - s.border_px ||
+        gy0 + h > image.rows - s.border_px)
+      continue;
+    if ((x0 == 0 && roi.x > 0) || (y0 == 0 && roi.y > 0) || (x0 + w == roi.width && roi.x + roi.width < image.cols) ||
+        (y0 + h == roi.height && roi.y + roi.height < image.rows))
+      continue;
+    double sw = 0, sx = 0, sy = 0, peak = 0;
+    for (int y = y0; y < y0 + h; ++y) {
+      const int* lab = labels.ptr<int>(y);
+      for (int x = x0; x < x0 + w; ++x) {
+        if (lab[x] != i) continue;
+        const double v = wide ? view.ptr<std::uint16_t>(y)[x] : view.ptr<std::uint8_t>(y)[x];
+        const double wgt = v - T;
+        sw += wgt, sx += wgt * (x + roi.x), sy += wgt * (y + roi.y);
+        peak = std::max(peak, v - bg);
+      }
+    }
+    if (sw > 0) out.push_back({Vec2d(sx / sw, sy / sw), area, peak});
+  }
+}
+
+}  // namespace
+
 std::vector<BlobDetection> detect_blobs(const cv::Mat& image, const DetectionSettings& s) {
   if (image.empty() || image.channels() != 1 || (image.depth() != CV_8U && image.depth() != CV_16U))
     throw Error("detect_blobs: expected a single-channel 8-bit or 16-bit image");
@@ -31,32 +72,38 @@ std::vector<BlobDetection> detect_blobs(const cv::Mat& image, const DetectionSet
   const double sigma = 1.4826 * median(sample);
   const double T = bg + std::max(s.threshold_sigmas * sigma, s.min_threshold_dn);
 
-  // Candidate regions: connected pixels above T, found on the image as stored (no conversion of
-  // the whole frame); centroids weighted by the intensity above T.
-  cv::Mat mask, labels, stats, centroids;
-  cv::compare(image, T, mask, cv::CMP_GT);
-  const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
   std::vector<BlobDetection> out;
+  const cv::Rect frame(0, 0, image.cols, image.rows);
+  if (s.coarse_step_px <= 1) {
+    blobs_in(image, frame, T, bg, s, out);
+    return out;
+  }
+  // Coarse search: every coarse_step_px-th pixel in each direction against T, grown by one
+  // coarse cell so neighbouring samples of one blob join; each coarse component is searched at
+  // full resolution in its bounding box plus a margin.
+  const int step = s.coarse_step_px;
+  cv::Mat coarse((image.rows + step - 1) / step, (image.cols + step - 1) / step, CV_8U);
+  for (int cy = 0; cy < coarse.rows; ++cy) {
+    std::uint8_t* row = coarse.ptr<std::uint8_t>(cy);
+    for (int cx = 0; cx < coarse.cols; ++cx) row[cx] = value(cy * step, cx * step) > T ? 255 : 0;
+  }
+  cv::dilate(coarse, coarse, cv::Mat());
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(coarse, labels, stats, centroids, 8, CV_32S);
   for (int i = 1; i < n; ++i) {
-    const int x0 = stats.at<int>(i, cv::CC_STAT_LEFT), y0 = stats.at<int>(i, cv::CC_STAT_TOP);
-    const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-    const int area = stats.at<int>(i, cv::CC_STAT_AREA);
-    if (area < s.min_area_px || area > s.max_area_px) continue;
-    if (x0 < s.border_px || y0 < s.border_px || x0 + w > image.cols - s.border_px || y0 + h > image.rows - s.border_px)
-      continue;
-    double sw = 0, sx = 0, sy = 0, peak = 0;
-    for (int y = y0; y < y0 + h; ++y) {
-      const int* lab = labels.ptr<int>(y);
-      for (int x = x0; x < x0 + w; ++x) {
-        if (lab[x] != i) continue;
-        const double v = value(y, x);
-        const double wgt = v - T;
-        sw += wgt, sx += wgt * x, sy += wgt * y;
-        peak = std::max(peak, v - bg);
-      }
+    const int pad = 2 * step + 2;
+    const cv::Rect roi = cv::Rect(stats.at<int>(i, cv::CC_STAT_LEFT) * step - pad, stats.at<int>(i, cv::CC_STAT_TOP) * step - pad,
+                                  stats.at<int>(i, cv::CC_STAT_WIDTH) * step + 2 * pad,
+                                  stats.at<int>(i, cv::CC_STAT_HEIGHT) * step + 2 * pad) &
+                         frame;
+    std::vector<BlobDetection> found;
+    blobs_in(image, roi, T, bg, s, found);
+    for (const BlobDetection& b : found) {  // overlapping boxes: keep one copy of a blob
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const BlobDetection& o) {
+        return o.area_px == b.area_px && (o.pixel - b.pixel).norm() < 1e-9;
+      });
+      if (!seen) out.push_back(b);
     }
-    if (sw <= 0) continue;
-    out.push_back({Vec2d(sx / sw, sy / sw), area, peak});
   }
   return out;
 }
@@ -262,6 +309,24 @@ PoseMeasurement CentroidNoiseModel::measure(const Transform& T_O_E_true, const s
     std::shuffle(px[side].begin(), px[side].end(), rng_);  // labelling must not rely on order
   }
   return pipeline_.measure_centroids(px[0], px[1]);
+}
+
+StereoCamera::StereoCamera(const StereoRig& truth_rig, const MarkerSet& markers, double sigma_px, std::uint64_t seed,
+                           PipelineSettings settings)
+    : pipeline_(truth_rig, markers, settings), model_(truth_rig, pipeline_, sigma_px, seed) {}
+
+Vec6d StereoCamera::measure_pose(const Vec6d& chi_true) {
+  ++frames_;
+  const PoseMeasurement m = model_.measure(transform_from_pose(chi_true));
+  if (m.valid) {
+    last_ = m.chi;
+    has_last_ = true;
+    return m.chi;
+  }
+  ++invalid_;
+  last_reason_ = m.reason;
+  if (!has_last_) throw Error("stereo camera: the first frame has no valid pose: " + m.reason);
+  return last_;
 }
 
 Vec6d pose_error(const Transform& measured, const Transform& truth) {

@@ -25,6 +25,9 @@ struct DetectionSettings {
   int min_area_px = 6;
   int max_area_px = 40000;
   int border_px = 2;             // blobs touching the image border are dropped (cut centroids)
+  // Candidates are searched on every coarse_step_px-th pixel first (blobs narrower than this may
+  // be missed), then at full resolution around each; 1 searches the full frame.
+  int coarse_step_px = 4;
 };
 
 struct BlobDetection {
@@ -111,6 +114,29 @@ class CentroidNoiseModel {
   const PosePipeline& pipeline_;
   double sigma_;
   std::mt19937_64 rng_;
+};
+
+// The virtual rig's camera as a pose source for the loop: each true pose is measured through
+// CentroidNoiseModel; an invalid frame repeats the last valid pose (as a tracker that drops a
+// frame) and is counted. Construct from the rig truth (with camera_from_base) and markers.
+class StereoCamera {
+ public:
+  StereoCamera(const StereoRig& truth_rig, const MarkerSet& markers, double sigma_px, std::uint64_t seed,
+               PipelineSettings settings = {});
+  StereoCamera(const StereoCamera&) = delete;  // model_ refers to pipeline_
+  StereoCamera& operator=(const StereoCamera&) = delete;
+  Vec6d measure_pose(const Vec6d& chi_true);
+  int frames() const { return frames_; }
+  int invalid_frames() const { return invalid_; }
+  const std::string& last_invalid_reason() const { return last_reason_; }
+
+ private:
+  PosePipeline pipeline_;
+  CentroidNoiseModel model_;
+  Vec6d last_ = Vec6d::Zero();
+  bool has_last_ = false;
+  int frames_ = 0, invalid_ = 0;
+  std::string last_reason_;
 };
 
 // First-order error propagation: covariance (6x6) of [position error (m); rotation error vector
