@@ -218,7 +218,14 @@ void add_calibrate_base(CLI::App& parent) {
     r.frames = static_cast<int>(std::count_if(base.begin(), base.end(), [](const auto& b) { return b.valid; }));
     r.direct = calib::camera_to_base_from_markers(base);
     r.poses = static_cast<int>(measured.size());
-    if (measured.size() >= 3) r.hand_eye = calib::camera_to_base_hand_eye(measured, commanded);
+    std::string no_hand_eye = "needs >= 3 robot poses: --commanded with --images";
+    if (measured.size() >= 3) {
+      try {
+        r.hand_eye = calib::camera_to_base_hand_eye(measured, commanded);
+      } catch (const Error& e) {
+        no_hand_eye = e.what();
+      }
+    }
 
     nlohmann::json j = {{"frames_used", r.frames},
                         {"from_base_markers",
@@ -256,7 +263,8 @@ void add_calibrate_base(CLI::App& parent) {
            << (agree ? "agree" : "DISAGREE") << " within 3 sigma); OpenCV closed form alone "
            << fixed(dc.position_m * 1e3, 4) << " mm, " << fixed(dc.rotation_rad * 1e3, 4) << " mrad\n";
     } else {
-      text << "no hand-eye cross-check (needs >= 3 robot poses: --commanded with --images)\n";
+      text << "no hand-eye cross-check: " << no_hand_eye << "\n";
+      j["hand_eye"] = {{"skipped", no_hand_eye}};
     }
     if (r.truth) {
       const auto e = calib::difference(r.direct.T, *r.truth);

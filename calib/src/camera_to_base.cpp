@@ -2,6 +2,7 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core/eigen.hpp>
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <cmath>
 
@@ -72,6 +73,16 @@ Transform join(const cv::Mat& R, const cv::Mat& t) {
 HandEyeEstimate camera_to_base_hand_eye(const std::vector<Transform>& T_C_M, const std::vector<Transform>& T_O_E) {
   if (T_C_M.size() != T_O_E.size()) throw Error("hand-eye: one commanded pose per measured pose expected");
   if (T_C_M.size() < 3) throw Error("hand-eye: at least 3 poses needed, got " + std::to_string(T_C_M.size()));
+  // The problem is only determined by rotations about at least two different axes.
+  Mat3d spread = Mat3d::Zero();
+  for (std::size_t i = 1; i < T_O_E.size(); ++i) {
+    const Vec3d r = vision::rotation_vector(T_O_E[i].linear() * T_O_E[0].linear().transpose());
+    spread += r * r.transpose();
+  }
+  const Eigen::SelfAdjointEigenSolver<Mat3d> eig(spread);
+  if (!(std::sqrt(std::max(eig.eigenvalues()(1), 0.0)) > 1e-3))
+    throw Error("hand-eye: the robot poses must be rotated about at least two different axes (by more than 1 mrad); "
+                "these " + std::to_string(T_O_E.size()) + " poses are not");
   // OpenCV names: cam = our marker frame M, world = our sensor C, base = O, gripper = E.
   std::vector<cv::Mat> R_world2cam, t_world2cam, R_base2gripper, t_base2gripper;
   for (std::size_t i = 0; i < T_C_M.size(); ++i) {

@@ -116,4 +116,11 @@ TEST(CameraToBase, HandEyeRecoversAnOffsetMarkerFrame) {
   EXPECT_LT(difference(he.camera_to_base.T, *v.truth.T_C_O).position_m, 1e-6);
   EXPECT_LT(difference(he.T_M_E, T_E_M.inverse()).rotation_rad, 1e-6);
   EXPECT_THROW(camera_to_base_hand_eye({measured[0]}, {commanded[0]}), Error);
+  // Rotations about one axis only leave the problem undetermined: a clear error, not garbage.
+  std::vector<Transform> one_axis, seen;
+  for (int i = 0; i < 5; ++i) {
+    one_axis.push_back(transform_from_pose((Vec6d() << 0.01 * i, 0, 0.18, 0, 0, 0.05 * i).finished()));
+    seen.push_back(*v.truth.T_C_O * one_axis.back());
+  }
+  EXPECT_THROW(camera_to_base_hand_eye(seen, one_axis), Error);
 }
