@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "camera_option.hpp"
 #include "commands.hpp"
 #include "pose_plot.hpp"
 #include "rig.hpp"
@@ -51,6 +52,7 @@ void add_run_command(CLI::App& app) {
     double payload_mass = 0;
     std::vector<double> payload_inertia;
     bool force = false;
+    CameraOption camera;
   };
   auto o = std::make_shared<Options>();
   o->robot = default_robot_file();
@@ -70,6 +72,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--noise-position", o->noise_position, "camera noise sigma per position channel (m)")
       ->capture_default_str();
   cmd->add_option("--noise-angle", o->noise_angle, "camera noise sigma per angle channel (rad)")->capture_default_str();
+  add_camera_options(cmd, o->camera);
   cmd->add_option("--payload-mass", o->payload_mass, "known payload bolted to the platform (kg)");
   cmd->add_option("--payload-inertia", o->payload_inertia, "its principal moments Ix Iy Iz (kg*m^2)")->expected(3);
   cmd->add_flag("--force", o->force, "overwrite existing output");
@@ -88,7 +91,9 @@ void add_run_command(CLI::App& app) {
       if (o->payload_inertia.size() == 3) p.inertia = Vec3d(o->payload_inertia[0], o->payload_inertia[1], o->payload_inertia[2]);
       payload = p;
     }
-    const PoseTrace t = virtual_trace(s, truth, vo, o->truth, payload);
+    const auto add_camera_metadata = install_camera(o->camera, vo);
+    PoseTrace t = virtual_trace(s, truth, vo, o->truth, payload);
+    add_camera_metadata(t);
     write_trace(o->out, t, o->force);
     print_written(o->out, t);
   });

@@ -18,5 +18,6 @@ void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_identify_command(CLI::App& app);
+void add_vision_commands(CLI::App& app);  // calibrate, render, measure, filter (cmd_vision.cpp)
 
 }  // namespace vcloe::app

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_run_command(app);
   vcloe::app::add_compare_command(app);
   vcloe::app::add_identify_command(app);
+  vcloe::app::add_vision_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -83,6 +83,7 @@ bool VirtualRobot::within_envelope() {
 }
 
 Vec6d VirtualRobot::measure(const Vec6d& true_pose) {
+  if (options_.camera) return options_.camera(true_pose);
   Vec6d m = true_pose;
   for (int c = 0; c < 6; ++c)
     if (options_.noise_sigma(c) > 0) m(c) += std::normal_distribution<double>(0.0, options_.noise_sigma(c))(rng_);

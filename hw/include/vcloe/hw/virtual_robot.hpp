@@ -5,6 +5,7 @@
 // pose measurement of the true platform pose with per-channel Gaussian noise. Latency and the
 // camera rate are the loop's business (servo::run_visual_servo).
 #include <cstdint>
+#include <functional>
 #include <random>
 
 #include "vcloe/hw/mujoco_model.hpp"
@@ -16,6 +17,10 @@ struct VirtualRobotOptions {
   double controller_hz = 1000.0;
   // Measurement noise per channel, optical-CMM level (docs/virtual-robot.md): 20 um, 50 urad.
   Vec6d noise_sigma = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();
+  // Optional camera model replacing the Gaussian noise above: the measured pose for a true
+  // pose. The rig layer installs one (e.g. vision::StereoCamera, the stereo pose pipeline on
+  // noisy marker centroids); hw itself knows nothing about cameras.
+  std::function<Vec6d(const Vec6d& true_pose)> camera;
   std::uint64_t seed = 1;
   // Safety stop (what a real controller's limit monitoring does): the true pose must pass the
   // robot file's pose check with the joint limit widened by this margin and the singularity
@@ -36,7 +41,8 @@ class VirtualRobot {
   // Returns false (and failure() says why) when the engine fails or the safety stop trips.
   bool step(const Vec6d& U);
   const std::string& failure() const { return failure_; }
-  // What the camera reports for a true pose: pose + N(0, sigma^2) per channel.
+  // What the camera reports for a true pose: options.camera if set, else pose + N(0, sigma^2)
+  // per channel.
   Vec6d measure(const Vec6d& true_pose);
   double closure_error() const { return engine_.closure_error(); }
   const std::vector<std::string>& adjustments() const { return adjustments_; }

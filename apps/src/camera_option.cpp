@@ -1,0 +1,44 @@
+#include "camera_option.hpp"
+
+#include <memory>
+
+#include "commands.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/vision/pose.hpp"
+
+namespace vcloe::app {
+
+void add_camera_options(CLI::App* cmd, CameraOption& o) {
+  cmd->add_option("--camera", o.model,
+                  "camera model: gaussian (pose + noise) or stereo (marker centroids + noise through the stereo "
+                  "pose pipeline, docs/vision.md)")
+      ->check(CLI::IsMember({"gaussian", "stereo"}))
+      ->capture_default_str();
+  cmd->add_option("--centroid-noise-px", o.centroid_noise_px, "stereo camera: centroid noise sigma (px)")
+      ->capture_default_str();
+  cmd->add_option("--camera-rig", o.rig, "stereo camera: rig file with camera_from_base (default config/rig.yaml)");
+  cmd->add_option("--camera-markers", o.markers, "stereo camera: marker file (default config/markers.yaml)");
+}
+
+std::function<void(PoseTrace&)> install_camera(const CameraOption& o, hw::VirtualRobotOptions& vo) {
+  if (o.model != "stereo") return [](PoseTrace&) {};
+  if (!(o.centroid_noise_px >= 0)) fail("--centroid-noise-px", "expected a non-negative noise sigma (px)");
+  const std::string rig_file = o.rig.empty() ? default_config_dir() + "/rig.yaml" : o.rig;
+  const std::string markers_file = o.markers.empty() ? default_config_dir() + "/markers.yaml" : o.markers;
+  const vision::StereoRig rig = vision::load_rig(rig_file);
+  if (!rig.T_C_O) fail(rig_file, "the stereo camera needs camera_from_base (the virtual rig's truth)");
+  auto camera = std::make_shared<vision::StereoCamera>(rig, vision::load_markers(markers_file), o.centroid_noise_px,
+                                                       vo.seed);
+  vo.camera = [camera](const Vec6d& pose) { return camera->measure_pose(pose); };
+  return [camera, o, rig_file, markers_file](PoseTrace& t) {
+    t.metadata["camera"] = {{"model", "stereo"},
+                            {"centroid_noise_px", o.centroid_noise_px},
+                            {"rig", {{"path", rig_file}, {"sha256", sha256_file(rig_file)}}},
+                            {"markers", {{"path", markers_file}, {"sha256", sha256_file(markers_file)}}},
+                            {"frames", camera->frames()},
+                            {"invalid_frames", camera->invalid_frames()}};
+    t.metadata.erase("noise_sigma");  // not used with this camera
+  };
+}
+
+}  // namespace vcloe::app
