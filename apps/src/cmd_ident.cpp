@@ -1,5 +1,7 @@
 // `vcloe identify` and `vcloe validate`: closed-loop output-error identification from measured
 // pose traces (seed 004 section 3.2, Tables 2-4) and its validation on fresh trajectories.
+#include <glog/logging.h>
+
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -60,6 +62,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
     fail(q.config, "the payload anchor needs a second trace with the payload (--payload-trace)");
   }
   cfg.options.verbose = q.verbose;
+  if (q.verbose) FLAGS_minloglevel = 0;
   out.result = oe_ident::identify(out.setup.model, out.setup.experiment.outer, exps, cfg.options);
   out.anchor = cfg.options.anchor.describe();
   return out;

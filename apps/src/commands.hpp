@@ -18,6 +18,8 @@ void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_identify_command(CLI::App& app);
+void add_validate_command(CLI::App& app);  // Tables 4 and 5 (cmd_validate.cpp)
+void add_demo_command(CLI::App& app);      // excite -> run -> identify -> validate
 void add_vision_commands(CLI::App& app);  // calibrate, render, measure, filter (cmd_vision.cpp)
 
 }  // namespace vcloe::app

@@ -1,5 +1,6 @@
 // vcloe — identify the dynamics of 6-DOF parallel robots from camera pose measurements.
 #include <CLI/CLI.hpp>
+#include <glog/logging.h>
 #include <cstdlib>
 #include <iostream>
 
@@ -17,6 +18,11 @@ std::string default_robot_file() { return default_config_dir() + "/robot.yaml"; 
 }  // namespace vcloe::app
 
 int main(int argc, char** argv) {
+  // Ceres logs through glog; its per-step warnings (e.g. a rejected trial step whose twin
+  // diverged, which identify handles) are not for the user. --verbose in identify prints them.
+  FLAGS_minloglevel = 2;
+  FLAGS_logtostderr = true;
+  google::InitGoogleLogging(argv[0]);
   CLI::App app{
       "vcloe " VCLOE_VERSION
       " - dynamics identification of 6-RSS parallel robots from camera pose measurements.\n"
@@ -30,6 +36,8 @@ int main(int argc, char** argv) {
   vcloe::app::add_run_command(app);
   vcloe::app::add_compare_command(app);
   vcloe::app::add_identify_command(app);
+  vcloe::app::add_validate_command(app);
+  vcloe::app::add_demo_command(app);
   vcloe::app::add_vision_commands(app);
   try {
     app.parse(argc, argv);

@@ -170,3 +170,56 @@ TEST(Cli, AReferenceLeavingTheJointRangeIsRefusedBeforeMotion) {
   EXPECT_FALSE(fs::exists(d / "x.csv"));
   fs::remove_all(d);
 }
+
+TEST(Cli, ValidatePutsTheTruthAtTheNoiseFloorAndThePriorsFarAbove) {
+  // Table 4 form on one fresh trajectory: a model with the true parameters is the noise floor
+  // by construction (ratio 1); the priors miss it by several times.
+  const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+  const CommandResult truth = vcloe("validate --model " + config + "truth.yaml --n 1 --json");
+  ASSERT_EQ(truth.status, 0) << truth.out;
+  const auto jt = nlohmann::json::parse(truth.out.substr(truth.out.find('{')));
+  EXPECT_NEAR(jt["worst_ratio"].get<double>(), 1.0, 1e-9);
+  ASSERT_EQ(jt["trajectories"].size(), 1u);
+  for (int c = 0; c < 3; ++c) EXPECT_GT(jt["trajectories"][0]["noise_floor"]["rms_mm"][c].get<double>(), 0.01);
+  const CommandResult priors = vcloe("validate --model " + config + "robot.yaml --n 1 --json");
+  ASSERT_EQ(priors.status, 0) << priors.out;
+  const auto jp = nlohmann::json::parse(priors.out.substr(priors.out.find('{')));
+  EXPECT_GT(jp["worst_ratio"].get<double>(), 3.0);
+  EXPECT_EQ(vcloe("validate --model " + config + "robot.yaml --n 0").status, 2);
+}
+
+TEST(Cli, DemoNeverWritesIntoAnExistingDirectory) {
+  const fs::path d = temp_dir() / "demo-exists";
+  fs::create_directories(d);
+  const CommandResult r = vcloe("demo --dir " + d.string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.out.find("exists; pass --force"), std::string::npos) << r.out;
+}
+
+TEST(Cli, IdentifyRefusesATraceTooShortOrFromAnotherRobot) {
+  const fs::path d = temp_dir() / "identify-errors";
+  fs::create_directories(d);
+  const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+  // A 2 s trace offered for the 20 s reference: refused before any fitting.
+  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + (d / "short.yaml").string()).status, 0);
+  ASSERT_EQ(vcloe("simulate --reference " + (d / "short.yaml").string() + " --out " + (d / "short.csv").string()).status, 0);
+  const CommandResult shorter = vcloe("identify --measured " + (d / "short.csv").string() + " --reference " + config +
+                                      "reference.yaml --config " + config + "identify.yaml --payload-trace " +
+                                      (d / "short.csv").string() + " --out " + (d / "m.yaml").string());
+  EXPECT_NE(shorter.status, 0);
+  EXPECT_NE(shorter.out.find("too short for the trajectory"), std::string::npos) << shorter.out;
+  // A trace recorded on a robot with another leg geometry.
+  {
+    std::ifstream in(config + "robot.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string from = "link_length: 0.276075890767297", to = "link_length: 0.28";
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream(d / "other.yaml") << text;
+  }
+  ASSERT_EQ(vcloe("simulate --model " + (d / "other.yaml").string() + " --reference " + config +
+                  "reference.yaml --out " + (d / "other.csv").string()).status, 0);
+  const CommandResult other = vcloe("identify --measured " + (d / "other.csv").string() + " --payload-trace " +
+                                    (d / "other.csv").string() + " --out " + (d / "m2.yaml").string());
+  EXPECT_NE(other.status, 0);
+  EXPECT_NE(other.out.find("was recorded on another robot"), std::string::npos) << other.out;
+}
