@@ -9,26 +9,15 @@
 #include <iterator>
 #include <sstream>
 
+#include "cli_fixtures.hpp"
+
 namespace fs = std::filesystem;
+using cli_test::CommandResult;
+using cli_test::vcloe;
 
 namespace {
 
-struct CommandResult {
-  int status;
-  std::string out;
-};
-
-CommandResult vcloe(const std::string& args) {
-  const std::string cmd = std::string(VCLOE_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int rc = pclose(p);
-  return {WEXITSTATUS(rc), out};
-}
-
-fs::path temp_dir() {
+fs::path temp_dir() {  // one directory per test process, kept across calls
   const fs::path d = fs::temp_directory_path() / ("vcloe-cli-" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;

@@ -11,33 +11,17 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli_fixtures.hpp"
+
 namespace fs = std::filesystem;
+using cli_test::CommandResult;
+using cli_test::vcloe;
 
 namespace {
 
-struct CommandResult {
-  int status;
-  std::string out;
-};
-
-CommandResult vcloe(const std::string& args) {
-  const std::string cmd = std::string(VCLOE_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int rc = pclose(p);
-  return {WEXITSTATUS(rc), out};
-}
-
 nlohmann::json json_of(const CommandResult& r) { return nlohmann::json::parse(r.out.substr(r.out.find('{'))); }
 
-fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vcloe-cli-vision-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path temp_dir(const std::string& name) { return cli_test::fresh_dir("vcloe-cli-vision", name); }
 
 const std::string data = std::string(VCLOE_SOURCE_DIR) + "/tests/data";
 

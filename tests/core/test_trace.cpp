@@ -2,6 +2,8 @@
 // and errors that name the line and column of bad data.
 #include <gtest/gtest.h>
 
+#include "../test_support.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -33,14 +35,7 @@ PoseTrace sample_trace() {
   t.metadata = {{"source", "test"}, {"seed", 7}};
   return t;
 }
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const vcloe::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using vcloe::test::error_of;
 std::string write_text(const std::string& name, const std::string& text) {
   const fs::path p = dir() / name;
   std::ofstream(p) << text;

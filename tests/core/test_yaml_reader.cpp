@@ -1,6 +1,8 @@
 // Specification of the YAML reader: typed access whose errors name file, line and key.
 #include <gtest/gtest.h>
 
+#include "../test_support.hpp"
+
 #include <functional>
 
 #include "vcloe/core/error.hpp"
@@ -9,14 +11,7 @@
 using namespace vcloe;
 
 namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const vcloe::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using vcloe::test::error_of;
 }  // namespace
 
 TEST(YamlReader, ReadsTypedValues) {

@@ -3,6 +3,8 @@
 // file errors name the file, line and key, and Umeyama never returns a reflection.
 #include <gtest/gtest.h>
 
+#include "../test_support.hpp"
+
 #include <functional>
 #include <opencv2/calib3d.hpp>
 #include <random>
@@ -17,14 +19,7 @@ using namespace vcloe::vision::testing;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const vcloe::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using vcloe::test::error_of;
 
 cv::Mat K_of(const Camera& c) { return (cv::Mat_<double>(3, 3) << c.fx, 0, c.cx, 0, c.fy, c.cy, 0, 0, 1); }
 cv::Mat D_of(const Camera& c) {
