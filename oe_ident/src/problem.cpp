@@ -46,9 +46,9 @@ sim::LambdaVector<double> with_payload(const sim::LambdaVector<double>& lambda, 
 }
 
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
-                                const servo::OuterGains& gains, const Experiment& e) {
+                                const servo::OuterGains& gains, const Experiment& e, const std::string& where) {
   const auto r = servo::simulate_twin<double>(model, with_payload(lambda, e.payload), e.reference, gains);
-  if (!r.ok) fail(e.name, "twin failed: " + r.failure);
+  if (!r.ok) fail(e.name, "the twin cannot run " + where + ": " + r.failure);
   std::array<double, 6> out{};
   for (std::size_t j = 0; j < r.true_pose.size(); ++j)
     for (int c = 0; c < 6; ++c) out[c] += std::pow(e.measured[j](c) - r.true_pose[j](c), 2);
@@ -191,7 +191,6 @@ class OutputErrorCost final : public ceres::CostFunction {
     const double* d = parameters[0];
     const bool want = jacobians != nullptr && jacobians[0] != nullptr;
     if (want && serve_from_cache(d, residuals, jacobians[0])) return true;
-    if (std::getenv("VCLOE_TRACE_EVAL")) std::cerr << (want ? "J" : "r") << " d0=" << d[0] << "\n";
     const sim::LambdaVector<double> lambda = coords_.lambda(d);
     const bool want_jacobian = want;
     const Eigen::MatrixXd P = want_jacobian ? coords_.jacobian(d) : Eigen::MatrixXd();
@@ -213,16 +212,7 @@ class OutputErrorCost final : public ceres::CostFunction {
           }
       } else {
         const auto r = servo::simulate_twin<double>(model_, le, ex.reference, gains_);
-        if (!r.ok) {
-          if (std::getenv("VCLOE_TRACE_EVAL")) {
-            std::cerr << "twin failed: " << r.failure << "; changed:";
-            for (int k = 0; k < sim::kNumLambda; ++k)
-              if (std::abs(std::log(std::max(le(k), 1e-300) / std::max(model_.lambda(k), 1e-300))) > 1.0)
-                std::cerr << " " << sim::parameter_registry()[k].name << "=" << le(k);
-            std::cerr << "\n";
-          }
-          return void(ok = false);
-        }
+        if (!r.ok) return void(ok = false);
         for (std::size_t j = 0; j < ex.measured.size(); ++j)
           for (int c = 0; c < 6; ++c)
             residuals[off + 6 * static_cast<int>(j) + c] = (ex.measured[j](c) - r.true_pose[j](c)) / sigma_(c);
@@ -424,11 +414,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGa
     free[o.anchor.parameter] = false;
     status[o.anchor.parameter] = "fixed (scale anchor)";
   }
-  for (const Experiment& e : exps) {
-    const auto r = servo::simulate_twin<double>(prior, with_payload(base, e.payload), e.reference, gains);
-    if (!r.ok) fail(e.name, "the twin cannot run at the priors: " + r.failure);
-    result.before_rms.push_back(rms_error(prior, base, gains, e));
-  }
+  for (const Experiment& e : exps) result.before_rms.push_back(rms_error(prior, base, gains, e, "at the priors"));
 
 
   // Structural identifiability at the start: QR (registry order) of the weighted Jacobian's
@@ -622,7 +608,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGa
   }
   result.termination = summary.BriefReport();
 
-  for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e));
+  for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result"));
   result.consistency = sim::check_physical_consistency(result.lambda);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;

@@ -28,8 +28,10 @@ double projected_radius(const Camera& cam, const Vec3d& p, double rho) {
   return 0.5 * ((cam.project(p + s * a) - c).norm() + (cam.project(p + s * b) - c).norm());
 }
 
-void draw_disc(cv::Mat& img, const Vec2d& c, double r, double peak, double blur) {
-  const double reach = r + 4 * blur + 1;
+// Adds a blob whose edge is blurred by an erfc profile: `outside(x, y)` is the signed distance
+// (px) of pixel (x, y) outside the edge; pixels within `reach` of c are visited.
+template <typename Outside>
+void add_blurred_blob(cv::Mat& img, const Vec2d& c, double reach, double peak, double blur, Outside outside) {
   const int x0 = std::max(0, static_cast<int>(std::floor(c.x() - reach)));
   const int x1 = std::min(img.cols - 1, static_cast<int>(std::ceil(c.x() + reach)));
   const int y0 = std::max(0, static_cast<int>(std::floor(c.y() - reach)));
@@ -37,11 +39,13 @@ void draw_disc(cv::Mat& img, const Vec2d& c, double r, double peak, double blur)
   const double k = 1.0 / (std::sqrt(2.0) * blur);
   for (int y = y0; y <= y1; ++y) {
     float* row = img.ptr<float>(y);
-    for (int x = x0; x <= x1; ++x) {
-      const double d = std::hypot(x - c.x(), y - c.y());
-      row[x] += static_cast<float>(peak * 0.5 * std::erfc((d - r) * k));
-    }
+    for (int x = x0; x <= x1; ++x) row[x] += static_cast<float>(peak * 0.5 * std::erfc(outside(x, y) * k));
   }
+}
+
+void draw_disc(cv::Mat& img, const Vec2d& c, double r, double peak, double blur) {
+  add_blurred_blob(img, c, r + 4 * blur + 1, peak, blur,
+                   [&](int x, int y) { return std::hypot(x - c.x(), y - c.y()) - r; });
 }
 
 // The exact silhouette of a sphere of radius rho centred at p (camera coordinates): the pixels
@@ -53,20 +57,11 @@ void draw_sphere(cv::Mat& img, const Camera& cam, const Vec3d& p, double rho, do
   const Vec3d axis = p.normalized();
   const double alpha = std::asin(std::min(rho / p.norm(), 1.0));
   const double px_per_rad = r_px / alpha;
-  const double reach = 1.3 * r_px + 4 * blur + 2;
-  const int x0 = std::max(0, static_cast<int>(std::floor(c.x() - reach)));
-  const int x1 = std::min(img.cols - 1, static_cast<int>(std::ceil(c.x() + reach)));
-  const int y0 = std::max(0, static_cast<int>(std::floor(c.y() - reach)));
-  const int y1 = std::min(img.rows - 1, static_cast<int>(std::ceil(c.y() + reach)));
-  const double k = 1.0 / (std::sqrt(2.0) * blur);
-  for (int y = y0; y <= y1; ++y) {
-    float* row = img.ptr<float>(y);
-    for (int x = x0; x <= x1; ++x) {
-      const Vec3d ray = cam.undistort_to_normalized(Vec2d(x, y)).homogeneous().normalized();
-      const double theta = std::atan2(ray.cross(axis).norm(), ray.dot(axis));
-      row[x] += static_cast<float>(peak * 0.5 * std::erfc((theta - alpha) * px_per_rad * k));
-    }
-  }
+  add_blurred_blob(img, c, 1.3 * r_px + 4 * blur + 2, peak, blur, [&](int x, int y) {
+    const Vec3d ray = cam.undistort_to_normalized(Vec2d(x, y)).homogeneous().normalized();
+    const double theta = std::atan2(ray.cross(axis).norm(), ray.dot(axis));
+    return (theta - alpha) * px_per_rad;
+  });
 }
 
 cv::Mat finish(cv::Mat& f, double noise_sigma, std::uint64_t seed, double max_value, int type) {

@@ -114,7 +114,8 @@ IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGa
 
 // Per-axis RMS of measured - twin(lambda) for one experiment: [x, y, z] mm, [a, b, g] mrad.
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
-                                const servo::OuterGains& gains, const Experiment& experiment);
+                                const servo::OuterGains& gains, const Experiment& experiment,
+                                const std::string& where = "");
 
 // Lambda seen by the twin of an experiment (payload added to the platform's Xi entries).
 sim::LambdaVector<double> with_payload(const sim::LambdaVector<double>& lambda, const std::optional<Payload>& payload);
