@@ -24,7 +24,7 @@ struct TrajectoryOptions {
 };
 
 nlohmann::json report_json(const excitation::FeasibilityReport& r) {
-  return {{"feasible", r.feasible},
+  nlohmann::json j = {{"feasible", r.feasible},
           {"reason", r.reason},
           {"time", r.time},
           {"joint", r.joint + 1},
@@ -34,6 +34,12 @@ nlohmann::json report_json(const excitation::FeasibilityReport& r) {
           {"max_abs_theta_ddot", r.max_abs_theta_ddot},
           {"min_transmission", r.min_transmission},
           {"min_parallel_conditioning", r.min_parallel_conditioning}};
+  const auto& g = r.joint_error;
+  if (g.max_rotation > 0)  // at least one pose passed the singularity checks
+    j["joint_error"] = {{"max_displacement_mm_per_mrad", g.max_displacement},
+                        {"max_rotation_mrad_per_mrad", g.max_rotation},
+                        {"displacement_over_rotation_m", {g.min_ratio, g.max_ratio}}};
+  return j;
 }
 
 void print_report(const excitation::FeasibilityReport& r) {
@@ -44,6 +50,11 @@ void print_report(const excitation::FeasibilityReport& r) {
             << "  max |theta_ddot|       " << r.max_abs_theta_ddot << " rad/s^2\n"
             << "  min transmission       " << r.min_transmission << "\n"
             << "  min J_a2 conditioning  " << r.min_parallel_conditioning << "\n";
+  const auto& g = r.joint_error;
+  if (g.max_rotation > 0)
+    std::cout << "  1 mrad at one joint    moves the platform <= " << g.max_displacement << " mm, turns it <= "
+              << g.max_rotation << " mrad (displacement/rotation " << g.min_ratio << " to " << g.max_ratio
+              << " m)\n";
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <random>
 #include <sstream>
 
+#include <Eigen/LU>
+
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/sim/kinematics.hpp"
@@ -142,6 +144,17 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
     sim::compute_kinematics<double>(model, smp.chi, smp.v, kin);
     const Vec6d qd = kin.J_ad() * smp.v;
     const Vec6d qdd = kin.J_ad() * smp.v_dot + kin.J_ad_dot() * smp.v;
+    // delta [h; phi] = J_ad^-1 delta theta (eq. 8 inverted); the pose passed the
+    // singularity check above, so J_ad is well conditioned here.
+    const Mat6d pose_per_joint = kin.J_ad().fullPivLu().inverse();
+    for (int i = 0; i < sim::kLegs; ++i) {
+      const double d = pose_per_joint.col(i).head<3>().norm(), a = pose_per_joint.col(i).tail<3>().norm();
+      auto& g = r.joint_error;
+      g.max_displacement = std::max(g.max_displacement, d);
+      g.max_rotation = std::max(g.max_rotation, a);
+      g.min_ratio = std::min(g.min_ratio, d / a);
+      g.max_ratio = std::max(g.max_ratio, d / a);
+    }
     for (int i = 0; i < sim::kLegs; ++i) {
       r.max_abs_theta_dot = std::max(r.max_abs_theta_dot, std::abs(qd(i)));
       r.max_abs_theta_ddot = std::max(r.max_abs_theta_ddot, std::abs(qdd(i)));

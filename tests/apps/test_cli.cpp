@@ -50,7 +50,17 @@ TEST(Cli, ExciteWritesAFeasibleTrajectoryJsonAndPlot) {
     EXPECT_GT(fs::file_size(plot), 10000u);
   }
   // The written trajectory passes the check; a second run refuses to overwrite it.
-  EXPECT_EQ(vcloe("trajectory check " + out.string()).status, 0);
+  const CommandResult check = vcloe("trajectory check " + out.string() + " --json");
+  ASSERT_EQ(check.status, 0) << check.out;
+  const auto c = nlohmann::json::parse(check.out.substr(check.out.find('{')));
+  EXPECT_TRUE(c["feasible"].get<bool>());
+  // Joint error -> pose: about 0.1 mm and 1 mrad per mrad on the default robot, whose
+  // 0.1 m cranks set the displacement/rotation ratio near 0.1 m (docs/virtual-robot.md).
+  const auto& g = c["joint_error"];
+  EXPECT_GT(g["max_rotation_mrad_per_mrad"].get<double>(), 0.3);
+  EXPECT_LT(g["displacement_over_rotation_m"][0].get<double>(), g["displacement_over_rotation_m"][1].get<double>());
+  EXPECT_GT(g["displacement_over_rotation_m"][0].get<double>(), 0.02);
+  EXPECT_LT(g["displacement_over_rotation_m"][1].get<double>(), 0.3);
   const CommandResult again = vcloe("excite --config " + cfg.string() + " --out " + out.string());
   EXPECT_NE(again.status, 0);
   EXPECT_NE(again.out.find("exists; pass --force"), std::string::npos) << again.out;

@@ -6,6 +6,7 @@
 #include "../sim/sim_fixtures.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 using namespace vcloe;
 using namespace vcloe::excitation;
@@ -88,4 +89,60 @@ TEST(Feasibility, VelocityLimitIsEnforced) {
   ASSERT_FALSE(r.feasible);
   EXPECT_NE(r.reason.find("velocity"), std::string::npos) << r.reason;
   EXPECT_GE(r.joint, 0);
+}
+
+// What one joint's error does to the pose: the report's figures are those of the mechanism
+// itself, found here by moving one joint at a time through the forward kinematics.
+TEST(Feasibility, JointErrorGainMatchesForwardKinematics) {
+  const sim::RobotModel& m = default_robot();
+  FourierTrajectory tr = random_feasible_trajectory(m, 15);
+  tr.duration = 1e-9;  // the report then covers the start pose only (and the end, equal to it)
+  const FeasibilityReport r = check_feasibility(m, tr);
+  ASSERT_TRUE(r.feasible) << r.reason;
+
+  const Vec6d chi = tr.pose(0);
+  Vec6d theta;
+  ASSERT_TRUE(sim::inverse_kinematics<double>(m, chi, theta));
+  const double h = 1e-6;
+  double max_d = 0, max_a = 0, min_ratio = 1e9, max_ratio = 0;
+  for (int i = 0; i < sim::kLegs; ++i) {
+    const Vec6d dq = h * Vec6d::Unit(i);
+    const sim::ForwardKinematicsResult p = sim::forward_kinematics(m, theta + dq, chi);
+    const sim::ForwardKinematicsResult n = sim::forward_kinematics(m, theta - dq, chi);
+    ASSERT_TRUE(p.converged && n.converged);
+    const double d = (p.chi.head<3>() - n.chi.head<3>()).norm() / (2 * h);
+    const Eigen::AngleAxisd turn(rotation_of<double>(p.chi) * rotation_of<double>(n.chi).transpose());
+    const double a = std::abs(turn.angle()) / (2 * h);
+    max_d = std::max(max_d, d);
+    max_a = std::max(max_a, a);
+    min_ratio = std::min(min_ratio, d / a);
+    max_ratio = std::max(max_ratio, d / a);
+  }
+  EXPECT_NEAR(r.joint_error.max_displacement, max_d, 1e-6 * max_d);
+  EXPECT_NEAR(r.joint_error.max_rotation, max_a, 1e-6 * max_a);
+  EXPECT_NEAR(r.joint_error.min_ratio, min_ratio, 1e-6 * min_ratio);
+  EXPECT_NEAR(r.joint_error.max_ratio, max_ratio, 1e-6 * max_ratio);
+}
+
+// Dimensional analysis: a robot built twice as large moves its platform twice as far for the
+// same joint error, and turns it by the same angle.
+TEST(Feasibility, JointErrorDisplacementScalesWithTheRobot) {
+  const sim::RobotModel& m = default_robot();
+  sim::RobotModel big = m;
+  for (auto& leg : big.legs) {
+    leg.base_joint *= 2;
+    leg.wrench *= 2;
+    leg.link_length *= 2;
+    leg.platform_joint *= 2;
+  }
+  big.home.head<3>() *= 2;
+  FourierTrajectory tr = random_feasible_trajectory(m, 16);
+  FourierTrajectory tr_big = tr;
+  tr_big.offset.head<3>() *= 2;
+  tr_big.s.topRows<3>() *= 2;
+  tr_big.c.topRows<3>() *= 2;
+  const FeasibilityReport r = check_feasibility(m, tr), rb = check_feasibility(big, tr_big);
+  ASSERT_TRUE(r.feasible && rb.feasible) << r.reason << rb.reason;
+  EXPECT_NEAR(rb.joint_error.max_displacement, 2 * r.joint_error.max_displacement, 1e-9);
+  EXPECT_NEAR(rb.joint_error.max_rotation, r.joint_error.max_rotation, 1e-9);
 }

@@ -9,6 +9,7 @@
 // with exact twist and twist rate through J_e (eqs. 2, 38). Loaded from and written to YAML
 // (docs/trajectory-file.md), checked sample by sample against the robot's limits.
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "vcloe/sim/robot.hpp"
@@ -56,6 +57,15 @@ struct FeasibilityReport {
   std::string reason; // "joint 3 at 1.01 rad outside the joint range at t = 4.215 s"
   double max_abs_theta = 0, max_abs_theta_dot = 0, max_abs_theta_ddot = 0;
   double min_transmission = 1, min_parallel_conditioning = 1;
+  // What an error at one joint does to the pose (rigid mechanism, first order): the columns of
+  // J_ad^-1 (eq. 8) split into platform displacement (m per rad) and rotation (rad per rad),
+  // maxima over samples and joints, and the range of displacement / rotation over the columns
+  // (m). Every pose error of a drive-level cause (gains, friction, inertia) is a mix of these
+  // columns, so its position/angle ratio lies in [min_ratio, max_ratio] (docs/virtual-robot.md).
+  struct JointErrorGain {
+    double max_displacement = 0, max_rotation = 0;
+    double min_ratio = std::numeric_limits<double>::infinity(), max_ratio = 0;
+  } joint_error;
   int samples = 0;
 };
 
