@@ -10,7 +10,7 @@ config/truth.yaml (and of the priors or the trajectory) it runs
 
 and prints the per-axis RMS (mm, mrad) and the ratio (largest position RMS) / (largest angle
 RMS) in metres. A variant the virtual robot's safety stop ends is printed with its reason.
-Needs a built vcloe (scripts/build.sh) and python3-yaml; takes about 1 min.
+Needs a built vcloe (scripts/build.sh) and python3-yaml; takes about 1 min 40 s.
 
     /usr/bin/python3 scripts/study_premiss.py [--vcloe build/apps/vcloe] [--out DIR]
 """
@@ -104,6 +104,9 @@ def main():
     run("truth viscous 3.0 N·m·s/rad", lambda t: t["friction"].update(viscous=[3.0] * 6))
     run("truth platform inertia ×1.5",
         lambda t: t["inertia"].update(platform=[1.5 * v for v in truth0["inertia"]["platform"]]))
+    for m in (30.0, 34.0):
+        run(f"truth platform mass {m:g} kg",
+            lambda t, m=m: t["inertia"].update(platform=[m] + truth0["inertia"]["platform"][1:]))
     run("excitation, positions only", reference=scaled_trajectory(
         EXCITATION, os.path.join(a.out, "positions-only.yaml"), 1.0, 0.0))
     run("excitation, angles only", reference=scaled_trajectory(

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
-#include "vcloe/sim/kinematics.hpp"
+#include "vcloe/sim/dynamics.hpp"
 
 namespace vcloe::hw {
 
@@ -28,6 +28,14 @@ VirtualRobot::VirtualRobot(const sim::RobotModel& truth, const Vec6d& start_pose
     fail("virtual robot", "the engine timestep must divide the controller period");
   for (int c = 0; c < 6; ++c)
     if (!(o.noise_sigma(c) >= 0)) fail("virtual robot", "noise sigma must be non-negative");
+  // The robot has been standing at the start pose with its drives enabled: their integrals
+  // hold it against gravity (the truth's holding torques, computed with the analytic model of
+  // the truth; MuJoCo's equilibrium differs from it by the engines' difference only).
+  Vec6d tau_hold;
+  if (!sim::holding_torques<double>(truth_, start_pose, truth_.xi(), tau_hold))
+    fail("virtual robot", "the start pose is not reachable by the truth's kinematics");
+  const double li = truth_.lambda(sim::kGainI);
+  if (li != 0) integral_ = tau_hold / li;
 }
 
 bool VirtualRobot::step(const Vec6d& U) {

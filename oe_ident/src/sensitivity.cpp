@@ -114,6 +114,22 @@ TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const si
   Mat S_I = Mat::Zero(6, q), S_U_prev = Mat::Zero(6, q), S_theta_prev = Mat::Zero(6, q);
   Mat K[4], S_stage(12, q), S_tau(6, q), S_e(6, q), S_theta(6, q);
   for (Mat& Ki : K) Ki.resize(12, q);
+  // The drives start holding the robot at rest (servo::TwinRobot): integral I0 = tau_hold / li
+  // with tau_hold = J_ad^-T Gamma(chi0, 0, 0) Xi (eqs. 23, 25), so
+  // dI0 = (J_ad^-T Gamma0 dXi - I0 dli) / li.
+  {
+    sim::Kinematics<double> k0;
+    if (!sim::compute_kinematics<double>(model, ref.start_pose, Vec6d::Zero(), k0)) {
+      fail_trace(tr, 0.0, "the start pose is outside the workspace");
+      return out;
+    }
+    sim::Regressor<double> Gamma0;
+    sim::compute_regressor<double>(model, k0, Vec6d::Zero(), Vec6d::Zero(), Gamma0);
+    const Eigen::Matrix<double, 6, sim::kNumXi> H = k0.J_ad().transpose().partialPivLu().solve(Gamma0);
+    const Vec6d tau_hold = H * xi;
+    inner.start_holding(g, tau_hold);
+    if (g.li != 0) S_I = (H * P_xi - inner.integral * P_li) / g.li;
+  }
   std::vector<Mat> S_measured;
   S_measured.reserve(frames);
 

@@ -3,6 +3,9 @@
 // of a recorded trace of a collapsed robot.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/sim/kinematics.hpp"
 #include "vcloe/sim/robot.hpp"
@@ -19,25 +22,31 @@ Vec6d home_command(const sim::RobotModel& m) {
 }
 }  // namespace
 
-TEST(VirtualRobot, DrivesHoldTheCommandedHomePose) {
+TEST(VirtualRobot, StartsStandingWithItsDrivesHoldingThePose) {
+  // A robot is switched on and standing before an experiment starts: from the first tick its
+  // drives' integrators carry the weight (the truth's holding torques), so holding the start
+  // command keeps the pose. Left at zero they would let the 26 kg platform sag by about a
+  // millimetre and several mrad before the integrators caught up.
   const sim::RobotModel m = truth();
   hw::VirtualRobotOptions o;
   o.noise_sigma.setZero();
   hw::VirtualRobot robot(m, m.home, o);
   const Vec6d U = home_command(m);
-  for (int k = 0; k < 2000; ++k) ASSERT_TRUE(robot.step(U)) << robot.failure();
-  // After 2 s the drives' integrators carry the weight: the pose is back near home (without
-  // them it falls by decimetres, see below).
-  EXPECT_LT((robot.pose() - m.home).head<3>().norm(), 5e-4);  // Coulomb friction: not exactly
-  EXPECT_LT((robot.pose() - m.home).tail<3>().norm(), 2e-3);
+  double worst_mm = 0, worst_mrad = 0;
+  for (int k = 0; k < 1000; ++k) {
+    ASSERT_TRUE(robot.step(U)) << robot.failure();
+    worst_mm = std::max(worst_mm, (robot.pose() - m.home).head<3>().norm() * 1e3);
+    worst_mrad = std::max(worst_mrad, (robot.pose() - m.home).tail<3>().norm() * 1e3);
+  }
+  std::printf("virtual robot holding home for 1 s: max %.2e mm, %.2e mrad from home\n", worst_mm, worst_mrad);
+  EXPECT_LT(worst_mm, 1e-4);   // what remains is the engines' difference (2 nm measured)
+  EXPECT_LT(worst_mrad, 1e-3);
   EXPECT_EQ(robot.measure(robot.pose()), robot.pose());  // noise off
 }
 
-TEST(VirtualRobot, CollapsingRobotTripsTheSafetyStop) {
+TEST(VirtualRobot, UnstableDrivesTripTheSafetyStop) {
   sim::RobotModel m = truth();
-  m.lambda(sim::kGainP) = 1e-3;  // drives that cannot carry the platform
-  m.lambda(sim::kGainI) = 1e-3;
-  m.lambda(sim::kGainD) = 1e-3;
+  m.lambda(sim::kGainD) = 400;  // kd / Tc far beyond what 1 kHz sampling keeps stable
   hw::VirtualRobot robot(m, m.home, {});
   const Vec6d U = home_command(m);
   bool stopped = false;
@@ -47,7 +56,7 @@ TEST(VirtualRobot, CollapsingRobotTripsTheSafetyStop) {
       ASSERT_TRUE(robot.pose().allFinite());
     }
   }
-  ASSERT_TRUE(stopped) << "a platform falling under gravity must end the run; pose " << robot.pose().transpose()
+  ASSERT_TRUE(stopped) << "a robot shaking itself apart must end the run; pose " << robot.pose().transpose()
                        << " closure " << robot.closure_error();
   EXPECT_NE(robot.failure().find("safety stop"), std::string::npos) << robot.failure();
 }

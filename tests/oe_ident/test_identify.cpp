@@ -111,7 +111,7 @@ TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
   }
   o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), t(sim::platform_index(0))};
   o.prior_log_sigma = 0;  // pure output error: noise-free data must give the truth, unbiased
-  o.horizons = {1.0};
+  o.horizons = {0.35, 1.0};
   o.tol1 = 1e-10;
   const IdentificationResult r = identify(prior, servo::OuterGains{}, {measure(t, ref)}, o);
   const auto& reg = sim::parameter_registry();

@@ -95,6 +95,25 @@ TEST(Twin, TracksAFeasibleReferenceUnderTheDefaultCascade) {
   EXPECT_LT(max_tracking_error_mm(ref, r), 5.0);
 }
 
+TEST(Twin, StartsStandingWithItsModeledDrivesHoldingThePose) {
+  // Both loops start with the robot standing at chi_d(0), its drives' integrals carrying the
+  // holding torques J_ad^-T G of the twin's own parameters: under a constant reference the
+  // twin does not move, whatever the parameters (here the priors and a platform 20 % heavier).
+  LoopTiming t;
+  const PreparedReference ref = prepare_reference(default_robot(), t, 1.0, [&](double) {
+    return ReferenceSample{default_robot().home, Vec6d::Zero()};
+  });
+  for (double mass_factor : {1.0, 1.2}) {
+    sim::LambdaVector<double> lambda = default_robot().lambda;
+    lambda(sim::platform_index(0)) *= mass_factor;  // m_p
+    const LoopResult<double> r = simulate_twin<double>(default_robot(), lambda, ref, OuterGains{});
+    ASSERT_TRUE(r.ok) << r.failure;
+    double worst = 0;
+    for (const Vec6d& pose : r.true_pose) worst = std::max(worst, (pose - default_robot().home).norm());
+    EXPECT_LT(worst, 1e-9) << "platform mass x" << mass_factor;
+  }
+}
+
 TEST(Twin, LiteralOuterLawAlsoHoldsThePose) {
   OuterGains g;
   g.literal = true;

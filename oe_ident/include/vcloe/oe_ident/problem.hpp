@@ -64,7 +64,7 @@ struct IdentificationOptions {
   double tol2 = 1e-8;               // eq. (35) relative parameter change
   int max_iterations = 40;          // per stage
   // Growing record prefixes fitted in turn (fractions of each record; the last must be 1).
-  std::vector<double> horizons = {0.2, 0.5, 1.0};
+  std::vector<double> horizons = {0.35, 1.0};
   double stage_tol1 = 1e-3;         // eq. (35) first rule for the stages before the last
   double prior_log_sigma = 0.7;        // weak prior on log(parameter / start); 0 = none
   double initial_trust_region = 0.1;   // Ceres LM: 1 / initial damping (coordinates are logs)

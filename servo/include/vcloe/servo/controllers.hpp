@@ -59,6 +59,13 @@ struct InnerPid {
   Vec6<T> previous_theta = Vec6<T>::Zero();
   bool has_previous = false;
 
+  // A drive that has been holding its robot at rest: the integral carries the holding torque
+  // (li int = tau_hold, U = theta), so the first update outputs tau_hold. Without integral
+  // action (li = 0) the drive holds nothing and the integral stays zero.
+  void start_holding(const JointPidGains<T>& g, const Vec6<T>& tau_hold) {
+    integral = g.li != T(0) ? Vec6<T>(tau_hold / g.li) : Vec6<T>::Zero();
+  }
+
   // eq. (31): tau = lp (U - theta) + ld (U_dot - theta_dot) + li int (U - theta).
   Vec6<T> update(const JointPidGains<T>& g, const Vec6<T>& U, const Vec6<T>& theta, double dt) {
     const Vec6<T> e = U - theta;

@@ -19,7 +19,14 @@ class TwinRobot {
         gains_{lambda(sim::kGainP), lambda(sim::kGainI), lambda(sim::kGainD)},
         dt_(timing.controller_period()),
         substeps_(timing.substeps),
-        x_(sim::make_state<T>(start_pose.cast<T>(), Vec6<T>::Zero())) {}
+        x_(sim::make_state<T>(start_pose.cast<T>(), Vec6<T>::Zero())) {
+    // The experiment starts with the robot standing at the start pose, its drives holding it
+    // against gravity (docs/loop.md): the modeled drives' integrals carry this model's
+    // holding torques. (prepare_reference has checked that the start pose is reachable.)
+    Vec6<T> tau_hold;
+    if (sim::holding_torques<T>(model_, Vec6<T>(x_.template head<6>()), xi_, tau_hold))
+      pid_.start_holding(gains_, tau_hold);
+  }
 
   Vec6<T> pose() const { return x_.template head<6>(); }
   const sim::PlantState<T>& state() const { return x_; }

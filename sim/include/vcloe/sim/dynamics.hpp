@@ -129,6 +129,19 @@ Vec6<T> actuator_torques(const Kinematics<T>& k, const Vec6<T>& tau_g) {
   return k.J_ad().transpose().partialPivLu().solve(tau_g);
 }
 
+// Actuator torques that hold the platform at rest at chi: tau_a = J_ad^-T G(chi) (eq. 23 with
+// v = v_dot = 0; friction vanishes at rest). What a drive's integrator holds when the robot
+// has been standing at chi. Returns false if chi is unreachable.
+template <typename T>
+bool holding_torques(const RobotModel& model, const Vec6<T>& chi, const XiVector<T>& xi, Vec6<T>& tau_a) {
+  Kinematics<T> k;
+  if (!compute_kinematics<T>(model, chi, Vec6<T>::Zero(), k)) return false;
+  DynamicsTerms<T> d;
+  compute_dynamics_terms<T>(model, k, Vec6<T>::Zero(), xi, d);
+  tau_a = actuator_torques<T>(k, Vec6<T>(d.G + d.tau_f));
+  return true;
+}
+
 // Forward dynamics (eq. 40) with the kinematics already computed: v_dot for joint torques tau_a.
 template <typename T>
 Vec6<T> forward_dynamics(const RobotModel& model, const Kinematics<T>& k, const Vec6<T>& v,
