@@ -10,10 +10,12 @@ using namespace vcloe;
 using namespace vcloe::sim;
 
 namespace {
-const RobotModel& robot() {
-  static const RobotModel m = load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
-  return m;
+const RobotFile& robot_file() {
+  static const RobotFile f = load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
+  return f;
 }
+const RobotModel& robot() { return robot_file().model; }
+XiVector<double> priors_xi() { return robot_file().lambda.head<kNumXi>(); }
 Vec6d pose() { return robot().home + (Vec6d() << 0.01, -0.008, 0.005, 0.03, -0.02, 0.05).finished(); }
 Vec6d twist() { return (Vec6d() << 0.05, 0.02, -0.03, 0.2, -0.1, 0.3).finished(); }
 Vec6d accel() { return (Vec6d() << 0.5, -0.2, 0.3, 1.0, 2.0, -1.5).finished(); }
@@ -36,7 +38,7 @@ static void BM_Kinematics(benchmark::State& state) {
 BENCHMARK(BM_Kinematics);
 
 static void BM_InverseDynamics(benchmark::State& state) {
-  const XiVector<double> xi = robot().xi();
+  const XiVector<double> xi = priors_xi();
   Vec6d tau;
   for (auto _ : state) {
     benchmark::DoNotOptimize(inverse_dynamics<double>(robot(), pose(), twist(), accel(), xi, tau));
@@ -46,7 +48,7 @@ static void BM_InverseDynamics(benchmark::State& state) {
 BENCHMARK(BM_InverseDynamics);
 
 static void BM_InverseDynamicsDirect(benchmark::State& state) {
-  const XiVector<double> xi = robot().xi();
+  const XiVector<double> xi = priors_xi();
   Vec6d tau;
   for (auto _ : state) {
     benchmark::DoNotOptimize(inverse_dynamics_direct<double>(robot(), pose(), twist(), accel(), xi, tau));
@@ -65,7 +67,7 @@ static void BM_Regressor(benchmark::State& state) {
 BENCHMARK(BM_Regressor);
 
 static void BM_ForwardDynamics(benchmark::State& state) {
-  const XiVector<double> xi = robot().xi();
+  const XiVector<double> xi = priors_xi();
   const Vec6d tau_a = (Vec6d() << 1, -2, 0.5, 3, -1, 2).finished();
   Vec6d a;
   for (auto _ : state) {
@@ -76,7 +78,7 @@ static void BM_ForwardDynamics(benchmark::State& state) {
 BENCHMARK(BM_ForwardDynamics);
 
 static void BM_PlantRk4Step(benchmark::State& state) {
-  const XiVector<double> xi = robot().xi();
+  const XiVector<double> xi = priors_xi();
   const Vec6d tau_a = (Vec6d() << 1, -2, 0.5, 3, -1, 2).finished();
   PlantState<double> x0 = make_state<double>(pose(), twist());
   for (auto _ : state) {
@@ -91,7 +93,7 @@ BENCHMARK(BM_PlantRk4Step);
 // them per millisecond where the twin takes one 1 ms RK4 step (BM_PlantRk4Step).
 static void BM_MujocoStep(benchmark::State& state) {
   std::vector<std::string> notes;
-  hw::MujocoRobot mujoco = hw::MujocoRobot::build(hw::engine_consistent(robot(), notes));
+  hw::MujocoRobot mujoco = hw::MujocoRobot::build(robot(), hw::engine_consistent(robot(), robot_file().lambda, notes));
   const Vec6d tau = (Vec6d() << 1, -2, 0.5, 3, -1, 2).finished();
   mujoco.set_state(pose(), twist());
   for (auto _ : state) benchmark::DoNotOptimize(mujoco.step(tau, 1));

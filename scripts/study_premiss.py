@@ -43,10 +43,10 @@ def scaled_trajectory(path, out, position, angle):
 def gains(kp, ki, kd):
     """Truth drive gains, priors off by the default file's ratios (+29 %, -23 %, +29 %)."""
     def truth(t):
-        t["joint_pid"] = {"kp": kp, "ki": ki, "kd": kd}
+        t["drive_pid"] = {"lp": kp, "li": ki, "ld": kd}
 
     def priors(r):
-        r["joint_pid"] = {"kp": 1.29 * kp, "ki": 0.77 * ki, "kd": 1.29 * kd}
+        r["drive_pid"] = {"lp": 1.29 * kp, "li": 0.77 * ki, "ld": 1.29 * kd}
     return truth, priors
 
 
@@ -93,7 +93,7 @@ def main():
           "| max mm / max mrad (m) |")
     print("|---|---|---|---|")
     run("default truth and priors")
-    run("priors given the truth gains", prior_edit=lambda r: r.update(joint_pid=dict(truth0["joint_pid"])))
+    run("priors given the truth gains", prior_edit=lambda r: r.update(drive_pid=dict(truth0["drive_pid"])))
     run("priors given the truth friction", prior_edit=lambda r: r.update(friction=dict(truth0["friction"])))
     run("priors' friction 0.1 / 0.05", prior_edit=lambda r: r["friction"].update(coulomb=0.1, viscous=0.05))
     for kp, ki, kd in [(280, 1000, 28), (280, 1000, 7), (200, 1000, 10), (280, 500, 14),

@@ -20,7 +20,7 @@ void add_camera_options(CLI::App* cmd, CameraOption& o) {
   cmd->add_option("--camera-markers", o.markers, "stereo camera: marker file (default config/markers.yaml)");
 }
 
-std::function<void(PoseTrace&)> install_camera(const CameraOption& o, hw::VirtualRobotOptions& vo) {
+std::function<void(PoseTrace&)> install_camera(const CameraOption& o, VirtualRun& vo) {
   if (o.model != "stereo") return [](PoseTrace&) {};
   if (!(o.centroid_noise_px >= 0)) fail("--centroid-noise-px", "expected a non-negative noise sigma (px)");
   const std::string rig_file = o.rig.empty() ? default_config_dir() + "/rig.yaml" : o.rig;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "vcloe/core/trace.hpp"
-#include "vcloe/hw/virtual_robot.hpp"
+#include "experiment_setup.hpp"
 
 namespace vcloe::app {
 
@@ -19,8 +19,8 @@ struct CameraOption {
 
 void add_camera_options(CLI::App* cmd, CameraOption& option);
 
-// Installs the chosen camera into the virtual robot's options (seeded by options.seed) and
+// Installs the chosen camera into the virtual run (seeded by run.seed) and
 // returns what to call on the recorded trace afterwards (adds the camera to its metadata).
-std::function<void(PoseTrace&)> install_camera(const CameraOption& option, hw::VirtualRobotOptions& options);
+std::function<void(PoseTrace&)> install_camera(const CameraOption& option, VirtualRun& run);
 
 }  // namespace vcloe::app

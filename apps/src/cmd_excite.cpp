@@ -89,7 +89,7 @@ void add_excite_command(CLI::App& app) {
     if (std::filesystem::exists(o->out) && !o->force) fail(o->out, "exists; pass --force to overwrite");
     if (!o->plot.empty() && std::filesystem::exists(o->plot) && !o->force)
       fail(o->plot, "exists; pass --force to overwrite");
-    const sim::RobotModel robot = sim::load_robot(o->robot);
+    const sim::RobotModel robot = sim::load_robot(o->robot).model;
     excitation::ExcitationProblem problem = load_problem(o->config);
     if (o->seed >= 0) problem.seed = static_cast<std::uint64_t>(o->seed);
     const auto result = excitation::optimize_excitation(

@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "ident_report.hpp"
-#include "rig.hpp"
+#include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -63,7 +63,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   }
   cfg.options.verbose = q.verbose;
   if (q.verbose) FLAGS_minloglevel = 0;
-  out.result = oe_ident::identify(out.setup.model, out.setup.experiment.outer, exps, cfg.options);
+  out.result = oe_ident::identify(out.setup.model, out.setup.lambda, out.setup.experiment.outer, exps, cfg.options);
   out.anchor = cfg.options.anchor.describe();
   return out;
 }
@@ -93,9 +93,10 @@ void add_identify_command(CLI::App& app) {
       if (std::filesystem::exists(f) && !flags->second) fail(f, "exists; pass --force to overwrite");
     const IdentifyOutcome o = run_identification(*q);
     sim::RobotModel identified = o.setup.model;
-    identified.lambda = o.result.lambda;
     identified.name = o.setup.model.name + "-identified";
-    write_file_atomically(q->out, "# identified by vcloe identify from " + q->measured + "\n" + sim::robot_to_yaml(identified),
+    write_file_atomically(q->out,
+                          "# identified by vcloe identify from " + q->measured + "\n" +
+                              sim::robot_to_yaml(identified, o.result.lambda),
                           flags->second);
     const nlohmann::json report = identification_report_json(o);
     write_file_atomically(q->out + ".report.json", report.dump(2) + "\n", flags->second);

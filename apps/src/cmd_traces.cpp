@@ -6,7 +6,7 @@
 #include "camera_option.hpp"
 #include "commands.hpp"
 #include "pose_plot.hpp"
-#include "rig.hpp"
+#include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 
@@ -38,7 +38,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "overwrite existing output");
   cmd->callback([o] {
     const ExperimentSetup s = load_setup(o->model, o->experiment, o->reference);
-    const PoseTrace t = twin_trace(s, s.model.lambda);
+    const PoseTrace t = twin_trace(s, s.lambda);
     write_trace(o->out, t, o->force);
     print_written(o->out, t);
   });
@@ -78,8 +78,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "overwrite existing output");
   cmd->callback([o] {
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
-    const sim::RobotModel truth = sim::load_robot(o->truth, true);
-    hw::VirtualRobotOptions vo;
+    const sim::RobotFile truth = sim::load_robot(o->truth, true);
+    VirtualRun vo;
     vo.seed = o->seed;
     if (!(o->noise_position >= 0) || !(o->noise_angle >= 0)) fail("--noise-*", "noise must be non-negative");
     vo.noise_sigma << o->noise_position, o->noise_position, o->noise_position, o->noise_angle, o->noise_angle,

@@ -79,7 +79,7 @@ void add_trajectory_command(CLI::App& app) {
   random->add_option("--out", opt->out, "trajectory YAML to write")->required();
   random->add_flag("--force", opt->force, "overwrite an existing file");
   random->callback([opt] {
-    const sim::RobotModel robot = sim::load_robot(opt->robot);
+    const sim::RobotModel robot = sim::load_robot(opt->robot).model;
     const auto tr = excitation::random_feasible_trajectory(robot, opt->seed, opt->random);
     write_file_atomically(opt->out, excitation::trajectory_to_yaml(tr), opt->force);
     std::cout << "wrote " << opt->out << " (" << tr.harmonics() << " harmonics, f0 " << tr.f0 << " Hz, "
@@ -95,7 +95,7 @@ void add_trajectory_command(CLI::App& app) {
       ->capture_default_str();
   check->add_flag("--json", opt->json, "print the report as JSON");
   check->callback([opt] {
-    const sim::RobotModel robot = sim::load_robot(opt->robot);
+    const sim::RobotModel robot = sim::load_robot(opt->robot).model;
     const auto tr = excitation::load_trajectory(opt->file);
     const auto r = excitation::check_feasibility(robot, tr, opt->random.limits);
     if (opt->json) std::cout << report_json(r).dump(2) << "\n";

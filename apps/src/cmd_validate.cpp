@@ -14,7 +14,7 @@
 #include <map>
 
 #include "commands.hpp"
-#include "rig.hpp"
+#include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -49,11 +49,11 @@ nlohmann::json axes_json(const TraceDifference& d) {
 void run_validate(const ValidateOptions& o) {
   if (o.n < 1) fail("--n", "expected at least one trajectory");
   const auto start = std::chrono::steady_clock::now();
-  const sim::RobotModel model = sim::load_robot(o.model);
-  const sim::RobotModel truth = sim::load_robot(o.truth, true);
+  const sim::RobotFile model = sim::load_robot(o.model);
+  const sim::RobotFile truth = sim::load_robot(o.truth, true);
   const servo::ExperimentConfig experiment =
       o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment);
-  std::optional<sim::RobotModel> priors;
+  std::optional<sim::RobotFile> priors;
   std::optional<oe_ident::IdentificationConfig> id_config;
   if (o.reidentify) {
     priors = sim::load_robot(o.priors);
@@ -67,10 +67,10 @@ void run_validate(const ValidateOptions& o) {
   for (int i = 0; i < o.n; ++i) {
     TrajectoryRow row;
     row.seed = o.seed + static_cast<unsigned>(i);
-    const excitation::FourierTrajectory traj = excitation::random_feasible_trajectory(model, row.seed);
+    const excitation::FourierTrajectory traj = excitation::random_feasible_trajectory(model.model, row.seed);
     const std::string name = "random trajectory (seed " + std::to_string(row.seed) + ")";
     const ExperimentSetup setup = make_setup(model, experiment, traj, name);
-    hw::VirtualRobotOptions vo;
+    VirtualRun vo;
     vo.seed = row.seed;
     const PoseTrace measured = virtual_trace(setup, truth, vo, o.truth);
     row.model = compare_traces(measured, twin_trace(setup, model.lambda), TraceColumns::Measured, TraceColumns::Measured,
@@ -87,12 +87,12 @@ void run_validate(const ValidateOptions& o) {
       const ExperimentSetup ps = make_setup(*priors, experiment, traj, name);
       std::vector<oe_ident::Experiment> exps = {to_experiment(ps, measured, name)};
       if (id_config->options.anchor.kind == oe_ident::AnchorKind::Payload) {
-        hw::VirtualRobotOptions vp = vo;
+        VirtualRun vp = vo;
         vp.seed = row.seed + 100000;
         const PoseTrace loaded = virtual_trace(setup, truth, vp, o.truth, id_config->payload);
         exps.push_back(to_experiment(ps, loaded, name + " with payload", id_config->payload));
       }
-      fits.push_back(oe_ident::identify(*priors, experiment.outer, exps, id_config->options));
+      fits.push_back(oe_ident::identify(priors->model, priors->lambda, experiment.outer, exps, id_config->options));
       if (!o.json)
         std::cerr << "    re-identified: " << fits.back().identified_count << " parameters, "
                   << std::setprecision(3) << fits.back().seconds << " s\n";

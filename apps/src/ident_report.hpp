@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "rig.hpp"
+#include "experiment_setup.hpp"
 
 namespace vcloe::app {
 

@@ -65,34 +65,35 @@ Mat3d initial_link_frame(const Vec3d& lhat, const Vec3d& axis) {
 
 }  // namespace
 
-sim::RobotModel engine_consistent(const sim::RobotModel& model, std::vector<std::string>& adjustments) {
-  sim::RobotModel out = model;
+sim::LambdaVector<double> engine_consistent(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                                            std::vector<std::string>& adjustments) {
+  sim::LambdaVector<double> out = lambda;
   const auto& reg = sim::parameter_registry();
   for (int i = 0; i < sim::kLegs; ++i) {
     // Crank: only Iz about its axis matters; raise Ix, Iy to satisfy Ix + Iy >= Iz.
-    const double Iz = out.lambda(sim::wrench_index(i, 3));
+    const double Iz = out(sim::wrench_index(i, 3));
     for (int k : {1, 2}) {
       const int idx = sim::wrench_index(i, k);
-      if (out.lambda(idx) + out.lambda(sim::wrench_index(i, 3 - k)) < Iz || out.lambda(idx) < 0.5 * Iz) {
-        const double v = std::max(out.lambda(idx), 0.5 * Iz * 1.001);
-        if (v != out.lambda(idx)) {
-          adjustments.push_back(reg[idx].name + " " + num(out.lambda(idx)) + " -> " + num(v) +
+      if (out(idx) + out(sim::wrench_index(i, 3 - k)) < Iz || out(idx) < 0.5 * Iz) {
+        const double v = std::max(out(idx), 0.5 * Iz * 1.001);
+        if (v != out(idx)) {
+          adjustments.push_back(reg[idx].name + " " + num(out(idx)) + " -> " + num(v) +
                                 " kg*m^2 (invisible: the crank only turns about its axis)");
-          out.lambda(idx) = v;
+          out(idx) = v;
         }
       }
     }
     // Link: spin inertia never enters; lower it to satisfy Iz <= Ix + Iy.
     const int iz = sim::link_index(i, 3);
-    const double bound = 0.99 * (out.lambda(sim::link_index(i, 1)) + out.lambda(sim::link_index(i, 2)));
-    if (out.lambda(iz) > bound) {
-      adjustments.push_back(reg[iz].name + " " + num(out.lambda(iz)) + " -> " + num(bound) +
+    const double bound = 0.99 * (out(sim::link_index(i, 1)) + out(sim::link_index(i, 2)));
+    if (out(iz) > bound) {
+      adjustments.push_back(reg[iz].name + " " + num(out(iz)) + " -> " + num(bound) +
                             " kg*m^2 (invisible: links do not spin)");
-      out.lambda(iz) = bound;
+      out(iz) = bound;
     }
   }
   // What remains inconsistent is visible to the dynamics: refuse rather than change it.
-  for (const auto& s : sim::check_physical_consistency(out.lambda))
+  for (const auto& s : sim::check_physical_consistency(out))
     if (s.find("triangle") != std::string::npos || s.find("mass must") != std::string::npos ||
         s.find("inertia must") != std::string::npos)
       fail(model.source.empty() ? "robot" : model.source, "not loadable by MuJoCo: " + s);
@@ -122,13 +123,15 @@ MujocoRobot::~MujocoRobot() = default;
 MujocoRobot::MujocoRobot(MujocoRobot&&) noexcept = default;
 MujocoRobot& MujocoRobot::operator=(MujocoRobot&&) noexcept = default;
 
-MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const MujocoOptions& options) {
-  return build(model, model.home, options);
+MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                               const MujocoOptions& options) {
+  return build(model, lambda, model.home, options);
 }
 
-MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const Vec6d& pose, const MujocoOptions& o) {
+MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const Vec6d& pose,
+                               const MujocoOptions& o) {
   install_handlers();
-  const auto issues = sim::check_physical_consistency(model.lambda);
+  const auto issues = sim::check_physical_consistency(lambda);
   for (const auto& s : issues)
     if (s.find("triangle") != std::string::npos || s.find("mass must") != std::string::npos ||
         s.find("inertia must") != std::string::npos)
@@ -146,7 +149,7 @@ MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const Vec6d& pose, 
   impl->theta_written = k.theta();
 
   // The model is written at a closed pose: MuJoCo anchors each `connect` from qpos0.
-  const auto& L = model.lambda;
+  const auto& L = lambda;
   const double solref = o.solref_timesteps * o.timestep;
   std::ostringstream x;
   x << "<mujoco model=\"vcloe-" << model.name << "\">\n"

@@ -393,15 +393,16 @@ std::vector<ParameterSpec> default_specification() {
   return spec;
 }
 
-IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGains& gains,
-                              const std::vector<Experiment>& exps, const IdentificationOptions& o) {
+IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVector<double>& prior_lambda,
+                              const servo::OuterGains& gains, const std::vector<Experiment>& exps,
+                              const IdentificationOptions& o) {
   check_experiments(exps, o);
   const auto start = Clock::now();
   const auto& reg = sim::parameter_registry();
   IdentificationResult result;
   result.parameters.resize(sim::kNumLambda);
 
-  sim::LambdaVector<double> base = prior.lambda;
+  sim::LambdaVector<double> base = prior_lambda;
   std::vector<bool> free(sim::kNumLambda, true);
   std::vector<std::string> status(sim::kNumLambda);
   for (int k = 0; k < sim::kNumLambda; ++k)
@@ -590,7 +591,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGa
   for (int k = 0; k < sim::kNumLambda; ++k) {
     ParameterResult& pr = result.parameters[k];
     pr.index = k;
-    pr.prior = prior.lambda(k);
+    pr.prior = prior_lambda(k);
     pr.value = result.lambda(k);
     if (free[k]) {
       pr.sigma = std::sqrt(std::max(0.0, cov_lambda(k, k)));

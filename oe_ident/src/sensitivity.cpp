@@ -1,5 +1,6 @@
 #include "vcloe/oe_ident/sensitivity.hpp"
 #include "vcloe/sim/dynamics_direct.hpp"
+#include "vcloe/sim/plant.hpp"
 
 #include <ceres/jet.h>
 
@@ -64,193 +65,186 @@ bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, co
   return true;
 }
 
-// What the sensitivity pass needs from one controller tick of the nominal run.
-struct TickRecord {
-  int exposure = -1;           // frame exposed at this tick
-  int update = -1;             // frame whose outer update happens at this tick
-  bool outer_had_previous = false;
+// What the sensitivity recursion needs from one controller tick of the nominal run (the loop's
+// tick record, the modeled drives' last update and the plant's RK4 stages).
+struct TickInput {
+  int exposure = -1, update = -1;  // frame exposed / arriving at this tick
   bool inner_had_previous = false;
-  Mat6d J_theta;               // d theta / d chi at the tick's pose (eq. 29)
-  Vec6d e, e_dot, integral;    // inner PID error, its difference quotient, integral (eq. 31)
-  Vec6d tau;
-  std::vector<sim::PlantState<double>> stages;  // 4 per RK4 substep
+  Vec6d e, e_dot, integral, tau;   // inner PID error, its difference quotient, integral (eq. 31)
+  std::vector<sim::PlantState<double>> stages;  // 4 per RK4 substep, stage 0 = the tick's state
+  Mat6d J_theta;                   // d theta / d chi at the tick's pose (eq. 29), from pass 2
 };
 
-void fail_trace(servo::LoopResult<double>& tr, double t, const std::string& why) {
-  tr.ok = false;
-  tr.failure_time = t;
-  tr.failure = why + " at t = " + std::to_string(t) + " s";
-}
+// The forward sensitivity S = d x / d delta of the discrete closed loop, advanced chunk by chunk
+// as the nominal loop runs: (2) linearise every RK4 stage of the chunk, independent of each
+// other, on `threads` cores; (3) push S through the controllers, the hold and the RK4 map.
+class SensitivityRecursion {
+ public:
+  SensitivityRecursion(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                       const servo::PreparedReference& ref, const servo::OuterGains& gains, const Mat& P,
+                       int threads)
+      : model_(model), ref_(ref), gains_(gains), q_(static_cast<int>(P.cols())), threads_(std::max(1, threads)),
+        xi_(lambda.head<sim::kNumXi>()), xi_jet_(xi_.cast<Jet>()),  // constants: Xi directions use Gamma
+        P_xi_(P.topRows(sim::kNumXi).sparseView()),
+        P_lp_(P.row(sim::kGainP)), P_li_(P.row(sim::kGainI)), P_ld_(P.row(sim::kGainD)),
+        g_(servo::drive_gains<double>(lambda)) {
+    for (Mat* m : {&S_x_, &S_int_, &S_prev_meas_, &S_U_, &S_I_, &S_U_prev_, &S_theta_prev_}) m->setZero(6, q_);
+    S_x_.setZero(12, q_);
+    ticks_.reserve(kChunk);
+  }
+
+  // The drives start holding the robot at rest (servo::TwinRobot): I0 = tau_hold / li with
+  // tau_hold = J_ad^-T Gamma(chi0, 0, 0) Xi (eqs. 23, 25), so dI0 = (J_ad^-T Gamma0 dXi - I0 dli) / li.
+  bool start(const Vec6d& I0) {
+    sim::Kinematics<double> k0;
+    if (!sim::compute_kinematics<double>(model_, ref_.start_pose, Vec6d::Zero(), k0)) return false;
+    sim::Regressor<double> Gamma0;
+    sim::compute_regressor<double>(model_, k0, Vec6d::Zero(), Vec6d::Zero(), Gamma0);
+    const Eigen::Matrix<double, 6, sim::kNumXi> H = k0.J_ad().transpose().partialPivLu().solve(Gamma0);
+    if (g_.li != 0) S_I_ = (H * P_xi_ - I0 * P_li_) / g_.li;
+    return true;
+  }
+
+  // The loop's observer: called after each tick of the nominal run.
+  bool on_tick(const servo::TickRecord& t, const servo::TwinRobot<double>& twin) {
+    TickInput& in = next_slot();
+    in.exposure = t.exposed;
+    in.update = t.arrived;
+    const auto& pid = twin.drives().pid();
+    in.inner_had_previous = !twin.drives().first_update();
+    in.e = pid.e;
+    in.e_dot = pid.e_dot;
+    in.integral = pid.integral;
+    in.tau = twin.drives().torque();
+    in.stages = twin.plant().stages();
+    return used_ < kChunk || process();
+  }
+
+  bool finish() { return process(); }
+  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;
+
+ private:
+  static constexpr int kChunk = 250;
+  const sim::RobotModel& model_;
+  const servo::PreparedReference& ref_;
+  const servo::OuterGains& gains_;
+  int q_, threads_;
+  sim::XiVector<double> xi_;
+  sim::XiVector<Jet> xi_jet_;
+  Eigen::SparseMatrix<double> P_xi_;
+  Eigen::RowVectorXd P_lp_, P_li_, P_ld_;
+  servo::DriveGains<double> g_;
+  Mat S_x_, S_int_, S_prev_meas_, S_U_, S_I_, S_U_prev_, S_theta_prev_, S_stage_, S_tau_, S_e_, S_theta_;
+  std::vector<Mat> S_measured_;
+  std::vector<TickInput> ticks_;
+  int used_ = 0;
+  std::vector<StageLinearization> lin_;
+
+  TickInput& next_slot() {
+    if (used_ == static_cast<int>(ticks_.size())) ticks_.emplace_back();
+    return ticks_[static_cast<std::size_t>(used_++)];
+  }
+
+  bool process() {
+    const bool ok = linearize_chunk();
+    if (ok)
+      for (int i = 0; i < used_; ++i) advance(ticks_[static_cast<std::size_t>(i)], i);
+    used_ = 0;
+    return ok;
+  }
+
+  // Pass 2: every stage of the chunk (and J_theta at each tick's pose), split over the cores.
+  bool linearize_chunk() {
+    const int per_tick = used_ > 0 ? static_cast<int>(ticks_[0].stages.size()) : 0, stages = used_ * per_tick;
+    lin_.resize(static_cast<std::size_t>(stages));
+    std::atomic<bool> ok{true};
+    auto work = [&](int part) {
+      for (int idx = part; idx < stages && ok; idx += threads_) {
+        TickInput& r = ticks_[static_cast<std::size_t>(idx / per_tick)];
+        const sim::PlantState<double>& x = r.stages[static_cast<std::size_t>(idx % per_tick)];
+        if (!linearize(model_, xi_, xi_jet_, x, r.tau, lin_[static_cast<std::size_t>(idx)])) ok = false;
+        if (idx % per_tick == 0) {
+          sim::Kinematics<double> kin;
+          if (!sim::compute_geometry<double>(model_, Vec6d(x.head<6>()), kin)) ok = false;
+          sim::compute_jacobians<double>(model_, Vec6d::Zero(), kin);
+          r.J_theta = sim::J_theta<double>(kin, Vec6d(x.head<6>()));
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads_; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& t : pool) t.join();
+    return ok;
+  }
+
+  // Pass 3: one tick of the recursion through the outer law, the inner law, the hold and RK4.
+  void advance(const TickInput& r, int i) {
+    const double Tc = ref_.clock.timing.controller_period(), Tcam = ref_.clock.timing.camera_period();
+    if (r.exposure >= 0) {
+      d_pose.push_back(S_x_.topRows<6>());
+      S_measured_.push_back(S_x_.topRows<6>());
+    }
+    if (r.update >= 0) {
+      // eq. (30): e = chi_d - m, e_dot = chi_dot_d - (m - m_prev)/Tcam, int += e Tcam.
+      const servo::OuterReference& o = ref_.updates[static_cast<std::size_t>(r.update)];
+      const Mat& S_m = S_measured_[static_cast<std::size_t>(r.update)];
+      const Mat S_edot = r.update > 0 ? Mat(-(S_m - S_prev_meas_) / Tcam) : Mat::Zero(6, q_);
+      S_int_ -= S_m * Tcam;
+      S_U_ = o.J_theta * (gains_.kd.asDiagonal() * S_edot - gains_.kp.asDiagonal() * S_m +
+                          gains_.ki.asDiagonal() * S_int_);
+      S_prev_meas_ = S_m;
+    }
+    // eq. (31) with theta = IK(chi): d theta = J_theta d chi.
+    S_theta_.noalias() = r.J_theta * S_x_.topRows<6>();
+    S_e_ = S_U_ - S_theta_;
+    S_I_ += S_e_ * Tc;
+    S_tau_ = g_.lp * S_e_ + g_.li * S_I_;
+    if (r.inner_had_previous) S_tau_ += g_.ld / Tc * ((S_U_ - S_U_prev_) - (S_theta_ - S_theta_prev_));
+    S_tau_ += r.e * P_lp_ + r.integral * P_li_ + r.e_dot * P_ld_;
+    S_U_prev_ = S_U_;
+    S_theta_prev_ = S_theta_;
+    // The RK4 map differentiated: the variational equation dS/dt = A S + B dtau + dv_dot/dXi P
+    // stepped by the same RK4 step, its stages at the nominal run's stages.
+    const int per_step = 4, substeps = ref_.clock.timing.substeps;
+    const double h = Tc / substeps;
+    for (int sub = 0; sub < substeps; ++sub) {
+      int stage = 0;
+      auto variational = [&](const Mat& S, Mat& K, double) {
+        const StageLinearization& L = lin_[static_cast<std::size_t>((i * substeps + sub) * per_step + stage++)];
+        K.noalias() = L.A * S;
+        K.noalias() += L.B_tau * S_tau_;
+        K.bottomRows<6>() += L.dvdot_dxi * P_xi_;
+      };
+      sim::rk4_step(variational, S_x_, h);
+    }
+  }
+};
 
 }  // namespace
 
 TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                           const servo::PreparedReference& ref, const servo::OuterGains& gains,
                                           const Eigen::MatrixXd& P, int threads) {
-  const int q = static_cast<int>(P.cols());
-  const sim::XiVector<double> xi = lambda.head<sim::kNumXi>();
-  const sim::XiVector<Jet> xi_jet = xi.cast<Jet>();  // constants: Xi directions use Gamma
-  const Eigen::SparseMatrix<double> P_xi = P.topRows(sim::kNumXi).sparseView();
-  const Eigen::RowVectorXd P_lp = P.row(sim::kGainP), P_li = P.row(sim::kGainI), P_ld = P.row(sim::kGainD);
-  const servo::JointPidGains<double> g{lambda(sim::kGainP), lambda(sim::kGainI), lambda(sim::kGainD)};
-
-  const servo::LoopTiming& tm = ref.timing;
-  const double Tc = tm.controller_period(), Tcam = tm.camera_period(), h = Tc / tm.substeps;
-  const int per_frame = tm.ticks_per_frame(), lag = tm.latency_ticks(), substeps = tm.substeps;
-  const std::size_t frames = ref.exposure_times.size();
-  threads = std::max(1, threads);
-
   TwinSensitivity out;
-  servo::LoopResult<double>& tr = out.trace;
-
-  // Nominal state of the loop (as simulate_twin).
-  sim::PlantState<double> x = sim::make_state<double>(ref.start_pose, Vec6d::Zero());
-  servo::OuterPid<double> outer;
-  if (gains.literal && !ref.updates.empty()) outer.start_literal(gains, ref.updates.front(), ref.start_theta);
-  Vec6d U = ref.start_theta;
-  servo::InnerPid<double> inner;
-  // Sensitivities (q columns each).
-  Mat S_x = Mat::Zero(12, q), S_int = Mat::Zero(6, q), S_prev_meas = Mat::Zero(6, q), S_U = Mat::Zero(6, q);
-  Mat S_I = Mat::Zero(6, q), S_U_prev = Mat::Zero(6, q), S_theta_prev = Mat::Zero(6, q);
-  Mat K[4], S_stage(12, q), S_tau(6, q), S_e(6, q), S_theta(6, q);
-  for (Mat& Ki : K) Ki.resize(12, q);
-  // The drives start holding the robot at rest (servo::TwinRobot): integral I0 = tau_hold / li
-  // with tau_hold = J_ad^-T Gamma(chi0, 0, 0) Xi (eqs. 23, 25), so
-  // dI0 = (J_ad^-T Gamma0 dXi - I0 dli) / li.
-  {
-    sim::Kinematics<double> k0;
-    if (!sim::compute_kinematics<double>(model, ref.start_pose, Vec6d::Zero(), k0)) {
-      fail_trace(tr, 0.0, "the start pose is outside the workspace");
-      return out;
-    }
-    sim::Regressor<double> Gamma0;
-    sim::compute_regressor<double>(model, k0, Vec6d::Zero(), Vec6d::Zero(), Gamma0);
-    const Eigen::Matrix<double, 6, sim::kNumXi> H = k0.J_ad().transpose().partialPivLu().solve(Gamma0);
-    const Vec6d tau_hold = H * xi;
-    inner.start_holding(g, tau_hold);
-    if (g.li != 0) S_I = (H * P_xi - inner.integral * P_li) / g.li;
+  servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, ref.start_pose);
+  twin.plant().record_stages(true);
+  servo::VisualServo<double> outer(ref, gains);
+  servo::ExactPose camera;
+  SensitivityRecursion recursion(model, lambda, ref, gains, P, threads);
+  if (!recursion.start(twin.drives().pid().integral)) {
+    out.trace.ok = false;
+    out.trace.failure = "the start pose is outside the workspace";
+    return out;
   }
-  std::vector<Mat> S_measured;
-  S_measured.reserve(frames);
-
-  // The run is processed in chunks of ticks, in three passes: (1) the nominal loop, recording
-  // what the sensitivities need; (2) the linearisations of every RK4 stage of the chunk, which
-  // are independent of each other and run on `threads` cores; (3) the sensitivity recursion.
-  constexpr int kChunk = 250;
-  std::vector<TickRecord> rec(kChunk);
-  std::vector<StageLinearization> lin(static_cast<std::size_t>(kChunk * 4 * substeps));
-  for (int k0 = 0; k0 < ref.total_ticks; k0 += kChunk) {
-    const int n = std::min(kChunk, ref.total_ticks - k0);
-    // Pass 1: nominal.
-    for (int i = 0; i < n; ++i) {
-      const int k = k0 + i;
-      TickRecord& r = rec[static_cast<std::size_t>(i)];
-      r.exposure = r.update = -1;
-      if (k % per_frame == 0 && static_cast<std::size_t>(k / per_frame) < frames) {
-        r.exposure = k / per_frame;
-        tr.true_pose.push_back(x.head<6>());
-        tr.measured.push_back(x.head<6>());
-        tr.command.push_back(U);
-      }
-      if (k >= lag && (k - lag) % per_frame == 0 && static_cast<std::size_t>((k - lag) / per_frame) < ref.updates.size()) {
-        r.update = (k - lag) / per_frame;
-        r.outer_had_previous = outer.has_previous;
-        U = outer.update(gains, ref.updates[static_cast<std::size_t>(r.update)],
-                         tr.measured[static_cast<std::size_t>(r.update)], Tcam);
-        tr.command[static_cast<std::size_t>(r.update)] = U;
-      }
-      sim::Kinematics<double> kin;
-      if (!sim::compute_geometry<double>(model, Vec6d(x.head<6>()), kin)) {
-        fail_trace(tr, k * Tc, "twin left the workspace");
-        out.d_pose.clear();
-        return out;
-      }
-      sim::compute_jacobians<double>(model, Vec6d::Zero(), kin);
-      const Vec6d theta = kin.theta();
-      r.J_theta = sim::J_theta<double>(kin, Vec6d(x.head<6>()));
-      r.inner_had_previous = inner.has_previous;
-      r.e = U - theta;
-      r.e_dot = r.inner_had_previous ? Vec6d(((U - inner.previous_command) - (theta - inner.previous_theta)) / Tc)
-                                     : Vec6d::Zero();
-      r.tau = inner.update(g, U, theta, Tc);
-      r.integral = inner.integral;
-      r.stages.resize(static_cast<std::size_t>(4 * substeps));
-      for (int sub = 0; sub < substeps; ++sub) {
-        const sim::PlantState<double> x0 = x;
-        sim::PlantState<double> f[4];
-        const double c[4] = {0.0, 0.5 * h, 0.5 * h, h};
-        for (int st = 0; st < 4; ++st) {
-          const sim::PlantState<double> xs = st == 0 ? x0 : sim::PlantState<double>(x0 + c[st] * f[st - 1]);
-          r.stages[static_cast<std::size_t>(4 * sub + st)] = xs;
-          if (!sim::plant_derivative<double>(model, xi, xs, r.tau, f[st])) {
-            fail_trace(tr, (k + 1) * Tc, "twin left the workspace");
-            out.d_pose.clear();
-            return out;
-          }
-        }
-        x = x0 + h / 6 * (f[0] + 2 * f[1] + 2 * f[2] + f[3]);
-      }
-    }
-    // Pass 2: linearise every stage of the chunk, split over the cores.
-    const int stages = n * 4 * substeps;
-    std::atomic<bool> ok{true};
-    auto work = [&](int part) {
-      for (int idx = part; idx < stages && ok; idx += threads) {
-        const TickRecord& r = rec[static_cast<std::size_t>(idx / (4 * substeps))];
-        if (!linearize(model, xi, xi_jet, r.stages[static_cast<std::size_t>(idx % (4 * substeps))], r.tau,
-                       lin[static_cast<std::size_t>(idx)]))
-          ok = false;
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& t : pool) t.join();
-    if (!ok) {
-      fail_trace(tr, k0 * Tc, "twin linearisation failed");
-      out.d_pose.clear();
-      return out;
-    }
-    // Pass 3: the sensitivity recursion through controllers, hold and RK4.
-    for (int i = 0; i < n; ++i) {
-      const TickRecord& r = rec[static_cast<std::size_t>(i)];
-      if (r.exposure >= 0) {
-        out.d_pose.push_back(S_x.topRows<6>());
-        S_measured.push_back(S_x.topRows<6>());
-      }
-      if (r.update >= 0) {
-        // eq. (30): e = chi_d - m, e_dot = chi_dot_d - (m - m_prev)/Tcam, int += e Tcam.
-        const servo::OuterReference& o = ref.updates[static_cast<std::size_t>(r.update)];
-        const Mat& S_m = S_measured[static_cast<std::size_t>(r.update)];
-        const Mat S_edot = r.outer_had_previous ? Mat(-(S_m - S_prev_meas) / Tcam) : Mat::Zero(6, q);
-        S_int -= S_m * Tcam;
-        S_U = o.J_theta * (gains.kd.asDiagonal() * S_edot - gains.kp.asDiagonal() * S_m +
-                           gains.ki.asDiagonal() * S_int);
-        S_prev_meas = S_m;
-      }
-      // eq. (31) with theta = IK(chi): d theta = J_theta d chi.
-      S_theta.noalias() = r.J_theta * S_x.topRows<6>();
-      S_e = S_U - S_theta;
-      S_I += S_e * Tc;
-      S_tau = g.lp * S_e + g.li * S_I;
-      if (r.inner_had_previous) S_tau += g.ld / Tc * ((S_U - S_U_prev) - (S_theta - S_theta_prev));
-      S_tau += r.e * P_lp + r.integral * P_li + r.e_dot * P_ld;
-      S_U_prev = S_U;
-      S_theta_prev = S_theta;
-      for (int sub = 0; sub < substeps; ++sub) {
-        const double c[4] = {0.0, 0.5 * h, 0.5 * h, h};
-        for (int st = 0; st < 4; ++st) {
-          const StageLinearization& L = lin[static_cast<std::size_t>((i * substeps + sub) * 4 + st)];
-          if (st == 0) S_stage = S_x;
-          else S_stage = S_x + c[st] * K[st - 1];
-          K[st].noalias() = L.A * S_stage;
-          K[st].noalias() += L.B_tau * S_tau;
-          K[st].bottomRows<6>() += L.dvdot_dxi * P_xi;
-        }
-        S_x += h / 6 * (K[0] + 2 * K[1] + 2 * K[2] + K[3]);
-      }
-    }
+  out.trace = servo::run_loop<double>(
+      twin, outer, camera, [&](const servo::TickRecord& t) { return recursion.on_tick(t, twin); },
+      "the twin's linearisation failed");
+  if (out.trace.ok && !recursion.finish()) {
+    out.trace.ok = false;
+    out.trace.failure = "the twin's linearisation failed";
   }
+  if (out.trace.ok) out.d_pose = std::move(recursion.d_pose);
   return out;
 }
 

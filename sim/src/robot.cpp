@@ -60,11 +60,13 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
 
 }  // namespace
 
-static RobotModel parse_document(const YamlDoc& doc, bool consistent) {
+static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys(
-      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "joint_pid", "notes"});
-  RobotModel model;
+      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "drive_pid", "joint_pid", "notes"});
+  RobotFile file;
+  RobotModel& model = file.model;
+  LambdaVector<double>& lambda = file.lambda;
   model.source = doc.file();
   model.name = root.get_string("name", "unnamed");
 
@@ -114,15 +116,15 @@ static RobotModel parse_document(const YamlDoc& doc, bool consistent) {
   inertia.reject_unknown_keys({"platform", "wrenches", "links"});
   const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
   require_positive_body(inertia.at("platform"), platform, consistent);
-  for (int k = 0; k < 4; ++k) model.lambda(platform_index(k)) = platform(k);
+  for (int k = 0; k < 4; ++k) lambda(platform_index(k)) = platform(k);
   const auto wrenches = read_per_leg_body(inertia.at("wrenches"));
   const auto links = read_per_leg_body(inertia.at("links"));
   for (int i = 0; i < kLegs; ++i) {
     require_positive_body(inertia.at("wrenches"), wrenches[i], consistent);
     require_positive_body(inertia.at("links"), links[i], consistent);
     for (int k = 0; k < 4; ++k) {
-      model.lambda(wrench_index(i, k)) = wrenches[i](k);
-      model.lambda(link_index(i, k)) = links[i](k);
+      lambda(wrench_index(i, k)) = wrenches[i](k);
+      lambda(link_index(i, k)) = links[i](k);
     }
   }
 
@@ -133,18 +135,23 @@ static RobotModel parse_document(const YamlDoc& doc, bool consistent) {
   for (int i = 0; i < kLegs; ++i) {
     if (fc[i] < 0) friction.at("coulomb").fail("friction must be non-negative");
     if (fv[i] < 0) friction.at("viscous").fail("friction must be non-negative");
-    model.lambda(coulomb_index(i)) = fc[i];
-    model.lambda(viscous_index(i)) = fv[i];
+    lambda(coulomb_index(i)) = fc[i];
+    lambda(viscous_index(i)) = fv[i];
   }
   model.friction_epsilon = friction.get_double("epsilon", model.friction_epsilon);
   if (!(model.friction_epsilon > 0)) friction.at("epsilon").fail("expected a positive velocity in rad/s");
 
-  const YamlNode pid = root.at("joint_pid");
-  pid.reject_unknown_keys({"kp", "ki", "kd"});
-  model.lambda(kGainP) = pid.get_double("kp");
-  model.lambda(kGainI) = pid.get_double("ki");
-  model.lambda(kGainD) = pid.get_double("kd");
-  for (const char* key : {"kp", "ki", "kd"})
+  // The drives' built-in PID (eq. 31): lp, li, ld. (kp, ki, kd name the outer gains of the
+  // experiment file; robot files before version 0.2 used them here.)
+  if (root.find("joint_pid"))
+    root.at("joint_pid").fail("renamed: write 'drive_pid: {lp, li, ld}' (kp, ki, kd are the outer visual-servo "
+                              "gains of the experiment file)");
+  const YamlNode pid = root.at("drive_pid");
+  pid.reject_unknown_keys({"lp", "li", "ld"});
+  lambda(kGainP) = pid.get_double("lp");
+  lambda(kGainI) = pid.get_double("li");
+  lambda(kGainD) = pid.get_double("ld");
+  for (const char* key : {"lp", "li", "ld"})
     if (pid.get_double(key) < 0) pid.at(key).fail("gain must be non-negative");
 
   // Home pose: reachable, inside the joint range, away from singularities. It also fixes
@@ -162,18 +169,18 @@ static RobotModel parse_document(const YamlDoc& doc, bool consistent) {
   }
   const PoseCheck check = check_pose(model, model.home);
   if (!check.ok()) home.fail("home pose not usable: " + check.describe());
-  return model;
+  return file;
 }
 
-RobotModel load_robot(const std::string& file, bool require_consistent_inertia) {
+RobotFile load_robot(const std::string& file, bool require_consistent_inertia) {
   return parse_document(YamlDoc::load(file), require_consistent_inertia);
 }
 
-RobotModel parse_robot(const std::string& yaml_text, const std::string& name, bool require_consistent_inertia) {
+RobotFile parse_robot(const std::string& yaml_text, const std::string& name, bool require_consistent_inertia) {
   return parse_document(YamlDoc::parse(yaml_text, name), require_consistent_inertia);
 }
 
-std::string robot_to_yaml(const RobotModel& m) {
+std::string robot_to_yaml(const RobotModel& m, const LambdaVector<double>& lambda) {
   std::ostringstream o;
   auto vec = [&](const auto& v) {
     o << "[";
@@ -203,25 +210,25 @@ std::string robot_to_yaml(const RobotModel& m) {
   vec(m.gravity);
   o << "\ncom:\n  wrench: " << num(m.wrench_com) << "\n  link: " << num(m.link_com) << "\n";
   o << "inertia:  # [m, Ix, Iy, Iz] per body\n  platform: ";
-  vec(m.lambda.segment<4>(platform_index(0)));
+  vec(lambda.segment<4>(platform_index(0)));
   o << "\n  wrenches:\n";
   for (int i = 0; i < kLegs; ++i) {
     o << "    - ";
-    vec(m.lambda.segment<4>(wrench_index(i, 0)));
+    vec(lambda.segment<4>(wrench_index(i, 0)));
     o << "\n";
   }
   o << "  links:\n";
   for (int i = 0; i < kLegs; ++i) {
     o << "    - ";
-    vec(m.lambda.segment<4>(link_index(i, 0)));
+    vec(lambda.segment<4>(link_index(i, 0)));
     o << "\n";
   }
   o << "friction:\n  coulomb: ";
-  vec(m.lambda.segment<kLegs>(coulomb_index(0)));
+  vec(lambda.segment<kLegs>(coulomb_index(0)));
   o << "\n  viscous: ";
-  vec(m.lambda.segment<kLegs>(viscous_index(0)));
+  vec(lambda.segment<kLegs>(viscous_index(0)));
   o << "\n  epsilon: " << num(m.friction_epsilon) << "\n";
-  o << "joint_pid:\n  kp: " << num(m.lambda(kGainP)) << "\n  ki: " << num(m.lambda(kGainI)) << "\n  kd: " << num(m.lambda(kGainD))
+  o << "drive_pid:\n  lp: " << num(lambda(kGainP)) << "\n  li: " << num(lambda(kGainI)) << "\n  ld: " << num(lambda(kGainD))
     << "\n";
   return o.str();
 }
@@ -258,14 +265,6 @@ std::vector<std::string> check_physical_consistency(const LambdaVector<double>& 
   for (int g : {kGainP, kGainI, kGainD})
     if (!(lambda(g) > 0)) issues.push_back(reg[g].name + " must be positive");
   return issues;
-}
-
-void require_physical_consistency(const RobotModel& model, const std::string& where) {
-  const auto issues = check_physical_consistency(model.lambda);
-  if (issues.empty()) return;
-  std::string msg = "physically inconsistent parameters (" + std::to_string(issues.size()) + "): " + issues[0];
-  for (std::size_t i = 1; i < issues.size(); ++i) msg += "; " + issues[i];
-  fail(where, msg);
 }
 
 }  // namespace vcloe::sim

@@ -31,7 +31,7 @@ servo::PreparedReference reference(double duration, std::uint64_t seed) {
 
 // A "true" robot: priors perturbed by up to +-25 %, friction present; known masses unchanged.
 sim::LambdaVector<double> truth() {
-  sim::LambdaVector<double> t = default_robot().lambda;
+  sim::LambdaVector<double> t = test::default_priors();
   const double f[4] = {1.08, 0.85, 1.2, 0.9};
   for (int k = 0; k < 4; ++k) t(sim::platform_index(k)) *= f[k];
   for (int i = 0; i < sim::kLegs; ++i) {
@@ -73,7 +73,7 @@ TEST(Identify, RefusesWithoutAScaleAnchor) {
   const auto ref = reference(1.0, 3);
   IdentificationOptions o = options();
   try {
-    identify(default_robot(), servo::OuterGains{}, {measure(truth(), ref)}, o);
+    identify(default_robot(), test::default_priors(), servo::OuterGains{}, {measure(truth(), ref)}, o);
     FAIL();
   } catch (const vcloe::Error& e) {
     EXPECT_NE(std::string(e.what()).find("no scale anchor"), std::string::npos) << e.what();
@@ -86,7 +86,7 @@ TEST(Identify, MismatchedTraceIsAClearError) {
   e.measured.pop_back();
   IdentificationOptions o = options();
   o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), truth()(sim::platform_index(0))};
-  EXPECT_THROW(identify(default_robot(), servo::OuterGains{}, {e}, o), vcloe::Error);
+  EXPECT_THROW(identify(default_robot(), test::default_priors(), servo::OuterGains{}, {e}, o), vcloe::Error);
 }
 
 TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
@@ -96,7 +96,7 @@ TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
   // in the closing notes and docs/identification.md.)
   const auto ref = reference(4.0, 5);
   const sim::LambdaVector<double> t = truth();
-  sim::RobotModel prior = default_robot();
+  sim::LambdaVector<double> prior = test::default_priors();
   IdentificationOptions o = options();
   std::vector<int> unknown = {sim::platform_index(1), sim::platform_index(2), sim::platform_index(3),
                               sim::kGainP, sim::kGainI, sim::kGainD};
@@ -107,13 +107,13 @@ TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
   for (int k = 0; k < sim::kNumLambda; ++k) {
     const bool free = std::find(unknown.begin(), unknown.end(), k) != unknown.end();
     o.spec[k].mode = free ? Mode::Free : Mode::Fixed;
-    if (!free) prior.lambda(k) = t(k);
+    if (!free) prior(k) = t(k);
   }
   o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), t(sim::platform_index(0))};
   o.prior_log_sigma = 0;  // pure output error: noise-free data must give the truth, unbiased
   o.horizons = {0.35, 1.0};
   o.tol1 = 1e-10;
-  const IdentificationResult r = identify(prior, servo::OuterGains{}, {measure(t, ref)}, o);
+  const IdentificationResult r = identify(default_robot(), prior, servo::OuterGains{}, {measure(t, ref)}, o);
   const auto& reg = sim::parameter_registry();
   for (int k : unknown) {
     const ParameterResult& p = r.parameters[k];
@@ -136,7 +136,7 @@ IdentificationResult fit_platform_and_gains(const Anchor& anchor, bool payload_e
                                             double initial_trust_region = 0.1, double start_factor = 1.3) {
   const auto ref = reference(3.0, 7);
   const sim::LambdaVector<double> t = truth();
-  sim::RobotModel prior = default_robot();
+  sim::LambdaVector<double> prior = test::default_priors();
   IdentificationOptions o = options();
   o.horizons = {1.0};
   o.tol1 = 1e-10;
@@ -146,12 +146,12 @@ IdentificationResult fit_platform_and_gains(const Anchor& anchor, bool payload_e
   for (int k = 0; k < sim::kNumLambda; ++k) {
     const bool free = std::find(unknown.begin(), unknown.end(), k) != unknown.end();
     o.spec[k].mode = free ? Mode::Free : Mode::Fixed;
-    prior.lambda(k) = (free ? start_factor : fixed_scale) * t(k);
+    prior(k) = (free ? start_factor : fixed_scale) * t(k);
   }
   o.anchor = anchor;
   std::vector<Experiment> exps = {measure(t, ref)};
   if (payload_experiment) exps.push_back(measure(t, ref, Payload{5.0, Vec3d(0.02, 0.02, 0.03)}));
-  return identify(prior, servo::OuterGains{}, exps, o);
+  return identify(default_robot(), prior, servo::OuterGains{}, exps, o);
 }
 }  // namespace
 
@@ -200,7 +200,7 @@ TEST(Identify, ReportsStructurallyUnidentifiableParametersByName) {
   IdentificationOptions o = options();
   o.max_iterations = 2;  // statuses come from the analysis, not from convergence
   o.anchor = {AnchorKind::KnownParameter, sim::kGainP, truth()(sim::kGainP)};
-  const IdentificationResult r = identify(default_robot(), servo::OuterGains{}, {measure(truth(), ref)}, o);
+  const IdentificationResult r = identify(default_robot(), test::default_priors(), servo::OuterGains{}, {measure(truth(), ref)}, o);
   for (int i = 1; i <= 6; ++i) {
     for (const std::string name : {"Ix_w", "Iy_w", "Iz_l"}) {
       const ParameterResult& p = r.parameters[sim::parameter_index(name + std::to_string(i))];

@@ -23,7 +23,7 @@ servo::PreparedReference short_reference(double duration) {
 
 // A parameter vector with every entry non-zero (friction too), so no direction is trivial.
 sim::LambdaVector<double> test_lambda() {
-  sim::LambdaVector<double> l = default_robot().lambda;
+  sim::LambdaVector<double> l = test::default_priors();
   for (int i = 0; i < sim::kLegs; ++i) {
     l(sim::coulomb_index(i)) = 0.15;
     l(sim::viscous_index(i)) = 0.2;

@@ -68,7 +68,7 @@ TEST(Timing, ExperimentFileErrorsNameTheKey) {
 TEST(PreparedReference, ExposuresAtTheCameraRateAndUpdatesAfterTheLatency) {
   LoopTiming t;
   const PreparedReference ref = prepared(t, 2.0);
-  EXPECT_EQ(ref.total_ticks, 2000);
+  EXPECT_EQ(ref.clock.total_ticks, 2000);
   ASSERT_EQ(ref.exposure_times.size(), 200u);
   EXPECT_DOUBLE_EQ(ref.exposure_times[1], 0.01);
   EXPECT_EQ(ref.updates.size(), 199u);  // the last frame arrives after the run ends
@@ -77,11 +77,11 @@ TEST(PreparedReference, ExposuresAtTheCameraRateAndUpdatesAfterTheLatency) {
 TEST(PreparedReference, ATruncatedReferenceRunsTheSamePrefix) {
   const PreparedReference full = prepared(LoopTiming{}, 2.0);
   const PreparedReference head = truncate_reference(full, 80);
-  EXPECT_EQ(head.total_ticks, 800);
+  EXPECT_EQ(head.clock.total_ticks, 800);
   EXPECT_EQ(head.exposure_times.size(), 80u);
   EXPECT_EQ(head.updates.size(), 79u);  // as for a run prepared with that duration
-  const auto a = simulate_twin<double>(default_robot(), default_robot().lambda, full, OuterGains{});
-  const auto b = simulate_twin<double>(default_robot(), default_robot().lambda, head, OuterGains{});
+  const auto a = simulate_twin<double>(default_robot(), test::default_priors(), full, OuterGains{});
+  const auto b = simulate_twin<double>(default_robot(), test::default_priors(), head, OuterGains{});
   ASSERT_TRUE(a.ok && b.ok);
   ASSERT_EQ(b.true_pose.size(), 80u);
   for (std::size_t j = 0; j < 80; ++j) EXPECT_EQ(a.true_pose[j], b.true_pose[j]) << j;
@@ -89,7 +89,7 @@ TEST(PreparedReference, ATruncatedReferenceRunsTheSamePrefix) {
 
 TEST(Twin, TracksAFeasibleReferenceUnderTheDefaultCascade) {
   const PreparedReference ref = prepared(LoopTiming{}, 4.0);
-  const LoopResult<double> r = simulate_twin<double>(default_robot(), default_robot().lambda, ref, OuterGains{});
+  const LoopResult<double> r = simulate_twin<double>(default_robot(), test::default_priors(), ref, OuterGains{});
   ASSERT_TRUE(r.ok) << r.failure;
   ASSERT_EQ(r.true_pose.size(), ref.exposure_times.size());
   EXPECT_LT(max_tracking_error_mm(ref, r), 5.0);
@@ -104,7 +104,7 @@ TEST(Twin, StartsStandingWithItsModeledDrivesHoldingThePose) {
     return ReferenceSample{default_robot().home, Vec6d::Zero()};
   });
   for (double mass_factor : {1.0, 1.2}) {
-    sim::LambdaVector<double> lambda = default_robot().lambda;
+    sim::LambdaVector<double> lambda = test::default_priors();
     lambda(sim::platform_index(0)) *= mass_factor;  // m_p
     const LoopResult<double> r = simulate_twin<double>(default_robot(), lambda, ref, OuterGains{});
     ASSERT_TRUE(r.ok) << r.failure;
@@ -118,7 +118,7 @@ TEST(Twin, LiteralOuterLawAlsoHoldsThePose) {
   OuterGains g;
   g.literal = true;
   const PreparedReference ref = prepared(LoopTiming{}, 4.0);
-  const LoopResult<double> r = simulate_twin<double>(default_robot(), default_robot().lambda, ref, g);
+  const LoopResult<double> r = simulate_twin<double>(default_robot(), test::default_priors(), ref, g);
   ASSERT_TRUE(r.ok) << r.failure;
   // Starts exactly at the start pose (integrator initialised at the start joint angles).
   EXPECT_LT((r.true_pose[1] - ref.start_pose).head<3>().norm(), 2e-3);
@@ -128,7 +128,7 @@ TEST(Twin, HonoursCameraRateAndLatency) {
   LoopTiming base;
   const auto run = [](const LoopTiming& t) {
     const PreparedReference ref = prepared(t, 2.0);
-    return simulate_twin<double>(default_robot(), default_robot().lambda, ref, OuterGains{});
+    return simulate_twin<double>(default_robot(), test::default_priors(), ref, OuterGains{});
   };
   const LoopResult<double> a = run(base);
   LoopTiming slower = base;
@@ -150,7 +150,7 @@ TEST(Twin, HonoursCameraRateAndLatency) {
 }
 
 TEST(Twin, ADivergingRunIsReportedNotReturnedAsNaN) {
-  sim::LambdaVector<double> lambda = default_robot().lambda;
+  sim::LambdaVector<double> lambda = test::default_priors();
   lambda(sim::kGainP) *= 400;  // far beyond what 1 kHz sampling can stabilise
   lambda(sim::kGainD) *= 400;
   const PreparedReference ref = prepared(LoopTiming{}, 2.0);
@@ -163,7 +163,7 @@ TEST(Twin, ADivergingRunIsReportedNotReturnedAsNaN) {
 TEST(Twin, JetDerivativesOfThePoseTraceMatchFiniteDifferences) {
   using Jet = ceres::Jet<double, 3>;
   const PreparedReference ref = prepared(LoopTiming{}, 0.5);
-  const sim::LambdaVector<double> base = default_robot().lambda;
+  const sim::LambdaVector<double> base = test::default_priors();
   sim::LambdaVector<Jet> lambda = base.cast<Jet>();
   const int params[3] = {sim::platform_index(0), sim::viscous_index(2), sim::kGainP};
   for (int d = 0; d < 3; ++d) lambda(params[d]) = Jet(base(params[d]), d);

@@ -7,10 +7,14 @@
 
 namespace vcloe::test {
 
-inline const sim::RobotModel& default_robot() {
-  static const sim::RobotModel model = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
-  return model;
+inline const sim::RobotFile& default_robot_file() {
+  static const sim::RobotFile file = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
+  return file;
 }
+// The default robot's structure and its prior values Lambda.
+inline const sim::RobotModel& default_robot() { return default_robot_file().model; }
+inline const sim::LambdaVector<double>& default_priors() { return default_robot_file().lambda; }
+inline sim::XiVector<double> default_xi() { return default_priors().head<sim::kNumXi>(); }
 
 // A pose that passes check_pose (joint range, both singularity margins), drawn around home
 // with up to +-40 mm and +-0.15 rad so that a good part of the joint range is covered.

@@ -18,7 +18,7 @@ constexpr int kSamples = 120;
 
 // Xi with every entry non-zero and physically plausible, so no column hides behind a zero.
 XiVector<double> test_xi() {
-  XiVector<double> xi = default_robot().xi();
+  XiVector<double> xi = test::default_xi();
   for (int i = 0; i < kLegs; ++i) {
     xi(coulomb_index(i)) = 0.2 + 0.05 * i;
     xi(viscous_index(i)) = 0.3 + 0.02 * i;
@@ -150,7 +150,7 @@ TEST(PowerBalance, EnergyChangeEqualsActuatorMinusFrictionWorkUnderPidHold) {
   // W_dot = tau_a . theta_dot - tau_joint . theta_dot; then (T + V)(t) - (T + V)(0) = W(t).
   const RobotModel& m = default_robot();
   const XiVector<double> xi = test_xi();
-  const double kp = m.lambda(kGainP), ki = m.lambda(kGainI), kd = m.lambda(kGainD);
+  const double kp = test::default_priors()(kGainP), ki = test::default_priors()(kGainI), kd = test::default_priors()(kGainD);
   const double dt_ctrl = 1e-3, dt = 1e-4;
   using Aug = Eigen::Matrix<double, 13, 1>;
   auto energy = [&](const Aug& x) {

@@ -42,17 +42,19 @@ std::string error_for(const std::string& pattern, const std::string& replacement
 
 TEST(RobotFile, DefaultRobotLoadsTable1Priors) {
   const RobotModel& m = test::default_robot();
-  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("m_p")), 24.0);
-  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("Iz_p")), 0.35);
-  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("m_w4")), 0.685);
-  EXPECT_DOUBLE_EQ(m.lambda(parameter_index("Iz_l6")), 21.3e-4);
+  const LambdaVector<double>& lambda = test::default_priors();
+  EXPECT_DOUBLE_EQ(lambda(parameter_index("m_p")), 24.0);
+  EXPECT_DOUBLE_EQ(lambda(parameter_index("Iz_p")), 0.35);
+  EXPECT_DOUBLE_EQ(lambda(parameter_index("m_w4")), 0.685);
+  EXPECT_DOUBLE_EQ(lambda(parameter_index("Iz_l6")), 21.3e-4);
+  EXPECT_DOUBLE_EQ(lambda(parameter_index("li")), 770.0);
   EXPECT_DOUBLE_EQ(m.joint_limit, 0.9948);
   for (const Leg& leg : m.legs) EXPECT_NEAR(leg.axis.dot(Vec3d::UnitZ()), 1.0, 1e-15);
 }
 
 TEST(RobotFile, Table1InertiasAreReportedAsPhysicallyInconsistent) {
   // Table 1: wrench Ix + Iy = 45.8e-5 < Iz = 60.5e-5 and link 104.6e-5 < 213e-5.
-  const auto issues = check_physical_consistency(test::default_robot().lambda);
+  const auto issues = check_physical_consistency(test::default_priors());
   int wrench = 0, link = 0;
   for (const auto& s : issues) {
     wrench += s.find("body 'w") != std::string::npos;
@@ -65,8 +67,9 @@ TEST(RobotFile, Table1InertiasAreReportedAsPhysicallyInconsistent) {
 
 TEST(RobotFile, RoundTripsThroughYaml) {
   const RobotModel& m = test::default_robot();
-  const RobotModel back = parse_robot(robot_to_yaml(m), "roundtrip.yaml");
-  EXPECT_EQ((back.lambda - m.lambda).cwiseAbs().maxCoeff(), 0.0);
+  const RobotFile file = parse_robot(robot_to_yaml(m, test::default_priors()), "roundtrip.yaml");
+  const RobotModel& back = file.model;
+  EXPECT_EQ((file.lambda - test::default_priors()).cwiseAbs().maxCoeff(), 0.0);
   for (int i = 0; i < kLegs; ++i) {
     EXPECT_EQ(back.legs[i].base_joint, m.legs[i].base_joint);
     EXPECT_EQ(back.legs[i].link_length, m.legs[i].link_length);
@@ -136,8 +139,14 @@ TEST(RobotFile, NegativeMassIsRejected) {
 }
 
 TEST(RobotFile, UnknownKeyIsRejectedNotIgnored) {
-  const std::string msg = error_for(R"(joint_pid:)", "joint_pidd:");
+  const std::string msg = error_for(R"(drive_pid:)", "drive_pidd:");
   EXPECT_NE(msg.find("unknown key"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, TheOldJointPidKeyIsRefusedNamingTheNewOne) {
+  const std::string msg = error_for(R"(drive_pid:)", "joint_pid:");
+  EXPECT_NE(msg.find("key 'joint_pid'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("drive_pid: {lp, li, ld}"), std::string::npos) << msg;
 }
 
 TEST(RobotFile, CrankNotPerpendicularToAxisIsRejected) {

@@ -24,16 +24,19 @@ struct MujocoOptions {
 // MuJoCo needs physically consistent bodies. Table 1 priors are not (wrench and link moments
 // violate the triangle inequality), but the offending moments are dynamically invisible in
 // this robot: a crank's Ix, Iy (it only turns about its axis) and a link's spin Iz (it does
-// not spin). Returns a copy with only those raised/lowered, and says what changed; throws
+// not spin). Returns the values with only those raised/lowered, and says what changed; throws
 // vcloe::Error if anything else is inconsistent (e.g. a non-positive mass).
-sim::RobotModel engine_consistent(const sim::RobotModel& model, std::vector<std::string>& adjustments);
+sim::LambdaVector<double> engine_consistent(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                                            std::vector<std::string>& adjustments);
 
 class MujocoRobot {
  public:
-  // Builds the model written at `pose` (home if omitted) with the robot's inertial parameters
+  // Builds the model written at `pose` (home if omitted) with the inertial parameters in lambda
   // (engine_consistent is applied by the caller; inconsistent bodies are an error here).
-  static MujocoRobot build(const sim::RobotModel& model, const MujocoOptions& options = {});
-  static MujocoRobot build(const sim::RobotModel& model, const Vec6d& pose, const MujocoOptions& options);
+  static MujocoRobot build(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                           const MujocoOptions& options = {});
+  static MujocoRobot build(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const Vec6d& pose,
+                           const MujocoOptions& options);
   ~MujocoRobot();
   MujocoRobot(MujocoRobot&&) noexcept;
   MujocoRobot& operator=(MujocoRobot&&) noexcept;

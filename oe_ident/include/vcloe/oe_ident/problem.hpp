@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "vcloe/servo/loop.hpp"
+#include "vcloe/servo/reference.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::oe_ident {
@@ -109,8 +109,9 @@ std::vector<ParameterSpec> default_specification();
 
 // Throws vcloe::Error when there is no anchor, when a measured trace does not match its
 // reference, or when the twin cannot even run at the priors.
-IdentificationResult identify(const sim::RobotModel& prior, const servo::OuterGains& gains,
-                              const std::vector<Experiment>& experiments, const IdentificationOptions& options);
+IdentificationResult identify(const sim::RobotModel& model, const sim::LambdaVector<double>& prior,
+                              const servo::OuterGains& gains, const std::vector<Experiment>& experiments,
+                              const IdentificationOptions& options);
 
 // Per-axis RMS of measured - twin(lambda) for one experiment: [x, y, z] mm, [a, b, g] mrad.
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,

@@ -1,22 +1,16 @@
 #pragma once
-// vcloe/servo/controllers.hpp — the two controllers of the cascade (seed 004 Fig. 3).
+// vcloe/servo/controllers.hpp — the two control laws of the cascade (seed 004 Fig. 3).
 //
 // Outer visual servo (eq. 30) at the camera rate: joint position command U_theta from the
 // Cartesian PID of the pose error mapped by J_theta (eq. 29), with the inverse-kinematics
 // feedforward by default. Inner joint PID (eq. 31) at the controller rate, the model of the
 // drive's built-in controller: derivatives are backward differences of held commands and
 // encoder samples, as a real drive computes them. Templated on the scalar for ceres::Jet.
-#include "vcloe/servo/timing.hpp"
+// The components that run them at their rates: visual_servo.hpp, twin.hpp.
+#include "vcloe/servo/reference.hpp"
+#include "vcloe/sim/parameters.hpp"
 
 namespace vcloe::servo {
-
-// What the outer loop needs from the reference at one update: chi_d, chi_dot_d, IK(chi_d)
-// and J_theta(chi_d). Precomputed once per experiment (they do not depend on parameters).
-struct OuterReference {
-  Vec6d chi_d, chi_dot_d;
-  Vec6d theta_d;
-  Mat6d J_theta;
-};
 
 template <typename T>
 struct OuterPid {
@@ -47,10 +41,16 @@ struct OuterPid {
   }
 };
 
+// The drives' gains (eq. 31), the last three entries of Lambda.
 template <typename T>
-struct JointPidGains {
+struct DriveGains {
   T lp, li, ld;  // N*m/rad, N*m/(rad*s), N*m*s/rad
 };
+
+template <typename T>
+DriveGains<T> drive_gains(const sim::LambdaVector<T>& lambda) {
+  return {lambda(sim::kGainP), lambda(sim::kGainI), lambda(sim::kGainD)};
+}
 
 template <typename T>
 struct InnerPid {
@@ -58,20 +58,20 @@ struct InnerPid {
   Vec6<T> previous_command = Vec6<T>::Zero();
   Vec6<T> previous_theta = Vec6<T>::Zero();
   bool has_previous = false;
+  Vec6<T> e = Vec6<T>::Zero(), e_dot = Vec6<T>::Zero();  // of the last update
 
   // A drive that has been holding its robot at rest: the integral carries the holding torque
   // (li int = tau_hold, U = theta), so the first update outputs tau_hold. Without integral
   // action (li = 0) the drive holds nothing and the integral stays zero.
-  void start_holding(const JointPidGains<T>& g, const Vec6<T>& tau_hold) {
+  void start_holding(const DriveGains<T>& g, const Vec6<T>& tau_hold) {
     integral = g.li != T(0) ? Vec6<T>(tau_hold / g.li) : Vec6<T>::Zero();
   }
 
   // eq. (31): tau = lp (U - theta) + ld (U_dot - theta_dot) + li int (U - theta).
-  Vec6<T> update(const JointPidGains<T>& g, const Vec6<T>& U, const Vec6<T>& theta, double dt) {
-    const Vec6<T> e = U - theta;
+  Vec6<T> update(const DriveGains<T>& g, const Vec6<T>& U, const Vec6<T>& theta, double dt) {
+    e = U - theta;
     integral += e * T(dt);
-    Vec6<T> e_dot = Vec6<T>::Zero();
-    if (has_previous) e_dot = ((U - previous_command) - (theta - previous_theta)) / T(dt);
+    e_dot = has_previous ? Vec6<T>(((U - previous_command) - (theta - previous_theta)) / T(dt)) : Vec6<T>::Zero();
     previous_command = U;
     previous_theta = theta;
     has_previous = true;

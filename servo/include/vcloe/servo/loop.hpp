@@ -1,107 +1,73 @@
 #pragma once
-// vcloe/servo/loop.hpp — the sampled-data visual-servo loop (seed 004 Fig. 3), shared by the
-// twin and every real or virtual robot: only the robot and the measurement differ.
+// vcloe/servo/loop.hpp — the one sampled-data schedule of the visual-servo loop (seed 004
+// Fig. 3). Every path drives it: the twin, the forward sensitivities, validate-model, the
+// virtual robot, and (stepping the same VisualServo) the live control process.
 //
-// Tick k (controller period Tc): if a camera frame is exposed now (k = j * ticks_per_frame),
-// the robot's pose is measured; if frame j arrives now (k = j * ticks_per_frame +
-// latency_ticks), the outer PID updates the held command U; then the robot advances one
-// controller period under U (its inner PID runs inside `step`). Before the first frame
-// arrives, U holds IK of the start pose.
-#include <algorithm>
-#include <functional>
+// Tick k (controller period Tc), in this order:
+//   1. if frame j is exposed now, the camera measures the robot's true pose;
+//   2. if frame j arrives now (exposure + latency), the outer controller updates the held U;
+//   3. the robot advances one controller period under U (its drives run inside `step`);
+//   4. the observer receives the tick's record (and may stop the run).
+// Before the first frame arrives, U holds IK of the start pose.
 #include <string>
 #include <vector>
 
-#include "vcloe/servo/controllers.hpp"
-#include "vcloe/sim/robot.hpp"
+#include "vcloe/servo/components.hpp"
+#include "vcloe/servo/visual_servo.hpp"
 
 namespace vcloe::servo {
-
-struct ReferenceSample {
-  Vec6d chi, chi_dot;  // desired pose and its rate at one time
-};
-using ReferenceFunction = std::function<ReferenceSample(double t)>;
-
-// Everything the loop needs that does not depend on the identified parameters, computed once.
-struct PreparedReference {
-  LoopTiming timing;
-  double duration = 0;
-  int total_ticks = 0;                    // controller periods simulated
-  std::vector<double> exposure_times;     // t_j = j / camera_hz, t_j <= duration
-  std::vector<Vec6d> reference_at_exposure;  // chi_d(t_j), for traces
-  std::vector<OuterReference> updates;    // per frame j, at its arrival tick (if within the run)
-  Vec6d start_pose = Vec6d::Zero();       // chi_d(0): both loops start at rest here
-  Vec6d start_theta = Vec6d::Zero();
-};
-
-// Throws vcloe::Error if the timing is invalid or a reference pose is not reachable.
-PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTiming& timing, double duration,
-                                    const ReferenceFunction& reference);
-
-// The first `frames` camera frames of a prepared reference: the same experiment, stopped early
-// (the identification fits growing prefixes of a record before the whole of it).
-inline PreparedReference truncate_reference(const PreparedReference& ref, std::size_t frames) {
-  PreparedReference out = ref;
-  frames = std::min(frames, ref.exposure_times.size());
-  const int per_frame = ref.timing.ticks_per_frame(), lag = ref.timing.latency_ticks();
-  out.total_ticks = std::min(ref.total_ticks, static_cast<int>(frames) * per_frame);
-  out.duration = out.total_ticks * ref.timing.controller_period();
-  out.exposure_times.resize(frames);
-  out.reference_at_exposure.resize(frames);
-  std::size_t updates = 0;
-  while (updates < ref.updates.size() && static_cast<int>(updates) * per_frame + lag < out.total_ticks) ++updates;
-  out.updates.resize(updates);
-  return out;
-}
 
 template <typename T>
 struct LoopResult {
   bool ok = true;
-  std::string failure;   // why the run stopped early
+  std::string failure;  // why the run stopped early
   double failure_time = 0;
-  std::vector<Vec6<T>> true_pose;   // robot pose at each exposure time
-  std::vector<Vec6<T>> measured;    // what the camera reported for it
-  std::vector<Vec6<T>> command;     // U after the update of frame j (or the start hold)
+  std::vector<Vec6<T>> true_pose;  // robot pose at each exposure time
+  std::vector<Vec6<T>> measured;   // what the camera reported for it
+  std::vector<Vec6<T>> command;    // U after the update of frame j (or the start hold)
 };
 
-// Robot concept: `Vec6<T> pose() const` and `bool step(const Vec6<T>& U)` (one controller
-// period, inner PID included; false if the robot failed). Measure: Vec6<T>(int j, Vec6<T> pose).
-template <typename T, typename Robot, typename Measure>
-LoopResult<T> run_visual_servo(Robot& robot, const PreparedReference& ref, const OuterGains& gains,
-                               Measure&& measure) {
-  LoopResult<T> out;
-  const LoopTiming& tm = ref.timing;
-  const int per_frame = tm.ticks_per_frame(), lag = tm.latency_ticks();
-  const std::size_t frames = ref.exposure_times.size();
-  out.true_pose.reserve(frames);
-  out.measured.reserve(frames);
-  out.command.reserve(frames);
+// What happened at one tick (emitted after the robot's step).
+struct TickRecord {
+  int tick = 0;
+  int exposed = -1;  // frame exposed at this tick
+  int arrived = -1;  // frame whose pose updated U at this tick
+};
 
-  OuterPid<T> outer;
-  if (gains.literal && !ref.updates.empty()) outer.start_literal(gains, ref.updates.front(), ref.start_theta);
-  Vec6<T> U = ref.start_theta.cast<T>();
-  for (int k = 0; k < ref.total_ticks; ++k) {
-    if (k % per_frame == 0) {
-      const std::size_t j = static_cast<std::size_t>(k / per_frame);
-      if (j < frames) {
-        out.true_pose.push_back(robot.pose());
-        out.measured.push_back(measure(static_cast<int>(j), out.true_pose.back()));
-        out.command.push_back(U);
-      }
+// An observer that records nothing.
+struct NoObserver {
+  bool operator()(const TickRecord&) const { return true; }
+};
+
+// Runs the loop over the controller's reference. The observer returns false to stop the run
+// (reported as a failure with `observer_failure`).
+template <typename T, typename Robot, typename Camera, typename Observer = NoObserver>
+  requires CommandedRobot<Robot, T> && PoseSource<Camera, T>
+LoopResult<T> run_loop(Robot& robot, VisualServo<T>& controller, Camera& camera, Observer&& observe = {},
+                       const std::string& observer_failure = "stopped by its observer") {
+  const TickClock& clock = controller.reference().clock;
+  LoopResult<T> out;
+  out.true_pose.reserve(static_cast<std::size_t>(clock.frames()));
+  out.measured.reserve(out.true_pose.capacity());
+  out.command.reserve(out.true_pose.capacity());
+  auto stop = [&](int k, const std::string& why) {
+    out.ok = false;
+    out.failure_time = clock.time(k + 1);
+    out.failure = "stopped during the controller period ending at t = " + std::to_string(out.failure_time) + " s: " + why;
+    return out;
+  };
+  for (int k = 0; k < clock.total_ticks; ++k) {
+    TickRecord tick{k, clock.exposed_at(k), clock.arriving_at(k)};
+    if (tick.exposed >= 0) {
+      out.true_pose.push_back(robot.pose());
+      out.measured.push_back(camera.measure(tick.exposed, out.true_pose.back()));
+      out.command.push_back(controller.command());
     }
-    if (k >= lag && (k - lag) % per_frame == 0) {
-      const std::size_t j = static_cast<std::size_t>((k - lag) / per_frame);
-      if (j < ref.updates.size()) {
-        U = outer.update(gains, ref.updates[j], out.measured[j], tm.camera_period());
-        out.command[j] = U;
-      }
-    }
-    if (!robot.step(U)) {
-      out.ok = false;
-      out.failure_time = (k + 1) * tm.controller_period();
-      out.failure = "robot failed during the controller period ending at t = " + std::to_string(out.failure_time) + " s";
-      return out;
-    }
+    if (tick.arrived >= 0)
+      out.command[static_cast<std::size_t>(tick.arrived)] =
+          controller.on_frame(tick.arrived, out.measured[static_cast<std::size_t>(tick.arrived)]);
+    if (!robot.step(controller.command())) return stop(k, robot.failure());
+    if (!observe(tick)) return stop(k, observer_failure);
   }
   return out;
 }

@@ -1,62 +1,90 @@
 #pragma once
-// vcloe/servo/twin.hpp — the digital twin: the modeled inner joint PID (eq. 31) driving the
-// virtual-work model (eq. 40), integrated with fixed-step RK4, inside the same visual-servo
-// loop as the real robot. Parameters are Lambda (67, registry order) in any scalar type, so
-// the identification can differentiate the simulated pose trace through ceres::Jet.
+// vcloe/servo/twin.hpp — the digital twin: modeled drives (the inner joint PID, eq. 31, at the
+// controller rate) on the rigid-body plant (eq. 40), a CommandedRobot that runs in the same loop
+// as the real robot. Lambda (67, registry order) in any scalar type, so the identification can
+// differentiate the simulated pose trace (ceres::Jet, or the forward sensitivities of oe_ident).
 #include "vcloe/servo/loop.hpp"
-#include "vcloe/sim/plant.hpp"
+#include "vcloe/servo/rigid_plant.hpp"
+#include "vcloe/sim/dynamics.hpp"
 
 namespace vcloe::servo {
 
-// The twin as a position-commanded robot (the Robot concept of run_visual_servo).
+// The model of the drives' built-in controllers: eq. (31) on the encoder angles and the held
+// command, one update per controller period. pid() keeps the last update's error terms.
 template <typename T>
-class TwinRobot {
+class ModeledDrives {
  public:
-  TwinRobot(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda, const LoopTiming& timing,
-            const Vec6d& start_pose)
-      : model_(model),
-        xi_(lambda.template head<sim::kNumXi>()),
-        gains_{lambda(sim::kGainP), lambda(sim::kGainI), lambda(sim::kGainD)},
-        dt_(timing.controller_period()),
-        substeps_(timing.substeps),
-        x_(sim::make_state<T>(start_pose.cast<T>(), Vec6<T>::Zero())) {
-    // The experiment starts with the robot standing at the start pose, its drives holding it
-    // against gravity (docs/loop.md): the modeled drives' integrals carry this model's
-    // holding torques. (prepare_reference has checked that the start pose is reachable.)
-    Vec6<T> tau_hold;
-    if (sim::holding_torques<T>(model_, Vec6<T>(x_.template head<6>()), xi_, tau_hold))
-      pid_.start_holding(gains_, tau_hold);
-  }
+  ModeledDrives(const DriveGains<T>& gains, double controller_period) : gains_(gains), dt_(controller_period) {}
+  const DriveGains<T>& gains() const { return gains_; }
+  const InnerPid<T>& pid() const { return pid_; }
+  bool first_update() const { return first_; }  // the last update had no previous sample
+  const Vec6<T>& torque() const { return tau_; }
 
-  Vec6<T> pose() const { return x_.template head<6>(); }
-  const sim::PlantState<T>& state() const { return x_; }
+  // Drives that have been holding the robot at rest: their integrals carry tau_hold.
+  void start_holding(const Vec6<T>& tau_hold) { pid_.start_holding(gains_, tau_hold); }
 
-  // One controller period: encoder angles by IK of the pose, inner PID torque, held over
-  // `substeps` RK4 steps.
-  bool step(const Vec6<T>& U) {
-    Vec6<T> theta;
-    if (!sim::inverse_kinematics<T>(model_, Vec6<T>(x_.template head<6>()), theta)) return false;
-    const Vec6<T> tau = pid_.update(gains_, U, theta, dt_);
-    return sim::integrate_held<T>(model_, xi_, tau, dt_ / substeps_, substeps_, x_);
+  const Vec6<T>& update(const Vec6<T>& U, const Vec6<T>& theta) {
+    first_ = !pid_.has_previous;
+    tau_ = pid_.update(gains_, U, theta, dt_);
+    return tau_;
   }
 
  private:
-  const sim::RobotModel& model_;
-  sim::XiVector<T> xi_;
-  JointPidGains<T> gains_;
+  DriveGains<T> gains_;
   double dt_;
-  int substeps_;
-  sim::PlantState<T> x_;
   InnerPid<T> pid_;
+  bool first_ = true;
+  Vec6<T> tau_ = Vec6<T>::Zero();
 };
 
-// Simulated pose trace at the exposure times of `ref`. A diverging or non-finite run returns
-// ok = false with the time it failed; it never returns NaN poses as if they were valid.
+template <typename T>
+class TwinRobot {
+ public:
+  enum class Start { Holding, Unpowered };
+
+  // The experiment starts with the robot standing at the start pose, its drives holding it
+  // against gravity (docs/loop.md): the modeled drives' integrals carry this model's holding
+  // torques J_ad^-T G. Start::Unpowered starts them at zero (validate-model's rigid comparison).
+  TwinRobot(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda, const LoopTiming& timing,
+            const Vec6d& start_pose, Start start = Start::Holding)
+      : plant_(model, lambda.template head<sim::kNumXi>(), timing, start_pose.cast<T>()),
+        drives_(drive_gains<T>(lambda), timing.controller_period()) {
+    Vec6<T> tau_hold;
+    if (start == Start::Holding && sim::holding_torques<T>(model, plant_.pose(), plant_.xi(), tau_hold))
+      drives_.start_holding(tau_hold);
+  }
+
+  Vec6<T> pose() const { return plant_.pose(); }
+  const std::string& failure() const { return failure_.empty() ? plant_.failure() : failure_; }
+  RigidPlant<T>& plant() { return plant_; }
+  const RigidPlant<T>& plant() const { return plant_; }
+  const ModeledDrives<T>& drives() const { return drives_; }
+
+  // One controller period: encoders, the drives' torque, held over the plant's RK4 steps.
+  bool step(const Vec6<T>& U) {
+    Vec6<T> theta;
+    if (!plant_.joint_angles(theta)) {
+      failure_ = "the twin's pose left the workspace (no inverse kinematics)";
+      return false;
+    }
+    return plant_.advance(drives_.update(U, theta));
+  }
+
+ private:
+  RigidPlant<T> plant_;
+  ModeledDrives<T> drives_;
+  std::string failure_;
+};
+
+// The twin's pose trace at the exposure times of `ref` (the camera is the pose itself). A
+// diverging or non-finite run returns ok = false with the time and reason; never NaN poses.
 template <typename T>
 LoopResult<T> simulate_twin(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda,
                             const PreparedReference& ref, const OuterGains& gains) {
-  TwinRobot<T> twin(model, lambda, ref.timing, ref.start_pose);
-  return run_visual_servo<T>(twin, ref, gains, [](int, const Vec6<T>& pose) { return pose; });
+  TwinRobot<T> twin(model, lambda, ref.clock.timing, ref.start_pose);
+  VisualServo<T> outer(ref, gains);
+  ExactPose camera;
+  return run_loop<T>(twin, outer, camera);
 }
 
 }  // namespace vcloe::servo

@@ -8,7 +8,9 @@
 // A state that leaves the workspace or turns non-finite is reported, never propagated.
 #include <boost/numeric/odeint/algebra/vector_space_algebra.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen_algebra.hpp>
+#include <boost/numeric/odeint/external/eigen/eigen_resize.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+#include <vector>
 
 #include "vcloe/sim/dynamics.hpp"
 
@@ -41,17 +43,27 @@ bool plant_derivative(const RobotModel& model, const XiVector<T>& xi, const Plan
   return true;
 }
 
-// Advances x by `substeps` RK4 steps of dt each with tau_a held (zero-order hold).
-// Returns false, leaving x at the last good state, if the plant leaves its domain.
-template <typename T>
-bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T>& tau_a,
-                    double dt, int substeps, PlantState<T>& x) {
+// The one fixed-step integrator of the project: one classic RK4 step of length h (Boost.Odeint's
+// runge_kutta4) of an autonomous system(x, dx_dt, t). It evaluates the system at the four
+// stages in order (t = 0, h/2, h/2, h). The state is any Eigen vector or matrix: the plant's
+// 12-vector, or the 12 x q sensitivity matrix of the variational equation (oe_ident).
+template <typename State, typename System>
+void rk4_step(System&& system, State& x, double h) {
   namespace odeint = boost::numeric::odeint;
   // Coefficients and time stay double (a Jet only rides in the state).
-  using Stepper = odeint::runge_kutta4<PlantState<T>, double, PlantState<T>, double, odeint::vector_space_algebra>;
-  Stepper stepper;
+  odeint::runge_kutta4<State, double, State, double, odeint::vector_space_algebra> stepper;
+  stepper.do_step(system, x, 0.0, h);
+}
+
+// Advances x by `substeps` RK4 steps of dt each with tau_a held (zero-order hold). If `stages`
+// is given, the states at which the plant was evaluated are appended to it (4 per step).
+// Returns false, leaving x at the last good state, if the plant leaves its domain.
+template <typename T>
+bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T>& tau_a, double dt, int substeps,
+                    PlantState<T>& x, std::vector<PlantState<T>>* stages = nullptr) {
   bool ok = true;
   auto system = [&](const PlantState<T>& s, PlantState<T>& ds, double /*t*/) {
+    if (stages) stages->push_back(s);
     if (!ok || !plant_derivative<T>(model, xi, s, tau_a, ds)) {
       ok = false;
       ds.setZero();
@@ -59,7 +71,7 @@ bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T
   };
   for (int n = 0; n < substeps; ++n) {
     PlantState<T> next = x;
-    stepper.do_step(system, next, 0.0, dt);
+    rk4_step(system, next, dt);
     if (!ok) return false;
     x = next;
   }

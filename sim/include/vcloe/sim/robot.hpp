@@ -1,6 +1,10 @@
 #pragma once
-// vcloe/sim/robot.hpp — the immutable description of a 6-RSS robot (geometry, limits,
-// inertial and friction parameters, inner joint PID gains) and its YAML loader.
+// vcloe/sim/robot.hpp — the immutable description of a 6-RSS robot (geometry, limits, the
+// constants of the dynamics) and the robot file that gives it together with parameter values.
+//
+// Structure and parameter values are kept apart (as Pinocchio's Model/Data, Drake's parameters
+// in the Context): a RobotModel never holds Lambda; the 67 values (inertia, friction, drive
+// gains; parameters.hpp) travel explicitly as a LambdaVector — priors, truth or identified.
 //
 // Frames (DESIGN.md section 3, docs/model.md): O base, E platform. Leg i: actuated revolute
 // joint at B_i about axis s_i, wrench (crank) B_i -> T_i, link (rod) T_i -> A_i of fixed
@@ -37,11 +41,13 @@ struct RobotModel {
   double wrench_com = 0.5;                   // COM at fraction of B_i -> T_i (symmetric centre)
   double link_com = 0.5;                     // COM at fraction of T_i -> A_i (symmetric centre)
   double friction_epsilon = 0.01;            // rad/s: Coulomb sign(q_dot) ~ tanh(q_dot / eps)
+};
 
-  // Lambda = [Xi (64); lp, li, ld] in parameter-registry order.
+// What a robot file gives: the structure and one set of parameter values
+// Lambda = [Xi (64); lp, li, ld] in parameter-registry order.
+struct RobotFile {
+  RobotModel model;
   LambdaVector<double> lambda = LambdaVector<double>::Zero();
-
-  XiVector<double> xi() const { return lambda.head<kNumXi>(); }
 };
 
 // Loads and validates a robot file. Every problem is a vcloe::Error naming file, line and key.
@@ -49,20 +55,17 @@ struct RobotModel {
 // such as seed 004's Table 1 violate it. Use check_physical_consistency() where it is required.
 // With require_consistent_inertia, a body violating positivity or the triangle inequalities
 // is an error naming its key (use for models an engine must load, e.g. truth files).
-RobotModel load_robot(const std::string& file, bool require_consistent_inertia = false);
-RobotModel parse_robot(const std::string& yaml_text, const std::string& name,
+RobotFile load_robot(const std::string& file, bool require_consistent_inertia = false);
+RobotFile parse_robot(const std::string& yaml_text, const std::string& name,
                        bool require_consistent_inertia = false);
 
-// Writes a robot file that load_robot reads back to the same model.
-std::string robot_to_yaml(const RobotModel& model);
+// Writes a robot file that load_robot reads back to the same model and values.
+std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& lambda);
 
 // Physical consistency of Xi: positive masses, positive principal moments obeying the
 // triangle inequalities (Ix + Iy >= Iz and permutations), non-negative friction, positive
 // gains. Returns human-readable violations naming the parameter; empty if consistent.
 std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda,
                                                     double relative_tolerance = 1e-9);
-
-// Throws vcloe::Error listing the violations, prefixed by `where`.
-void require_physical_consistency(const RobotModel& model, const std::string& where);
 
 }  // namespace vcloe::sim

@@ -1,4 +1,4 @@
-#include "rig.hpp"
+#include "experiment_setup.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -6,6 +6,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/servo/twin.hpp"
+#include "vcloe/hw/virtual_robot.hpp"
 
 namespace vcloe::app {
 
@@ -43,10 +44,12 @@ PoseTrace to_trace(const ExperimentSetup& s, const servo::LoopResult<double>& r)
 
 }  // namespace
 
-ExperimentSetup make_setup(const sim::RobotModel& model, const servo::ExperimentConfig& experiment,
+ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
                            const excitation::FourierTrajectory& trajectory, const std::string& reference_name) {
   ExperimentSetup s;
-  s.model = model;
+  s.model = robot.model;
+  s.lambda = robot.lambda;
+  const sim::RobotModel& model = s.model;
   s.experiment = experiment;
   s.trajectory = trajectory;
   const excitation::FeasibilityReport f = excitation::check_feasibility(model, trajectory);
@@ -77,28 +80,30 @@ PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& 
   return t;
 }
 
-PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotModel& truth, const hw::VirtualRobotOptions& o,
+PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, const VirtualRun& run,
                         const std::string& truth_file, const std::optional<oe_ident::Payload>& payload) {
-  hw::VirtualRobotOptions opt = o;
+  for (int c = 0; c < 6; ++c)
+    if (!(run.noise_sigma(c) >= 0)) fail("virtual robot", "camera noise sigma must be non-negative");
+  hw::VirtualRobotOptions opt = run.robot;
   opt.controller_hz = s.experiment.timing.controller_hz;
-  const sim::RobotModel plant =
-      payload ? [&] {
-        sim::RobotModel m = truth;
-        m.lambda = oe_ident::with_payload(truth.lambda, payload);
-        return m;
-      }()
-              : truth;
-  hw::VirtualRobot robot(plant, s.reference.start_pose, opt);
-  const auto r = servo::run_visual_servo<double>(robot, s.reference, s.experiment.outer,
-                                                 [&](int, const Vec6d& pose) { return robot.measure(pose); });
-  if (!r.ok) fail("virtual robot", r.failure + ": " + robot.failure());
+  hw::VirtualRobot robot(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, opt);
+  servo::VisualServo<double> outer(s.reference, s.experiment.outer);
+  servo::LoopResult<double> r;
+  if (run.camera) {
+    servo::PoseFunction camera{run.camera};
+    r = servo::run_loop<double>(robot, outer, camera);
+  } else {
+    servo::GaussianPoseNoise camera(run.noise_sigma, run.seed);
+    r = servo::run_loop<double>(robot, outer, camera);
+  }
+  if (!r.ok) fail("virtual robot", r.failure);
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = base_metadata(s, "virtual");
   t.metadata["truth"] = file_entry(truth_file);
-  t.metadata["seed"] = opt.seed;
-  t.metadata["noise_sigma"] = {opt.noise_sigma(0), opt.noise_sigma(1), opt.noise_sigma(2),
-                               opt.noise_sigma(3), opt.noise_sigma(4), opt.noise_sigma(5)};
+  t.metadata["seed"] = run.seed;
+  t.metadata["noise_sigma"] = {run.noise_sigma(0), run.noise_sigma(1), run.noise_sigma(2),
+                               run.noise_sigma(3), run.noise_sigma(4), run.noise_sigma(5)};
   t.metadata["engine"] = {{"name", "MuJoCo 2.2"}, {"timestep_s", opt.engine.timestep}};
   if (payload)
     t.metadata["payload"] = {{"mass", payload->mass},
@@ -123,20 +128,17 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     e.measured.push_back(measured.measured[j]);
   }
   if (measured.metadata.contains("robot") && measured.metadata["robot"].is_object() && !s.robot_file.empty()) {
-    // The geometry must be the same robot: compare the recorded robot file's legs.
+    // The geometry must be the same robot: compare the recorded robot file's legs. A recorded
+    // robot file that cannot be read is an error naming it, never a skipped check.
     const std::string recorded = measured.metadata["robot"].value("path", "");
     if (!recorded.empty() && recorded != s.robot_file) {
-      try {
-        const sim::RobotModel other = sim::load_robot(recorded);
-        for (int i = 0; i < sim::kLegs; ++i)
-          if ((other.legs[i].base_joint - s.model.legs[i].base_joint).norm() > 1e-9 ||
-              std::abs(other.legs[i].link_length - s.model.legs[i].link_length) > 1e-9 ||
-              (other.legs[i].platform_joint - s.model.legs[i].platform_joint).norm() > 1e-9)
-            fail(name, "was recorded on another robot (" + recorded + ": geometry of leg " + std::to_string(i + 1) +
-                           " differs from " + s.robot_file + ")");
-      } catch (const Error& err) {
-        if (std::string(err.what()).find("was recorded on another robot") != std::string::npos) throw;
-      }
+      const sim::RobotModel other = sim::load_robot(recorded).model;
+      for (int i = 0; i < sim::kLegs; ++i)
+        if ((other.legs[i].base_joint - s.model.legs[i].base_joint).norm() > 1e-9 ||
+            std::abs(other.legs[i].link_length - s.model.legs[i].link_length) > 1e-9 ||
+            (other.legs[i].platform_joint - s.model.legs[i].platform_joint).norm() > 1e-9)
+          fail(name, "was recorded on another robot (" + recorded + ": geometry of leg " + std::to_string(i + 1) +
+                         " differs from " + s.robot_file + ")");
     }
   }
   return e;

@@ -1,7 +1,10 @@
 #pragma once
-// The rig: where a controller (servo), a plant (the twin or the virtual robot, hw) and a pose
-// source meet (DESIGN.md section 2: composed at the top, not inside a library). Shared by the
+// An experiment as the commands set it up: robot, timing, reference; and where the one loop
+// (servo::run_loop) is composed with a robot (the twin, or the virtual robot of hw) and a pose
+// source (DESIGN.md section 2: composed at the top, not inside a library). Shared by the
 // simulate, run, identify, validate and demo commands.
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -9,13 +12,14 @@
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/oe_ident/problem.hpp"
-#include "vcloe/servo/loop.hpp"
+#include "vcloe/servo/reference.hpp"
 
 namespace vcloe::app {
 
 struct ExperimentSetup {
   std::string robot_file, experiment_file, reference_file;
-  sim::RobotModel model;                  // the robot file (priors or identified model)
+  sim::RobotModel model;                  // the robot's structure
+  sim::LambdaVector<double> lambda;       // the robot file's values (priors or identified model)
   servo::ExperimentConfig experiment;     // timing and outer controller
   excitation::FourierTrajectory trajectory;
   servo::PreparedReference reference;
@@ -25,16 +29,24 @@ struct ExperimentSetup {
 // any motion: an infeasible reference is refused naming the time and the joint.
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
                            const std::string& reference_file);
-ExperimentSetup make_setup(const sim::RobotModel& model, const servo::ExperimentConfig& experiment,
+ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
                            const excitation::FourierTrajectory& trajectory, const std::string& reference_name);
 
 // The twin's trace (measured = simulated pose) for parameters lambda.
 PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda);
 
-// The virtual robot's trace: measured poses (noise), true poses, commands.
-PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotModel& truth,
-                        const hw::VirtualRobotOptions& options, const std::string& truth_file,
-                        const std::optional<oe_ident::Payload>& payload = std::nullopt);
+// How the virtual robot is run and measured: its options and the camera. The camera is
+// Gaussian pose noise (seeded) unless `camera` is set (e.g. the stereo pose pipeline).
+struct VirtualRun {
+  hw::VirtualRobotOptions robot;
+  Vec6d noise_sigma = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();  // m, rad
+  std::uint64_t seed = 1;
+  std::function<Vec6d(const Vec6d& true_pose)> camera;
+};
+
+// The virtual robot's trace: measured poses, true poses, commands.
+PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& truth, const VirtualRun& run,
+                        const std::string& truth_file, const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
 // An identification experiment from a measured trace recorded on this setup's reference.
 oe_ident::Experiment to_experiment(const ExperimentSetup& setup, const PoseTrace& measured, const std::string& name,
