@@ -15,6 +15,7 @@ PACKAGES=(
   libceres-dev                 # Levenberg-Marquardt, Jets
   libmujoco-dev libqhull-dev   # independent engine (MuJoCo's CMake target needs qhull)
   libopencv-dev                # vision and calibration
+  libssl-dev                   # SHA-256 of traces and configs (libcrypto EVP)
   libzmq3-dev cppzmq-dev       # process bridge
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev

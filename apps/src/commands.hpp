@@ -20,6 +20,13 @@ void add_compare_command(CLI::App& app);
 void add_identify_command(CLI::App& app);
 void add_validate_command(CLI::App& app);  // Tables 4 and 5 (cmd_validate.cpp)
 void add_demo_command(CLI::App& app);      // excite -> run -> identify -> validate
-void add_vision_commands(CLI::App& app);  // calibrate, render, measure, filter (cmd_vision.cpp)
+// The camera side (docs/vision.md). add_calibrate_command adds the `calibrate` parent and,
+// under it, `stereo` and `base` through the two add_calibrate_*_command functions.
+void add_calibrate_command(CLI::App& app);                 // cmd_calibrate.cpp
+void add_calibrate_stereo_command(CLI::App& calibrate);    // cmd_calibrate_stereo.cpp
+void add_calibrate_base_command(CLI::App& calibrate);      // cmd_calibrate_base.cpp
+void add_render_command(CLI::App& app);                    // cmd_render.cpp
+void add_measure_command(CLI::App& app);                   // cmd_measure.cpp
+void add_filter_command(CLI::App& app);                    // cmd_filter.cpp
 
 }  // namespace vcloe::app

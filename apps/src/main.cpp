@@ -38,7 +38,10 @@ int main(int argc, char** argv) {
   vcloe::app::add_identify_command(app);
   vcloe::app::add_validate_command(app);
   vcloe::app::add_demo_command(app);
-  vcloe::app::add_vision_commands(app);
+  vcloe::app::add_calibrate_command(app);
+  vcloe::app::add_render_command(app);
+  vcloe::app::add_measure_command(app);
+  vcloe::app::add_filter_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

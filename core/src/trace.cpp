@@ -3,12 +3,14 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <openssl/evp.h>
 #include <optional>
 #include <unistd.h>
 #include <sstream>
+#include <vector>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -180,79 +182,60 @@ PoseTrace read_trace(const std::string& path) {
   return t;
 }
 
-// ---- SHA-256 (FIPS 180-4) ----------------------------------------------------------------
+// ---- SHA-256 (FIPS 180-4), computed by OpenSSL's libcrypto (EVP digest API) ---------------
 
-std::string sha256(const std::string& bytes) {
-  static const std::uint32_t K[64] = {
-      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-      0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-      0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-      0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-      0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-      0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-      0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-      0xc67178f2};
-  std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::string m = bytes;
-  const std::uint64_t bits = static_cast<std::uint64_t>(bytes.size()) * 8;
-  m += static_cast<char>(0x80);
-  while (m.size() % 64 != 56) m += '\0';
-  for (int i = 7; i >= 0; --i) m += static_cast<char>((bits >> (8 * i)) & 0xff);
-  auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
-  for (std::size_t off = 0; off < m.size(); off += 64) {
-    std::uint32_t w[64];
-    for (int i = 0; i < 16; ++i)
-      w[i] = (static_cast<std::uint32_t>(static_cast<unsigned char>(m[off + 4 * i])) << 24) |
-             (static_cast<std::uint32_t>(static_cast<unsigned char>(m[off + 4 * i + 1])) << 16) |
-             (static_cast<std::uint32_t>(static_cast<unsigned char>(m[off + 4 * i + 2])) << 8) |
-             static_cast<std::uint32_t>(static_cast<unsigned char>(m[off + 4 * i + 3]));
-    for (int i = 16; i < 64; ++i) {
-      const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-      const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int i = 0; i < 64; ++i) {
-      const std::uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const std::uint32_t ch = (e & f) ^ (~e & g);
-      const std::uint32_t t1 = hh + S1 + ch + K[i] + w[i];
-      const std::uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const std::uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
-      const std::uint32_t t2 = S0 + mj;
-      hh = g;
-      g = f;
-      f = e;
-      e = d + t1;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2;
-    }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
-  }
-  std::ostringstream hex;
-  hex << std::hex;
-  for (std::uint32_t v : h) {
-    char buf[9];
-    std::snprintf(buf, sizeof buf, "%08x", v);
-    hex << buf;
-  }
-  return hex.str();
+namespace {
+
+using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+// A context ready for SHA-256 input; a failure inside OpenSSL is a vcloe::Error.
+DigestContext sha256_context() {
+  DigestContext ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+    fail("OpenSSL libcrypto", "cannot initialise the SHA-256 digest");
+  return ctx;
 }
 
+void sha256_update(EVP_MD_CTX* ctx, const char* data, std::size_t size) {
+  if (EVP_DigestUpdate(ctx, data, size) != 1) fail("OpenSSL libcrypto", "SHA-256 update failed");
+}
+
+// The digest in lower-case hex.
+std::string sha256_hex(EVP_MD_CTX* ctx) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_DigestFinal_ex(ctx, digest, &size) != 1) fail("OpenSSL libcrypto", "SHA-256 finalisation failed");
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * size);
+  for (unsigned int i = 0; i < size; ++i) {
+    hex += kHex[digest[i] >> 4];
+    hex += kHex[digest[i] & 0x0f];
+  }
+  return hex;
+}
+
+}  // namespace
+
+std::string sha256(const std::string& bytes) {
+  const DigestContext ctx = sha256_context();
+  sha256_update(ctx.get(), bytes.data(), bytes.size());
+  return sha256_hex(ctx.get());
+}
+
+// Streams the file in 64 KiB chunks: a large trace is never held in memory whole.
 std::string sha256_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot read (for its hash)");
-  std::stringstream s;
-  s << in.rdbuf();
-  return sha256(s.str());
+  const DigestContext ctx = sha256_context();
+  std::vector<char> chunk(64 * 1024);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const std::streamsize got = in.gcount();
+    if (got > 0) sha256_update(ctx.get(), chunk.data(), static_cast<std::size_t>(got));
+  }
+  if (in.bad()) fail(path, "cannot read (for its hash)");
+  return sha256_hex(ctx.get());
 }
 
 }  // namespace vcloe

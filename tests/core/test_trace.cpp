@@ -104,6 +104,26 @@ TEST(Sha256, MatchesFips180Vectors) {
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
+TEST(Sha256, AFileIsHashedInChunksAsItsBytes) {
+  // 1 MiB + 3 bytes: many read chunks and a 3-byte tail after the last full one; every byte
+  // value occurs.
+  std::string bytes((1 << 20) + 3, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 131 + i / 7) & 0xff);
+  const fs::path p = dir() / "mb3.bin";
+  std::ofstream(p, std::ios::binary) << bytes;
+  ASSERT_EQ(fs::file_size(p), bytes.size());
+  EXPECT_EQ(sha256_file(p.string()), sha256(bytes));
+  EXPECT_NE(sha256_file(p.string()), sha256(bytes.substr(0, bytes.size() - 1)));
+}
+
+TEST(Sha256, AnUnreadableFileIsAnErrorNamingIt) {
+  const std::string missing = (dir() / "no-such-file.yaml").string();
+  EXPECT_THROW(sha256_file(missing), vcloe::Error);
+  EXPECT_NE(error_of([&] { sha256_file(missing); }).find(missing + ": cannot read"), std::string::npos);
+  // A directory opens but cannot be read: an error, not the hash of nothing.
+  EXPECT_NE(error_of([] { sha256_file(dir().string()); }).find(dir().string() + ": cannot read"), std::string::npos);
+}
+
 TEST(TraceCompare, RmsAndMaxPerAxisInMillimetresAndMilliradians) {
   PoseTrace a, b;
   for (int i = 0; i < 4; ++i) {

@@ -1,0 +1,43 @@
+#include "vision_io.hpp"
+
+#include <filesystem>
+#include <iomanip>
+#include <opencv2/imgcodecs.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+
+namespace vcloe::app {
+
+namespace fs = std::filesystem;
+
+std::string default_rig_file() { return default_config_dir() + "/rig.yaml"; }
+std::string default_markers_file() { return default_config_dir() + "/markers.yaml"; }
+
+nlohmann::json file_entry(const std::string& path) { return {{"path", path}, {"sha256", sha256_file(path)}}; }
+
+nlohmann::json transform_json(const vision::Transform& T) {
+  const Vec3d r = vision::rotation_vector(T.linear());
+  const Vec3d t = T.translation();
+  return {{"rotation_vector", {r.x(), r.y(), r.z()}}, {"translation", {t.x(), t.y(), t.z()}}};
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+cv::Mat read_gray(const std::string& path) {
+  cv::Mat m = cv::imread(path, cv::IMREAD_ANYDEPTH | cv::IMREAD_GRAYSCALE);
+  if (m.empty()) fail(path, "cannot read the image");
+  return m;
+}
+
+void refuse_existing(const std::string& path, bool force) {
+  if (!force && fs::exists(path)) fail(path, "exists; pass --force to overwrite");
+}
+
+}  // namespace vcloe::app

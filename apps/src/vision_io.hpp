@@ -1,0 +1,31 @@
+#pragma once
+// Small helpers shared by the camera-side commands (calibrate stereo|base, render, measure,
+// filter): default config files, file hashes and transforms as JSON, fixed-point text, images.
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <string>
+
+#include "vcloe/vision/camera.hpp"
+
+namespace vcloe::app {
+
+// config/rig.yaml and config/markers.yaml under default_config_dir().
+std::string default_rig_file();
+std::string default_markers_file();
+
+// {"path": path, "sha256": <hash of the file>} for trace and rig metadata.
+nlohmann::json file_entry(const std::string& path);
+
+// {"rotation_vector": [..], "translation": [..]} of a rigid transform.
+nlohmann::json transform_json(const vision::Transform& T);
+
+// v with a fixed number of digits after the point.
+std::string fixed(double v, int digits);
+
+// Images read as stored (8- or 16-bit grayscale); a vcloe::Error naming the file if unreadable.
+cv::Mat read_gray(const std::string& path);
+
+// Throws vcloe::Error if path exists and !force.
+void refuse_existing(const std::string& path, bool force);
+
+}  // namespace vcloe::app
