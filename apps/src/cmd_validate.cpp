@@ -3,9 +3,6 @@
 // of those trajectories is used for identification. `vcloe demo`: the whole chain on the
 // virtual rig (excite -> run -> identify -> validate), each step printed as the command a user
 // would type.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -169,36 +166,6 @@ void run_validate(const ValidateOptions& o) {
   std::cout << std::setprecision(1) << "\n" << seconds << " s\n";
 }
 
-// ---- demo -----------------------------------------------------------------------------------
-
-std::string self_executable() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) fail("demo", "cannot find the vcloe executable (/proc/self/exe): " + ec.message());
-  return p.string();
-}
-
-// Runs `vcloe <args>` as a child process, echoing the command line first.
-void step(const std::string& title, const std::vector<std::string>& args) {
-  std::cout << "\n== " << title << "\n$ vcloe";
-  for (const auto& a : args) std::cout << " " << a;
-  std::cout << "\n" << std::flush;
-  const std::string exe = self_executable();
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(exe.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) fail("demo", "fork failed");
-  if (pid == 0) {
-    execv(exe.c_str(), argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail("demo", "step '" + title + "' failed (see above)");
-}
-
 }  // namespace
 
 void add_validate_command(CLI::App& app) {
@@ -222,56 +189,6 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "identification settings (for --reidentify)")->capture_default_str();
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->callback([o] { run_validate(*o); });
-}
-
-void add_demo_command(CLI::App& app) {
-  struct DemoOptions {
-    std::string dir = "vcloe-demo";
-    int n = 10;
-    bool force = false;
-  };
-  auto o = std::make_shared<DemoOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "demo",
-      "The whole method on the virtual rig with the default configs: optimise an excitation trajectory, run it\n"
-      "on the virtual robot (and again with the known payload), identify, validate on fresh trajectories.\n"
-      "Every file goes to --dir; every step is printed as the command that does it.");
-  cmd->add_option("--dir", o->dir, "output directory (created; must not exist unless --force)")->capture_default_str();
-  cmd->add_option("--n", o->n, "validation trajectories")->capture_default_str();
-  cmd->add_flag("--force", o->force, "reuse an existing directory, overwriting its demo files");
-  cmd->callback([o] {
-    namespace fs = std::filesystem;
-    if (fs::exists(o->dir) && !o->force) fail(o->dir, "exists; pass --force to overwrite the demo files in it");
-    fs::create_directories(o->dir);
-    const auto start = std::chrono::steady_clock::now();
-    const std::string d = o->dir + "/";
-    std::vector<std::string> force;
-    if (o->force) force.push_back("--force");
-    auto with = [&](std::vector<std::string> a) {
-      a.insert(a.end(), force.begin(), force.end());
-      return a;
-    };
-    const oe_ident::IdentificationConfig cfg =
-        oe_ident::load_identification_config(default_config_dir() + "/identify.yaml");
-    step("1. excitation trajectory (observability index, eq. 39)", with({"excite", "--out", d + "excitation.yaml"}));
-    step("2. run it on the virtual robot (hidden truth, camera noise)",
-         with({"run", "--backend", "virtual", "--reference", d + "excitation.yaml", "--out", d + "measured.csv"}));
-    std::vector<std::string> identify = {"identify", "--measured", d + "measured.csv", "--out", d + "identified.yaml"};
-    if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
-      const oe_ident::Payload& p = *cfg.payload;
-      step("3. again with the known payload bolted on (the scale anchor)",
-           with({"run", "--backend", "virtual", "--seed", "2", "--reference", d + "excitation.yaml", "--payload-mass",
-                 exact_number(p.mass), "--payload-inertia", exact_number(p.inertia(0)), exact_number(p.inertia(1)),
-                 exact_number(p.inertia(2)), "--out", d + "measured-payload.csv"}));
-      identify.insert(identify.end(), {"--payload-trace", d + "measured-payload.csv"});
-    }
-    step("4. identify (closed-loop output error)", with(identify));
-    step("5. validate on fresh trajectories (Table 4 form)",
-         {"validate", "--model", d + "identified.yaml", "--n", std::to_string(o->n)});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "\ndemo finished in " << std::fixed << std::setprecision(1) << seconds << " s; files in " << o->dir
-              << "/ (identified.yaml.report.json has the full report)\n";
-  });
 }
 
 }  // namespace vcloe::app

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <iostream>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/servo/twin.hpp"
@@ -142,6 +143,11 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     }
   }
   return e;
+}
+
+void print_written(const std::string& path, const PoseTrace& t) {
+  std::cout << "wrote " << path << " (" << t.size() << " poses, " << t.time.back() << " s) and " << sidecar_path(path)
+            << "\n";
 }
 
 }  // namespace vcloe::app

@@ -52,4 +52,7 @@ PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& trut
 oe_ident::Experiment to_experiment(const ExperimentSetup& setup, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
+// Prints "wrote PATH (N poses, T s) and SIDECAR" after a trace was written.
+void print_written(const std::string& path, const PoseTrace& trace);
+
 }  // namespace vcloe::app
