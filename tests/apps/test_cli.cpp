@@ -170,19 +170,27 @@ TEST(Cli, AReferenceLeavingTheJointRangeIsRefusedBeforeMotion) {
   fs::remove_all(d);
 }
 
-TEST(Cli, ValidatePutsTheTruthAtTheNoiseFloorAndThePriorsFarAbove) {
-  // Table 4 form on one fresh trajectory: a model with the true parameters is the noise floor
-  // by construction (ratio 1); the priors miss it by several times.
+TEST(Cli, ValidateMeasuresTheNoiseFloorWithTheTruthAndFindsThePriorsFarAbove) {
+  // Table 4 form on one fresh trajectory. The noise floor is measured - twin(truth), whatever
+  // model is validated: the same for the truth and for the priors, and at the camera noise on
+  // the positions (20 um declared; model error adds little there). The priors miss it by
+  // several times; the truth is the floor itself.
   const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
   const CommandResult truth = vcloe("validate --model " + config + "truth.yaml --n 1 --json");
   ASSERT_EQ(truth.status, 0) << truth.out;
   const auto jt = nlohmann::json::parse(truth.out.substr(truth.out.find('{')));
-  EXPECT_NEAR(jt["worst_ratio"].get<double>(), 1.0, 1e-9);
-  ASSERT_EQ(jt["trajectories"].size(), 1u);
-  for (int c = 0; c < 3; ++c) EXPECT_GT(jt["trajectories"][0]["noise_floor"]["rms_mm"][c].get<double>(), 0.01);
   const CommandResult priors = vcloe("validate --model " + config + "robot.yaml --n 1 --json");
   ASSERT_EQ(priors.status, 0) << priors.out;
   const auto jp = nlohmann::json::parse(priors.out.substr(priors.out.find('{')));
+  ASSERT_EQ(jt["trajectories"].size(), 1u);
+  ASSERT_EQ(jp["trajectories"].size(), 1u);
+  const auto& floor_t = jt["trajectories"][0]["noise_floor"];
+  EXPECT_EQ(floor_t, jp["trajectories"][0]["noise_floor"]);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_GT(floor_t["rms_mm"][c].get<double>(), 0.02 * 0.95) << "axis " << c;
+    EXPECT_LT(floor_t["rms_mm"][c].get<double>(), 0.02 * 1.25) << "axis " << c;
+  }
+  EXPECT_NEAR(jt["worst_ratio"].get<double>(), 1.0, 1e-9);
   EXPECT_GT(jp["worst_ratio"].get<double>(), 3.0);
   EXPECT_EQ(vcloe("validate --model " + config + "robot.yaml --n 0").status, 2);
 }
