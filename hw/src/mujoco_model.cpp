@@ -128,6 +128,42 @@ MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVe
   return build(model, lambda, model.home, options);
 }
 
+// Compiles impl.xml with MuJoCo and finds the bodies, joints and their state addresses.
+void MujocoRobot::load_compiled(Impl& model_data) {
+  Impl* impl = &model_data;
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  if (mj_makeEmptyFileVFS(&vfs, "model.xml", static_cast<int>(impl->xml.size())) != 0)
+    fail("MuJoCo model", "cannot create the in-memory model file");
+  const int idx = mj_findFileVFS(&vfs, "model.xml");
+  std::memcpy(vfs.filedata[idx], impl->xml.data(), impl->xml.size());
+  char error[1000] = "";
+  impl->m = mj_loadXML("model.xml", &vfs, error, sizeof error);
+  mj_deleteVFS(&vfs);
+  if (!impl->m) fail("MuJoCo model", std::string("MuJoCo rejected the generated model: ") + error);
+  impl->d = mj_makeData(impl->m);
+  if (!impl->d) fail("MuJoCo model", "cannot allocate mjData");
+
+  auto id = [&](mjtObj type, const std::string& name) {
+    const int v = mj_name2id(impl->m, type, name.c_str());
+    if (v < 0) fail("MuJoCo model", "missing " + name);
+    return v;
+  };
+  impl->platform_body = id(mjOBJ_BODY, "platform");
+  const int fj = id(mjOBJ_JOINT, "platform");
+  impl->free_qpos = impl->m->jnt_qposadr[fj];
+  impl->free_dof = impl->m->jnt_dofadr[fj];
+  for (int i = 0; i < sim::kLegs; ++i) {
+    impl->crank_body[i] = id(mjOBJ_BODY, "crank" + std::to_string(i));
+    impl->link_body[i] = id(mjOBJ_BODY, "link" + std::to_string(i));
+    const int h = id(mjOBJ_JOINT, "theta" + std::to_string(i)), b = id(mjOBJ_JOINT, "ball" + std::to_string(i));
+    impl->hinge_qpos[i] = impl->m->jnt_qposadr[h];
+    impl->hinge_dof[i] = impl->m->jnt_dofadr[h];
+    impl->ball_qpos[i] = impl->m->jnt_qposadr[b];
+    impl->ball_dof[i] = impl->m->jnt_dofadr[b];
+  }
+}
+
 MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const Vec6d& pose,
                                const MujocoOptions& o) {
   install_handlers();
@@ -189,37 +225,7 @@ MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVe
   x << "  </equality>\n</mujoco>\n";
   impl->xml = x.str();
 
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  if (mj_makeEmptyFileVFS(&vfs, "model.xml", static_cast<int>(impl->xml.size())) != 0)
-    fail("MuJoCo model", "cannot create the in-memory model file");
-  const int idx = mj_findFileVFS(&vfs, "model.xml");
-  std::memcpy(vfs.filedata[idx], impl->xml.data(), impl->xml.size());
-  char error[1000] = "";
-  impl->m = mj_loadXML("model.xml", &vfs, error, sizeof error);
-  mj_deleteVFS(&vfs);
-  if (!impl->m) fail("MuJoCo model", std::string("MuJoCo rejected the generated model: ") + error);
-  impl->d = mj_makeData(impl->m);
-  if (!impl->d) fail("MuJoCo model", "cannot allocate mjData");
-
-  auto id = [&](mjtObj type, const std::string& name) {
-    const int v = mj_name2id(impl->m, type, name.c_str());
-    if (v < 0) fail("MuJoCo model", "missing " + name);
-    return v;
-  };
-  impl->platform_body = id(mjOBJ_BODY, "platform");
-  const int fj = id(mjOBJ_JOINT, "platform");
-  impl->free_qpos = impl->m->jnt_qposadr[fj];
-  impl->free_dof = impl->m->jnt_dofadr[fj];
-  for (int i = 0; i < sim::kLegs; ++i) {
-    impl->crank_body[i] = id(mjOBJ_BODY, "crank" + std::to_string(i));
-    impl->link_body[i] = id(mjOBJ_BODY, "link" + std::to_string(i));
-    const int h = id(mjOBJ_JOINT, "theta" + std::to_string(i)), b = id(mjOBJ_JOINT, "ball" + std::to_string(i));
-    impl->hinge_qpos[i] = impl->m->jnt_qposadr[h];
-    impl->hinge_dof[i] = impl->m->jnt_dofadr[h];
-    impl->ball_qpos[i] = impl->m->jnt_qposadr[b];
-    impl->ball_dof[i] = impl->m->jnt_dofadr[b];
-  }
+  load_compiled(*impl);
   MujocoRobot robot(std::move(impl));
   robot.set_state(pose, Vec6d::Zero());
   return robot;

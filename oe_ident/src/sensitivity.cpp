@@ -139,6 +139,7 @@ class SensitivityRecursion {
   std::vector<TickInput> ticks_;
   int used_ = 0;
   std::vector<StageLinearization> lin_;
+  sim::Rk4<Mat> rk4_;
 
   TickInput& next_slot() {
     if (used_ == static_cast<int>(ticks_.size())) ticks_.emplace_back();
@@ -216,7 +217,7 @@ class SensitivityRecursion {
         K.noalias() += L.B_tau * S_tau_;
         K.bottomRows<6>() += L.dvdot_dxi * P_xi_;
       };
-      sim::rk4_step(variational, S_x_, h);
+      rk4_.step(variational, S_x_, h);
     }
   }
 };

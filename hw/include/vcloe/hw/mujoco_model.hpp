@@ -65,6 +65,7 @@ class MujocoRobot {
  private:
   struct Impl;
   explicit MujocoRobot(std::unique_ptr<Impl> impl);
+  static void load_compiled(Impl& impl);
   std::unique_ptr<Impl> impl_;
 };
 

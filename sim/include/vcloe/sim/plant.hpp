@@ -43,17 +43,24 @@ bool plant_derivative(const RobotModel& model, const XiVector<T>& xi, const Plan
   return true;
 }
 
-// The one fixed-step integrator of the project: one classic RK4 step of length h (Boost.Odeint's
-// runge_kutta4) of an autonomous system(x, dx_dt, t). It evaluates the system at the four
-// stages in order (t = 0, h/2, h/2, h). The state is any Eigen vector or matrix: the plant's
-// 12-vector, or the 12 x q sensitivity matrix of the variational equation (oe_ident).
-template <typename State, typename System>
-void rk4_step(System&& system, State& x, double h) {
-  namespace odeint = boost::numeric::odeint;
+// The one fixed-step integrator of the project: classic RK4 steps of length h (Boost.Odeint's
+// runge_kutta4) of an autonomous system(x, dx_dt, t), which is evaluated at the four stages in
+// order (t = 0, h/2, h/2, h). The state is any Eigen vector or matrix: the plant's 12-vector,
+// or the 12 x q sensitivity matrix of the variational equation (oe_ident). Keeping one Rk4
+// keeps the stepper's stage buffers between steps.
+template <typename State>
+class Rk4 {
+ public:
+  template <typename System>
+  void step(System&& system, State& x, double h) {
+    stepper_.do_step(system, x, 0.0, h);
+  }
+
+ private:
   // Coefficients and time stay double (a Jet only rides in the state).
-  odeint::runge_kutta4<State, double, State, double, odeint::vector_space_algebra> stepper;
-  stepper.do_step(system, x, 0.0, h);
-}
+  boost::numeric::odeint::runge_kutta4<State, double, State, double, boost::numeric::odeint::vector_space_algebra>
+      stepper_;
+};
 
 // Advances x by `substeps` RK4 steps of dt each with tau_a held (zero-order hold). If `stages`
 // is given, the states at which the plant was evaluated are appended to it (4 per step).
@@ -69,9 +76,10 @@ bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T
       ds.setZero();
     }
   };
+  Rk4<PlantState<T>> rk4;
   for (int n = 0; n < substeps; ++n) {
     PlantState<T> next = x;
-    rk4_step(system, next, dt);
+    rk4.step(system, next, dt);
     if (!ok) return false;
     x = next;
   }
