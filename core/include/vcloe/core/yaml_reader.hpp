@@ -25,8 +25,6 @@ class YamlNode {
   YamlNode at(std::size_t index) const;             // sequence element
   std::size_t size() const;                         // sequence length (error if not a sequence)
   bool is_sequence() const { return node_.IsSequence(); }
-  bool is_map() const { return node_.IsMap(); }
-  bool is_scalar() const { return node_.IsScalar(); }
 
   double as_double() const;
   int as_int() const;

@@ -25,7 +25,6 @@ class VisualServo {
 
   const PreparedReference& reference() const { return ref_; }
   const Vec6<T>& command() const { return U_; }  // the held joint command (rad)
-  int last_frame() const { return last_frame_; }  // -1 before the first
 
   // Frame j's measured pose has arrived: eq. (30) with the reference at its arrival tick. Frames
   // come in order; a skipped frame (lost by the camera) integrates over the time it covered.
