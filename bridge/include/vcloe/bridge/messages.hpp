@@ -1,0 +1,102 @@
+#pragma once
+// vcloe/bridge/messages.hpp — the messages between the vision, control and robot processes
+// (DESIGN.md section 10, docs/protocol.md). Each message is one ZeroMQ frame: a 40-byte header
+// (magic, schema version, type, body length, CRC-32, sequence number, exposure and publish
+// times on a steady clock) and a fixed-size body, all little-endian. A decoder never trusts a frame: every
+// malformed, truncated, wrong-version or unknown-type frame is reported, never half-read.
+// bridge knows no controller, plant or pipeline: only these values.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "vcloe/core/rotation.hpp"
+
+namespace vcloe::bridge {
+
+inline constexpr std::array<char, 4> kMagic = {'V', 'C', 'L', 'O'};
+inline constexpr std::uint16_t kSchemaVersion = 1;
+inline constexpr std::size_t kHeaderBytes = 40;
+
+enum class MessageType : std::uint16_t { Pose = 1, Command = 2, Status = 3, Heartbeat = 4 };
+
+struct Header {
+  std::uint64_t sequence = 0;     // per sender and type, +1 per message (gaps are counted)
+  std::int64_t exposure_ns = 0;   // when the data it carries was taken (steady clock, ns)
+  std::int64_t publish_ns = 0;    // when it was sent (steady clock, ns)
+};
+
+// A platform pose as a tracker streams it (Vicon's occluded flag, OptiTrack's mean error).
+struct PoseMessage {
+  Header header;
+  std::int64_t frame = 0;            // camera frame index j (exposure at j / camera_hz)
+  Vec6d pose = Vec6d::Zero();        // chi = [x, y, z (m), alpha, beta, gamma (rad)] of E in O
+  double registration_error = 0;     // fiducial registration error (m, RMS over the markers)
+  std::uint32_t markers_used = 0;
+  bool valid = false;                // false: occluded or rejected; pose is not to be used
+};
+
+// A joint position command U (rad), held by the drives until the next one.
+struct CommandMessage {
+  Header header;
+  std::int64_t frame = 0;            // the camera frame whose pose produced it (-1: the start hold)
+  Vec6d theta = Vec6d::Zero();
+};
+
+enum class RobotState : std::uint8_t { Running = 0, Stopped = 1 };
+enum class StopReason : std::uint16_t {
+  None = 0,
+  PoseTimeout = 1,        // no pose for longer than the timeout
+  InvalidPoses = 2,       // too many invalid poses in a row
+  HeartbeatLost = 3,      // the controller stopped sending
+  CommandOutOfRange = 4,  // a command outside the joint range
+  CommandRateLimit = 5,   // a command step faster than the joint rate limit
+  MalformedCommand = 6,
+  RobotFailure = 7,       // the drives or the engine failed (safety stop)
+  Finished = 8,           // the reference ended
+};
+
+// What the robot reports at the camera rate: its state, why it stopped, the encoders.
+struct StatusMessage {
+  Header header;
+  RobotState state = RobotState::Running;
+  StopReason reason = StopReason::None;
+  std::uint64_t last_command = 0;    // sequence number of the last command applied
+  std::int64_t tick = 0;             // controller ticks run
+  Vec6d theta = Vec6d::Zero();       // encoder angles (rad)
+};
+
+struct HeartbeatMessage {
+  Header header;
+};
+
+using Message = std::variant<PoseMessage, CommandMessage, StatusMessage, HeartbeatMessage>;
+
+// The frame's bytes. Body sizes: pose 72, command 56, status 72, heartbeat 0 (docs/protocol.md).
+std::string encode(const Message& message);
+
+enum class DecodeError { None, TooShort, BadMagic, BadVersion, BadChecksum, UnknownType, BadLength, NonFinite, BadEnum };
+const char* describe(DecodeError error);
+
+struct Decoded {
+  std::optional<Message> message;
+  DecodeError error = DecodeError::None;
+};
+Decoded decode(std::string_view frame);
+
+MessageType type_of(const Message& message);
+const Header& header_of(const Message& message);
+std::string_view name_of(StopReason reason);
+
+// Receive-side bookkeeping of one stream: frames, malformed ones, sequence gaps.
+struct StreamCounters {
+  std::uint64_t received = 0, malformed = 0, gaps = 0, duplicates = 0;
+  std::optional<std::uint64_t> last_sequence;
+  // Counts a decoded frame's sequence number: a jump counts the frames missed, a repeat or a
+  // step back counts as a duplicate.
+  void count(std::uint64_t sequence);
+};
+
+}  // namespace vcloe::bridge

@@ -1,0 +1,251 @@
+#include "vcloe/bridge/messages.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include <zlib.h>
+
+namespace vcloe::bridge {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the wire format is little-endian; add byte swaps");
+
+constexpr std::size_t kPoseBody = 8 + 48 + 8 + 4 + 1 + 3, kCommandBody = 8 + 48, kStatusBody = 1 + 1 + 2 + 4 + 8 + 8 + 48;
+static_assert(kPoseBody == 72 && kCommandBody == 56 && kStatusBody == 72);
+
+class Writer {
+ public:
+  template <typename T>
+  void put(T v) {
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    out_.append(b, sizeof(T));
+  }
+  void put(const Vec6d& v) {
+    for (int i = 0; i < 6; ++i) put(v(i));
+  }
+  void zeros(std::size_t n) { out_.append(n, '\0'); }
+  std::string& str() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <typename T>
+  T get() {
+    T v;
+    std::memcpy(&v, in_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return v;
+  }
+  Vec6d vec6() {
+    Vec6d v;
+    for (int i = 0; i < 6; ++i) v(i) = get<double>();
+    return v;
+  }
+  void skip(std::size_t n) { at_ += n; }
+
+ private:
+  std::string_view in_;
+  std::size_t at_ = 0;
+};
+
+std::size_t body_size(MessageType t) {
+  switch (t) {
+    case MessageType::Pose: return kPoseBody;
+    case MessageType::Command: return kCommandBody;
+    case MessageType::Status: return kStatusBody;
+    case MessageType::Heartbeat: return 0;
+  }
+  return 0;
+}
+
+void put_header(Writer& w, MessageType type, const Header& h) {
+  for (char c : kMagic) w.put(c);
+  w.put(kSchemaVersion);
+  w.put(static_cast<std::uint16_t>(type));
+  w.put(static_cast<std::uint32_t>(body_size(type)));
+  w.put(std::uint32_t{0});  // CRC-32, filled in last
+  w.put(h.sequence);
+  w.put(h.exposure_ns);
+  w.put(h.publish_ns);
+}
+
+struct BodyWriter {
+  Writer& w;
+  void operator()(const PoseMessage& m) {
+    w.put(m.frame);
+    w.put(m.pose);
+    w.put(m.registration_error);
+    w.put(m.markers_used);
+    w.put(static_cast<std::uint8_t>(m.valid ? 1 : 0));
+    w.zeros(3);
+  }
+  void operator()(const CommandMessage& m) {
+    w.put(m.frame);
+    w.put(m.theta);
+  }
+  void operator()(const StatusMessage& m) {
+    w.put(static_cast<std::uint8_t>(m.state));
+    w.zeros(1);
+    w.put(static_cast<std::uint16_t>(m.reason));
+    w.zeros(4);
+    w.put(m.last_command);
+    w.put(m.tick);
+    w.put(m.theta);
+  }
+  void operator()(const HeartbeatMessage&) {}
+};
+
+bool finite(const Vec6d& v) { return v.allFinite(); }
+
+Decoded bad(DecodeError e) { return {std::nullopt, e}; }
+
+std::uint32_t read_crc(std::string_view frame) {
+  std::uint32_t crc;
+  std::memcpy(&crc, frame.data() + 12, 4);
+  return crc;
+}
+
+Decoded decode_body(MessageType type, const Header& h, Reader& r) {
+  switch (type) {
+    case MessageType::Pose: {
+      PoseMessage m{h};
+      m.frame = r.get<std::int64_t>();
+      m.pose = r.vec6();
+      m.registration_error = r.get<double>();
+      m.markers_used = r.get<std::uint32_t>();
+      const auto valid = r.get<std::uint8_t>();
+      if (valid > 1) return bad(DecodeError::BadEnum);
+      m.valid = valid == 1;
+      if (m.valid && (!finite(m.pose) || !std::isfinite(m.registration_error))) return bad(DecodeError::NonFinite);
+      return {m, DecodeError::None};
+    }
+    case MessageType::Command: {
+      CommandMessage m{h};
+      m.frame = r.get<std::int64_t>();
+      m.theta = r.vec6();
+      if (!finite(m.theta)) return bad(DecodeError::NonFinite);
+      return {m, DecodeError::None};
+    }
+    case MessageType::Status: {
+      StatusMessage m{h};
+      const auto state = r.get<std::uint8_t>();
+      r.skip(1);
+      const auto reason = r.get<std::uint16_t>();
+      r.skip(4);
+      if (state > 1 || reason > static_cast<std::uint16_t>(StopReason::Finished)) return bad(DecodeError::BadEnum);
+      m.state = static_cast<RobotState>(state);
+      m.reason = static_cast<StopReason>(reason);
+      m.last_command = r.get<std::uint64_t>();
+      m.tick = r.get<std::int64_t>();
+      m.theta = r.vec6();
+      return {m, DecodeError::None};
+    }
+    case MessageType::Heartbeat:
+      return {HeartbeatMessage{h}, DecodeError::None};
+  }
+  return bad(DecodeError::UnknownType);
+}
+
+}  // namespace
+
+// CRC-32 (zlib's, as Python's zlib.crc32) of the frame with its CRC field (bytes 12-15) zero.
+std::uint32_t frame_crc(std::string_view frame) {
+  std::string copy(frame);
+  std::memset(copy.data() + 12, 0, 4);
+  return static_cast<std::uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(copy.data()), static_cast<uInt>(copy.size())));
+}
+
+std::string encode(const Message& message) {
+  Writer w;
+  put_header(w, type_of(message), header_of(message));
+  std::visit(BodyWriter{w}, message);
+  std::string frame = std::move(w.str());
+  const std::uint32_t crc = frame_crc(frame);
+  std::memcpy(frame.data() + 12, &crc, 4);
+  return frame;
+}
+
+Decoded decode(std::string_view frame) {
+  if (frame.size() < kHeaderBytes) return bad(DecodeError::TooShort);
+  if (frame.substr(0, 4) != std::string_view(kMagic.data(), 4)) return bad(DecodeError::BadMagic);
+  Reader r(frame.substr(4));
+  if (r.get<std::uint16_t>() != kSchemaVersion) return bad(DecodeError::BadVersion);
+  if (read_crc(frame) != frame_crc(frame)) return bad(DecodeError::BadChecksum);
+  const auto type = r.get<std::uint16_t>();
+  if (type < 1 || type > 4) return bad(DecodeError::UnknownType);
+  const auto t = static_cast<MessageType>(type);
+  const auto length = r.get<std::uint32_t>();
+  r.skip(4);  // CRC-32, checked
+  if (length != body_size(t) || frame.size() != kHeaderBytes + length) return bad(DecodeError::BadLength);
+  Header h;
+  h.sequence = r.get<std::uint64_t>();
+  h.exposure_ns = r.get<std::int64_t>();
+  h.publish_ns = r.get<std::int64_t>();
+  return decode_body(t, h, r);
+}
+
+const char* describe(DecodeError e) {
+  switch (e) {
+    case DecodeError::None: return "ok";
+    case DecodeError::TooShort: return "shorter than the 40-byte header";
+    case DecodeError::BadMagic: return "not a vcloe frame (magic is not VCLO)";
+    case DecodeError::BadVersion: return "another schema version";
+    case DecodeError::BadChecksum: return "CRC-32 does not match (corrupted frame)";
+    case DecodeError::UnknownType: return "unknown message type";
+    case DecodeError::BadLength: return "body length does not match its type";
+    case DecodeError::NonFinite: return "non-finite pose or angle";
+    case DecodeError::BadEnum: return "a flag or enumeration out of range";
+  }
+  return "?";
+}
+
+MessageType type_of(const Message& m) {
+  return std::visit(
+      [](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, PoseMessage>) return MessageType::Pose;
+        else if constexpr (std::is_same_v<V, CommandMessage>) return MessageType::Command;
+        else if constexpr (std::is_same_v<V, StatusMessage>) return MessageType::Status;
+        else return MessageType::Heartbeat;
+      },
+      m);
+}
+
+const Header& header_of(const Message& m) {
+  return std::visit([](const auto& v) -> const Header& { return v.header; }, m);
+}
+
+std::string_view name_of(StopReason r) {
+  switch (r) {
+    case StopReason::None: return "none";
+    case StopReason::PoseTimeout: return "pose stream silent longer than the timeout";
+    case StopReason::InvalidPoses: return "too many invalid poses in a row";
+    case StopReason::HeartbeatLost: return "controller heartbeat lost";
+    case StopReason::CommandOutOfRange: return "command outside the joint range";
+    case StopReason::CommandRateLimit: return "command faster than the joint rate limit";
+    case StopReason::MalformedCommand: return "malformed command";
+    case StopReason::RobotFailure: return "robot failure (safety stop)";
+    case StopReason::Finished: return "reference finished";
+  }
+  return "?";
+}
+
+void StreamCounters::count(std::uint64_t sequence) {
+  ++received;
+  if (last_sequence && sequence <= *last_sequence) {
+    ++duplicates;
+    return;
+  }
+  if (last_sequence && sequence > *last_sequence + 1) gaps += sequence - *last_sequence - 1;
+  last_sequence = sequence;
+}
+
+}  // namespace vcloe::bridge

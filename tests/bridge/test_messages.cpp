@@ -1,0 +1,158 @@
+// Specification of bridge/messages (docs/protocol.md): every message round-trips exactly
+// through its one-frame little-endian encoding, the layout is the documented one byte for
+// byte, and no frame that is not a well-formed vcloe message is ever accepted — random bytes,
+// truncations, extensions, a corrupted header, out-of-range flags, non-finite values.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "vcloe/bridge/messages.hpp"
+
+using namespace vcloe;
+using namespace vcloe::bridge;
+
+namespace {
+
+Header header(std::uint64_t seq) { return {seq, 1'000'000'123 + static_cast<std::int64_t>(seq), 2'000'000'456}; }
+
+PoseMessage pose(std::uint64_t seq) {
+  PoseMessage m{header(seq)};
+  m.frame = static_cast<std::int64_t>(seq);
+  m.pose << 0.0134, 0.0041, 0.1818, 0.0209, 0.0176, -0.0097;
+  m.registration_error = 3.2e-6;
+  m.markers_used = 7;
+  m.valid = true;
+  return m;
+}
+
+std::vector<Message> examples() {
+  CommandMessage c{header(3)};
+  c.frame = -1;
+  c.theta << 0.138, -0.115, -0.019, 0.116, -0.149, 0.069;
+  StatusMessage s{header(4)};
+  s.state = RobotState::Stopped;
+  s.reason = StopReason::PoseTimeout;
+  s.last_command = 41;
+  s.tick = 12345;
+  s.theta << 0.1, 0.2, 0.3, -0.1, -0.2, -0.3;
+  return {pose(2), c, s, HeartbeatMessage{header(5)}};
+}
+
+std::uint32_t test_crc32(const std::string& f) {  // bitwise CRC-32 (IEEE 802.3), the oracle
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : f) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+
+template <typename T>
+T read_at(const std::string& f, std::size_t offset) {
+  T v;
+  std::memcpy(&v, f.data() + offset, sizeof(T));
+  return v;
+}
+
+}  // namespace
+
+TEST(Messages, EveryTypeRoundTripsExactly) {
+  for (const Message& m : examples()) {
+    const Decoded d = decode(encode(m));
+    ASSERT_EQ(d.error, DecodeError::None) << describe(d.error);
+    ASSERT_EQ(d.message->index(), m.index());
+    EXPECT_EQ(encode(*d.message), encode(m));  // every field, bit for bit
+    EXPECT_EQ(header_of(*d.message).sequence, header_of(m).sequence);
+    EXPECT_EQ(header_of(*d.message).exposure_ns, header_of(m).exposure_ns);
+  }
+  const auto p = std::get<PoseMessage>(*decode(encode(pose(9))).message);
+  EXPECT_EQ(p.pose, pose(9).pose);
+  EXPECT_EQ(p.registration_error, 3.2e-6);
+  EXPECT_EQ(p.markers_used, 7u);
+  EXPECT_TRUE(p.valid);
+}
+
+TEST(Messages, LayoutIsTheDocumentedOne) {
+  // docs/protocol.md: header = magic "VCLO", u16 version, u16 type, u32 body length, u32
+  // CRC-32, u64 sequence, i64 exposure ns, i64 publish ns; pose body = i64 frame, 6 f64 pose,
+  // f64 registration error, u32 markers, u8 valid, 3 zero bytes.
+  const std::string f = encode(pose(77));
+  ASSERT_EQ(f.size(), 40u + 72u);
+  EXPECT_EQ(f.substr(0, 4), "VCLO");
+  EXPECT_EQ(read_at<std::uint16_t>(f, 4), 1);
+  EXPECT_EQ(read_at<std::uint16_t>(f, 6), 1);  // pose
+  EXPECT_EQ(read_at<std::uint32_t>(f, 8), 72u);
+  std::string zeroed = f;
+  std::memset(zeroed.data() + 12, 0, 4);
+  EXPECT_EQ(read_at<std::uint32_t>(f, 12), test_crc32(zeroed));  // zlib.crc32 with the field zero
+  EXPECT_EQ(read_at<std::uint64_t>(f, 16), 77u);
+  EXPECT_EQ(read_at<std::int64_t>(f, 24), 1'000'000'200);
+  EXPECT_EQ(read_at<std::int64_t>(f, 40), 77);
+  EXPECT_EQ(read_at<double>(f, 48 + 2 * 8), 0.1818);  // z
+  EXPECT_EQ(read_at<double>(f, 96), 3.2e-6);
+  EXPECT_EQ(read_at<std::uint32_t>(f, 104), 7u);
+  EXPECT_EQ(read_at<std::uint8_t>(f, 108), 1);
+  EXPECT_EQ(encode(examples()[1]).size(), 40u + 56u);
+  EXPECT_EQ(encode(examples()[2]).size(), 40u + 72u);
+  EXPECT_EQ(encode(examples()[3]).size(), 40u);
+}
+
+TEST(Messages, TenThousandRandomAndMutatedFramesAreAllRefused) {
+  std::mt19937_64 rng(2026);
+  std::uniform_int_distribution<int> byte(0, 255);
+  int refused = 0, tried = 0;
+  auto expect_refused = [&](const std::string& f, const char* what) {
+    ++tried;
+    const Decoded d = decode(f);
+    if (d.error != DecodeError::None) ++refused;
+    else ADD_FAILURE() << what << ": accepted a " << f.size() << "-byte frame";
+  };
+  const std::vector<Message> valid = examples();
+  for (int n = 0; n < 2000; ++n) {
+    std::string f(static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 200)(rng)), '\0');
+    for (char& c : f) c = static_cast<char>(byte(rng));
+    expect_refused(f, "random bytes");
+    const std::string good = encode(valid[static_cast<std::size_t>(n) % valid.size()]);
+    std::string t = good.substr(0, static_cast<std::size_t>(rng() % good.size()));  // truncated
+    expect_refused(t, "truncated");
+    std::string e = good + std::string(1 + rng() % 16, 'x');  // extended
+    expect_refused(e, "extended");
+    std::string h = good;  // any byte corrupted (header or body): the CRC-32 catches it
+    const std::size_t at = static_cast<std::size_t>(rng() % good.size());
+    h[at] = static_cast<char>(h[at] ^ static_cast<char>(1 + rng() % 255));
+    expect_refused(h, "corrupted byte");
+    PoseMessage p = pose(static_cast<std::uint64_t>(n));  // non-finite values in a valid pose
+    p.pose(static_cast<int>(rng() % 6)) = (n % 2) ? std::numeric_limits<double>::quiet_NaN()
+                                                  : std::numeric_limits<double>::infinity();
+    expect_refused(encode(p), "non-finite pose");
+  }
+  std::string flag = encode(pose(1));
+  flag[108] = 2;  // valid must be 0 or 1 (with a correct CRC: refused for the flag itself)
+  const std::uint32_t crc = read_at<std::uint32_t>(flag, 12);
+  std::memset(flag.data() + 12, 0, 4);
+  const std::uint32_t fixed = test_crc32(flag);
+  std::memcpy(flag.data() + 12, &fixed, 4);
+  EXPECT_NE(fixed, crc);
+  EXPECT_EQ(decode(flag).error, DecodeError::BadEnum);
+  EXPECT_EQ(refused, tried);
+  EXPECT_GE(tried, 10000);
+}
+
+TEST(Messages, AnInvalidPoseMayCarryNoPose) {
+  PoseMessage p = pose(3);
+  p.valid = false;  // occluded: the pose fields are not to be used, whatever they hold
+  p.pose.setConstant(std::numeric_limits<double>::quiet_NaN());
+  const Decoded d = decode(encode(p));
+  ASSERT_EQ(d.error, DecodeError::None);
+  EXPECT_FALSE(std::get<PoseMessage>(*d.message).valid);
+}
+
+TEST(StreamCounters, CountsGapsAndDuplicatesNeverHidesThem) {
+  StreamCounters c;
+  for (std::uint64_t s : {0, 1, 2, 5, 6, 6, 4, 7}) c.count(s);
+  EXPECT_EQ(c.received, 8u);
+  EXPECT_EQ(c.gaps, 2u);        // 3 and 4 were missing when 5 came
+  EXPECT_EQ(c.duplicates, 2u);  // 6 again, then 4 late
+  EXPECT_EQ(*c.last_sequence, 7u);
+}
