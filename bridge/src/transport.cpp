@@ -1,0 +1,76 @@
+#include "vcloe/bridge/transport.hpp"
+
+#include <zmq.hpp>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::bridge {
+
+std::int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+namespace {
+
+Header& mutable_header(Message& m) {
+  return std::visit([](auto& v) -> Header& { return v.header; }, m);
+}
+
+}  // namespace
+
+Publisher::Publisher(zmq::context_t& context, const std::string& endpoint, int hwm)
+    : socket_(std::make_unique<zmq::socket_t>(context, zmq::socket_type::pub)) {
+  socket_->set(zmq::sockopt::sndhwm, hwm);
+  socket_->set(zmq::sockopt::linger, 0);
+  try {
+    socket_->bind(endpoint);
+  } catch (const zmq::error_t& e) {
+    fail(endpoint, std::string("cannot bind: ") + e.what());
+  }
+}
+
+Publisher::~Publisher() = default;
+
+void Publisher::publish(Message message) {
+  Header& h = mutable_header(message);
+  h.sequence = next_[type_of(message)]++;
+  h.publish_ns = steady_now_ns();
+  const std::string frame = encode(message);
+  (void)socket_->send(zmq::buffer(frame), zmq::send_flags::dontwait);
+}
+
+Subscriber::Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int hwm)
+    : socket_(std::make_unique<zmq::socket_t>(context, zmq::socket_type::sub)) {
+  socket_->set(zmq::sockopt::rcvhwm, hwm);
+  socket_->set(zmq::sockopt::linger, 0);
+  if (keep == Keep::Latest) socket_->set(zmq::sockopt::conflate, 1);  // before connect
+  socket_->set(zmq::sockopt::subscribe, "");
+  try {
+    socket_->connect(endpoint);
+  } catch (const zmq::error_t& e) {
+    fail(endpoint, std::string("cannot connect: ") + e.what());
+  }
+}
+
+Subscriber::~Subscriber() = default;
+
+std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    zmq::pollitem_t item{socket_->handle(), 0, ZMQ_POLLIN, 0};
+    if (zmq::poll(&item, 1, std::max(left, std::chrono::milliseconds(0))) == 0) return std::nullopt;
+    zmq::message_t frame;
+    if (!socket_->recv(frame, zmq::recv_flags::dontwait)) continue;
+    const Decoded d = decode(std::string_view(static_cast<const char*>(frame.data()), frame.size()));
+    if (d.error != DecodeError::None) {
+      ++malformed_;
+      continue;
+    }
+    counters_[type_of(*d.message)].count(header_of(*d.message).sequence);
+    return d.message;
+  }
+}
+
+}  // namespace vcloe::bridge

@@ -1,0 +1,115 @@
+// Specification of bridge/transport over real ZeroMQ sockets (ipc:// on this machine): nothing
+// is lost once the subscriber has joined (a handshake defeats the slow-joiner loss), a
+// conflating subscriber sees only the newest pose, malformed frames are counted and dropped
+// while the stream goes on, and a stalled reader's queue stays bounded with every loss counted.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <random>
+#include <thread>
+#include <zmq.hpp>
+
+#include "vcloe/bridge/transport.hpp"
+
+using namespace vcloe::bridge;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string endpoint(const std::string& name) {
+  return "ipc:///tmp/vcloe-test-" + std::to_string(::getpid()) + "-" + name;
+}
+
+PoseMessage pose(std::int64_t frame) {
+  PoseMessage m;
+  m.frame = frame;
+  m.pose << 0.01 * static_cast<double>(frame), 0, 0.18, 0, 0, 0;
+  m.valid = true;
+  m.markers_used = 7;
+  return m;
+}
+
+// The slow-joiner handshake: heartbeats until the subscriber hears one.
+void join(Publisher& pub, Subscriber& sub) {
+  for (int i = 0; i < 200; ++i) {
+    pub.publish(HeartbeatMessage{});
+    if (sub.receive(10ms)) return;
+  }
+  FAIL() << "subscriber never joined";
+}
+
+}  // namespace
+
+TEST(Transport, ARecorderReceivesEveryPoseInOrderAfterTheHandshake) {
+  zmq::context_t ctx;
+  Publisher pub(ctx, endpoint("all"));
+  Subscriber rec(ctx, endpoint("all"), Subscriber::Keep::All);
+  join(pub, rec);
+  for (int j = 0; j < 500; ++j) pub.publish(pose(j));
+  int received = 0;
+  while (auto m = rec.receive(200ms)) {
+    if (const auto* p = std::get_if<PoseMessage>(&*m)) {
+      EXPECT_EQ(p->frame, received);
+      EXPECT_EQ(p->header.sequence, static_cast<std::uint64_t>(received));
+      EXPECT_GT(p->header.publish_ns, 0);
+      ++received;
+    }
+  }
+  EXPECT_EQ(received, 500);
+  EXPECT_EQ(rec.counters(MessageType::Pose).gaps, 0u);
+  EXPECT_EQ(rec.malformed(), 0u);
+}
+
+TEST(Transport, TheControllersSubscriberKeepsOnlyTheNewestPose) {
+  zmq::context_t ctx;
+  Publisher pub(ctx, endpoint("latest"));
+  Subscriber ctl(ctx, endpoint("latest"), Subscriber::Keep::Latest);
+  join(pub, ctl);
+  for (int j = 0; j < 100; ++j) pub.publish(pose(j));
+  std::this_thread::sleep_for(100ms);
+  const auto m = ctl.receive(200ms);
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(std::holds_alternative<PoseMessage>(*m));
+  EXPECT_EQ(std::get<PoseMessage>(*m).frame, 99);
+  EXPECT_FALSE(ctl.receive(50ms));  // nothing queued behind it
+}
+
+TEST(Transport, MalformedFramesAreCountedAndDroppedAndTheStreamGoesOn) {
+  zmq::context_t ctx;
+  zmq::socket_t raw(ctx, zmq::socket_type::pub);  // a sender that does not speak the protocol
+  raw.set(zmq::sockopt::sndhwm, 100000);
+  raw.bind(endpoint("raw"));
+  Subscriber sub(ctx, endpoint("raw"), Subscriber::Keep::All, 100000);
+  const std::string hello = encode(HeartbeatMessage{});
+  for (int i = 0; i < 200 && !sub.receive(10ms); ++i) raw.send(zmq::buffer(hello), zmq::send_flags::none);
+  std::mt19937_64 rng(7);
+  const std::string good = encode(pose(1));
+  for (int n = 0; n < 10000; ++n) {
+    std::string f = n % 2 ? good : std::string(static_cast<std::size_t>(rng() % 150), '\0');
+    if (n % 2) f[rng() % f.size()] ^= static_cast<char>(1 + rng() % 255);  // mutated
+    else for (char& c : f) c = static_cast<char>(rng());                  // random
+    raw.send(zmq::buffer(f), zmq::send_flags::none);
+  }
+  raw.send(zmq::buffer(good), zmq::send_flags::none);
+  std::optional<Message> last;
+  while (auto m = sub.receive(300ms)) last = m;
+  ASSERT_TRUE(last);
+  EXPECT_EQ(std::get<PoseMessage>(*last).frame, 1);  // the valid frame after the garbage
+  EXPECT_EQ(sub.malformed(), 10000u);
+}
+
+TEST(Transport, AStalledReaderStaysBoundedAndCountsWhatItMissed) {
+  zmq::context_t ctx;
+  Publisher pub(ctx, endpoint("stall"), 10);
+  Subscriber sub(ctx, endpoint("stall"), Subscriber::Keep::All, 10);
+  join(pub, sub);
+  const int sent = 100000;
+  for (int j = 0; j < sent; ++j) pub.publish(pose(j));  // never blocks
+  pub.publish(pose(sent));
+  std::uint64_t received = 0, last = 0;
+  while (auto m = sub.receive(200ms))
+    if (const auto* p = std::get_if<PoseMessage>(&*m)) ++received, last = p->header.sequence;
+  const StreamCounters& c = sub.counters(MessageType::Pose);
+  EXPECT_LT(received, static_cast<std::uint64_t>(sent) / 2);  // most were dropped at the high-water marks
+  EXPECT_EQ(c.received + c.gaps, last + 1);                     // and every one dropped is counted
+}
