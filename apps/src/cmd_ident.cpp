@@ -10,8 +10,8 @@
 #include "ident_report.hpp"
 #include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
+#include "vcloe/oe_ident/payload.hpp"
 
 namespace vcloe::app {
 
@@ -27,16 +27,6 @@ std::string recorded_path(const PoseTrace& t, const std::string& key, const std:
   return path;
 }
 
-oe_ident::Payload load_payload(const std::string& file) {
-  const YamlDoc doc = YamlDoc::load(file);
-  doc.root().reject_unknown_keys({"mass", "inertia", "notes"});
-  oe_ident::Payload p;
-  p.mass = doc.root().get_double("mass");
-  if (!(p.mass > 0)) doc.root().at("mass").fail("expected a positive mass in kg");
-  p.inertia = doc.root().get_vector("inertia", 3);
-  return p;
-}
-
 }  // namespace
 
 IdentifyOutcome run_identification(const IdentifyRequest& q) {
@@ -48,7 +38,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
                                   : std::string())
                            : q.experiment;
   oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(q.config);
-  if (!q.payload_file.empty()) cfg.payload = load_payload(q.payload_file);
+  if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
   out.setup = load_setup(q.robot, experiment, reference);
   std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};

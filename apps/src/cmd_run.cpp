@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/payload.hpp"
 
 namespace vcloe::app {
 
@@ -38,10 +39,21 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--noise-angle", o->noise_angle, "camera noise sigma per angle channel (rad)")->capture_default_str();
   add_camera_options(cmd, o->camera);
-  cmd->add_option("--payload-mass", o->payload_mass, "known payload bolted to the platform (kg)");
-  cmd->add_option("--payload-inertia", o->payload_inertia, "its principal moments Ix Iy Iz (kg*m^2)")->expected(3);
+  const CLI::Option* mass = cmd->add_option("--payload-mass", o->payload_mass, "known payload bolted to the platform (kg)");
+  const CLI::Option* inertia =
+      cmd->add_option("--payload-inertia", o->payload_inertia, "its principal moments Ix Iy Iz (kg*m^2), with --payload-mass")
+          ->expected(3);
   cmd->add_flag("--force", o->force, "overwrite existing output");
-  cmd->callback([o] {
+  cmd->callback([o, mass, inertia] {
+    // A payload is both options or neither (a mass alone would silently be a point mass).
+    std::optional<oe_ident::Payload> payload;
+    if (mass->count() > 0 && inertia->count() == 0)
+      fail("--payload-mass", "needs --payload-inertia Ix Iy Iz too (the payload's principal moments, kg*m^2)");
+    if (inertia->count() > 0 && mass->count() == 0) fail("--payload-inertia", "needs --payload-mass too (kg)");
+    if (mass->count() > 0) {
+      const Vec3d moments(o->payload_inertia[0], o->payload_inertia[1], o->payload_inertia[2]);
+      payload = oe_ident::make_payload(o->payload_mass, moments, "--payload-mass/--payload-inertia");
+    }
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
     const sim::RobotFile truth = sim::load_robot(o->truth, true);
     VirtualRun vo;
@@ -49,13 +61,6 @@ void add_run_command(CLI::App& app) {
     if (!(o->noise_position >= 0) || !(o->noise_angle >= 0)) fail("--noise-*", "noise must be non-negative");
     vo.noise_sigma << o->noise_position, o->noise_position, o->noise_position, o->noise_angle, o->noise_angle,
         o->noise_angle;
-    std::optional<oe_ident::Payload> payload;
-    if (o->payload_mass > 0) {
-      oe_ident::Payload p;
-      p.mass = o->payload_mass;
-      if (o->payload_inertia.size() == 3) p.inertia = Vec3d(o->payload_inertia[0], o->payload_inertia[1], o->payload_inertia[2]);
-      payload = p;
-    }
     const auto add_camera_metadata = install_camera(o->camera, vo);
     PoseTrace t = virtual_trace(s, truth, vo, o->truth, payload);
     add_camera_metadata(t);

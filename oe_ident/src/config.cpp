@@ -1,4 +1,8 @@
+// oe_ident/src/config.cpp — the identification settings file (config.hpp) read into
+// IdentificationOptions; ranges are IdentificationOptions' own check, reported at the key.
 #include "vcloe/oe_ident/config.hpp"
+
+#include <algorithm>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -19,6 +23,19 @@ static std::vector<int> parameters_of(const YamlNode& n) {
   const std::vector<int> m = match_parameters(n.as_string());
   if (m.empty()) n.fail("no parameter named '" + n.as_string() + "' (names as in docs/identification.md, e.g. m_p, Ix_l3, fc2, lp, or a prefix with '*')");
   return m;
+}
+
+// The node of a dotted option name ("loss.scale"), or of its nearest enclosing key in the file.
+static YamlNode node_of(const YamlNode& root, const std::string& option) {
+  YamlNode n = root;
+  for (std::size_t from = 0; from < option.size();) {
+    const std::size_t dot = std::min(option.find('.', from), option.size());
+    const std::optional<YamlNode> child = n.find(option.substr(from, dot - from));
+    if (!child) break;
+    n = *child;
+    from = dot + 1;
+  }
+  return n;
 }
 
 static IdentificationConfig parse_document(const YamlDoc& doc) {
@@ -62,34 +79,19 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
       const std::vector<int> k = parameters_of(a->at("parameter"));
       if (k.size() != 1) a->at("parameter").fail("the anchor names exactly one parameter");
       o.anchor.parameter = k[0];
-      const auto kind = sim::parameter_registry()[static_cast<std::size_t>(k[0])].kind;
-      if (kind != sim::ParameterKind::Mass && kind != sim::ParameterKind::GainP && kind != sim::ParameterKind::GainI &&
-          kind != sim::ParameterKind::GainD)
-        a->at("parameter").fail("the anchor must be a mass or a joint PID gain");
       o.anchor.value = a->get_double("value");
-      if (!(o.anchor.value > 0)) a->at("value").fail("expected a positive value (SI)");
     } else if (type == "payload") {
       o.anchor.kind = AnchorKind::Payload;
     } else {
       a->at("type").fail("expected none, known_parameter or payload, got '" + type + "'");
     }
   }
-  if (auto p = root.find("payload")) {
-    p->reject_unknown_keys({"mass", "inertia"});
-    Payload pl;
-    pl.mass = p->get_double("mass");
-    if (!(pl.mass > 0)) p->at("mass").fail("expected a positive mass in kg");
-    pl.inertia = p->get_vector("inertia", 3);
-    for (int k = 0; k < 3; ++k)
-      if (!(pl.inertia(k) >= 0)) p->at("inertia").fail("principal moments must be non-negative");
-    cfg.payload = pl;
-  }
+  if (auto p = root.find("payload")) cfg.payload = parse_payload(*p);
   if (o.anchor.kind == AnchorKind::Payload && !cfg.payload)
     root.at("anchor").fail("a payload anchor needs the payload's mass and inertia under 'payload'");
   if (auto n = root.find("noise_sigma")) {
     n->reject_unknown_keys({"position", "angle"});
     const double p = n->get_double("position", o.sigma(0)), a = n->get_double("angle", o.sigma(3));
-    if (!(p > 0) || !(a > 0)) n->fail("noise levels must be positive (m, rad)");
     o.sigma << p, p, p, a, a, a;
   }
   if (auto l = root.find("loss")) {
@@ -105,10 +107,8 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
     s->reject_unknown_keys({"tol1", "tol2", "max_iterations", "stage_tol1"});
     o.tol1 = s->get_double("tol1", o.tol1);
     o.stage_tol1 = s->get_double("stage_tol1", o.stage_tol1);
-    if (!(o.stage_tol1 > 0)) s->at("stage_tol1").fail("expected a positive relative cost change");
     o.tol2 = s->get_double("tol2", o.tol2);
     o.max_iterations = s->get_int("max_iterations", o.max_iterations);
-    if (!(o.tol1 > 0) || !(o.tol2 > 0) || o.max_iterations < 1) s->fail("tolerances must be positive, iterations >= 1");
   }
   o.rank_tolerance = root.get_double("rank_tolerance", o.rank_tolerance);
   o.rel_sigma_flag = root.get_double("rel_sigma_flag", o.rel_sigma_flag);
@@ -117,15 +117,14 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   if (auto h = root.find("horizons")) {
     const Eigen::VectorXd v = h->as_vector();
     o.horizons.assign(v.data(), v.data() + v.size());
-    if (o.horizons.empty() || o.horizons.back() != 1.0) h->fail("expected increasing fractions in (0, 1] ending with 1");
-    for (std::size_t i = 0; i < o.horizons.size(); ++i)
-      if (!(o.horizons[i] > 0 && o.horizons[i] <= 1) || (i > 0 && !(o.horizons[i] > o.horizons[i - 1])))
-        h->fail("expected increasing fractions in (0, 1] ending with 1");
   }
   o.prior_log_sigma = root.get_double("prior_log_sigma", o.prior_log_sigma);
-  if (!(o.prior_log_sigma >= 0)) root.at("prior_log_sigma").fail("expected a non-negative width (0 = no prior)");
   o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
-  if (!(o.initial_trust_region > 0)) root.at("initial_trust_region").fail("expected a positive radius");
+  // Ranges: IdentificationOptions' own check, reported at the option's key in this file.
+  if (const auto bad = o.first_invalid()) {
+    const YamlNode n = node_of(root, bad->option);
+    n.fail(n.path() == bad->option ? bad->message : "option '" + bad->option + "': " + bad->message);
+  }
   return cfg;
 }
 

@@ -138,6 +138,25 @@ TEST(Cli, SameSeedAndConfigGiveByteIdenticalTraces) {
   fs::remove_all(d);
 }
 
+TEST(Cli, RunRefusesAPayloadWithoutAPositiveMassOrWithoutItsInertia) {
+  const fs::path d = temp_dir();
+  const fs::path ref = d / "payload-ref.yaml";
+  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  const std::string run = "run --reference " + ref.string() + " --out " + (d / "p.csv").string();
+  CommandResult r = vcloe(run + " --payload-mass 0 --payload-inertia 0.02 0.02 0.03");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--payload-mass"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("positive payload mass"), std::string::npos) << r.out;
+  r = vcloe(run + " --payload-mass 5");  // formerly a point mass, silently
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--payload-mass: needs --payload-inertia"), std::string::npos) << r.out;
+  r = vcloe(run + " --payload-mass 5 --payload-inertia 0.01 0.01 0.03");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("triangle inequality"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(d / "p.csv"));
+  fs::remove_all(d);
+}
+
 TEST(Cli, AReferenceLeavingTheJointRangeIsRefusedBeforeMotion) {
   const fs::path d = temp_dir();
   const fs::path ref = d / "wild.yaml";

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/servo/reference.hpp"
 #include "vcloe/sim/robot.hpp"
 
@@ -37,12 +38,6 @@ struct Anchor {
   std::string describe() const;
 };
 
-// A payload rigidly added to the platform, COM at E, principal axes along E's.
-struct Payload {
-  double mass = 0;              // kg
-  Vec3d inertia = Vec3d::Zero();  // kg*m^2
-};
-
 // One recorded experiment: the reference it ran, the measured poses at its exposure times, and
 // an optional payload.
 struct Experiment {
@@ -53,6 +48,13 @@ struct Experiment {
 };
 
 enum class Loss { Squared, Huber, Cauchy };
+
+// A setting out of range: the option, named as in the settings file ("loss.scale", "threads",
+// "stopping.tol1", ...), and what is expected instead of what it holds.
+struct InvalidOption {
+  std::string option;
+  std::string message;
+};
 
 struct IdentificationOptions {
   std::vector<ParameterSpec> spec = std::vector<ParameterSpec>(sim::kNumLambda);
@@ -75,7 +77,15 @@ struct IdentificationOptions {
   double qr_eps = 1e-3;             // structural analysis on the reference's regressor
   int threads = 2;                  // experiments evaluated in parallel
   bool verbose = false;
+
+  // Every numeric setting and the anchor range-checked, in one place (in the manner of Ceres'
+  // Solver::Options::IsValid): the first setting out of range, or nullopt if all are in range.
+  std::optional<InvalidOption> first_invalid() const;
+  // Throws vcloe::Error "identification option '<option>': <message>" for the first_invalid().
+  void validate() const;
 };
+
+constexpr int kMaxIdentificationThreads = 64;
 
 struct ParameterResult {
   int index = 0;
@@ -97,7 +107,7 @@ struct IdentificationResult {
   std::string termination;
   int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
   int failed_simulations = 0;            // trial points where the twin diverged (step rejected)
-  double residual_correlation_factor = 1;  // covariance inflation for coloured residuals                // trial steps where the twin failed or the cost rose
+  double residual_correlation_factor = 1;  // covariance inflation for coloured residuals
 };
 
 // The default specification (docs/identification.md): the masses of the cranks and links are
@@ -107,8 +117,9 @@ struct IdentificationResult {
 // everything else is free.
 std::vector<ParameterSpec> default_specification();
 
-// Throws vcloe::Error when there is no anchor, when a measured trace does not match its
-// reference, or when the twin cannot even run at the priors.
+// Throws vcloe::Error when an option is out of range (IdentificationOptions::validate), when
+// there is no anchor, when a measured trace does not match its reference, or when the twin
+// cannot even run at the priors.
 IdentificationResult identify(const sim::RobotModel& model, const sim::LambdaVector<double>& prior,
                               const servo::OuterGains& gains, const std::vector<Experiment>& experiments,
                               const IdentificationOptions& options);
@@ -117,8 +128,5 @@ IdentificationResult identify(const sim::RobotModel& model, const sim::LambdaVec
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                 const servo::OuterGains& gains, const Experiment& experiment,
                                 const std::string& where = "");
-
-// Lambda seen by the twin of an experiment (payload added to the platform's Xi entries).
-sim::LambdaVector<double> with_payload(const sim::LambdaVector<double>& lambda, const std::optional<Payload>& payload);
 
 }  // namespace vcloe::oe_ident

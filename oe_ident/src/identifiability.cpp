@@ -1,0 +1,106 @@
+// oe_ident/src/identifiability.cpp — QR at the start, SVD at the solution, covariance
+// (identifiability.hpp).
+#include "identifiability.hpp"
+
+#include <Eigen/SVD>
+#include <cmath>
+
+#include "vcloe/excitation/criteria.hpp"
+
+namespace vcloe::oe_ident {
+
+std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, double qr_eps, FitStatus& st) {
+  const auto& reg = sim::parameter_registry();
+  const excitation::ColumnReport rep = excitation::excited_columns(J0, qr_eps);
+  std::set<int> dropped;
+  for (const auto& u : rep.dropped) {
+    dropped.insert(u.parameter);
+    for (int m : map.coords[static_cast<std::size_t>(u.parameter)].members) {
+      st.free[m] = false;
+      if (u.zero_column) {
+        st.status[m] = "not excited (no effect on the pose trace)";
+        continue;
+      }
+      std::string with;
+      for (int c : u.combined_with)
+        for (int m2 : map.coords[static_cast<std::size_t>(c)].members) {
+          with += (with.empty() ? "" : ", ") + reg[m2].name;
+          st.combination.insert(m2);
+        }
+      st.status[m] = "only in combination with " + with;
+    }
+  }
+  return dropped;
+}
+
+std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& map, double rank_tolerance,
+                                  FitStatus& st) {
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
+  const Eigen::VectorXd sv = svd.singularValues();
+  std::set<int> null_coords;
+  for (int i = 0; i < map.size(); ++i) {
+    if (sv(i) >= rank_tolerance * sv(0)) continue;
+    int worst = 0;
+    svd.matrixV().col(i).cwiseAbs().maxCoeff(&worst);
+    null_coords.insert(worst);
+  }
+  std::vector<int> kept;
+  for (int c = 0; c < map.size(); ++c) {
+    if (!null_coords.count(c)) {
+      kept.push_back(c);
+      continue;
+    }
+    for (int m : map.coords[static_cast<std::size_t>(c)].members) {
+      st.free[m] = false;
+      st.status[m] = "unidentifiable at the solution (null space of the Jacobian)";
+    }
+  }
+  return kept;
+}
+
+// tau = 1 + 2 sum_{k=1..M} rho_k per series, with Sokal's automatic window: the smallest
+// M >= 5 tau(M).
+double correlation_factor(const std::vector<double>& r, const std::vector<Experiment>& exps) {
+  double sum = 0;
+  int series = 0;
+  std::size_t off = 0;
+  for (const Experiment& e : exps) {
+    const std::size_t n = e.measured.size();
+    for (int c = 0; c < 6 && n > 20; ++c) {
+      std::vector<double> x(n);
+      double mean = 0;
+      for (std::size_t j = 0; j < n; ++j) mean += (x[j] = r[off + 6 * j + static_cast<std::size_t>(c)]) / static_cast<double>(n);
+      double c0 = 0;
+      for (double& v : x) {
+        v -= mean;
+        c0 += v * v;
+      }
+      if (!(c0 > 0)) continue;
+      double tau = 1;
+      for (std::size_t k = 1; k < n / 2 && static_cast<double>(k) < 5 * tau; ++k) {
+        double ck = 0;
+        for (std::size_t j = k; j < n; ++j) ck += x[j] * x[j - k];
+        tau += 2 * ck / c0;
+      }
+      sum += std::max(1.0, tau);
+      ++series;
+    }
+    off += 6 * n;
+  }
+  return series ? sum / series : 1.0;
+}
+
+Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& J, const std::vector<int>& kept, const ParameterMap& map,
+                                  const std::vector<double>& delta, double final_cost, double correlation) {
+  Eigen::MatrixXd Jk(J.rows(), static_cast<Eigen::Index>(kept.size()));
+  for (std::size_t c = 0; c < kept.size(); ++c) Jk.col(static_cast<Eigen::Index>(c)) = J.col(kept[c]);
+  const double dof = std::max<double>(1.0, static_cast<double>(J.rows()) - static_cast<double>(kept.size()));
+  const double s2 = 2.0 * final_cost / dof * correlation;
+  const Eigen::MatrixXd cov_kept = s2 * (Jk.transpose() * Jk).ldlt().solve(Eigen::MatrixXd::Identity(Jk.cols(), Jk.cols()));
+  const Eigen::MatrixXd P_full = map.jacobian(delta.data());
+  Eigen::MatrixXd P(sim::kNumLambda, static_cast<Eigen::Index>(kept.size()));
+  for (std::size_t c = 0; c < kept.size(); ++c) P.col(static_cast<Eigen::Index>(c)) = P_full.col(kept[c]);
+  return P * cov_kept * P.transpose();
+}
+
+}  // namespace vcloe::oe_ident

@@ -1,0 +1,44 @@
+#pragma once
+// oe_ident/src/identifiability.hpp — what the data can and cannot determine: QR of the
+// weighted Jacobian at the start, SVD null space at the solution, and the covariance of the
+// identified values (s^2 (J^T J)^-1, inflated for coloured residuals, mapped to Lambda).
+#include <set>
+#include <string>
+#include <vector>
+
+#include "parameter_map.hpp"
+#include "vcloe/oe_ident/problem.hpp"
+
+namespace vcloe::oe_ident {
+
+// Which Lambda entries are fitted, and for the others why not.
+struct FitStatus {
+  std::vector<bool> free = std::vector<bool>(sim::kNumLambda, true);
+  std::vector<std::string> status = std::vector<std::string>(sim::kNumLambda);  // why not free
+  std::set<int> combination;  // fitted, but identifiable only in combination with others
+};
+
+// Structural identifiability at the start: QR (registry order) of the weighted Jacobian's
+// unit-norm columns (excitation::excited_columns with qr_eps). Zero columns are not excited;
+// dependent ones identifiable only in combination. Both leave the fit (marked in `st`) and are
+// never reported as identified. Returns the dropped coordinates of `map`.
+std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, double qr_eps, FitStatus& st);
+
+// Identifiability at the solution: directions of the weighted Jacobian with singular values
+// below rank_tolerance * the largest are unidentifiable; the coordinate dominating each is
+// marked so in `st` (its value is where the damped fit left it, i.e. near the start). Returns
+// the other coordinates, in order.
+std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& map, double rank_tolerance,
+                                  FitStatus& st);
+
+// Mean over experiments and channels of the integrated autocorrelation time of the weighted
+// residual series (row 6 j + c of each experiment): the covariance inflation for coloured
+// residuals.
+double correlation_factor(const std::vector<double>& r, const std::vector<Experiment>& exps);
+
+// Covariance of Lambda (67 x 67) from whitened residuals: s^2 (J_k^T J_k)^-1 over the kept
+// coordinates' columns J_k, s^2 = 2 cost / (N - q) * correlation, mapped through dLambda/ddelta.
+Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& J, const std::vector<int>& kept, const ParameterMap& map,
+                                  const std::vector<double>& delta, double final_cost, double correlation);
+
+}  // namespace vcloe::oe_ident

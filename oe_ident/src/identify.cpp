@@ -1,0 +1,285 @@
+// oe_ident/src/identify.cpp — identify(): checks, the start (coordinates, QR analysis),
+// Levenberg-Marquardt on growing record prefixes, the solution's identifiability and
+// covariance, and the per-parameter report.
+#include <ceres/ceres.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "identifiability.hpp"
+#include "output_error.hpp"
+#include "parameter_map.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/problem.hpp"
+
+namespace vcloe::oe_ident {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What every step of identify() reads.
+struct Context {
+  const sim::RobotModel& model;
+  const servo::OuterGains& gains;
+  const std::vector<Experiment>& exps;
+  const IdentificationOptions& o;
+};
+
+// The fit in its current coordinates: delta and the twin runs of the full records (whose
+// output error holds the parameter map).
+struct Fit {
+  std::vector<double> delta;
+  std::unique_ptr<TwinRuns> runs;
+  const ParameterMap& map() const { return runs->output_error().map(); }
+};
+
+std::unique_ptr<TwinRuns> make_runs(const Context& cx, const std::vector<Experiment>& exps, ParameterMap map) {
+  return std::make_unique<TwinRuns>(OutputError(cx.model, cx.gains, exps, std::move(map), cx.o.sigma), cx.o.threads);
+}
+
+void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor) {
+  if (exps.empty()) fail("identify", "no experiment given");
+  int with = 0, without = 0;
+  for (const Experiment& e : exps) {
+    if (e.measured.size() != e.reference.exposure_times.size())
+      fail(e.name, "measured trace has " + std::to_string(e.measured.size()) + " poses but the experiment exposes " +
+                       std::to_string(e.reference.exposure_times.size()) + " frames");
+    for (std::size_t j = 0; j < e.measured.size(); ++j)
+      if (!e.measured[j].allFinite()) fail(e.name, "non-finite measured pose at frame " + std::to_string(j));
+    if (e.payload) make_payload(e.payload->mass, e.payload->inertia, e.name + " (payload)");
+    (e.payload ? with : without)++;
+  }
+  if (anchor.kind == AnchorKind::None)
+    fail("identify",
+         "no scale anchor: pose data alone cannot fix the scale (multiplying every inertia, mass, friction "
+         "coefficient and the three joint PID gains by one factor leaves every pose trace unchanged, seed 004 "
+         "eq. 32). Give a known mass (anchor: {parameter: m_p, value: ...}), a known gain, or a second "
+         "experiment with a known payload");
+  if (anchor.kind == AnchorKind::Payload && (with == 0 || without == 0))
+    fail("identify", "a payload anchor needs one experiment with the known payload and one without");
+}
+
+// Restarts the fit without the coordinates the start analysis dropped. The kept ones keep
+// their order, so the starting Jacobian is the old one's kept columns (no second evaluation) —
+// unless a dropped platform moment changed the others' coordinates: then they start again.
+void drop_coordinates(const Context& cx, const std::set<int>& dropped, const Eigen::MatrixXd& J0,
+                      const sim::LambdaVector<double>& base, const FitStatus& st, Fit& fit) {
+  const ParameterMap old = fit.map();
+  const int q0 = old.size();
+  const std::vector<double> r_start = fit.runs->cached_residuals();  // at delta, from J0's evaluation
+  std::vector<double> d_new;
+  for (int c = 0; c < q0; ++c)
+    if (!dropped.count(c)) d_new.push_back(fit.delta[static_cast<std::size_t>(c)]);
+  ParameterMap map = build_parameter_map(base, st.free, cx.o.spec);
+  if (map.size() == 0) fail("identify", "no parameter has an effect on the measured poses");
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Jk(J0.rows(), map.size());
+  for (int c = 0, kept = 0; c < q0; ++c)
+    if (!dropped.count(c)) Jk.col(kept++) = J0.col(c);
+  fit.delta = d_new;
+  bool same_columns = true;  // (a dropped platform moment changes the others' coordinates)
+  for (int c = 0, kept = 0; c < q0; ++c)
+    if (!dropped.count(c)) {
+      const auto& a = old.coords[static_cast<std::size_t>(c)];
+      const auto& b = map.coords[static_cast<std::size_t>(kept++)];
+      same_columns = same_columns && a.members == b.members && a.platform_moment == b.platform_moment;
+    }
+  fit.runs = make_runs(cx, cx.exps, std::move(map));
+  if (same_columns) fit.runs->seed_cache(fit.delta, r_start, std::vector<double>(Jk.data(), Jk.data() + Jk.size()));
+  else fit.delta = fit.map().initial(base);
+}
+
+// The start: coordinates for the free entries at `base`, the QR analysis of the starting
+// Jacobian (identifiability.hpp), and without what it drops.
+Fit start_fit(const Context& cx, sim::LambdaVector<double> base, FitStatus& st) {
+  ParameterMap map = build_parameter_map(base, st.free, cx.o.spec);
+  if (map.size() == 0) fail("identify", "no free parameter left to identify");
+  Fit fit;
+  fit.delta = map.initial(base);
+  base = map.lambda(fit.delta.data());  // the start as the coordinates represent it
+  fit.runs = make_runs(cx, cx.exps, std::move(map));
+  const Eigen::MatrixXd J0 = fit.runs->jacobian(fit.delta, "the starting point");
+  const std::set<int> dropped = analyse_start(J0, fit.map(), cx.o.qr_eps, st);
+  if (!dropped.empty()) drop_coordinates(cx, dropped, J0, base, st, fit);
+  return fit;
+}
+
+// A weak Gaussian prior on the log coordinates around the start.
+struct PriorResidual {
+  PriorResidual(std::vector<double> start, double sigma) : start_(std::move(start)), sigma_(sigma) {}
+  template <typename T>
+  bool operator()(T const* const* d, T* r) const {
+    for (std::size_t c = 0; c < start_.size(); ++c) r[c] = (d[0][c] - start_[c]) / sigma_;
+    return true;
+  }
+  std::vector<double> start_;
+  double sigma_;
+};
+
+ceres::Solver::Options solver_options(const IdentificationOptions& o, std::size_t stage) {
+  const bool last = stage + 1 == o.horizons.size();
+  ceres::Solver::Options so;
+  so.minimizer_type = ceres::TRUST_REGION;
+  so.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
+  so.linear_solver_type = ceres::DENSE_QR;
+  so.function_tolerance = last ? o.tol1 : o.stage_tol1;  // eq. (35), first rule
+  so.parameter_tolerance = o.tol2;                         // eq. (35), second rule
+  so.gradient_tolerance = 1e-14;
+  so.max_num_iterations = o.max_iterations;
+  // Start strongly damped: far from the solution the closed loop (Coulomb friction, the
+  // integrators) is far from linear, and full Gauss-Newton steps from the priors were
+  // accepted with tiny gain ratios, each costing a Jacobian. Steps that realise less than
+  // min_relative_decrease of the predicted decrease are rejected for one twin run.
+  so.initial_trust_region_radius = stage == 0 ? o.initial_trust_region : 1.0;
+  so.min_relative_decrease = o.min_relative_decrease;
+  so.minimizer_progress_to_stdout = o.verbose;
+  so.num_threads = 1;
+  return so;
+}
+
+// One stage: the output error of `runs` (and the weak prior) minimised from delta, in place.
+ceres::Solver::Summary solve_stage(const IdentificationOptions& o, std::size_t stage, TwinRuns& runs,
+                                   const std::vector<double>& start_delta, std::vector<double>& delta) {
+  const int q = runs.num_coordinates();
+  OutputErrorCost cost(runs);
+  // Weak prior: (delta - delta_start) / prior_log_sigma per coordinate. It keeps directions the
+  // poses hardly see from running away (log steps of hundreds) and is negligible for the
+  // identified ones (their data information is many orders larger).
+  std::unique_ptr<ceres::DynamicAutoDiffCostFunction<PriorResidual>> prior_cost;
+  if (o.prior_log_sigma > 0) {
+    prior_cost.reset(new ceres::DynamicAutoDiffCostFunction<PriorResidual>(new PriorResidual(start_delta, o.prior_log_sigma)));
+    prior_cost->AddParameterBlock(q);
+    prior_cost->SetNumResiduals(q);
+  }
+  ceres::Problem::Options po;
+  po.cost_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
+  ceres::Problem problem(po);
+  if (prior_cost) problem.AddResidualBlock(prior_cost.get(), nullptr, delta.data());
+  problem.AddResidualBlock(&cost,
+                           o.loss == Loss::Huber    ? static_cast<ceres::LossFunction*>(new ceres::HuberLoss(o.loss_scale))
+                           : o.loss == Loss::Cauchy ? new ceres::CauchyLoss(o.loss_scale)
+                                                    : nullptr,
+                           delta.data());
+  ceres::Solver::Summary summary;
+  ceres::Solve(solver_options(o, stage), &problem, &summary);
+  return summary;
+}
+
+// Each experiment's first `horizon` share of frames.
+std::vector<Experiment> prefixes(const std::vector<Experiment>& exps, double horizon) {
+  std::vector<Experiment> prefix;
+  for (const Experiment& e : exps) {
+    Experiment p = e;
+    const auto frames = static_cast<std::size_t>(std::ceil(horizon * static_cast<double>(e.measured.size())));
+    p.reference = servo::truncate_reference(e.reference, frames);
+    p.measured.resize(p.reference.exposure_times.size());
+    prefix.push_back(std::move(p));
+  }
+  return prefix;
+}
+
+// Levenberg-Marquardt (eq. 35 stopping rules) on growing prefixes of the records (the
+// horizons), each stage starting where the last ended: far from the solution a short record
+// is both cheaper and less non-linear; the last stage is the whole record. A trial step where
+// the twin fails is rejected by Ceres like a step that raises the cost. Returns the last
+// stage's summary.
+ceres::Solver::Summary fit_horizons(const Context& cx, Fit& fit, IdentificationResult& result) {
+  const IdentificationOptions& o = cx.o;
+  const std::vector<double> start_delta = fit.delta;
+  ceres::Solver::Summary summary;
+  for (std::size_t stage = 0; stage < o.horizons.size(); ++stage) {
+    const bool last = stage + 1 == o.horizons.size();
+    std::vector<Experiment> prefix;
+    std::unique_ptr<TwinRuns> stage_runs;
+    if (!last) {
+      prefix = prefixes(cx.exps, o.horizons[stage]);
+      stage_runs = make_runs(cx, prefix, fit.map());
+    }
+    TwinRuns& runs = last ? *fit.runs : *stage_runs;
+    summary = solve_stage(o, stage, runs, start_delta, fit.delta);
+    if (o.verbose) {
+      std::cerr << "horizon " << o.horizons[stage] << ": " << summary.BriefReport() << " (" << summary.message << ")\n";
+      runs.print_timing(std::cerr);
+    }
+    result.iterations += static_cast<int>(summary.iterations.size()) - 1;
+    result.rejected_steps += summary.num_unsuccessful_steps;
+    result.failed_simulations += runs.failed_runs();
+  }
+  result.jacobian_cost_ratio = fit.runs->cost_ratio();
+  return summary;
+}
+
+void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitStatus& st,
+                       const Eigen::MatrixXd& cov_lambda, const IdentificationOptions& o, IdentificationResult& result) {
+  result.parameters.resize(sim::kNumLambda);
+  for (int k = 0; k < sim::kNumLambda; ++k) {
+    ParameterResult& pr = result.parameters[k];
+    pr.index = k;
+    pr.prior = prior_lambda(k);
+    pr.value = result.lambda(k);
+    if (st.free[k]) {
+      const bool combination = st.combination.count(k) != 0;
+      pr.sigma = std::sqrt(std::max(0.0, cov_lambda(k, k)));
+      pr.rel_sigma = pr.sigma / std::max(std::abs(pr.value), 1e-300);
+      pr.flagged = pr.rel_sigma > o.rel_sigma_flag;
+      pr.identified = !combination && !pr.flagged;
+      if (combination) pr.status = "fitted, but only identifiable in combination";
+      else if (pr.flagged) pr.status = "poorly determined (relative sigma above the flag)";
+      else pr.status = "identified";
+      if (o.spec[k].mode == Mode::Tied) pr.status += " (tied)";
+    } else {
+      pr.status = st.status[k].empty() ? "fixed" : st.status[k];
+    }
+    result.identified_count += pr.identified;
+  }
+}
+
+}  // namespace
+
+IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVector<double>& prior_lambda,
+                              const servo::OuterGains& gains, const std::vector<Experiment>& exps,
+                              const IdentificationOptions& o) {
+  o.validate();
+  check_experiments(exps, o.anchor);
+  const auto start = Clock::now();
+  const Context cx{prior, gains, exps, o};
+  IdentificationResult result;
+
+  // Fixed entries (configuration, anchor) at their values; the rest free.
+  sim::LambdaVector<double> base = prior_lambda;
+  FitStatus st;
+  for (int k = 0; k < sim::kNumLambda; ++k)
+    if (o.spec[static_cast<std::size_t>(k)].mode == Mode::Fixed) {
+      st.free[k] = false;
+      st.status[k] = "fixed (configuration)";
+    }
+  if (o.anchor.kind == AnchorKind::KnownParameter) {
+    base(o.anchor.parameter) = o.anchor.value;
+    st.free[o.anchor.parameter] = false;
+    st.status[o.anchor.parameter] = "fixed (scale anchor)";
+  }
+  for (const Experiment& e : exps) result.before_rms.push_back(rms_error(prior, base, gains, e, "at the priors"));
+
+  Fit fit = start_fit(cx, base, st);
+  const ceres::Solver::Summary summary = fit_horizons(cx, fit, result);
+
+  // At the solution: null space, then the covariance of what is left, inflated because the
+  // residuals of a closed loop are coloured (unmodelled dynamics leave slow, correlated errors).
+  const Eigen::MatrixXd J = fit.runs->jacobian(fit.delta, "the solution");
+  const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st);
+  result.residual_correlation_factor = correlation_factor(fit.runs->cached_residuals(), exps);
+  const Eigen::MatrixXd cov_lambda =
+      lambda_covariance(J, kept, fit.map(), fit.delta, summary.final_cost, result.residual_correlation_factor);
+  result.lambda = fit.map().lambda(fit.delta.data());
+  report_parameters(prior_lambda, st, cov_lambda, o, result);
+  result.termination = summary.BriefReport();
+
+  for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result"));
+  result.consistency = sim::check_physical_consistency(result.lambda);
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace vcloe::oe_ident

@@ -1,0 +1,132 @@
+// Specification of IdentificationOptions::validate and the payload checks: every setting out of
+// range is refused in one place — by identify() and by the settings-file parser alike — with a
+// message naming the option (and, from a file, the file, line and key).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "../sim/sim_fixtures.hpp"
+#include "../test_support.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/oe_ident/config.hpp"
+#include "vcloe/oe_ident/payload.hpp"
+#include "vcloe/oe_ident/problem.hpp"
+
+using namespace vcloe;
+using namespace vcloe::oe_ident;
+using vcloe::test::error_of;
+
+namespace {
+
+struct BadSetting {
+  const char* option;                                 // the name the message must carry
+  std::function<void(IdentificationOptions&)> apply;  // the bad value, set in the struct
+  const char* yaml;                                   // the same in a settings file
+};
+
+const std::vector<BadSetting>& bad_settings() {
+  static const std::vector<BadSetting> list = {
+      {"threads", [](IdentificationOptions& o) { o.threads = 0; }, "threads: 0\n"},
+      {"threads", [](IdentificationOptions& o) { o.threads = 100000; }, "threads: 100000\n"},
+      {"loss.scale", [](IdentificationOptions& o) { o.loss = Loss::Huber, o.loss_scale = 0; },
+       "loss: {type: huber, scale: 0}\n"},
+      {"loss.scale", [](IdentificationOptions& o) { o.loss = Loss::Cauchy, o.loss_scale = -2; },
+       "loss: {type: cauchy, scale: -2}\n"},
+      {"rank_tolerance", [](IdentificationOptions& o) { o.rank_tolerance = -1e-7; }, "rank_tolerance: -1.0e-7\n"},
+      {"rel_sigma_flag", [](IdentificationOptions& o) { o.rel_sigma_flag = 0; }, "rel_sigma_flag: 0\n"},
+      {"rel_sigma_flag", [](IdentificationOptions& o) { o.rel_sigma_flag = -0.15; }, "rel_sigma_flag: -0.15\n"},
+      {"qr_eps", [](IdentificationOptions& o) { o.qr_eps = 0; }, "qr_eps: 0\n"},
+      {"qr_eps", [](IdentificationOptions& o) { o.qr_eps = -1e-3; }, "qr_eps: -1.0e-3\n"},
+      {"horizons", [](IdentificationOptions& o) { o.horizons = {0.35, 0.9}; }, "horizons: [0.35, 0.9]\n"},
+      {"horizons", [](IdentificationOptions& o) { o.horizons = {0.5, 0.35, 1.0}; }, "horizons: [0.5, 0.35, 1.0]\n"},
+      {"noise_sigma.angle", [](IdentificationOptions& o) { o.sigma(4) = 0; }, "noise_sigma: {angle: 0}\n"},
+      {"stopping.tol1", [](IdentificationOptions& o) { o.tol1 = 0; }, "stopping: {tol1: 0}\n"},
+      {"stopping.max_iterations", [](IdentificationOptions& o) { o.max_iterations = 0; }, "stopping: {max_iterations: 0}\n"},
+      {"prior_log_sigma", [](IdentificationOptions& o) { o.prior_log_sigma = -0.7; }, "prior_log_sigma: -0.7\n"},
+      {"initial_trust_region", [](IdentificationOptions& o) { o.initial_trust_region = 0; }, "initial_trust_region: 0\n"},
+      {"min_relative_decrease", [](IdentificationOptions& o) { o.min_relative_decrease = 1; }, nullptr},
+      {"anchor.value",
+       [](IdentificationOptions& o) { o.anchor = {AnchorKind::KnownParameter, sim::parameter_index("m_p"), 0}; },
+       "anchor: {type: known_parameter, parameter: m_p, value: 0}\n"},
+      {"anchor.parameter",
+       [](IdentificationOptions& o) { o.anchor = {AnchorKind::KnownParameter, sim::parameter_index("fc1"), 1}; },
+       "anchor: {type: known_parameter, parameter: fc1, value: 1}\n"},
+  };
+  return list;
+}
+
+}  // namespace
+
+TEST(IdentificationOptions, DefaultsAndTheDefaultFileAreValid) {
+  EXPECT_FALSE(IdentificationOptions{}.first_invalid().has_value());
+  EXPECT_NO_THROW(IdentificationOptions{}.validate());
+  const auto cfg = load_identification_config(std::string(VCLOE_SOURCE_DIR) + "/config/identify.yaml");
+  EXPECT_NO_THROW(cfg.options.validate());
+}
+
+TEST(IdentificationOptions, EachSettingOutOfRangeIsRefusedNamingTheOption) {
+  for (const BadSetting& b : bad_settings()) {
+    IdentificationOptions o;
+    b.apply(o);
+    const auto bad = o.first_invalid();
+    ASSERT_TRUE(bad.has_value()) << b.option;
+    EXPECT_EQ(bad->option, b.option);
+    const std::string e = error_of([&] { o.validate(); });
+    EXPECT_NE(e.find(std::string("identification option '") + b.option + "'"), std::string::npos) << e;
+    EXPECT_NE(e.find("expected"), std::string::npos) << e;
+  }
+}
+
+TEST(IdentificationOptions, IdentifyRefusesThemBeforeAnyRun) {
+  for (const BadSetting& b : bad_settings()) {
+    IdentificationOptions o;
+    o.anchor = {AnchorKind::KnownParameter, sim::parameter_index("m_p"), 1.0};
+    b.apply(o);
+    const std::string e = error_of([&] {  // no experiment: the options are checked first
+      identify(test::default_robot(), test::default_priors(), servo::OuterGains{}, {}, o);
+    });
+    EXPECT_NE(e.find(std::string("'") + b.option + "'"), std::string::npos) << e;
+  }
+}
+
+TEST(IdentificationOptions, TheSettingsFileReportsThemAtTheirKey) {
+  for (const BadSetting& b : bad_settings()) {
+    if (!b.yaml) continue;  // not a settings-file key
+    const std::string e = error_of([&] { parse_identification_config(b.yaml, "id.yaml"); });
+    EXPECT_EQ(e.rfind("id.yaml:1: key '", 0), 0u) << e;
+    EXPECT_NE(e.find(b.option), std::string::npos) << e;
+  }
+  // The key itself where the file has it: its line and dotted path.
+  const std::string e = error_of([] { parse_identification_config("threads: 2\nloss:\n  type: huber\n  scale: 0\n", "id.yaml"); });
+  EXPECT_NE(e.find("id.yaml:4: key 'loss.scale': expected a positive scale"), std::string::npos) << e;
+}
+
+TEST(Payload, MakePayloadRefusesWhatNoBodyCanBe) {
+  EXPECT_NO_THROW(make_payload(5.0, Vec3d(0.02, 0.02, 0.03), "test"));
+  EXPECT_NO_THROW(make_payload(1.0, Vec3d::Zero(), "test"));  // a point mass
+  for (double m : {0.0, -1.0, std::nan("")}) {
+    const std::string e = error_of([&] { make_payload(m, Vec3d(0.02, 0.02, 0.03), "--payload-mass"); });
+    EXPECT_EQ(e.rfind("--payload-mass: ", 0), 0u) << e;
+    EXPECT_NE(e.find("mass"), std::string::npos) << e;
+  }
+  EXPECT_NE(error_of([] { make_payload(5.0, Vec3d(0.02, -0.01, 0.03), "w"); }).find("non-negative"), std::string::npos);
+  EXPECT_NE(error_of([] { make_payload(5.0, Vec3d(0.01, 0.01, 0.03), "w"); }).find("triangle inequality"),
+            std::string::npos);
+}
+
+TEST(Payload, OneParserForTheSettingsKeyAndThePayloadFile) {
+  auto parse = [](const std::string& text) { return parse_payload(YamlDoc::parse(text, "p.yaml").root()); };
+  const Payload p = parse("mass: 5\ninertia: [0.02, 0.02, 0.03]\nnotes: steel disc\n");
+  EXPECT_EQ(p.mass, 5.0);
+  EXPECT_EQ(p.inertia, Vec3d(0.02, 0.02, 0.03));
+  EXPECT_NE(error_of([&] { parse("mass: 5\ninertia: [0.02, 0.02, 0.03]\ncolour: red\n"); }).find("colour"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse("mass: 0\ninertia: [0.02, 0.02, 0.03]\n"); }).find("p.yaml:1: key 'mass'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse("mass: 5\ninertia: [0.1, 0.02, 0.03]\n"); }).find("p.yaml:2: key 'inertia'"),
+            std::string::npos);
+  // The same parser behind the settings file's 'payload:' key.
+  const std::string e = error_of([] { parse_identification_config("payload:\n  mass: -5\n  inertia: [0, 0, 0]\n", "id.yaml"); });
+  EXPECT_NE(e.find("id.yaml:2: key 'payload.mass'"), std::string::npos) << e;
+}
