@@ -217,8 +217,8 @@ class SensitivityRecursion {
         K.topRows<3>() = S.middleRows<3>(6);
         K.middleRows<3>(3).noalias() = L.A.block<3, 2>(3, 3).lazyProduct(S.middleRows<2>(3));
         K.middleRows<3>(3).noalias() += L.A.block<3, 3>(3, 9).lazyProduct(S.bottomRows<3>());
-        K.bottomRows<6>().noalias() = L.A.bottomRows<6>().lazyProduct(S);
-        K.bottomRows<6>().noalias() += L.B_tau.lazyProduct(S_tau_);
+        K.bottomRows<6>().noalias() = L.A.bottomRows<6>() * S;
+        K.bottomRows<6>().noalias() += L.B_tau * S_tau_;
         K.bottomRows<6>() += L.dvdot_P;
       };
       rk4_.step(variational, S_x_, h);
