@@ -38,22 +38,14 @@ static YamlNode node_of(const YamlNode& root, const std::string& option) {
   return n;
 }
 
-static IdentificationConfig parse_document(const YamlDoc& doc) {
-  const YamlNode root = doc.root();
-  root.reject_unknown_keys({"anchor", "payload", "noise_sigma", "free", "fixed", "tied", "loss", "stopping",
-                            "rank_tolerance", "rel_sigma_flag", "qr_eps", "threads", "notes", "horizons",
-                            "prior_log_sigma", "initial_trust_region"});
-  IdentificationConfig cfg;
-  IdentificationOptions& o = cfg.options;
-  o.spec = default_specification();
-
-  // fixed / free / tied replace the defaults for the parameters they name.
+// fixed / free / tied replace the defaults for the parameters they name.
+static void read_specification(const YamlNode& root, std::vector<ParameterSpec>& spec) {
   if (auto f = root.find("fixed"))
     for (std::size_t i = 0; i < f->size(); ++i)
-      for (int k : parameters_of(f->at(i))) o.spec[static_cast<std::size_t>(k)] = {Mode::Fixed, -1};
+      for (int k : parameters_of(f->at(i))) spec[static_cast<std::size_t>(k)] = {Mode::Fixed, -1};
   if (auto f = root.find("free"))
     for (std::size_t i = 0; i < f->size(); ++i)
-      for (int k : parameters_of(f->at(i))) o.spec[static_cast<std::size_t>(k)] = {Mode::Free, -1};
+      for (int k : parameters_of(f->at(i))) spec[static_cast<std::size_t>(k)] = {Mode::Free, -1};
   if (auto t = root.find("tied"))
     for (std::size_t g = 0; g < t->size(); ++g) {
       const YamlNode group = t->at(g);
@@ -65,27 +57,42 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
       for (int k : members) {
         if (sim::parameter_registry()[static_cast<std::size_t>(k)].kind != kind)
           group.fail("tied parameters must be of one kind (all masses, all inertias, ...)");
-        o.spec[static_cast<std::size_t>(k)] = {Mode::Tied, static_cast<int>(g)};
+        spec[static_cast<std::size_t>(k)] = {Mode::Tied, static_cast<int>(g)};
       }
     }
+}
 
-  if (auto a = root.find("anchor")) {
-    a->reject_unknown_keys({"type", "parameter", "value"});
-    const std::string type = a->get_string("type", "none");
-    if (type == "none") {
-      o.anchor.kind = AnchorKind::None;
-    } else if (type == "known_parameter") {
-      o.anchor.kind = AnchorKind::KnownParameter;
-      const std::vector<int> k = parameters_of(a->at("parameter"));
-      if (k.size() != 1) a->at("parameter").fail("the anchor names exactly one parameter");
-      o.anchor.parameter = k[0];
-      o.anchor.value = a->get_double("value");
-    } else if (type == "payload") {
-      o.anchor.kind = AnchorKind::Payload;
-    } else {
-      a->at("type").fail("expected none, known_parameter or payload, got '" + type + "'");
-    }
+static Anchor read_anchor(const YamlNode& a) {
+  a.reject_unknown_keys({"type", "parameter", "value"});
+  Anchor anchor;
+  const std::string type = a.get_string("type", "none");
+  if (type == "none") {
+    anchor.kind = AnchorKind::None;
+  } else if (type == "known_parameter") {
+    anchor.kind = AnchorKind::KnownParameter;
+    const std::vector<int> k = parameters_of(a.at("parameter"));
+    if (k.size() != 1) a.at("parameter").fail("the anchor names exactly one parameter");
+    anchor.parameter = k[0];
+    anchor.value = a.get_double("value");
+  } else if (type == "payload") {
+    anchor.kind = AnchorKind::Payload;
+  } else {
+    a.at("type").fail("expected none, known_parameter or payload, got '" + type + "'");
   }
+  return anchor;
+}
+
+static IdentificationConfig parse_document(const YamlDoc& doc) {
+  const YamlNode root = doc.root();
+  root.reject_unknown_keys({"anchor", "payload", "noise_sigma", "free", "fixed", "tied", "loss", "stopping",
+                            "rank_tolerance", "rel_sigma_flag", "qr_eps", "threads", "notes", "horizons",
+                            "prior_log_sigma", "initial_trust_region"});
+  IdentificationConfig cfg;
+  IdentificationOptions& o = cfg.options;
+  o.spec = default_specification();
+
+  read_specification(root, o.spec);
+  if (auto a = root.find("anchor")) o.anchor = read_anchor(*a);
   if (auto p = root.find("payload")) cfg.payload = parse_payload(*p);
   if (o.anchor.kind == AnchorKind::Payload && !cfg.payload)
     root.at("anchor").fail("a payload anchor needs the payload's mass and inertia under 'payload'");
