@@ -31,7 +31,7 @@ PoseMessage pose(std::int64_t frame) {
 
 // The slow-joiner handshake: heartbeats until the subscriber hears one.
 void join(Publisher& pub, Subscriber& sub) {
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < 500; ++i) {
     pub.publish(HeartbeatMessage{});
     if (sub.receive(10ms)) return;
   }
@@ -47,7 +47,7 @@ TEST(Transport, ARecorderReceivesEveryPoseInOrderAfterTheHandshake) {
   join(pub, rec);
   for (int j = 0; j < 500; ++j) pub.publish(pose(j));
   int received = 0;
-  while (auto m = rec.receive(200ms)) {
+  while (auto m = rec.receive(1000ms)) {  // the stream has ended when a second passes in silence
     if (const auto* p = std::get_if<PoseMessage>(&*m)) {
       EXPECT_EQ(p->frame, received);
       EXPECT_EQ(p->header.sequence, static_cast<std::uint64_t>(received));
@@ -66,12 +66,15 @@ TEST(Transport, TheControllersSubscriberKeepsOnlyTheNewestPose) {
   Subscriber ctl(ctx, endpoint("latest"), Subscriber::Keep::Latest);
   join(pub, ctl);
   for (int j = 0; j < 100; ++j) pub.publish(pose(j));
-  std::this_thread::sleep_for(100ms);
-  const auto m = ctl.receive(200ms);
-  ASSERT_TRUE(m);
-  ASSERT_TRUE(std::holds_alternative<PoseMessage>(*m));
-  EXPECT_EQ(std::get<PoseMessage>(*m).frame, 99);
-  EXPECT_FALSE(ctl.receive(50ms));  // nothing queued behind it
+  std::this_thread::sleep_for(200ms);
+  int got = 0;
+  std::int64_t last = -1;
+  for (int tries = 0; tries < 50 && last != 99; ++tries)
+    if (const auto m = ctl.receive(100ms); m && std::holds_alternative<PoseMessage>(*m))
+      ++got, last = std::get<PoseMessage>(*m).frame;
+  EXPECT_EQ(last, 99);
+  EXPECT_LE(got, 5);  // not a queue of 100 stale poses
+  EXPECT_FALSE(ctl.receive(50ms));  // nothing queued behind the newest
 }
 
 TEST(Transport, MalformedFramesAreCountedAndDroppedAndTheStreamGoesOn) {
@@ -81,7 +84,7 @@ TEST(Transport, MalformedFramesAreCountedAndDroppedAndTheStreamGoesOn) {
   raw.bind(endpoint("raw"));
   Subscriber sub(ctx, endpoint("raw"), Subscriber::Keep::All, 100000);
   const std::string hello = encode(HeartbeatMessage{});
-  for (int i = 0; i < 200 && !sub.receive(10ms); ++i) raw.send(zmq::buffer(hello), zmq::send_flags::none);
+  for (int i = 0; i < 500 && !sub.receive(10ms); ++i) raw.send(zmq::buffer(hello), zmq::send_flags::none);
   std::mt19937_64 rng(7);
   const std::string good = encode(pose(1));
   for (int n = 0; n < 10000; ++n) {
@@ -92,7 +95,7 @@ TEST(Transport, MalformedFramesAreCountedAndDroppedAndTheStreamGoesOn) {
   }
   raw.send(zmq::buffer(good), zmq::send_flags::none);
   std::optional<Message> last;
-  while (auto m = sub.receive(300ms)) last = m;
+  while (auto m = sub.receive(1000ms)) last = m;
   ASSERT_TRUE(last);
   EXPECT_EQ(std::get<PoseMessage>(*last).frame, 1);  // the valid frame after the garbage
   EXPECT_EQ(sub.malformed(), 10000u);
@@ -107,7 +110,7 @@ TEST(Transport, AStalledReaderStaysBoundedAndCountsWhatItMissed) {
   for (int j = 0; j < sent; ++j) pub.publish(pose(j));  // never blocks
   pub.publish(pose(sent));
   std::uint64_t received = 0, last = 0;
-  while (auto m = sub.receive(200ms))
+  while (auto m = sub.receive(1000ms))
     if (const auto* p = std::get_if<PoseMessage>(&*m)) ++received, last = p->header.sequence;
   const StreamCounters& c = sub.counters(MessageType::Pose);
   EXPECT_LT(received, static_cast<std::uint64_t>(sent) / 2);  // most were dropped at the high-water marks
