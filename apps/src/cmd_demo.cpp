@@ -64,6 +64,7 @@ void add_demo_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "reuse an existing directory, overwriting its demo files");
   cmd->callback([o] {
     namespace fs = std::filesystem;
+    if (o->n < 1) fail("--n", "expected at least one validation trajectory, got " + std::to_string(o->n));
     if (fs::exists(o->dir) && !o->force) fail(o->dir, "exists; pass --force to overwrite the demo files in it");
     fs::create_directories(o->dir);
     const auto start = std::chrono::steady_clock::now();

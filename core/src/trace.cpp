@@ -91,10 +91,13 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
 }
 
 PoseTrace read_trace(const std::string& path) {
+  require_input_file(path);
   std::ifstream in(path);
-  if (!in) fail(path, std::filesystem::exists(path) ? "cannot read" : "file not found");
+  if (!in) fail(path, "cannot read");
   std::string line;
   if (!std::getline(in, line)) fail(path, "empty file (expected a header row)");
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte-order mark (spreadsheet exports)
+  if (!line.empty() && line.back() == '\r') line.pop_back();   // CRLF line endings
   std::vector<std::string> header;
   {
     std::stringstream s(line);
@@ -130,6 +133,7 @@ PoseTrace read_trace(const std::string& path) {
   int line_no = 1;
   while (std::getline(in, line)) {
     ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF line endings
     if (line.empty()) continue;
     std::size_t col = 0, start = 0;
     for (; col < header.size(); ++col) {
@@ -171,6 +175,7 @@ PoseTrace read_trace(const std::string& path) {
   if (t.time.empty()) fail(path, "no data rows");
   const std::string meta = sidecar_path(path);
   if (std::filesystem::exists(meta)) {
+    require_input_file(meta);
     std::ifstream m(meta);
     try {
       t.metadata = nlohmann::json::parse(m);

@@ -1,5 +1,7 @@
 #include "vcloe/core/yaml_reader.hpp"
 
+#include <map>
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -145,8 +147,30 @@ std::string exact_number(double x) {
   return std::string(buf, r.ptr);
 }
 
+namespace {
+
+// yaml-cpp keeps both entries of a repeated key and lookups return the first: refuse instead
+// of letting one value win silently.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& file) {
+  if (node.IsSequence())
+    for (const auto& item : node) reject_duplicate_keys(item, file);
+  if (!node.IsMap()) return;
+  std::map<std::string, int> seen;
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    const int line = kv.first.Mark().line + 1;
+    if (const auto it = seen.find(key); it != seen.end())
+      vcloe::fail(file + ":" + std::to_string(line),
+                  "key '" + key + "' appears twice (first at line " + std::to_string(it->second) + ")");
+    seen.emplace(key, line);
+    reject_duplicate_keys(kv.second, file);
+  }
+}
+
+}  // namespace
+
 YamlDoc YamlDoc::load(const std::string& file) {
-  if (!std::filesystem::exists(file)) vcloe::fail(file, "file not found");
+  vcloe::require_input_file(file);
   YamlDoc doc;
   doc.file_ = std::make_shared<const std::string>(file);
   try {
@@ -157,6 +181,7 @@ YamlDoc YamlDoc::load(const std::string& file) {
     vcloe::fail(file, std::string("cannot read YAML: ") + e.what());
   }
   if (!doc.root_.IsMap()) vcloe::fail(file, "expected a YAML map at the top level");
+  reject_duplicate_keys(doc.root_, file);
   return doc;
 }
 
@@ -169,6 +194,7 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
   }
   if (!doc.root_.IsMap()) vcloe::fail(name, "expected a YAML map at the top level");
+  reject_duplicate_keys(doc.root_, name);
   return doc;
 }
 

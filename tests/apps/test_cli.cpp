@@ -220,6 +220,11 @@ TEST(Cli, DemoNeverWritesIntoAnExistingDirectory) {
   const CommandResult r = vcloe("demo --dir " + d.string());
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.out.find("exists; pass --force"), std::string::npos) << r.out;
+  const fs::path fresh = temp_dir() / "demo-bad-n";  // a bad count is refused before any step runs
+  const CommandResult bad = vcloe("demo --n -1 --dir " + fresh.string());
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--n: expected at least one"), std::string::npos) << bad.out;
+  EXPECT_FALSE(fs::exists(fresh));
 }
 
 TEST(Cli, IdentifyRefusesATraceTooShortOrFromAnotherRobot) {

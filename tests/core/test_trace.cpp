@@ -162,3 +162,18 @@ TEST(TraceCompare, InterpolatesBOntoTheTimesOfA) {
   EXPECT_THROW(compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured), vcloe::Error);
   EXPECT_THROW(compare_traces(a, b, TraceColumns::Truth, TraceColumns::Measured), vcloe::Error);
 }
+
+TEST(Trace, CrlfLineEndingsAndAByteOrderMarkAreRead) {
+  // A trace saved by a spreadsheet on Windows: UTF-8 BOM, CRLF line endings. Same values.
+  const std::string unix = write_text("unix.csv", kHeader + "0,1,2,3,4,5,6\n0.01,1.5,2,3,4,5,6\n");
+  const std::string dos =
+      write_text("dos.csv", "\xEF\xBB\xBF" "time,x,y,z,alpha,beta,gamma\r\n0,1,2,3,4,5,6\r\n0.01,1.5,2,3,4,5,6\r\n");
+  const PoseTrace a = read_trace(unix), b = read_trace(dos);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(a.time, b.time);
+  EXPECT_EQ(a.measured, b.measured);
+}
+
+TEST(Trace, ADirectoryIsNamedAsSuchNotReadAsAStream) {
+  EXPECT_EQ(error_of([] { read_trace(dir().string()); }), dir().string() + ": is a directory, expected a file");
+}

@@ -47,3 +47,17 @@ TEST(YamlReader, NonFiniteNumbersAreRejected) {
   const YamlDoc doc = YamlDoc::parse("a: .nan\n", "n.yaml");
   EXPECT_NE(error_of([&] { doc.root().get_double("a"); }).find("expected a finite number"), std::string::npos);
 }
+
+TEST(YamlReader, ARepeatedKeyIsRefusedNotSilentlyOverwritten) {
+  EXPECT_EQ(error_of([] { YamlDoc::parse("a: 1\nb: 2\na: 3\n", "cfg.yaml"); }),
+            "cfg.yaml:3: key 'a' appears twice (first at line 1)");
+  EXPECT_EQ(error_of([] { YamlDoc::parse("legs:\n  - x: 1\n    x: 2\n", "robot.yaml"); }),
+            "robot.yaml:3: key 'x' appears twice (first at line 2)");
+  EXPECT_NO_THROW(YamlDoc::parse("a: {x: 1}\nb: {x: 2}\n", "ok.yaml"));  // the same key in two maps is fine
+}
+
+TEST(YamlReader, ADirectoryIsNamedAsSuchNotReadAsAStream) {
+  const std::string dir = std::string(VCLOE_SOURCE_DIR) + "/config";
+  EXPECT_EQ(error_of([&] { YamlDoc::load(dir); }), dir + ": is a directory, expected a file");
+  EXPECT_EQ(error_of([] { YamlDoc::load("/nonexistent/x.yaml"); }), "/nonexistent/x.yaml: file not found");
+}

@@ -17,4 +17,9 @@ class Error : public std::runtime_error {
 // positive number, got -0.3".
 [[noreturn]] void fail(const std::string& where, const std::string& what);
 
+// Throws unless `path` names an existing file (not a directory, not missing): every
+// reader calls it before opening, so the user reads "is a directory" rather than a library's
+// stream error.
+void require_input_file(const std::string& path);
+
 }  // namespace vcloe
