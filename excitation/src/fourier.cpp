@@ -40,7 +40,12 @@ TrajectorySample FourierTrajectory::sample(double t) const {
 void validate(const FourierTrajectory& tr, const std::string& where) {
   if (!(tr.f0 > 0) || !std::isfinite(tr.f0)) fail(where, "fundamental frequency f0 must be positive (Hz)");
   if (!(tr.duration > 0) || !std::isfinite(tr.duration)) fail(where, "duration must be positive (s)");
+  if (tr.duration > kMaxDuration)
+    fail(where, "duration " + std::to_string(tr.duration) + " s is longer than the " + std::to_string(kMaxDuration) +
+                    " s (a day) a trajectory may last");
   if (tr.harmonics() < 1) fail(where, "at least one harmonic is required");
+  if (tr.harmonics() > kMaxHarmonics)
+    fail(where, std::to_string(tr.harmonics()) + " harmonics: at most " + std::to_string(kMaxHarmonics));
   if (tr.s.cols() != tr.c.cols()) fail(where, "s and c must have the same number of harmonics");
   if (!tr.s.allFinite() || !tr.c.allFinite() || !tr.offset.allFinite()) fail(where, "non-finite coefficient");
 }
@@ -52,7 +57,8 @@ static FourierTrajectory parse_document(const YamlDoc& doc) {
   tr.f0 = root.get_double("f0");
   if (!(tr.f0 > 0)) root.at("f0").fail("expected a positive fundamental frequency in Hz");
   tr.duration = root.get_double("duration");
-  if (!(tr.duration > 0)) root.at("duration").fail("expected a positive duration in s");
+  if (!(tr.duration > 0 && tr.duration <= kMaxDuration))
+    root.at("duration").fail("expected a positive duration in s, at most " + std::to_string(kMaxDuration));
   tr.offset = root.get_vector("offset", 6);
   const YamlNode axes = root.at("axes");
   axes.reject_unknown_keys({"x", "y", "z", "alpha", "beta", "gamma"});

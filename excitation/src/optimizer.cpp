@@ -97,16 +97,20 @@ double to_cost(Criterion c, double value) {
 }  // namespace
 
 void ExcitationProblem::validate(const std::string& where) const {
-  if (harmonics < 1) fail(where, "harmonics must be at least 1 (got " + std::to_string(harmonics) + ")");
+  if (harmonics < 1 || harmonics > kMaxHarmonics)
+    fail(where, "harmonics must be between 1 and " + std::to_string(kMaxHarmonics) + " (got " + std::to_string(harmonics) + ")");
   if (!(f0 > 0) || !std::isfinite(f0)) fail(where, "f0 must be a positive frequency in Hz");
   if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) fail(where, "need 0 < f0_min < f0_max");
-  if (!(duration > 0)) fail(where, "duration must be positive");
+  if (!(duration > 0 && duration <= kMaxDuration))
+    fail(where, "duration must be positive and at most " + std::to_string(kMaxDuration) + " s");
   if (!(regressor_period > 0) || !(check_period > 0)) fail(where, "sample periods must be positive");
   if (!(max_position_amplitude > 0) || !(max_angle_amplitude > 0)) fail(where, "amplitudes must be positive");
   if (!(limits.max_joint_velocity > 0) || !(limits.max_joint_acceleration > 0))
     fail(where, "joint velocity and acceleration limits must be positive");
   if (global_evaluations < 0 || local_evaluations < 0 || baseline_trajectories < 1)
     fail(where, "evaluation budgets must be non-negative and the baseline needs a trajectory");
+  if (global_evaluations > 10'000'000 || local_evaluations > 10'000'000 || baseline_trajectories > 10'000)
+    fail(where, "evaluation budgets above 10^7 (or 10^4 baseline trajectories) would run for days");
 }
 
 double trajectory_criterion(const sim::RobotModel& model, const FourierTrajectory& tr, const ExcitationProblem& p,

@@ -29,8 +29,10 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
                                     const ReferenceFunction& reference) {
   timing.validate("experiment");
   if (!(duration > 0)) fail("experiment", "duration must be positive");
-  PreparedReference ref;
   const double Tc = timing.controller_period();
+  if (!(duration / Tc <= 1e8))
+    fail("experiment", "a run of " + std::to_string(duration) + " s is more than 10^8 controller periods");
+  PreparedReference ref;
   ref.clock = {timing, static_cast<int>(std::lround(std::floor(duration / Tc + 1e-9)))};
   ref.duration = duration;
 
@@ -48,6 +50,9 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
     return o;
   };
 
+  if (ref.clock.updates() < 1)
+    fail("experiment", "the latency of " + std::to_string(timing.latency) + " s is not shorter than the run (" +
+                           std::to_string(duration) + " s): no measured pose would ever reach the controller");
   const OuterReference start = outer_reference(0.0);
   ref.start_pose = start.chi_d;
   ref.start_theta = start.theta_d;

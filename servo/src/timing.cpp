@@ -15,7 +15,7 @@ int LoopTiming::ticks_per_frame() const { return static_cast<int>(std::lround(co
 int LoopTiming::latency_ticks() const { return static_cast<int>(std::lround(latency * controller_hz)); }
 
 void LoopTiming::validate(const std::string& where) const {
-  if (!(controller_hz > 0)) fail(where, "timing.controller_hz must be positive");
+  if (!(controller_hz > 0 && controller_hz <= 1e5)) fail(where, "timing.controller_hz must be in (0, 100000] Hz");
   if (!(camera_hz > 0)) fail(where, "timing.camera_hz must be positive");
   if (camera_hz > controller_hz || !is_whole(controller_hz / camera_hz))
     fail(where, "timing.camera_hz must divide timing.controller_hz (got " + std::to_string(camera_hz) + " and " +
@@ -23,7 +23,7 @@ void LoopTiming::validate(const std::string& where) const {
   if (!(latency >= 0) || !is_whole(latency * controller_hz))
     fail(where, "timing.latency must be a non-negative multiple of the controller period " +
                     std::to_string(1.0 / controller_hz) + " s (got " + std::to_string(latency) + " s)");
-  if (substeps < 1) fail(where, "timing.substeps must be at least 1");
+  if (substeps < 1 || substeps > 1000) fail(where, "timing.substeps must be between 1 and 1000");
 }
 
 static Vec6d per_axis(const YamlNode& n) {

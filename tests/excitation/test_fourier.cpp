@@ -54,6 +54,14 @@ TEST(Fourier, BadFilesNameTheKey) {
   const auto pos = bad.find("    s: [", bad.find("  y:"));
   bad.replace(pos, bad.find(']', pos) - pos + 1, "    s: []");
   EXPECT_NE(error_of(bad).find("axes.y.s"), std::string::npos) << error_of(bad);
+  bad = good;  // a trajectory of 1e12 s was "feasible, samples checked 0"
+  bad.replace(bad.find("duration: "), 10, "duration: 1e12 #");
+  EXPECT_NE(error_of(bad).find("key 'duration': expected a positive duration in s, at most"), std::string::npos)
+      << error_of(bad);
+  FourierTrajectory many = random_feasible_trajectory(default_robot(), 5);
+  many.s.setZero(6, kMaxHarmonics + 1);
+  many.c.setZero(6, kMaxHarmonics + 1);
+  EXPECT_THROW(check_feasibility(default_robot(), many), vcloe::Error);
 }
 
 TEST(Feasibility, RandomTrajectoriesAreFeasibleAndSeeded) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "../sim/sim_fixtures.hpp"
+#include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/servo/twin.hpp"
@@ -241,4 +242,18 @@ TEST(Twin, JetDerivativesOfThePoseTraceMatchFiniteDifferences) {
     EXPECT_GT(scale, 0.0);
     EXPECT_LE(worst, 1e-5 * scale) << "parameter " << sim::parameter_registry()[params[d]].name;
   }
+}
+
+TEST(Timing, AbsurdSettingsAreRefusedBeforeAnyWork) {
+  LoopTiming t;
+  t.substeps = 100000;  // would run for hours per simulated second
+  EXPECT_NE(vcloe::test::error_of([&] { t.validate("exp.yaml"); }).find("timing.substeps must be between 1 and 1000"),
+            std::string::npos);
+  const auto still = [&](double) { return ReferenceSample{default_robot().home, Vec6d::Zero()}; };
+  LoopTiming late;
+  late.latency = 0.5;  // longer than the 0.3 s run: the outer loop would never act
+  EXPECT_NE(vcloe::test::error_of([&] { prepare_reference(default_robot(), late, 0.3, still); }).find("not shorter than the run"),
+            std::string::npos);
+  EXPECT_NE(vcloe::test::error_of([&] { prepare_reference(default_robot(), LoopTiming{}, 1e12, still); }).find("10^8"),
+            std::string::npos);
 }

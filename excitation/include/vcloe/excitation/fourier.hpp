@@ -22,6 +22,10 @@ struct TrajectorySample {
   Vec6d v, v_dot;                // platform twist [h_dot; omega] and its rate (eqs. 2, 38)
 };
 
+// Bounds checked before any work: a day of motion, and more harmonics than any excitation needs.
+inline constexpr double kMaxDuration = 86400.0;  // s
+inline constexpr int kMaxHarmonics = 200;
+
 struct FourierTrajectory {
   double f0 = 0.1;           // fundamental frequency (Hz)
   double duration = 20.0;    // s
