@@ -80,7 +80,8 @@ void add_identify_command(CLI::App& app) {
   cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations");
   cmd->callback([q, flags] {
     for (const std::string& f : {q->out, q->out + ".report.json"})
-      if (std::filesystem::exists(f) && !flags->second) fail(f, "exists; pass --force to overwrite");
+      check_output_path(f, flags->second,
+                        {q->measured, q->payload_trace, q->config, q->robot, q->reference, q->experiment, q->payload_file});
     const IdentifyOutcome o = run_identification(*q);
     sim::RobotModel identified = o.setup.model;
     identified.name = o.setup.model.name + "-identified";

@@ -54,6 +54,8 @@ void add_run_command(CLI::App& app) {
       const Vec3d moments(o->payload_inertia[0], o->payload_inertia[1], o->payload_inertia[2]);
       payload = oe_ident::make_payload(o->payload_mass, moments, "--payload-mass/--payload-inertia");
     }
+    for (const std::string& f : {o->out, sidecar_path(o->out)})
+      check_output_path(f, o->force, {o->robot, o->experiment, o->reference, o->truth});
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
     const sim::RobotFile truth = sim::load_robot(o->truth, true);
     VirtualRun vo;

@@ -23,6 +23,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "trace CSV to write (docs/traces.md)")->required();
   cmd->add_flag("--force", o->force, "overwrite existing output");
   cmd->callback([o] {
+    check_output_path(o->out, o->force, {o->model, o->experiment, o->reference});
+    check_output_path(sidecar_path(o->out), o->force, {o->model, o->experiment, o->reference});
     const ExperimentSetup s = load_setup(o->model, o->experiment, o->reference);
     const PoseTrace t = twin_trace(s, s.lambda);
     write_trace(o->out, t, o->force);

@@ -50,6 +50,20 @@ void write_file_atomically(const std::string& path, const std::string& text, boo
   fs::rename(tmp, path);
 }
 
+void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  if (path.empty()) fail("(empty output path)", "expected a file name");
+  const fs::path p(path);
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent)) fail(path, "its directory " + parent.string() + " does not exist");
+  if (fs::is_directory(p)) fail(path, "is a directory, expected a file name");
+  std::error_code ec;
+  for (const std::string& in : inputs)
+    if (!in.empty() && fs::exists(in) && fs::exists(p) && fs::equivalent(p, in, ec))
+      fail(path, "is also an input of this command (" + in + "); refusing to overwrite it even with --force");
+  if (fs::exists(p) && !force) fail(path, "exists; pass --force to overwrite");
+}
+
 void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   const std::size_t n = t.time.size();
   if (n == 0) fail(path, "refusing to write an empty trace");

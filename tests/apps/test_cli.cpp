@@ -2,6 +2,8 @@
 // run as a user would run them (the built binary, a temporary directory).
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -253,4 +255,39 @@ TEST(Cli, IdentifyRefusesATraceTooShortOrFromAnotherRobot) {
                                     (d / "other.csv").string() + " --out " + (d / "m2.yaml").string());
   EXPECT_NE(other.status, 0);
   EXPECT_NE(other.out.find("was recorded on another robot"), std::string::npos) << other.out;
+  // A recorded robot file that cannot be read is an error naming it, not a skipped check.
+  std::ofstream(d / "other.yaml") << "legs: [\n";
+  const CommandResult unreadable = vcloe("identify --measured " + (d / "other.csv").string() + " --payload-trace " +
+                                         (d / "other.csv").string() + " --out " + (d / "m3.yaml").string());
+  EXPECT_EQ(unreadable.status, 2) << unreadable.out;
+  EXPECT_NE(unreadable.out.find("other.yaml"), std::string::npos) << unreadable.out;
+}
+
+TEST(Cli, OutputPathsAreCheckedBeforeAnyWorkAndNeverAnInput) {
+  const fs::path d = temp_dir() / "outputs";
+  fs::create_directories(d);
+  const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+  const fs::path ref = d / "short.yaml";
+  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  // identify into a missing directory: refused at once, not after the whole fit.
+  const auto t0 = std::chrono::steady_clock::now();
+  const CommandResult missing = vcloe("identify --measured " + (d / "x.csv").string() + " --out " +
+                                      (d / "no-such-dir" / "m.yaml").string());
+  EXPECT_EQ(missing.status, 2) << missing.out;
+  EXPECT_NE(missing.out.find("no-such-dir does not exist"), std::string::npos) << missing.out;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  // simulate --force onto its own reference: refused, the reference untouched.
+  const std::string before = [&] {
+    std::ifstream in(ref);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }();
+  const CommandResult self = vcloe("simulate --force --reference " + ref.string() + " --out " + ref.string());
+  EXPECT_EQ(self.status, 2) << self.out;
+  EXPECT_NE(self.out.find("is also an input of this command"), std::string::npos) << self.out;
+  std::ifstream in(ref);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), before);
+  // An output that is a directory.
+  const CommandResult dir = vcloe("simulate --reference " + ref.string() + " --out " + d.string());
+  EXPECT_EQ(dir.status, 2) << dir.out;
+  EXPECT_NE(dir.out.find("is a directory"), std::string::npos) << dir.out;
 }

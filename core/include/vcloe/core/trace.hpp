@@ -38,4 +38,9 @@ std::string sha256(const std::string& bytes);
 // Writes text to path atomically (temp file + rename); refuses an existing path unless force.
 void write_file_atomically(const std::string& path, const std::string& text, bool force);
 
+// Checks an output path before any long work: its directory exists, it is not a directory,
+// it does not exist unless `force`, and it is none of `inputs` (the same file under any name),
+// even with `force` — a command never overwrites what it reads. Throws vcloe::Error naming it.
+void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});
+
 }  // namespace vcloe
