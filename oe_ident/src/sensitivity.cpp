@@ -164,12 +164,14 @@ class SensitivityRecursion {
         TickInput& r = ticks_[static_cast<std::size_t>(idx / per_tick)];
         const sim::PlantState<double>& x = r.stages[static_cast<std::size_t>(idx % per_tick)];
         if (!linearize(model_, xi_, xi_jet_, P_xi_, x, r.tau, lin_[static_cast<std::size_t>(idx)])) ok = false;
-        if (idx % per_tick == 0) {
-          sim::Kinematics<double> kin;
-          if (!sim::compute_geometry<double>(model_, Vec6d(x.head<6>()), kin)) ok = false;
-          sim::compute_jacobians<double>(model_, Vec6d::Zero(), kin);
-          r.J_theta = sim::J_theta<double>(kin, Vec6d(x.head<6>()));
-        }
+      }
+      for (int i = part; i < used_ && ok; i += threads_) {  // J_theta at the tick's pose (stage 0)
+        TickInput& r = ticks_[static_cast<std::size_t>(i)];
+        const Vec6d chi = r.stages.front().head<6>();
+        sim::Kinematics<double> kin;
+        if (!sim::compute_geometry<double>(model_, chi, kin)) ok = false;
+        sim::compute_jacobians<double>(model_, Vec6d::Zero(), kin);
+        r.J_theta = sim::J_theta<double>(kin, chi);
       }
     };
     std::vector<std::thread> pool;
