@@ -18,13 +18,11 @@ namespace vcloe::app {
 namespace {
 
 std::string recorded_path(const PoseTrace& t, const std::string& key, const std::string& trace_file) {
-  if (!t.metadata.contains(key) || !t.metadata[key].is_object())
-    fail(trace_file, "its sidecar does not record the " + key + " file; pass --" + key);
-  const std::string path = t.metadata[key].value("path", "");
-  if (!std::filesystem::exists(path)) fail(trace_file, "recorded " + key + " file " + path + " not found; pass --" + key);
-  if (sha256_file(path) != t.metadata[key].value("sha256", ""))
-    fail(path, "changed since " + trace_file + " was recorded (SHA-256 differs); pass the original with --" + key);
-  return path;
+  const std::optional<RecordedFile> f = recorded_file(t, key, trace_file);
+  if (!f) fail(trace_file, "its sidecar does not record the " + key + " file; pass --" + key);
+  if (sha256_file(f->path) != f->sha256)
+    fail(f->path, "changed since " + trace_file + " was recorded (SHA-256 differs); pass the original with --" + key);
+  return f->path;
 }
 
 }  // namespace
@@ -33,9 +31,8 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   const PoseTrace measured = read_trace(q.measured);
   const std::string reference = q.reference.empty() ? recorded_path(measured, "reference", q.measured) : q.reference;
   const std::string experiment =
-      q.experiment.empty() ? (measured.metadata.contains("experiment") && measured.metadata["experiment"].is_object()
-                                  ? recorded_path(measured, "experiment", q.measured)
-                                  : std::string())
+      q.experiment.empty() ? (recorded_file(measured, "experiment", q.measured) ? recorded_path(measured, "experiment", q.measured)
+                                                                                  : std::string())
                            : q.experiment;
   oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(q.config);
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "vcloe/core/error.hpp"
@@ -13,9 +14,10 @@ namespace vcloe::app {
 
 namespace {
 
+// Recorded as absolute paths, so that a trace is usable from any working directory.
 nlohmann::json file_entry(const std::string& path) {
   if (path.empty()) return nullptr;
-  return {{"path", path}, {"sha256", sha256_file(path)}};
+  return {{"path", std::filesystem::absolute(path).lexically_normal().string()}, {"sha256", sha256_file(path)}};
 }
 
 nlohmann::json base_metadata(const ExperimentSetup& s, const std::string& source) {
@@ -128,10 +130,11 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
                                                    std::to_string(times[j]) + " s of the experiment (other rates?)");
     e.measured.push_back(measured.measured[j]);
   }
-  if (measured.metadata.contains("robot") && measured.metadata["robot"].is_object() && !s.robot_file.empty()) {
+  if (!s.robot_file.empty()) {
     // The geometry must be the same robot: compare the recorded robot file's legs. A recorded
     // robot file that cannot be read is an error naming it, never a skipped check.
-    const std::string recorded = measured.metadata["robot"].value("path", "");
+    const std::optional<RecordedFile> robot = recorded_file(measured, "robot", name);
+    const std::string recorded = robot ? robot->path : std::string();
     if (!recorded.empty() && recorded != s.robot_file) {
       const sim::RobotModel other = sim::load_robot(recorded).model;
       for (int i = 0; i < sim::kLegs; ++i)

@@ -50,6 +50,23 @@ void write_file_atomically(const std::string& path, const std::string& text, boo
   fs::rename(tmp, path);
 }
 
+std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string& key, const std::string& trace_path) {
+  namespace fs = std::filesystem;
+  if (!t.metadata.is_object() || !t.metadata.contains(key) || t.metadata[key].is_null()) return std::nullopt;
+  const std::string where = sidecar_path(trace_path);
+  const nlohmann::json& e = t.metadata[key];
+  if (!e.is_object() || !e.contains("path") || !e["path"].is_string() || (e.contains("sha256") && !e["sha256"].is_string()))
+    fail(where, "key '" + key + "': expected {\"path\": string, \"sha256\": string}");
+  RecordedFile f{e["path"].get<std::string>(), e.value("sha256", "")};
+  if (!fs::exists(f.path) && fs::path(f.path).is_relative()) {
+    const fs::path beside = fs::path(trace_path).parent_path() / f.path;
+    if (fs::exists(beside)) f.path = beside.string();
+  }
+  if (!fs::exists(f.path)) fail(f.path, "recorded in " + where + " as the " + key + " file, not found");
+  if (!fs::is_regular_file(f.path)) fail(f.path, "recorded in " + where + " as the " + key + " file, is not a regular file");
+  return f;
+}
+
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   if (path.empty()) fail("(empty output path)", "expected a file name");

@@ -177,3 +177,22 @@ TEST(Trace, CrlfLineEndingsAndAByteOrderMarkAreRead) {
 TEST(Trace, ADirectoryIsNamedAsSuchNotReadAsAStream) {
   EXPECT_EQ(error_of([] { read_trace(dir().string()); }), dir().string() + ": is a directory, expected a file");
 }
+
+TEST(Trace, RecordedFilesAreCheckedAndFoundBesideTheTrace) {
+  const std::string ref = write_text("ref.yaml", "f0: 0.1\n");
+  PoseTrace t = sample_trace();
+  const std::string trace = (dir() / "recorded.csv").string();
+  // A path relative to the trace's directory (an older sidecar, read from elsewhere).
+  t.metadata = {{"reference", {{"path", "ref.yaml"}, {"sha256", "x"}}}};
+  const auto f = recorded_file(t, "reference", trace);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(fs::path(f->path), fs::path(ref));
+  EXPECT_FALSE(recorded_file(t, "robot", trace));  // not recorded
+  // A field of the wrong JSON type is an error naming the sidecar, not a library exception.
+  t.metadata = {{"reference", {{"path", 42}}}};
+  EXPECT_EQ(error_of([&] { recorded_file(t, "reference", trace); }),
+            trace + ".meta.json: key 'reference': expected {\"path\": string, \"sha256\": string}");
+  // A device or a directory recorded as a file: refused (reading /dev/zero would never end).
+  t.metadata = {{"robot", {{"path", "/dev/zero"}, {"sha256", ""}}}};
+  EXPECT_NE(error_of([&] { recorded_file(t, "robot", trace); }).find("is not a regular file"), std::string::npos);
+}

@@ -5,6 +5,7 @@
 // Nothing the user recorded is overwritten without `force`; files are written atomically; the
 // same trace gives byte-identical files; every read error names the file, line and column.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,16 @@ void write_trace(const std::string& path, const PoseTrace& trace, bool force);
 PoseTrace read_trace(const std::string& path);
 
 std::string sidecar_path(const std::string& trace_path);
+
+// A file a trace's sidecar records under `key` ({path, sha256}: robot, experiment, reference,
+// truth). Nothing if the key is absent or null. The path is taken as recorded if it names a
+// file, else relative to the trace's own directory (sidecars written before paths were
+// absolute). Throws vcloe::Error naming the sidecar for a malformed entry, and naming the
+// file if it is missing or not a regular file.
+struct RecordedFile {
+  std::string path, sha256;
+};
+std::optional<RecordedFile> recorded_file(const PoseTrace& trace, const std::string& key, const std::string& trace_path);
 
 // SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs).
 std::string sha256_file(const std::string& path);
