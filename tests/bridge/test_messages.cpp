@@ -4,8 +4,14 @@
 // truncations, extensions, a corrupted header, out-of-range flags, non-finite values.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "vcloe/bridge/messages.hpp"
 
@@ -155,4 +161,59 @@ TEST(StreamCounters, CountsGapsAndDuplicatesNeverHidesThem) {
   EXPECT_EQ(c.gaps, 2u);        // 3 and 4 were missing when 5 came
   EXPECT_EQ(c.duplicates, 2u);  // 6 again, then 4 late
   EXPECT_EQ(*c.last_sequence, 7u);
+}
+
+namespace {
+std::string repr(double v) {  // Python's repr of a float: the shortest round-trip form
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+std::string joined(const Vec6d& v) {
+  std::string s;
+  for (int i = 0; i < 6; ++i) s += (i ? "," : "") + repr(v(i));
+  return s;
+}
+}  // namespace
+
+TEST(Messages, APythonDecoderWrittenFromTheDocReadsEveryType) {
+  // tests/bridge/decode_frames.py uses only docs/protocol.md (struct layouts, zlib.crc32).
+  const std::string file = "/tmp/vcloe-frames-" + std::to_string(::getpid()) + ".bin";
+  std::vector<std::string> expected;
+  {
+    std::ofstream out(file, std::ios::binary);
+    auto put = [&](const std::string& frame) {
+      const auto n = static_cast<std::uint32_t>(frame.size());
+      out.write(reinterpret_cast<const char*>(&n), 4);
+      out << frame;
+    };
+    for (const Message& m : examples()) put(encode(m));
+    std::string bad = encode(pose(1));
+    bad[60] ^= 1;
+    put(bad);
+    const PoseMessage p = std::get<PoseMessage>(examples()[0]);
+    const CommandMessage c = std::get<CommandMessage>(examples()[1]);
+    const StatusMessage s = std::get<StatusMessage>(examples()[2]);
+    auto head = [](const Header& h) {
+      return "seq=" + std::to_string(h.sequence) + " exposure_ns=" + std::to_string(h.exposure_ns);
+    };
+    expected = {"pose " + head(p.header) + " frame=" + std::to_string(p.frame) + " pose=" + joined(p.pose) +
+                    " fre=" + repr(p.registration_error) + " markers=7 valid=1",
+                "command " + head(c.header) + " frame=-1 theta=" + joined(c.theta),
+                "status " + head(s.header) + " state=1 reason=1 last_command=41 tick=12345 theta=" + joined(s.theta),
+                "heartbeat " + head(std::get<HeartbeatMessage>(examples()[3]).header), "MALFORMED crc"};
+  }
+  FILE* p = popen(("/usr/bin/python3 " + std::string(VCLOE_SOURCE_DIR) + "/tests/bridge/decode_frames.py " + file).c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  ASSERT_EQ(pclose(p), 0) << out;
+  std::vector<std::string> lines;
+  std::stringstream ss(out);
+  for (std::string l; std::getline(ss, l);) lines.push_back(l);
+  EXPECT_EQ(lines, expected);
+  std::remove(file.c_str());
 }
