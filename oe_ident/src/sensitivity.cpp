@@ -22,6 +22,7 @@ struct StageLinearization {
   Eigen::Matrix<double, 12, 12> A;                  // df/dx
   Mat6d B_tau;                                      // d v_dot / d tau = M^-1 J_ad^T (d chi_dot / d tau = 0)
   Eigen::Matrix<double, 6, Eigen::Dynamic> dvdot_P;  // d v_dot / d delta through Xi: -M^-1 Gamma(chi, v, v_dot) P_Xi
+  Mat6d J_theta;                                     // d theta / d chi at the stage's pose (eq. 29)
 };
 
 // With r(chi, v, v_dot, tau) = ID(chi, v, v_dot) - J_ad^T tau = 0 defining v_dot (eq. 40):
@@ -41,6 +42,7 @@ bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, co
   const Vec6d v_dot = M.solve(J_ad.transpose() * tau - d.Cv - d.G - d.tau_f);  // eq. (40)
   const Mat3d Je_inv = euler_rate_jacobian<double>(chi(3), chi(4)).inverse();
   out.f << v.head<3>(), Je_inv * v.tail<3>(), v_dot;
+  out.J_theta = sim::J_theta<double>(k, chi);
   if (!out.f.allFinite()) return false;
 
   Vec6<Jet> chi_j, v_j;
@@ -72,7 +74,6 @@ struct TickInput {
   bool inner_had_previous = false;
   Vec6d e, e_dot, integral, tau;   // inner PID error, its difference quotient, integral (eq. 31)
   std::vector<sim::PlantState<double>> stages;  // 4 per RK4 substep, stage 0 = the tick's state
-  Mat6d J_theta;                   // d theta / d chi at the tick's pose (eq. 29), from pass 2
 };
 
 // The forward sensitivity S = d x / d delta of the discrete closed loop, advanced chunk by chunk
@@ -141,6 +142,8 @@ class SensitivityRecursion {
   std::vector<StageLinearization> lin_;
   sim::Rk4<Mat> rk4_;
 
+  int substeps_per_tick() const { return ref_.clock.timing.substeps; }
+
   TickInput& next_slot() {
     if (used_ == static_cast<int>(ticks_.size())) ticks_.emplace_back();
     return ticks_[static_cast<std::size_t>(used_++)];
@@ -154,7 +157,7 @@ class SensitivityRecursion {
     return ok;
   }
 
-  // Pass 2: every stage of the chunk (and J_theta at each tick's pose), split over the cores.
+  // Pass 2: every stage of the chunk, split over the cores.
   bool linearize_chunk() {
     const int per_tick = used_ > 0 ? static_cast<int>(ticks_[0].stages.size()) : 0, stages = used_ * per_tick;
     lin_.resize(static_cast<std::size_t>(stages));
@@ -164,14 +167,6 @@ class SensitivityRecursion {
         TickInput& r = ticks_[static_cast<std::size_t>(idx / per_tick)];
         const sim::PlantState<double>& x = r.stages[static_cast<std::size_t>(idx % per_tick)];
         if (!linearize(model_, xi_, xi_jet_, P_xi_, x, r.tau, lin_[static_cast<std::size_t>(idx)])) ok = false;
-      }
-      for (int i = part; i < used_ && ok; i += threads_) {  // J_theta at the tick's pose (stage 0)
-        TickInput& r = ticks_[static_cast<std::size_t>(i)];
-        const Vec6d chi = r.stages.front().head<6>();
-        sim::Kinematics<double> kin;
-        if (!sim::compute_geometry<double>(model_, chi, kin)) ok = false;
-        sim::compute_jacobians<double>(model_, Vec6d::Zero(), kin);
-        r.J_theta = sim::J_theta<double>(kin, chi);
       }
     };
     std::vector<std::thread> pool;
@@ -199,7 +194,8 @@ class SensitivityRecursion {
       S_prev_meas_ = S_m;
     }
     // eq. (31) with theta = IK(chi): d theta = J_theta d chi.
-    S_theta_.noalias() = r.J_theta * S_x_.topRows<6>();
+    const Mat6d& J_theta = lin_[static_cast<std::size_t>(i * substeps_per_tick() * 4)].J_theta;  // the tick's pose
+    S_theta_.noalias() = J_theta * S_x_.topRows<6>();
     S_e_ = S_U_ - S_theta_;
     S_I_ += S_e_ * Tc;
     S_tau_ = g_.lp * S_e_ + g_.li * S_I_;
