@@ -29,7 +29,10 @@ struct StageLinearization {
 //   dv_dot = -M^-1 (dr/dchi dchi + dr/dv dv + Gamma dXi) + M^-1 J_ad^T dtau.
 // dr/d[chi; v] is one Jet evaluation of the closure-vector inverse dynamics (no M, no
 // factorisation inside the Jets); the rest reuses the nominal M factorisation.
-bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
+// [[gnu::flatten]]: every call inside (the ceres::Jet arithmetic of the closure-vector inverse
+// dynamics) is inlined; GCC 12 otherwise leaves the Jet operations as calls. The 67-parameter
+// Jacobian of the 20 s run: 32.5 -> 22.7 G instructions (callgrind), about 30 % less time.
+[[gnu::flatten]] bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
                const Eigen::SparseMatrix<double>& P_xi, const sim::PlantState<double>& x, const Vec6d& tau,
                StageLinearization& out) {
   const Vec6d chi = x.head<6>(), v = x.tail<6>();
