@@ -28,5 +28,6 @@ void add_calibrate_base_command(CLI::App& calibrate);      // cmd_calibrate_base
 void add_render_command(CLI::App& app);                    // cmd_render.cpp
 void add_measure_command(CLI::App& app);                   // cmd_measure.cpp
 void add_filter_command(CLI::App& app);                    // cmd_filter.cpp
+void add_rig_command(CLI::App& app);                       // cmd_rig_listen.cpp: `rig listen`
 
 }  // namespace vcloe::app

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_render_command(app);
   vcloe::app::add_measure_command(app);
   vcloe::app::add_filter_command(app);
+  vcloe::app::add_rig_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
