@@ -20,7 +20,7 @@ TEST(CliRig, ListenReportsRateLatencyGapsAndInvalidPosesOfALiveStream) {
   zmq::context_t ctx;
   vcloe::bridge::Publisher pub(ctx, endpoint);
   std::atomic<bool> stop{false};
-  std::thread tracker([&] {  // 100 Hz, every 10th pose occluded, frames 50, 150, 250, ... never sent
+  std::thread tracker([&] {  // 100 Hz, every 10th pose occluded, frames 55, 155, 255, ... never sent
     const auto t0 = std::chrono::steady_clock::now();
     for (std::int64_t j = 0; j < 1000 && !stop; ++j) {
       std::this_thread::sleep_until(t0 + j * 10ms);
@@ -30,7 +30,7 @@ TEST(CliRig, ListenReportsRateLatencyGapsAndInvalidPosesOfALiveStream) {
       p.pose << 0, 0, 0.18, 0, 0, 0;
       p.valid = j % 10 != 0;
       p.markers_used = p.valid ? 7 : 2;
-      if (j % 100 != 50) pub.publish(p);
+      if (j % 100 != 55) pub.publish(p);
     }
   });
   const auto r = cli_test::vcloe("rig listen --endpoint " + endpoint + " --frames 200 --seconds 8 --json");
@@ -40,7 +40,7 @@ TEST(CliRig, ListenReportsRateLatencyGapsAndInvalidPosesOfALiveStream) {
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
   EXPECT_EQ(j["poses"], 200);
   EXPECT_NEAR(j["rate_hz"].get<double>(), 100.0, 10.0);
-  EXPECT_GE(j["invalid_poses"].get<int>(), 19);
+  EXPECT_GE(j["invalid_poses"].get<int>(), 19) << j.dump();
   EXPECT_LE(j["invalid_poses"].get<int>(), 21);
   EXPECT_EQ(j["malformed"], 0);
   EXPECT_EQ(j["sequence_gaps"], 0);  // nothing lost in transport
