@@ -5,6 +5,7 @@
 #include "camera_option.hpp"
 #include "commands.hpp"
 #include "experiment_setup.hpp"
+#include "payload_option.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 
@@ -15,8 +16,7 @@ void add_run_command(CLI::App& app) {
     std::string backend = "virtual", robot, truth, experiment, reference, out;
     std::uint64_t seed = 1;
     double noise_position = 2e-5, noise_angle = 5e-5;
-    double payload_mass = 0;
-    std::vector<double> payload_inertia;
+    PayloadOption payload;
     bool force = false;
     CameraOption camera;
   };
@@ -39,21 +39,10 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--noise-angle", o->noise_angle, "camera noise sigma per angle channel (rad)")->capture_default_str();
   add_camera_options(cmd, o->camera);
-  const CLI::Option* mass = cmd->add_option("--payload-mass", o->payload_mass, "known payload bolted to the platform (kg)");
-  const CLI::Option* inertia =
-      cmd->add_option("--payload-inertia", o->payload_inertia, "its principal moments Ix Iy Iz (kg*m^2), with --payload-mass")
-          ->expected(3);
+  add_payload_options(cmd, o->payload);
   cmd->add_flag("--force", o->force, "overwrite existing output");
-  cmd->callback([o, mass, inertia] {
-    // A payload is both options or neither (a mass alone would silently be a point mass).
-    std::optional<oe_ident::Payload> payload;
-    if (mass->count() > 0 && inertia->count() == 0)
-      fail("--payload-mass", "needs --payload-inertia Ix Iy Iz too (the payload's principal moments, kg*m^2)");
-    if (inertia->count() > 0 && mass->count() == 0) fail("--payload-inertia", "needs --payload-mass too (kg)");
-    if (mass->count() > 0) {
-      const Vec3d moments(o->payload_inertia[0], o->payload_inertia[1], o->payload_inertia[2]);
-      payload = oe_ident::make_payload(o->payload_mass, moments, "--payload-mass/--payload-inertia");
-    }
+  cmd->callback([o] {
+    const std::optional<oe_ident::Payload> payload = payload_from(o->payload);
     for (const std::string& f : {o->out, sidecar_path(o->out)})
       check_output_path(f, o->force, {o->robot, o->experiment, o->reference, o->truth});
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   vcloe::app::add_measure_command(app);
   vcloe::app::add_filter_command(app);
   vcloe::app::add_rig_command(app);
+  vcloe::app::add_robot_command(app);
+  vcloe::app::add_vision_command(app);
+  vcloe::app::add_control_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
