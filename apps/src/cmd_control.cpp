@@ -8,6 +8,10 @@
 #include <zmq.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -20,6 +24,9 @@
 namespace vcloe::app {
 
 namespace {
+
+std::atomic<int> g_signal{0};  // SIGINT or SIGTERM: end the run, write what was recorded
+extern "C" void on_signal(int sig) { g_signal = sig; }
 
 struct ControlOptions {
   std::string robot, experiment, reference, out, clock = "lockstep";
@@ -47,6 +54,14 @@ class Controller {
         status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All) {
     const double Tcam = s.experiment.timing.camera_period();
     robot_timeout_ = o.robot_timeout > 0 ? o.robot_timeout : clock_ == RigClock::Realtime ? 5 * Tcam : 2.0;
+    last_valid_ = s.reference.start_pose;
+    trace_.reference.push_back(Vec6d::Zero());  // the layout: reference and command columns
+    trace_.command.push_back(Vec6d::Zero());
+    partial_.open(o.out + ".partial", std::ios::trunc);
+    if (!partial_) fail(o.out + ".partial", "cannot be written");
+    partial_ << trace_csv_header(trace_) << std::flush;
+    trace_.reference.clear();
+    trace_.command.clear();
   }
 
   void run() {
@@ -56,8 +71,13 @@ class Controller {
       bridge::Subscriber::wait_any({&control_, &recorder_, &status_}, micros(0.002));
       record();
       act();
+      emit_rows(false);
       read_status();
       if (now_s() - last_sent_ > s_.experiment.timing.camera_period()) send(bridge::HeartbeatMessage{});
+      if (g_signal != 0 && !stopped_) {
+        stopped_ = true;
+        end_reason_ = "interrupted by signal " + std::to_string(g_signal.load());
+      }
     }
     // The last exposures may still be on their way: the recorder waits for them a moment.
     const double end = now_s() + std::min(0.2, robot_timeout_);
@@ -81,6 +101,12 @@ class Controller {
   bool running_ = false, stopped_ = false;
   bridge::StatusMessage last_status_;
   std::string end_reason_;
+  // The trace as it is emitted, row by row in frame order, and streamed to TRACE.partial.
+  PoseTrace trace_;
+  std::ofstream partial_;
+  Vec6d last_valid_ = Vec6d::Zero();
+  std::vector<std::int64_t> missing_, invalid_;
+  std::vector<double> receive_s_, latency_ms_;
 
   void send(const bridge::Message& m) {
     commands_.publish(m);
@@ -161,8 +187,34 @@ class Controller {
     return U;
   }
 
+  void emit_rows(bool all);
   void finish();
 };
+
+// Rows leave in frame order once final: the frame was acted on (its command is known) or a
+// later one was; at the end (`all`), every frame up to the last recorded. A frame the recorder
+// never got (sequence gap) or an invalid pose repeats the last valid pose (as `vcloe run`'s
+// stereo camera does) and is listed in the sidecar. Each row is flushed to TRACE.partial as it
+// leaves: a controller killed mid-run leaves every row up to there on disk.
+void Controller::emit_rows(bool all) {
+  const std::int64_t known = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
+  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
+  for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
+    const auto it = rows_.find(j);
+    if (it == rows_.end()) missing_.push_back(j);
+    else if (!it->second.pose.valid) invalid_.push_back(j);
+    else last_valid_ = it->second.pose.pose;
+    const auto k = static_cast<std::size_t>(j);
+    trace_.time.push_back(s_.reference.exposure_times[k]);
+    trace_.reference.push_back(s_.reference.reference_at_exposure[k]);
+    trace_.measured.push_back(last_valid_);
+    trace_.command.push_back(command_at(j));
+    const bool got = it != rows_.end();
+    receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
+    latency_ms_.push_back(got ? (it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
+    partial_ << trace_csv_row(trace_, k) << std::flush;
+  }
+}
 
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
@@ -174,24 +226,13 @@ double quantile(std::vector<double> v, double q) {
 // The trace up to the last frame recorded. A frame the recorder never got (sequence gap) or an
 // invalid pose repeats the last valid pose (as `vcloe run`'s stereo camera does) and is listed.
 void Controller::finish() {
-  PoseTrace t;
-  const std::int64_t frames = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
-  std::vector<std::int64_t> missing, invalid;
-  std::vector<double> receive_s, latency_ms;
-  Vec6d last = s_.reference.start_pose;
-  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
-  for (std::int64_t j = 0; j < frames; ++j) {
-    const auto it = rows_.find(j);
-    if (it == rows_.end()) missing.push_back(j);
-    else if (!it->second.pose.valid) invalid.push_back(j);
-    else last = it->second.pose.pose;
-    t.time.push_back(s_.reference.exposure_times[static_cast<std::size_t>(j)]);
-    t.reference.push_back(s_.reference.reference_at_exposure[static_cast<std::size_t>(j)]);
-    t.measured.push_back(last);
-    t.command.push_back(command_at(j));
-    receive_s.push_back(it == rows_.end() ? -1 : (it->second.receive_ns - start_ns) * 1e-9);
-    latency_ms.push_back(it == rows_.end() ? -1 : (it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6);
-  }
+  emit_rows(true);
+  PoseTrace& t = trace_;
+  const auto frames = static_cast<std::int64_t>(t.size());
+  const std::vector<std::int64_t>& missing = missing_;
+  const std::vector<std::int64_t>& invalid = invalid_;
+  const std::vector<double>& receive_s = receive_s_;
+  const std::vector<double>& latency_ms = latency_ms_;
   std::vector<double> seen;
   std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
@@ -211,8 +252,14 @@ void Controller::finish() {
   if (!finished)
     t.metadata["stopped"] = {{"reason", why}, {"frames", frames},
                              {"time_s", last_status_.tick * s_.experiment.timing.controller_period()}};
-  if (frames == 0) fail("control", "no pose recorded before the end (" + why + "); nothing written");
+  if (frames == 0) {
+    partial_.close();
+    std::filesystem::remove(o_.out + ".partial");
+    fail("control", "no pose recorded before the end (" + why + "); nothing written");
+  }
   write_trace(o_.out, t, o_.force);
+  partial_.close();
+  std::filesystem::remove(o_.out + ".partial");
   std::cout << "control: wrote " << o_.out << " (" << frames << " poses, " << t.time.back() << " s); latency p50 "
             << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
             << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
@@ -246,9 +293,11 @@ void add_control_command(CLI::App& app) {
   cmd->callback([o] {
     if (!(o->robot_timeout >= 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in [0, 3600] s");
     if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
-    for (const std::string& f : {o->out, sidecar_path(o->out)})
+    for (const std::string& f : {o->out, sidecar_path(o->out), o->out + ".partial"})
       check_output_path(f, o->force, {o->robot, o->experiment, o->reference});
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
     Controller controller(*o, s);
     controller.run();
   });

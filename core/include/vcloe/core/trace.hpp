@@ -29,6 +29,10 @@ struct PoseTrace {
 // the columns have different lengths.
 void write_trace(const std::string& path, const PoseTrace& trace, bool force);
 PoseTrace read_trace(const std::string& path);
+// The CSV's header line and row i (with '\n'), as write_trace writes them: for a recorder that
+// streams rows to disk as they come (`vcloe control`), in the one format.
+std::string trace_csv_header(const PoseTrace& layout);
+std::string trace_csv_row(const PoseTrace& trace, std::size_t i);
 
 std::string sidecar_path(const std::string& trace_path);
 
