@@ -1,0 +1,245 @@
+// Specification of the live rig's processes (docs/protocol.md, "Processes"): `vcloe rig run`
+// records what the in-process run records; a process that dies brings the robot to a controlled
+// stop within two camera periods of the timeout, with the trace up to there on disk; malformed
+// frames on the sockets are counted and dropped while the run goes on.
+#include <gtest/gtest.h>
+#include <zmq.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "cli_fixtures.hpp"
+#include "rig_processes.hpp"
+#include "vcloe/bridge/transport.hpp"
+#include "vcloe/core/trace.hpp"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using cli_test::Process;
+using cli_test::RigStreams;
+namespace bridge = vcloe::bridge;
+
+namespace {
+
+std::string text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The first `columns` comma-separated columns of every line.
+std::string columns(const std::string& csv, int n) {
+  std::stringstream in(csv), out;
+  for (std::string line; std::getline(in, line);) {
+    std::size_t at = 0;
+    for (int c = 0; c < n && at != std::string::npos; ++c) at = line.find(',', at + (c ? 1 : 0));
+    out << line.substr(0, at) << "\n";
+  }
+  return out.str();
+}
+
+fs::path reference(const fs::path& dir, int seconds) {
+  const fs::path ref = dir / "reference.yaml";
+  EXPECT_EQ(cli_test::vcloe("trajectory random --seed 4 --duration " + std::to_string(seconds) + " --out " + ref.string())
+                .status,
+            0);
+  return ref;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST(RigRun, LockstepRecordsTheSameTraceAsTheInProcessRun) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "lockstep");
+  const fs::path ref = reference(d, 2);
+  const auto run = cli_test::vcloe("run --seed 7 --reference " + ref.string() + " --out " + (d / "run.csv").string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  const auto rig = cli_test::vcloe("rig run --clock lockstep --seed 7 --reference " + ref.string() + " --out " +
+                                   (d / "rig.csv").string());
+  ASSERT_EQ(rig.status, 0) << rig.out;
+  // time, reference, measured and command columns: byte for byte (the in-process run also has truth).
+  const std::string in_process = columns(text(d / "run.csv"), 19);
+  EXPECT_EQ(columns(text(d / "rig.csv"), 19), in_process);
+  EXPECT_EQ(std::count(in_process.begin(), in_process.end(), '\n'), 201);
+  const auto meta = nlohmann::json::parse(text(d / "rig.csv.meta.json"));
+  EXPECT_EQ(meta["source"], "rig");
+  EXPECT_EQ(meta["stream"]["sequence_gaps"], 0);
+  EXPECT_EQ(meta["stream"]["missing_frames"].size(), 0u);
+  EXPECT_EQ(meta["stream"]["publish_to_receive_ms"].size(), 200u);
+  EXPECT_FALSE(meta.contains("stopped"));
+  EXPECT_FALSE(fs::exists(d / "rig.csv.partial"));
+}
+
+TEST(RigRun, RealtimeOverTcpAgreesWithTheInProcessRunWithinTheCameraNoise) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "realtime");
+  const fs::path ref = reference(d, 2);
+  ASSERT_EQ(cli_test::vcloe("run --reference " + ref.string() + " --out " + (d / "run.csv").string()).status, 0);
+  const auto rig = cli_test::vcloe("rig run --clock realtime --endpoints tcp --reference " + ref.string() + " --out " +
+                                   (d / "rig.csv").string());
+  ASSERT_EQ(rig.status, 0) << rig.out;
+  const vcloe::PoseTrace a = vcloe::read_trace((d / "run.csv").string()), b = vcloe::read_trace((d / "rig.csv").string());
+  ASSERT_EQ(a.size(), b.size());
+  const double noise[6] = {2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5};  // the camera's sigma (m, rad)
+  for (std::size_t j = 0; j < a.size(); ++j)
+    for (int c = 0; c < 6; ++c) ASSERT_LE(std::abs(a.measured[j](c) - b.measured[j](c)), 5 * noise[c]) << j << " " << c;
+  const auto meta = nlohmann::json::parse(text(d / "rig.csv.meta.json"));
+  EXPECT_EQ(meta["stream"]["sequence_gaps"], 0);
+  EXPECT_EQ(meta["stream"]["missing_frames"].size(), 0u);
+  EXPECT_GT(meta["stream"]["latency_ms"]["max"].get<double>(), 0.0);
+}
+
+namespace {
+
+// What a test listening beside the rig sees of the robot's stop.
+struct StopSeen {
+  double last_event = -1;  // s since start: the last pose (or command) before the stop
+  double stopped = -1;     // s since start: the first status saying stopped
+  bridge::StopReason reason = bridge::StopReason::None;
+};
+
+// Listens to the status and to `watched` (the pose or the command stream) until the robot
+// reports a stop; calls `kill()` once `kill_after` messages of the watched stream were seen.
+template <typename Kill>
+StopSeen watch_until_stopped(const RigStreams& s, const std::string& watched, int kill_after, Kill kill) {
+  zmq::context_t ctx;
+  bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
+  bridge::Subscriber stream(ctx, watched, bridge::Subscriber::Keep::All, 100000);
+  StopSeen seen;
+  const auto t0 = std::chrono::steady_clock::now();
+  int count = 0;
+  while (seen.stopped < 0 && seconds_since(t0) < 60) {
+    bridge::Subscriber::wait_any({&status, &stream}, 1ms);
+    while (auto m = stream.receive(0ms))
+      if (!std::holds_alternative<bridge::HeartbeatMessage>(*m) && seen.stopped < 0) {
+        seen.last_event = seconds_since(t0);
+        if (++count == kill_after) kill();
+      }
+    while (auto m = status.receive(0ms))
+      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m); st && st->state == bridge::RobotState::Stopped) {
+        seen.stopped = seconds_since(t0);
+        seen.reason = st->reason;
+      }
+  }
+  return seen;
+}
+
+}  // namespace
+
+TEST(RigRun, KillingTheVisionProcessStopsTheRobotWithinTwoCameraPeriodsOfThePoseTimeout) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "kill-vision");
+  const fs::path ref = reference(d, 8);
+  const RigStreams s(d);
+  const fs::path out = d / "trace.csv";
+  Process robot("robot serve --clock realtime --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process vision("vision serve" + s.vision(), d / "vision.log");
+  Process control("control --clock realtime --reference " + ref.string() + " --out " + out.string() + s.control(),
+                  d / "control.log");
+  const StopSeen seen = watch_until_stopped(s, s.poses, 150, [&] { vision.kill(SIGKILL); });
+  ASSERT_GT(seen.stopped, 0) << robot.output();
+  EXPECT_EQ(seen.reason, bridge::StopReason::PoseTimeout);
+  const double timeout = 0.02, camera_period = 0.01;  // the realtime defaults at 100 Hz
+  EXPECT_LE(seen.stopped - seen.last_event, timeout + 2 * camera_period);
+  EXPECT_EQ(robot.wait(), 2);
+  EXPECT_NE(robot.output().find("controlled stop at t = "), std::string::npos) << robot.output();
+  EXPECT_EQ(control.wait(), 2);
+  EXPECT_NE(control.output().find("the run ended early at frame"), std::string::npos) << control.output();
+  // The trace up to the stop: every pose the controller received, on the exposure grid.
+  const vcloe::PoseTrace t = vcloe::read_trace(out.string());
+  EXPECT_GE(t.size(), 140u);  // the last poses vision sent may die with it
+  EXPECT_LT(t.size(), 800u);
+  for (std::size_t j = 0; j < t.size(); ++j) ASSERT_NEAR(t.time[j], 0.01 * static_cast<double>(j), 1e-12);
+  const auto meta = nlohmann::json::parse(text(out.string() + ".meta.json"));
+  EXPECT_EQ(meta["stopped"]["frames"], t.size());
+  EXPECT_NE(meta["stopped"]["reason"].get<std::string>().find("pose stream silent"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out.string() + ".partial"));
+}
+
+TEST(RigRun, KillingTheControllerStopsTheRobotWithinTwoCameraPeriodsOfTheHeartbeatTimeout) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "kill-control");
+  const fs::path ref = reference(d, 8);
+  const RigStreams s(d);
+  const fs::path out = d / "trace.csv";
+  Process robot("robot serve --clock realtime --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process vision("vision serve" + s.vision(), d / "vision.log");
+  Process control("control --clock realtime --reference " + ref.string() + " --out " + out.string() + s.control(),
+                  d / "control.log");
+  const StopSeen seen = watch_until_stopped(s, s.commands, 150, [&] { control.kill(SIGKILL); });
+  ASSERT_GT(seen.stopped, 0) << robot.output();
+  EXPECT_EQ(seen.reason, bridge::StopReason::HeartbeatLost);
+  const double timeout = 0.05, camera_period = 0.01;  // the realtime defaults at 100 Hz
+  EXPECT_LE(seen.stopped - seen.last_event, timeout + 2 * camera_period);
+  EXPECT_EQ(robot.wait(), 2);
+  EXPECT_NE(robot.output().find("nothing from the controller"), std::string::npos) << robot.output();
+  EXPECT_EQ(vision.wait(), 0) << vision.output();  // it ends when the robot has stopped
+  // The controller had no chance to write its trace; every row it had final is on disk.
+  const vcloe::PoseTrace partial = vcloe::read_trace(out.string() + ".partial");
+  EXPECT_GE(partial.size(), 140u);
+  for (std::size_t j = 0; j < partial.size(); ++j) ASSERT_NEAR(partial.time[j], 0.01 * static_cast<double>(j), 1e-12);
+}
+
+TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn) {
+  // The test is the vision process: it relays the robot's true poses as measured and, between
+  // them, sends 10,000 random and mutated frames to the robot's and the controller's sockets.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "malformed");
+  const fs::path ref = reference(d, 2);
+  const RigStreams s(d);
+  const fs::path out = d / "trace.csv";
+  zmq::context_t ctx;
+  zmq::socket_t poses(ctx, zmq::socket_type::pub);
+  poses.set(zmq::sockopt::sndhwm, 1000000);
+  poses.bind(s.poses);
+  bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
+  bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
+  Process robot("robot serve --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process control("control --reference " + ref.string() + " --out " + out.string() + s.control(), d / "control.log");
+  std::mt19937_64 rng(11);
+  std::uint64_t sequence = 0;
+  auto send = [&](const std::string& frame) { poses.send(zmq::buffer(frame), zmq::send_flags::none); };
+  auto send_message = [&](bridge::Message m) {
+    std::visit([&](auto& v) { v.header.sequence = sequence++, v.header.publish_ns = bridge::steady_now_ns(); }, m);
+    send(bridge::encode(m));
+  };
+  int garbage = 0;
+  auto send_garbage = [&](int n, const std::string& good) {
+    for (int i = 0; i < n; ++i, ++garbage) {
+      std::string f = good;
+      switch (rng() % 4) {
+        case 0: f = std::string(rng() % 200, '\0'); for (char& c : f) c = static_cast<char>(rng()); break;
+        case 1: f[rng() % f.size()] ^= static_cast<char>(1 + rng() % 255); break;
+        case 2: f.resize(rng() % f.size()); break;
+        default: f += std::string(1 + rng() % 16, 'x'); break;
+      }
+      send(f);
+    }
+  };
+  bool running = false, stopped = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!stopped && seconds_since(t0) < 60) {
+    bridge::Subscriber::wait_any({&camera, &status}, 2ms);
+    while (auto m = status.receive(0ms))
+      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
+        running = running || st->state == bridge::RobotState::Running;
+        stopped = st->state == bridge::RobotState::Stopped;
+      }
+    if (!running) send_message(bridge::HeartbeatMessage{});  // the start handshake
+    while (auto m = camera.receive(0ms))
+      if (const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
+        send_message(*truth);
+        send_garbage(50, bridge::encode(*truth));
+      }
+  }
+  EXPECT_EQ(garbage, 10000);
+  ASSERT_EQ(robot.wait(), 0) << robot.output();
+  ASSERT_EQ(control.wait(), 0) << control.output();
+  EXPECT_NE(robot.output().find("malformed frames: commands 0, poses 10000"), std::string::npos) << robot.output();
+  const auto meta = nlohmann::json::parse(text(out.string() + ".meta.json"));
+  EXPECT_EQ(meta["stream"]["malformed"], 10000);
+  EXPECT_EQ(meta["stream"]["sequence_gaps"], 0);
+  EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
+}
