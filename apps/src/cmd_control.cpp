@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "experiment_setup.hpp"
+#include "payload_option.hpp"
 #include "rig_common.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/servo/visual_servo.hpp"
@@ -33,6 +34,8 @@ struct ControlOptions {
   RigEndpoints endpoints;
   double robot_timeout = 0, start_timeout = 30;
   bool force = false;
+  PayloadOption payload_option;
+  std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
 };
 
 struct Received {  // one pose as the recorder got it
@@ -238,6 +241,8 @@ void Controller::finish() {
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   t.metadata = trace_metadata(s_, "rig");
   t.metadata["clock"] = o_.clock;
+  if (const auto& p = o_.payload)
+    t.metadata["payload"] = {{"mass", p->mass}, {"inertia", {p->inertia(0), p->inertia(1), p->inertia(2)}}};
   t.metadata["endpoints"] = {{"poses", o_.endpoints.poses}, {"commands", o_.endpoints.commands},
                              {"status", o_.endpoints.status}};
   t.metadata["stream"] = {{"poses_received", c.received},   {"sequence_gaps", c.gaps},
@@ -289,8 +294,10 @@ void add_control_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "pks");
+  add_payload_options(cmd, o->payload_option);
   cmd->add_flag("--force", o->force, "overwrite an existing trace");
   cmd->callback([o] {
+    o->payload = payload_from(o->payload_option);
     if (!(o->robot_timeout >= 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in [0, 3600] s");
     if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
     for (const std::string& f : {o->out, sidecar_path(o->out), o->out + ".partial"})

@@ -54,15 +54,18 @@ void append(std::vector<std::string>& to, const std::vector<std::string>& more) 
   to.insert(to.end(), more.begin(), more.end());
 }
 
+std::vector<std::string> payload_args(const RigRun& r) {
+  if (!r.payload) return {};
+  const Vec3d& I = r.payload->inertia;
+  return {"--payload-mass", number(r.payload->mass), "--payload-inertia", number(I(0)), number(I(1)), number(I(2))};
+}
+
 std::vector<std::string> robot_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"robot", "serve", "--truth", r.truth, "--robot", r.robot, "--experiment", r.experiment,
                                 "--reference", r.reference, "--clock", r.clock, "--pose-timeout",
                                 number(r.timeouts.pose), "--heartbeat-timeout", number(r.timeouts.heartbeat)};
   append(a, endpoint_args(e));
-  if (r.payload) {
-    const Vec3d& I = r.payload->inertia;
-    append(a, {"--payload-mass", number(r.payload->mass), "--payload-inertia", number(I(0)), number(I(1)), number(I(2))});
-  }
+  append(a, payload_args(r));
   return a;
 }
 
@@ -82,6 +85,7 @@ std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
                                 r.reference, "--out", r.out, "--clock", r.clock,
                                 "--poses", e.poses, "--commands", e.commands, "--status", e.status};
   if (r.force) a.push_back("--force");
+  append(a, payload_args(r));
   return a;
 }
 
