@@ -247,6 +247,7 @@ void Controller::finish() {
                              {"status", o_.endpoints.status}};
   t.metadata["stream"] = {{"poses_received", c.received},   {"sequence_gaps", c.gaps},
                           {"duplicates", c.duplicates},      {"malformed", recorder_.malformed()},
+                          {"status_malformed", status_.malformed()},
                           {"missing_frames", missing},       {"invalid_frames", invalid},
                           {"latency_ms", {{"p50", quantile(seen, 0.5)}, {"p99", quantile(seen, 0.99)},
                                           {"max", quantile(seen, 1.0)}}},

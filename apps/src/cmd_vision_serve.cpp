@@ -123,7 +123,7 @@ class VisionServer {
         }
       read_status();
       if (robot_state_ == bridge::RobotState::Stopped && !bridge::Subscriber::wait_any({&camera}, micros(0.05)))
-        return summary();
+        return summary(&camera);
       bridge::Subscriber::wait_any({&camera, &status_}, micros(0.01));
     }
   }
@@ -180,8 +180,10 @@ class VisionServer {
     return c;
   }
 
-  void summary() const {
-    std::cout << "vision serve: published " << published_ << " poses (" << invalid_ << " invalid)\n" << std::flush;
+  void summary(const bridge::Subscriber* camera = nullptr) const {
+    std::cout << "vision serve: published " << published_ << " poses (" << invalid_ << " invalid); malformed frames: "
+              << "camera " << (camera ? camera->malformed() : 0) << ", status " << status_.malformed() << "\n"
+              << std::flush;
   }
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <random>
 
 #include "cli_fixtures.hpp"
@@ -95,6 +96,41 @@ TEST(RigRun, RealtimeOverTcpAgreesWithTheInProcessRunWithinTheCameraNoise) {
 }
 
 namespace {
+
+// Random and mutated frames: random bytes, a flipped byte, truncated, extended (all malformed).
+struct Garbage {
+  std::mt19937_64 rng{11};
+  int sent = 0;
+  void send(zmq::socket_t& socket, int n, const std::string& good) {
+    for (int i = 0; i < n; ++i, ++sent) {
+      std::string f = good;
+      switch (rng() % 4) {
+        case 0: f = std::string(rng() % 200, '\0'); for (char& c : f) c = static_cast<char>(rng()); break;
+        case 1: f[rng() % f.size()] ^= static_cast<char>(1 + rng() % 255); break;
+        case 2: f.resize(rng() % f.size()); break;
+        default: f += std::string(1 + rng() % 16, 'x'); break;
+      }
+      socket.send(zmq::buffer(f), zmq::send_flags::none);
+    }
+  }
+};
+
+// A PUB socket that keeps everything it is given (a test flooding a subscriber).
+zmq::socket_t publisher(zmq::context_t& ctx, const std::string& endpoint) {
+  zmq::socket_t s(ctx, zmq::socket_type::pub);
+  s.set(zmq::sockopt::sndhwm, 1000000);
+  s.bind(endpoint);
+  return s;
+}
+
+// Stamps and sends a well-formed message (one sequence per type, as a Publisher does).
+struct Stamper {
+  std::map<bridge::MessageType, std::uint64_t> next;
+  void send(zmq::socket_t& socket, bridge::Message m) {
+    std::visit([&](auto& v) { v.header.sequence = next[bridge::type_of(m)]++, v.header.publish_ns = bridge::steady_now_ns(); }, m);
+    socket.send(zmq::buffer(bridge::encode(m)), zmq::send_flags::none);
+  }
+};
 
 // What a test listening beside the rig sees of the robot's stop.
 struct StopSeen {
@@ -191,33 +227,15 @@ TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn)
   const RigStreams s(d);
   const fs::path out = d / "trace.csv";
   zmq::context_t ctx;
-  zmq::socket_t poses(ctx, zmq::socket_type::pub);
-  poses.set(zmq::sockopt::sndhwm, 1000000);
-  poses.bind(s.poses);
+  zmq::socket_t poses = publisher(ctx, s.poses);
   bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
   bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
   Process robot("robot serve --reference " + ref.string() + s.robot(), d / "robot.log");
   Process control("control --reference " + ref.string() + " --out " + out.string() + s.control(), d / "control.log");
-  std::mt19937_64 rng(11);
-  std::uint64_t sequence = 0;
-  auto send = [&](const std::string& frame) { poses.send(zmq::buffer(frame), zmq::send_flags::none); };
-  auto send_message = [&](bridge::Message m) {
-    std::visit([&](auto& v) { v.header.sequence = sequence++, v.header.publish_ns = bridge::steady_now_ns(); }, m);
-    send(bridge::encode(m));
-  };
-  int garbage = 0;
-  auto send_garbage = [&](int n, const std::string& good) {
-    for (int i = 0; i < n; ++i, ++garbage) {
-      std::string f = good;
-      switch (rng() % 4) {
-        case 0: f = std::string(rng() % 200, '\0'); for (char& c : f) c = static_cast<char>(rng()); break;
-        case 1: f[rng() % f.size()] ^= static_cast<char>(1 + rng() % 255); break;
-        case 2: f.resize(rng() % f.size()); break;
-        default: f += std::string(1 + rng() % 16, 'x'); break;
-      }
-      send(f);
-    }
-  };
+  Stamper stamp;
+  auto send_message = [&](bridge::Message m) { stamp.send(poses, std::move(m)); };
+  Garbage garbage;
+  auto send_garbage = [&](int n, const std::string& good) { garbage.send(poses, n, good); };
   bool running = false, stopped = false;
   const auto t0 = std::chrono::steady_clock::now();
   while (!stopped && seconds_since(t0) < 60) {
@@ -234,12 +252,106 @@ TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn)
         send_garbage(50, bridge::encode(*truth));
       }
   }
-  EXPECT_EQ(garbage, 10000);
+  EXPECT_EQ(garbage.sent, 10000);
   ASSERT_EQ(robot.wait(), 0) << robot.output();
   ASSERT_EQ(control.wait(), 0) << control.output();
   EXPECT_NE(robot.output().find("malformed frames: commands 0, poses 10000"), std::string::npos) << robot.output();
   const auto meta = nlohmann::json::parse(text(out.string() + ".meta.json"));
   EXPECT_EQ(meta["stream"]["malformed"], 10000);
   EXPECT_EQ(meta["stream"]["sequence_gaps"], 0);
+  EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
+}
+
+TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoesOn) {
+  // The test is the controller: it holds the start angles, one command per pose, and sends
+  // 10,000 random and mutated frames to the robot's command socket between them.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "malformed-commands");
+  const fs::path ref = reference(d, 2);
+  const RigStreams s(d);
+  zmq::context_t ctx;
+  zmq::socket_t commands = publisher(ctx, s.commands);
+  bridge::Subscriber poses(ctx, s.poses, bridge::Subscriber::Keep::All);
+  bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
+  Process robot("robot serve --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process vision("vision serve" + s.vision(), d / "vision.log");
+  Stamper stamp;
+  Garbage garbage;
+  std::optional<vcloe::Vec6d> hold;
+  bool heard_poses = false, running = false, stopped = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!stopped && seconds_since(t0) < 60) {
+    bridge::Subscriber::wait_any({&poses, &status}, 2ms);
+    while (auto m = status.receive(0ms))
+      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
+        if (!hold) hold = st->theta;  // the start hold: the robot stands there
+        running = running || st->state == bridge::RobotState::Running;
+        stopped = st->state == bridge::RobotState::Stopped;
+      }
+    while (auto m = poses.receive(0ms)) {
+      heard_poses = true;
+      const auto* p = std::get_if<bridge::PoseMessage>(&*m);
+      if (!p || !hold || p->frame >= 199) continue;  // frames 0..198 reach the controller in 2 s
+      bridge::CommandMessage c;
+      c.frame = p->frame;
+      c.theta = *hold;
+      stamp.send(commands, c);
+      garbage.send(commands, std::min(51, 10000 - garbage.sent), bridge::encode(c));
+    }
+    if (!running && heard_poses && hold) stamp.send(commands, bridge::HeartbeatMessage{});
+  }
+  EXPECT_EQ(garbage.sent, 10000);
+  ASSERT_EQ(robot.wait(), 0) << robot.output();
+  EXPECT_EQ(vision.wait(), 0) << vision.output();
+  EXPECT_NE(robot.output().find("malformed frames: commands 10000, poses 0"), std::string::npos) << robot.output();
+}
+
+TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {
+  // The test is the robot: a perfect one (its pose is the reference at each exposure), with
+  // 50 random and mutated frames on its camera and its status stream per frame.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "malformed-status");
+  const fs::path ref = reference(d, 2);
+  ASSERT_EQ(cli_test::vcloe("run --reference " + ref.string() + " --out " + (d / "run.csv").string()).status, 0);
+  const vcloe::PoseTrace run = vcloe::read_trace((d / "run.csv").string());
+  const RigStreams s(d);
+  const fs::path out = d / "trace.csv";
+  zmq::context_t ctx;
+  zmq::socket_t camera = publisher(ctx, s.camera), status = publisher(ctx, s.status);
+  bridge::Subscriber commands(ctx, s.commands, bridge::Subscriber::Keep::All);
+  Process vision("vision serve" + s.vision(), d / "vision.log");
+  Process control("control --reference " + ref.string() + " --out " + out.string() + s.control(), d / "control.log");
+  Stamper stamp_camera, stamp_status;
+  Garbage garbage_camera, garbage_status;
+  auto send_status = [&](bridge::RobotState state, bridge::StopReason reason) {
+    bridge::StatusMessage m;
+    m.state = state;
+    m.reason = reason;
+    stamp_status.send(status, m);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  bool controller = false;
+  while (!controller && seconds_since(t0) < 30) {  // the robot's side of the start handshake
+    send_status(bridge::RobotState::Waiting, bridge::StopReason::None);
+    stamp_camera.send(camera, bridge::HeartbeatMessage{});
+    controller = commands.receive(5ms).has_value();
+  }
+  ASSERT_TRUE(controller);
+  for (std::int64_t j = 0; j < 200; ++j) {
+    bridge::PoseMessage truth;
+    truth.frame = j;
+    truth.pose = run.reference[static_cast<std::size_t>(j)];
+    truth.valid = true;
+    stamp_camera.send(camera, truth);
+    send_status(bridge::RobotState::Running, bridge::StopReason::None);
+    garbage_camera.send(camera, 50, bridge::encode(truth));
+    garbage_status.send(status, 50, bridge::encode(bridge::StatusMessage{}));
+    for (auto m = commands.receive(5s); j < 199 && m; m = commands.receive(5s))  // lockstep: its command
+      if (const auto* c = std::get_if<bridge::CommandMessage>(&*m); c && c->frame == j) break;
+  }
+  for (int k = 0; k < 3; ++k) send_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);
+  ASSERT_EQ(control.wait(), 0) << control.output();
+  ASSERT_EQ(vision.wait(), 0) << vision.output();
+  EXPECT_NE(vision.output().find("malformed frames: camera 10000, status 10000"), std::string::npos) << vision.output();
+  const auto meta = nlohmann::json::parse(text(out.string() + ".meta.json"));
+  EXPECT_EQ(meta["stream"]["status_malformed"], 10000);
   EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
 }
