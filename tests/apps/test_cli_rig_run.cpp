@@ -165,17 +165,29 @@ StopSeen watch_until_stopped(const RigStreams& s, const std::string& watched, in
   return seen;
 }
 
+// The three processes in realtime on an 8 s reference, started one by one.
+struct RealtimeRig {
+  fs::path dir, ref, out;
+  RigStreams streams;
+  mutable Process robot, vision, control;
+  explicit RealtimeRig(const std::string& name)
+      : dir(cli_test::fresh_dir("vcloe-rig", name)),
+        ref(reference(dir, 8)),
+        out(dir / "trace.csv"),
+        streams(dir),
+        robot("robot serve --clock realtime --reference " + ref.string() + streams.robot(), dir / "robot.log"),
+        vision("vision serve" + streams.vision(), dir / "vision.log"),
+        control("control --clock realtime --reference " + ref.string() + " --out " + out.string() + streams.control(),
+                dir / "control.log") {}
+};
+
 }  // namespace
 
 TEST(RigRun, KillingTheVisionProcessStopsTheRobotWithinTwoCameraPeriodsOfThePoseTimeout) {
-  const fs::path d = cli_test::fresh_dir("vcloe-rig", "kill-vision");
-  const fs::path ref = reference(d, 8);
-  const RigStreams s(d);
-  const fs::path out = d / "trace.csv";
-  Process robot("robot serve --clock realtime --reference " + ref.string() + s.robot(), d / "robot.log");
-  Process vision("vision serve" + s.vision(), d / "vision.log");
-  Process control("control --clock realtime --reference " + ref.string() + " --out " + out.string() + s.control(),
-                  d / "control.log");
+  const RealtimeRig rig("kill-vision");
+  const RigStreams& s = rig.streams;
+  Process &robot = rig.robot, &vision = rig.vision, &control = rig.control;
+  const fs::path& out = rig.out;
   const StopSeen seen = watch_until_stopped(s, s.poses, 150, [&] { vision.kill(SIGKILL); });
   ASSERT_GT(seen.stopped, 0) << robot.output();
   EXPECT_EQ(seen.reason, bridge::StopReason::PoseTimeout);
@@ -197,14 +209,10 @@ TEST(RigRun, KillingTheVisionProcessStopsTheRobotWithinTwoCameraPeriodsOfThePose
 }
 
 TEST(RigRun, KillingTheControllerStopsTheRobotWithinTwoCameraPeriodsOfTheHeartbeatTimeout) {
-  const fs::path d = cli_test::fresh_dir("vcloe-rig", "kill-control");
-  const fs::path ref = reference(d, 8);
-  const RigStreams s(d);
-  const fs::path out = d / "trace.csv";
-  Process robot("robot serve --clock realtime --reference " + ref.string() + s.robot(), d / "robot.log");
-  Process vision("vision serve" + s.vision(), d / "vision.log");
-  Process control("control --clock realtime --reference " + ref.string() + " --out " + out.string() + s.control(),
-                  d / "control.log");
+  const RealtimeRig rig("kill-control");
+  const RigStreams& s = rig.streams;
+  Process &robot = rig.robot, &vision = rig.vision, &control = rig.control;
+  const fs::path& out = rig.out;
   const StopSeen seen = watch_until_stopped(s, s.commands, 150, [&] { control.kill(SIGKILL); });
   ASSERT_GT(seen.stopped, 0) << robot.output();
   EXPECT_EQ(seen.reason, bridge::StopReason::HeartbeatLost);
