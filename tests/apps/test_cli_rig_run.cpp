@@ -363,3 +363,53 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndT
   EXPECT_EQ(meta["stream"]["status_malformed"], 10000);
   EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
 }
+
+TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipeline) {
+  // `vcloe render` writes three pairs (the third with most markers hidden: invalid); served from
+  // the robot's start at 100 Hz they are the poses `vcloe measure` finds in the same folder.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "images");
+  ASSERT_EQ(cli_test::vcloe("render --out " + (d / "img").string() + " --frames 2").status, 0);
+  ASSERT_EQ(cli_test::vcloe("render --out " + (d / "hidden").string() + " --frames 1 --occlude P1 P2 P4 P6 P7").status, 0);
+  for (const char* side : {"left", "right"})
+    fs::copy_file(d / "hidden" / (std::string(side) + "_0000.png"), d / "img" / (std::string(side) + "_0002.png"));
+  const auto measured = cli_test::vcloe("measure --images " + (d / "img").string() + " --json");
+  ASSERT_EQ(measured.status, 0) << measured.out;
+  const auto frames = nlohmann::json::parse(measured.out.substr(measured.out.find('{')))["per_frame"];
+  ASSERT_EQ(frames.size(), 3u);
+  const RigStreams s(d);
+  zmq::context_t ctx;
+  zmq::socket_t status = publisher(ctx, s.status);
+  bridge::Subscriber poses(ctx, s.poses, bridge::Subscriber::Keep::All);
+  Process vision("vision serve --source images:" + (d / "img").string() + s.vision(), d / "vision.log");
+  Stamper stamp;
+  auto send_status = [&](bridge::RobotState state) {
+    bridge::StatusMessage m;
+    m.state = state;
+    stamp.send(status, m);
+  };
+  bool heard = false;
+  for (const auto t0 = std::chrono::steady_clock::now(); !heard && seconds_since(t0) < 30;) {
+    send_status(bridge::RobotState::Waiting);
+    heard = poses.receive(5ms).has_value();  // its handshake heartbeats
+  }
+  ASSERT_TRUE(heard) << vision.output();
+  send_status(bridge::RobotState::Running);
+  std::vector<bridge::PoseMessage> got;
+  for (const auto t0 = std::chrono::steady_clock::now(); got.size() < 3 && seconds_since(t0) < 30;) {
+    send_status(bridge::RobotState::Running);
+    if (auto m = poses.receive(5ms); m && std::holds_alternative<bridge::PoseMessage>(*m))
+      got.push_back(std::get<bridge::PoseMessage>(*m));
+  }
+  EXPECT_EQ(vision.wait(), 0) << vision.output();
+  ASSERT_EQ(got.size(), 3u) << vision.output();
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(got[k].frame, static_cast<std::int64_t>(k));
+    EXPECT_EQ(got[k].valid, frames[k]["valid"].get<bool>()) << k;
+    EXPECT_EQ(got[k].markers_used, frames[k]["markers_used"].size()) << k;
+    if (got[k].valid) {
+      for (int c = 0; c < 6; ++c) EXPECT_NEAR(got[k].pose(c), frames[k]["pose"][c].get<double>(), 1e-12) << k;
+    }
+  }
+  EXPECT_FALSE(got[2].valid);
+  EXPECT_NEAR((got[1].header.exposure_ns - got[0].header.exposure_ns) * 1e-9, 0.01, 1e-6);  // the camera rate
+}
