@@ -154,6 +154,7 @@ class RobotServer {
                                            std::to_string(last_frame_) + " (frames 0 to " +
                                            std::to_string(ticks_.updates() - 1) + " reach the controller)");
     monitor_.on_command(c->theta, c->frame);
+    if (monitor_.stop()) return;  // never applied
     pending_[c->frame] = c->theta;
     last_frame_ = c->frame;
     last_sequence_ = c->header.sequence;

@@ -422,3 +422,49 @@ TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipelin
   EXPECT_FALSE(got[2].valid);
   EXPECT_NEAR((got[1].header.exposure_ns - got[0].header.exposure_ns) * 1e-9, 0.01, 1e-6);  // the camera rate
 }
+
+TEST(RigRun, ACommandOutsideTheJointRangeBringsTheRobotToAControlledStopNamingTheJoint) {
+  // The test is the controller: it holds the start angles, then at frame 50 commands joint 5
+  // past the robot file's limit (0.9948 rad).
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "out-of-range");
+  const fs::path ref = reference(d, 2);
+  const RigStreams s(d);
+  zmq::context_t ctx;
+  zmq::socket_t commands = publisher(ctx, s.commands);
+  bridge::Subscriber poses(ctx, s.poses, bridge::Subscriber::Keep::All);
+  bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
+  Process robot("robot serve --hold 0.1 --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process vision("vision serve" + s.vision(), d / "vision.log");
+  Stamper stamp;
+  std::optional<vcloe::Vec6d> hold;
+  std::optional<bridge::StatusMessage> stop;
+  bool heard_poses = false, running = false;
+  for (const auto t0 = std::chrono::steady_clock::now(); !stop && seconds_since(t0) < 60;) {
+    bridge::Subscriber::wait_any({&poses, &status}, 2ms);
+    while (auto m = status.receive(0ms))
+      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
+        if (!hold) hold = st->theta;
+        running = running || st->state == bridge::RobotState::Running;
+        if (st->state == bridge::RobotState::Stopped) stop = *st;
+      }
+    while (auto m = poses.receive(0ms)) {
+      heard_poses = true;
+      const auto* p = std::get_if<bridge::PoseMessage>(&*m);
+      if (!p || !hold || p->frame >= 199) continue;
+      bridge::CommandMessage c;
+      c.frame = p->frame;
+      c.theta = *hold;
+      if (p->frame == 50) c.theta(4) = 1.0;
+      stamp.send(commands, c);
+    }
+    if (!running && heard_poses && hold) stamp.send(commands, bridge::HeartbeatMessage{});
+  }
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->reason, bridge::StopReason::CommandOutOfRange);
+  EXPECT_EQ(stop->last_command, 49u) << "the last command applied is frame 49's; frame 50's never is";
+  EXPECT_EQ(robot.wait(), 2);
+  EXPECT_NE(robot.output().find("command for frame 50: joint 5 at 1 rad, outside +-0.9948 rad"), std::string::npos)
+      << robot.output();
+  EXPECT_EQ(vision.wait(), 0) << vision.output();
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(stop->theta(i), (*hold)(i), 1e-3) << "it held where it stood";
+}
