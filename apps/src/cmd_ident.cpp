@@ -50,6 +50,10 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   }
   cfg.options.verbose = q.verbose;
   if (q.verbose) FLAGS_minloglevel = 0;
+  // A live line per LM iteration on the terminal (stderr), unless asked for silence or for
+  // Ceres' own table (--verbose).
+  if (!q.quiet && !q.verbose)
+    cfg.options.progress = [](const oe_ident::IterationProgress& p) { std::cerr << p.line() << "\n" << std::flush; };
   out.result = oe_ident::identify(out.setup.model, out.setup.lambda, out.setup.experiment.outer, exps, cfg.options);
   out.anchor = cfg.options.anchor.describe();
   return out;
@@ -74,7 +78,8 @@ void add_identify_command(CLI::App& app) {
   cmd->add_option("--out", q->out, "identified robot file to write (+ <out>.report.json)")->required();
   cmd->add_flag("--json", flags->first, "print the report as JSON");
   cmd->add_flag("--force", flags->second, "overwrite existing output");
-  cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations");
+  cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations (Ceres' table)");
+  cmd->add_flag("--quiet", q->quiet, "no progress line per iteration");
   cmd->callback([q, flags] {
     for (const std::string& f : {q->out, q->out + ".report.json"})
       check_output_path(f, flags->second,
