@@ -14,12 +14,6 @@ namespace vcloe::app {
 
 namespace {
 
-// Recorded as absolute paths, so that a trace is usable from any working directory.
-nlohmann::json file_entry(const std::string& path) {
-  if (path.empty()) return nullptr;
-  return {{"path", std::filesystem::absolute(path).lexically_normal().string()}, {"sha256", sha256_file(path)}};
-}
-
 nlohmann::json base_metadata(const ExperimentSetup& s, const std::string& source) {
   const servo::LoopTiming& t = s.experiment.timing;
   return {{"format", "vcloe-trace-1"},
