@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "ident_report.hpp"
 #include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 
@@ -34,6 +36,31 @@ PoseTrace read_noting_unbound(const std::string& file) {
   return t;
 }
 
+// Priors far from any robot (a mass or inertia 1000x off) either stop the twin — refused with
+// the reason — or leave it unable to follow the reference the measured robot followed: refused
+// too, before a fit that would start from nonsense.
+void check_priors(const ExperimentSetup& s, const PoseTrace& measured, const std::string& robot,
+                  const std::string& trace) {
+  PoseTrace twin;
+  try {
+    twin = twin_trace(s, s.lambda);
+  } catch (const Error& e) {
+    fail(robot, "the twin cannot run at these priors on the reference of " + trace + ": " + e.what());
+  }
+  PoseTrace robot_run = twin;
+  robot_run.measured.assign(measured.measured.begin(), measured.measured.begin() + static_cast<long>(twin.size()));
+  const TrackingError at_priors = tracking_error(twin, robot), measured_error = tracking_error(robot_run, trace);
+  if (!at_priors.followed() && measured_error.followed()) {
+    std::ostringstream m;
+    m << std::setprecision(3) << "the twin at these priors does not follow the reference of " << trace << " (error up to "
+      << at_priors.max_position_m * 1e3 << " mm, " << at_priors.max_angle_rad * 1e3 << " mrad: "
+      << 100 * std::max(at_priors.share_position(), at_priors.share_angle()) << " % of the motion), the measured robot does ("
+      << 100 * std::max(measured_error.share_position(), measured_error.share_angle())
+      << " %): the priors are far from this robot (a mass, inertia or gain off by orders of magnitude?)";
+    fail(robot, m.str());
+  }
+}
+
 }  // namespace
 
 IdentifyOutcome run_identification(const IdentifyRequest& q) {
@@ -50,6 +77,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};
   check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
   check_recorded_payload(measured, q.measured, std::nullopt, "");
+  check_priors(out.setup, measured, q.robot, q.measured);
   if (!q.payload_trace.empty()) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
     const PoseTrace pt = read_noting_unbound(q.payload_trace);
@@ -65,6 +93,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   if (q.verbose) FLAGS_minloglevel = 0;
   out.result = oe_ident::identify(out.setup.model, out.setup.lambda, out.setup.experiment.outer, exps, cfg.options);
   out.anchor = cfg.options.anchor.describe();
+  out.noise_sigma = cfg.options.sigma;
   return out;
 }
 
@@ -106,6 +135,11 @@ void add_identify_command(CLI::App& app) {
     write_file_atomically(q->out + ".report.json", report.dump(2) + "\n", flags->second);
     if (flags->first) std::cout << report.dump(2) << "\n";
     else print_identification(o, std::cout);
+    if (const auto [ratio, where] = o.worst_fit_over_noise(); ratio > IdentifyOutcome::kMaxFitOverNoise)
+      std::cerr << std::setprecision(3) << "vcloe: warning: the fit ends at " << ratio << " x the camera noise on "
+                << where << " (limit " << IdentifyOutcome::kMaxFitOverNoise << " x noise_sigma of " << q->config
+                << "): the priors (" << q->robot
+                << "), the model or the traces are far from each other; the parameters are not trustworthy\n";
   });
 }
 

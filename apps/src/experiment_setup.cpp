@@ -4,9 +4,11 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/servo/twin.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
@@ -201,6 +203,20 @@ void check_recorded_payload(const PoseTrace& t, const std::string& trace_file,
       fail(payload_source, std::string("payload inertia I") + "xyz"[k] + " " + exact_number(payload->inertia(k)) +
                                " kg*m^2 disagrees with the " + exact_number(p["inertia"][static_cast<std::size_t>(k)].get<double>()) +
                                " kg*m^2 recorded in " + sidecar + " for the run of " + trace_file);
+}
+
+void warn_if_not_following(const PoseTrace& t, const std::string& path) {
+  const TrackingError e = tracking_error(t, path);
+  if (e.followed()) return;
+  const bool angle = e.share_angle() >= e.share_position();
+  std::cerr << std::setprecision(3) << "vcloe: warning: " << path << ": the robot did not follow the reference: "
+            << (angle ? "angle" : "position") << " error up to "
+            << (angle ? e.max_angle_rad * 1e3 : e.max_position_m * 1e3) << (angle ? " mrad" : " mm") << " at t = "
+            << (angle ? e.time_angle_s : e.time_position_s) << " s, "
+            << 100 * (angle ? e.share_angle() : e.share_position()) << " % of the reference's own motion (limit "
+            << 100 * kMaxTrackingShare
+            << " %): the reference is too fast for the drives, or the model is far from the robot; identification "
+               "from this trace is unreliable\n";
 }
 
 void print_written(const std::string& path, const PoseTrace& t) {

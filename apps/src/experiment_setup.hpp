@@ -65,6 +65,11 @@ void check_recorded_robot(const ExperimentSetup& setup, const PoseTrace& trace, 
 void check_recorded_payload(const PoseTrace& trace, const std::string& trace_file,
                             const std::optional<oe_ident::Payload>& payload, const std::string& payload_source);
 
+// Prints a warning when the trace's robot did not follow its reference (core/trace_compare.hpp,
+// TrackingError: the largest error above half the reference's own motion), naming how far and
+// when; the trace is written all the same (it is what happened).
+void warn_if_not_following(const PoseTrace& trace, const std::string& path);
+
 // Prints "wrote PATH (N poses, T s) and SIDECAR" after a trace was written.
 void print_written(const std::string& path, const PoseTrace& trace);
 

@@ -268,3 +268,27 @@ TEST(Trace, FileEntriesRecordAbsolutePaths) {
   EXPECT_EQ(e["sha256"], sha256_file(rel));
   EXPECT_TRUE(file_entry("").is_null());
 }
+
+TEST(TraceCompare, TrackingErrorIsMeasuredAgainstTheReferencesOwnMotion) {
+  PoseTrace t;
+  for (int i = 0; i <= 10; ++i) {  // the reference moves 10 mm and 100 mrad; the robot lags
+    t.time.push_back(0.1 * i);
+    Vec6d ref = Vec6d::Zero(), meas = Vec6d::Zero();
+    ref(0) = 1e-3 * i, ref(3) = 1e-2 * i;
+    meas(0) = ref(0) - (i == 4 ? 3e-3 : 1e-3), meas(3) = ref(3) - 2e-3;
+    t.reference.push_back(ref);
+    t.measured.push_back(meas);
+  }
+  TrackingError e = tracking_error(t, "t.csv");
+  EXPECT_NEAR(e.max_position_m, 3e-3, 1e-15);
+  EXPECT_NEAR(e.time_position_s, 0.4, 1e-15);
+  EXPECT_NEAR(e.share_position(), 0.3, 1e-12);
+  EXPECT_NEAR(e.share_angle(), 0.02, 1e-12);
+  EXPECT_TRUE(e.followed());
+  t.measured[7](3) = t.reference[7](3) - 0.06;  // 60 mrad behind: more than half the motion
+  e = tracking_error(t, "t.csv");
+  EXPECT_NEAR(e.share_angle(), 0.6, 1e-12);
+  EXPECT_FALSE(e.followed());
+  t.reference.clear();
+  EXPECT_EQ(error_of([&] { tracking_error(t, "t.csv"); }), "t.csv: has no ref_* columns");
+}
