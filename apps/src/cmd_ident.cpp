@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "ident_report.hpp"
 #include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 
@@ -25,10 +27,44 @@ std::string recorded_path(const PoseTrace& t, const std::string& key, const std:
   return f->path;
 }
 
+// A trace whose sidecar does not record the CSV's hash (written before it was recorded).
+PoseTrace read_noting_unbound(const std::string& file) {
+  PoseTrace t = read_trace(file);
+  if (t.has_sidecar && !t.sidecar_bound)
+    std::cerr << "vcloe: note: " << sidecar_path(file) << " records no SHA-256 of " << file
+              << " (written by an older vcloe): that the two belong together is not checked\n";
+  return t;
+}
+
+// Priors far from any robot (a mass or inertia 1000x off) either stop the twin — refused with
+// the reason — or leave it unable to follow the reference the measured robot followed: refused
+// too, before a fit that would start from nonsense.
+void check_priors(const ExperimentSetup& s, const PoseTrace& measured, const std::string& robot,
+                  const std::string& trace) {
+  PoseTrace twin;
+  try {
+    twin = twin_trace(s, s.lambda);
+  } catch (const Error& e) {
+    fail(robot, "the twin cannot run at these priors on the reference of " + trace + ": " + e.what());
+  }
+  PoseTrace robot_run = twin;
+  robot_run.measured.assign(measured.measured.begin(), measured.measured.begin() + static_cast<long>(twin.size()));
+  const TrackingError at_priors = tracking_error(twin, robot), measured_error = tracking_error(robot_run, trace);
+  if (!at_priors.followed() && measured_error.followed()) {
+    std::ostringstream m;
+    m << std::setprecision(3) << "the twin at these priors does not follow the reference of " << trace << " (error up to "
+      << at_priors.max_position_m * 1e3 << " mm, " << at_priors.max_angle_rad * 1e3 << " mrad: "
+      << 100 * std::max(at_priors.share_position(), at_priors.share_angle()) << " % of the motion), the measured robot does ("
+      << 100 * std::max(measured_error.share_position(), measured_error.share_angle())
+      << " %): the priors are far from this robot (a mass, inertia or gain off by orders of magnitude?)";
+    fail(robot, m.str());
+  }
+}
+
 }  // namespace
 
 IdentifyOutcome run_identification(const IdentifyRequest& q) {
-  const PoseTrace measured = read_trace(q.measured);
+  const PoseTrace measured = read_noting_unbound(q.measured);
   const std::string reference = q.reference.empty() ? recorded_path(measured, "reference", q.measured) : q.reference;
   const std::string experiment =
       q.experiment.empty() ? (recorded_file(measured, "experiment", q.measured) ? recorded_path(measured, "experiment", q.measured)
@@ -39,12 +75,17 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   IdentifyOutcome out;
   out.setup = load_setup(q.robot, experiment, reference);
   std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};
+  check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
+  check_recorded_payload(measured, q.measured, std::nullopt, "");
+  check_priors(out.setup, measured, q.robot, q.measured);
   if (!q.payload_trace.empty()) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
-    const PoseTrace pt = read_trace(q.payload_trace);
+    const PoseTrace pt = read_noting_unbound(q.payload_trace);
     const std::string pref = q.reference.empty() ? recorded_path(pt, "reference", q.payload_trace) : q.reference;
     out.payload_setup = load_setup(q.robot, experiment, pref);
     exps.push_back(to_experiment(*out.payload_setup, pt, q.payload_trace, cfg.payload));
+    check_recorded_robot(*out.payload_setup, pt, q.payload_trace, q.accept_robot_mismatch);
+    check_recorded_payload(pt, q.payload_trace, cfg.payload, q.payload_file.empty() ? q.config : q.payload_file);
   } else if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
     fail(q.config, "the payload anchor needs a second trace with the payload (--payload-trace)");
   }
@@ -56,6 +97,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
     cfg.options.progress = [](const oe_ident::IterationProgress& p) { std::cerr << p.line() << "\n" << std::flush; };
   out.result = oe_ident::identify(out.setup.model, out.setup.lambda, out.setup.experiment.outer, exps, cfg.options);
   out.anchor = cfg.options.anchor.describe();
+  out.noise_sigma = cfg.options.sigma;
   return out;
 }
 
@@ -80,6 +122,9 @@ void add_identify_command(CLI::App& app) {
   cmd->add_flag("--force", flags->second, "overwrite existing output");
   cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations (Ceres' table)");
   cmd->add_flag("--quiet", q->quiet, "no progress line per iteration");
+  cmd->add_flag("--accept-robot-mismatch", q->accept_robot_mismatch,
+                "fit a trace whose recorded robot file differs from --robot or cannot be checked (moved, changed,\n"
+                "unreadable, not recorded); a warning is printed instead of the refusal");
   cmd->callback([q, flags] {
     for (const std::string& f : {q->out, q->out + ".report.json"})
       check_output_path(f, flags->second,
@@ -95,6 +140,11 @@ void add_identify_command(CLI::App& app) {
     write_file_atomically(q->out + ".report.json", report.dump(2) + "\n", flags->second);
     if (flags->first) std::cout << report.dump(2) << "\n";
     else print_identification(o, std::cout);
+    if (const auto [ratio, where] = o.worst_fit_over_noise(); ratio > IdentifyOutcome::kMaxFitOverNoise)
+      std::cerr << std::setprecision(3) << "vcloe: warning: the fit ends at " << ratio << " x the camera noise on "
+                << where << " (limit " << IdentifyOutcome::kMaxFitOverNoise << " x noise_sigma of " << q->config
+                << "): the priors (" << q->robot
+                << "), the model or the traces are far from each other; the parameters are not trustworthy\n";
   });
 }
 

@@ -13,6 +13,7 @@
 #include "vcloe/calib/stereo_calibration.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/vision/pose.hpp"
 
 namespace vcloe::app {
@@ -24,6 +25,13 @@ void add_measure_command(CLI::App& app) {
     std::string rig, markers, images, out, truth;
     double rate = 100, max_fre_mm = 0.5;
     bool json = false, force = false, base_per_frame = false;
+
+    void validate() const {
+      if (!(rate > 0 && rate <= 1e5)) fail("--rate", "expected a frame rate in (0, 100000] Hz, got " + exact_number(rate));
+      if (!(max_fre_mm > 0 && max_fre_mm <= 1000))
+        fail("--max-fre-mm", "expected a threshold in (0, 1000] mm, got " + exact_number(max_fre_mm));
+      if (!out.empty()) refuse_existing(out, force), refuse_existing(sidecar_path(out), force);
+    }
   };
   auto o = std::make_shared<Options>();
   o->rig = default_rig_file();
@@ -32,7 +40,8 @@ void add_measure_command(CLI::App& app) {
   cmd->add_option("--images", o->images, "directory of left*/right* image pairs, or a list file")->required();
   cmd->add_option("--rig", o->rig, "calibrated rig file (with camera_from_base)")->capture_default_str();
   cmd->add_option("--markers", o->markers, "marker file")->capture_default_str();
-  cmd->add_option("--rate", o->rate, "frame rate (Hz): pair k is at time k / rate")->capture_default_str();
+  cmd->add_option("--rate", o->rate, "frame rate (Hz): frame N (the number in the image names, else the\n"
+                                      "pair's position in name order) is at time N / rate")->capture_default_str();
   cmd->add_option("--max-fre-mm", o->max_fre_mm, "poses with a larger registration error are invalid (mm)")
       ->capture_default_str();
   cmd->add_flag("--base-per-frame", o->base_per_frame, "T_C_O from each frame's base markers, not the rig file");
@@ -41,20 +50,29 @@ void add_measure_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print per-frame results as JSON");
   cmd->add_flag("--force", o->force, "overwrite an existing trace");
   cmd->callback([o] {
-    if (!(o->rate > 0)) fail("--rate", "expected a positive frame rate (Hz)");
-    if (!(o->max_fre_mm > 0)) fail("--max-fre-mm", "expected a positive threshold (mm)");
-    if (!o->out.empty()) refuse_existing(o->out, o->force), refuse_existing(sidecar_path(o->out), o->force);
+    o->validate();
     vision::PipelineSettings settings;
     settings.max_fre_m = o->max_fre_mm * 1e-3;
     settings.base_per_frame = o->base_per_frame;
     const vision::PosePipeline pipeline(vision::load_rig(o->rig), vision::load_markers(o->markers), settings);
     const auto pairs = calib::find_image_pairs(o->images);
+    // Pair k's frame: the number in its names (left_0007.png is frame 7, at 7 / rate), so a
+    // missing pair leaves a gap instead of shifting every later time; without numbers, k.
+    const bool numbered = std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.frame >= 0; });
+    std::vector<long> frame(pairs.size()), missing;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      frame[k] = numbered ? pairs[k].frame : static_cast<long>(k);
+      if (k > 0 && frame[k] == frame[k - 1])
+        fail(pairs[k].left, "has the frame number " + std::to_string(frame[k]) + " of " + pairs[k - 1].left +
+                                " too; expected one image pair per frame");
+      for (long f = k > 0 ? frame[k - 1] + 1 : frame[k]; f < frame[k] && missing.size() < 1000; ++f) missing.push_back(f);
+    }
     std::optional<PoseTrace> truth;
     if (!o->truth.empty()) {
       truth = read_trace(o->truth);
-      if (truth->size() != pairs.size())
-        fail(o->truth, "has " + std::to_string(truth->size()) + " poses for " + std::to_string(pairs.size()) +
-                           " image pairs; expected one per pair");
+      if (static_cast<long>(truth->size()) <= frame.back())
+        fail(o->truth, "has " + std::to_string(truth->size()) + " poses, but the image pairs run to frame " +
+                           std::to_string(frame.back()) + "; expected one pose per frame");
     }
     PoseTrace trace;
     nlohmann::json frames = nlohmann::json::array();
@@ -63,8 +81,8 @@ void add_measure_command(CLI::App& app) {
     int valid = 0;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const vision::PoseMeasurement m = pipeline.measure_images(read_gray(pairs[k].left), read_gray(pairs[k].right));
-      const double t = static_cast<double>(k) / o->rate;
-      nlohmann::json f = {{"frame", k},
+      const double t = static_cast<double>(frame[k]) / o->rate;
+      nlohmann::json f = {{"frame", frame[k]},
                           {"left", fs::path(pairs[k].left).filename().string()},
                           {"time_s", t},
                           {"valid", m.valid},
@@ -80,7 +98,12 @@ void add_measure_command(CLI::App& app) {
         trace.time.push_back(t);
         trace.measured.push_back(m.chi);
         if (truth) {
-          const Vec6d& tp = truth->truth.empty() ? truth->measured[k] : truth->truth[k];
+          const std::size_t row = static_cast<std::size_t>(frame[k]);
+          if (std::abs(truth->time[row] - t) > 1e-9)
+            fail(o->truth + ":" + std::to_string(row + 2), "time " + exact_number(truth->time[row]) + " s is not frame " +
+                                                               std::to_string(frame[k]) + " at " + exact_number(t) +
+                                                               " s (--rate " + exact_number(o->rate) + " Hz)");
+          const Vec6d& tp = truth->truth.empty() ? truth->measured[row] : truth->truth[row];
           trace.truth.push_back(tp);
           const Vec6d e = vision::pose_error(m.T_O_E, vision::transform_from_pose(tp));
           sum_sq += e.cwiseProduct(e);
@@ -91,6 +114,7 @@ void add_measure_command(CLI::App& app) {
       frames.push_back(f);
     }
     nlohmann::json j = {{"frames", pairs.size()},
+                        {"missing_frames", missing},
                         {"valid", valid},
                         {"fre_mm_mean", valid ? fre_sum / valid * 1e3 : 0.0},
                         {"fre_mm_max", fre_max * 1e3}};
@@ -108,6 +132,7 @@ void add_measure_command(CLI::App& app) {
                         {"rig", file_entry(o->rig)},
                         {"markers", file_entry(o->markers)},
                         {"frames", pairs.size()},
+                        {"missing_frames", missing},
                         {"invalid_frames", static_cast<int>(pairs.size()) - valid}};
       write_trace(o->out, trace, o->force);
       j["out"] = o->out;
@@ -129,6 +154,11 @@ void add_measure_command(CLI::App& app) {
       } else {
         std::cout << "INVALID: " << f["reason"].get<std::string>() << "\n";
       }
+    }
+    if (!missing.empty()) {
+      std::cout << "no image pair for frame" << (missing.size() > 1 ? "s" : "");
+      for (std::size_t i = 0; i < missing.size() && i < 20; ++i) std::cout << " " << missing[i];
+      std::cout << (missing.size() > 20 ? " ..." : "") << " (the other frames keep their times)\n";
     }
     std::cout << valid << " of " << pairs.size() << " frames valid, FRE mean " << fixed(j["fre_mm_mean"].get<double>() * 1e3, 2)
               << " um, max " << fixed(fre_max * 1e6, 2) << " um\n";

@@ -12,6 +12,7 @@
 #include "vision_io.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/vision/pose.hpp"
 
@@ -27,6 +28,18 @@ void add_render_command(CLI::App& app) {
     std::vector<std::string> occluded;
     std::uint64_t seed = 1;
     bool force = false;
+
+    // Every option's range, before any file is read or image allocated (the rig file bounds
+    // the image size, vision::kMaxImagePixels).
+    void validate() const {
+      if (frames < 1 || frames > 100000) fail("--frames", "expected 1 to 100000 frames, got " + std::to_string(frames));
+      if (!(rate > 0 && rate <= 1e5)) fail("--rate", "expected a frame rate in (0, 100000] Hz, got " + exact_number(rate));
+      if (!(noise_dn >= 0 && noise_dn <= vision::kMaxDn))
+        fail("--noise-dn", "expected a noise sigma in [0, 4095] DN (12-bit), got " + exact_number(noise_dn));
+      if (!(blur_px > vision::kMinBlurPx && blur_px <= vision::kMaxBlurPx))
+        fail("--blur-px", "expected a blur sigma in (0.1, 50] px, got " + exact_number(blur_px));
+      if (fs::exists(out) && !fs::is_directory(out)) fail(out, "is a file; --out names the directory for the images");
+    }
   };
   auto o = std::make_shared<Options>();
   o->rig = default_rig_file();
@@ -46,8 +59,7 @@ void add_render_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "noise seed")->capture_default_str();
   cmd->add_flag("--force", o->force, "overwrite existing files");
   cmd->callback([o] {
-    if (o->frames < 1 || o->frames > 100000) fail("--frames", "expected 1..100000");
-    if (!(o->rate > 0)) fail("--rate", "expected a positive frame rate (Hz)");
+    o->validate();
     const vision::StereoRig rig = vision::load_rig(o->rig);
     if (!rig.T_C_O) fail(o->rig, "rendering needs camera_from_base (the virtual rig's truth)");
     const vision::MarkerSet markers = vision::load_markers(o->markers);
@@ -58,6 +70,10 @@ void add_render_command(CLI::App& app) {
         fail("--occlude", "no marker named '" + name + "' in " + o->markers);
     }
     const excitation::FourierTrajectory reference = excitation::load_trajectory(o->reference);
+    if ((o->frames - 1) / o->rate > reference.duration)
+      fail("--frames/--rate", std::to_string(o->frames) + " frames at " + exact_number(o->rate) + " Hz last " +
+                                  exact_number((o->frames - 1) / o->rate) + " s, longer than the " +
+                                  exact_number(reference.duration) + " s of " + o->reference);
     fs::create_directories(o->out);
     const std::string trace_path = (fs::path(o->out) / "truth.csv").string();
     auto name = [&](const char* side, int k) {

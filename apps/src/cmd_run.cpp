@@ -57,6 +57,7 @@ void add_run_command(CLI::App& app) {
     add_camera_metadata(t);
     write_trace(o->out, t, o->force);
     print_written(o->out, t);
+    warn_if_not_following(t, o->out);
   });
 }
 

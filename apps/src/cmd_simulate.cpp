@@ -29,6 +29,7 @@ void add_simulate_command(CLI::App& app) {
     const PoseTrace t = twin_trace(s, s.lambda);
     write_trace(o->out, t, o->force);
     print_written(o->out, t);
+    warn_if_not_following(t, o->out);
   });
 }
 

@@ -4,23 +4,16 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace_compare.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/servo/twin.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 
 namespace vcloe::app {
-
-namespace {
-
-// Recorded as absolute paths, so that a trace is usable from any working directory.
-nlohmann::json file_entry(const std::string& path) {
-  if (path.empty()) return nullptr;
-  return {{"path", std::filesystem::absolute(path).lexically_normal().string()}, {"sha256", sha256_file(path)}};
-}
-
-}  // namespace
 
 nlohmann::json trace_metadata(const ExperimentSetup& s, const std::string& source) {
   const servo::LoopTiming& t = s.experiment.timing;
@@ -134,22 +127,96 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
                                                    std::to_string(times[j]) + " s of the experiment (other rates?)");
     e.measured.push_back(measured.measured[j]);
   }
-  if (!s.robot_file.empty()) {
-    // The geometry must be the same robot: compare the recorded robot file's legs. A recorded
-    // robot file that cannot be read is an error naming it, never a skipped check.
-    const std::optional<RecordedFile> robot = recorded_file(measured, "robot", name);
-    const std::string recorded = robot ? robot->path : std::string();
-    if (!recorded.empty() && recorded != s.robot_file) {
-      const sim::RobotModel other = sim::load_robot(recorded).model;
-      for (int i = 0; i < sim::kLegs; ++i)
-        if ((other.legs[i].base_joint - s.model.legs[i].base_joint).norm() > 1e-9 ||
-            std::abs(other.legs[i].link_length - s.model.legs[i].link_length) > 1e-9 ||
-            (other.legs[i].platform_joint - s.model.legs[i].platform_joint).norm() > 1e-9)
-          fail(name, "was recorded on another robot (" + recorded + ": geometry of leg " + std::to_string(i + 1) +
-                         " differs from " + s.robot_file + ")");
-    }
-  }
   return e;
+}
+
+namespace {
+
+// Why the robot a trace was recorded on cannot be shown to be the setup's ("" if it can).
+std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file) {
+  std::optional<RecordedFile> rec;
+  try {
+    rec = recorded_file(t, "robot", trace_file);
+  } catch (const Error& e) {
+    return std::string("cannot be checked against the robot it was recorded on: ") + e.what();
+  }
+  if (!rec) return t.has_sidecar ? "records no robot file in its sidecar" : "has no sidecar recording its robot file";
+  if (rec->sha256.empty()) return "records no SHA-256 of its robot file " + rec->path;
+  if (sha256_file(rec->path) != rec->sha256)
+    return "was recorded with the robot file " + rec->path + ", which has changed since (SHA-256 differs)";
+  sim::RobotModel other;
+  try {
+    other = sim::load_robot(rec->path).model;
+  } catch (const Error& e) {
+    return "was recorded with a robot file that cannot be read now: " + std::string(e.what());
+  }
+  for (int i = 0; i < sim::kLegs; ++i)
+    if ((other.legs[i].base_joint - s.model.legs[i].base_joint).norm() > 1e-9 ||
+        std::abs(other.legs[i].link_length - s.model.legs[i].link_length) > 1e-9 ||
+        (other.legs[i].platform_joint - s.model.legs[i].platform_joint).norm() > 1e-9)
+      return "was recorded on another robot (" + rec->path + ": geometry of leg " + std::to_string(i + 1) +
+             " differs from " + s.robot_file + ")";
+  return "";
+}
+
+}  // namespace
+
+void check_recorded_robot(const ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file,
+                          bool accept_mismatch) {
+  if (s.robot_file.empty()) return;
+  const std::string problem = robot_problem(s, t, trace_file);
+  if (problem.empty()) return;
+  if (!accept_mismatch)
+    fail(trace_file, problem + "; pass --accept-robot-mismatch to fit it to " + s.robot_file + " anyway");
+  std::cerr << "vcloe: warning: " << trace_file << ": " << problem << "; used anyway (--accept-robot-mismatch)\n";
+}
+
+void check_recorded_payload(const PoseTrace& t, const std::string& trace_file,
+                            const std::optional<oe_ident::Payload>& payload, const std::string& payload_source) {
+  if (!t.has_sidecar || !t.metadata.is_object()) return;  // nothing recorded to compare with
+  const std::string sidecar = sidecar_path(trace_file);
+  const bool recorded = t.metadata.contains("payload") && !t.metadata["payload"].is_null();
+  if (!payload) {
+    if (recorded)
+      fail(trace_file, "was recorded with a payload (" + sidecar + "); give it as --payload-trace, with the payload");
+    return;
+  }
+  if (!recorded) {
+    const std::string source = t.metadata.value("source", std::string());
+    if (source == "virtual" || source == "twin")
+      fail(trace_file, "was recorded without a payload (" + sidecar + " records none), but is given as the run with the payload of " +
+                           payload_source);
+    return;
+  }
+  const nlohmann::json& p = t.metadata["payload"];
+  if (!p.is_object() || !p.contains("mass") || !p["mass"].is_number() || !p.contains("inertia") ||
+      !p["inertia"].is_array() || p["inertia"].size() != 3 || !p["inertia"][0].is_number() ||
+      !p["inertia"][1].is_number() || !p["inertia"][2].is_number())
+    fail(sidecar, "key 'payload': expected {\"mass\": kg, \"inertia\": [Ix, Iy, Iz]}");
+  auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
+  const double mass = p["mass"].get<double>();
+  if (!same(payload->mass, mass))
+    fail(payload_source, "payload mass " + exact_number(payload->mass) + " kg disagrees with the " + exact_number(mass) +
+                             " kg recorded in " + sidecar + " for the run of " + trace_file);
+  for (int k = 0; k < 3; ++k)
+    if (!same(payload->inertia(k), p["inertia"][static_cast<std::size_t>(k)].get<double>()))
+      fail(payload_source, std::string("payload inertia I") + "xyz"[k] + " " + exact_number(payload->inertia(k)) +
+                               " kg*m^2 disagrees with the " + exact_number(p["inertia"][static_cast<std::size_t>(k)].get<double>()) +
+                               " kg*m^2 recorded in " + sidecar + " for the run of " + trace_file);
+}
+
+void warn_if_not_following(const PoseTrace& t, const std::string& path) {
+  const TrackingError e = tracking_error(t, path);
+  if (e.followed()) return;
+  const bool angle = e.share_angle() >= e.share_position();
+  std::cerr << std::setprecision(3) << "vcloe: warning: " << path << ": the robot did not follow the reference: "
+            << (angle ? "angle" : "position") << " error up to "
+            << (angle ? e.max_angle_rad * 1e3 : e.max_position_m * 1e3) << (angle ? " mrad" : " mm") << " at t = "
+            << (angle ? e.time_angle_s : e.time_position_s) << " s, "
+            << 100 * (angle ? e.share_angle() : e.share_position()) << " % of the reference's own motion (limit "
+            << 100 * kMaxTrackingShare
+            << " %): the reference is too fast for the drives, or the model is far from the robot; identification "
+               "from this trace is unreliable\n";
 }
 
 void print_written(const std::string& path, const PoseTrace& t) {

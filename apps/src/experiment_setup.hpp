@@ -56,6 +56,24 @@ PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& trut
 oe_ident::Experiment to_experiment(const ExperimentSetup& setup, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
+// The robot a trace was recorded on must be this setup's (same leg geometry), shown through the
+// sidecar's robot entry: the file found, its SHA-256 unchanged, readable. A trace whose robot
+// differs or cannot be checked (no sidecar, file moved, changed or unreadable) is refused naming
+// why, unless accept_mismatch (--accept-robot-mismatch), which prints a warning instead.
+void check_recorded_robot(const ExperimentSetup& setup, const PoseTrace& trace, const std::string& trace_file,
+                          bool accept_mismatch);
+
+// The payload a trace's sidecar records must be the one given for it (payload_source: the file
+// it came from): a payload trace recorded with another payload or with none, or a trace with a
+// payload given without one, is refused naming both. Traces without a sidecar are not checked.
+void check_recorded_payload(const PoseTrace& trace, const std::string& trace_file,
+                            const std::optional<oe_ident::Payload>& payload, const std::string& payload_source);
+
+// Prints a warning when the trace's robot did not follow its reference (core/trace_compare.hpp,
+// TrackingError: the largest error above half the reference's own motion), naming how far and
+// when; the trace is written all the same (it is what happened).
+void warn_if_not_following(const PoseTrace& trace, const std::string& path);
+
 // Prints "wrote PATH (N poses, T s) and SIDECAR" after a trace was written.
 void print_written(const std::string& path, const PoseTrace& trace);
 

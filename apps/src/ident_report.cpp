@@ -5,6 +5,17 @@
 
 namespace vcloe::app {
 
+std::pair<double, std::string> IdentifyOutcome::worst_fit_over_noise() const {
+  static const char* const kAxis[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
+  std::pair<double, std::string> worst{0.0, ""};
+  for (std::size_t e = 0; e < result.after_rms.size(); ++e)
+    for (int c = 0; c < 6; ++c) {
+      const double ratio = result.after_rms[e][static_cast<std::size_t>(c)] * 1e-3 / noise_sigma(c);
+      if (ratio > worst.first) worst = {ratio, std::string(kAxis[c]) + " of experiment " + std::to_string(e + 1)};
+    }
+  return worst;
+}
+
 nlohmann::json identification_report_json(const IdentifyOutcome& o) {
   const auto& r = o.result;
   const auto& reg = sim::parameter_registry();
@@ -44,7 +55,8 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
           {"failed_simulations", r.failed_simulations},
           {"residual_correlation_factor", r.residual_correlation_factor},
           {"consistency", r.consistency},
-          {"termination", r.termination}};
+          {"termination", r.termination},
+          {"after_over_noise", o.worst_fit_over_noise().first}};
 }
 
 void print_identification(const IdentifyOutcome& o, std::ostream& out) {

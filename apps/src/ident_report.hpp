@@ -14,6 +14,7 @@ struct IdentifyRequest {
   std::string measured, payload_trace, payload_file, config, robot, reference, experiment, out;
   bool verbose = false;
   bool quiet = false;  // no live progress line
+  bool accept_robot_mismatch = false;  // --accept-robot-mismatch (experiment_setup.hpp, check_recorded_robot)
 };
 
 struct IdentifyOutcome {
@@ -21,6 +22,12 @@ struct IdentifyOutcome {
   std::optional<ExperimentSetup> payload_setup;
   oe_ident::IdentificationResult result;
   std::string anchor;
+  Vec6d noise_sigma = Vec6d::Ones();  // the settings' camera noise (m, rad): the fit's yardstick
+
+  // The largest after-fit RMS in units of the camera noise, and where ("b mrad of experiment 1").
+  // Above kMaxFitOverNoise the fit did not explain the traces (warned by identify).
+  static constexpr double kMaxFitOverNoise = 5.0;
+  std::pair<double, std::string> worst_fit_over_noise() const;
 };
 
 IdentifyOutcome run_identification(const IdentifyRequest& request);

@@ -16,8 +16,6 @@ namespace fs = std::filesystem;
 std::string default_rig_file() { return default_config_dir() + "/rig.yaml"; }
 std::string default_markers_file() { return default_config_dir() + "/markers.yaml"; }
 
-nlohmann::json file_entry(const std::string& path) { return {{"path", path}, {"sha256", sha256_file(path)}}; }
-
 nlohmann::json transform_json(const vision::Transform& T) {
   const Vec3d r = vision::rotation_vector(T.linear());
   const Vec3d t = T.translation();

@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers shared by the camera-side commands (calibrate stereo|base, render, measure,
-// filter): default config files, file hashes and transforms as JSON, fixed-point text, images.
+// filter): default config files, transforms as JSON, fixed-point text, images. (File entries
+// {path, sha256} for sidecars: vcloe::file_entry, core/trace.hpp.)
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <string>
@@ -12,9 +13,6 @@ namespace vcloe::app {
 // config/rig.yaml and config/markers.yaml under default_config_dir().
 std::string default_rig_file();
 std::string default_markers_file();
-
-// {"path": path, "sha256": <hash of the file>} for trace and rig metadata.
-nlohmann::json file_entry(const std::string& path);
 
 // {"rotation_vector": [..], "translation": [..]} of a rigid transform.
 nlohmann::json transform_json(const vision::Transform& T);

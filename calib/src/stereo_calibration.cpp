@@ -27,10 +27,24 @@ std::string lower(std::string s) {
   return s;
 }
 
+const char* const kIdenticalImages = "left and right images are identical (the same camera twice?)";
+constexpr double kMinBaseline = 1e-3;  // m, as a rig file requires (vision/camera.hpp)
+
 bool is_image(const fs::path& p) {
   const std::string e = lower(p.extension().string());
   return e == ".png" || e == ".jpg" || e == ".jpeg" || e == ".bmp" || e == ".tif" || e == ".tiff" ||
          e == ".pgm" || e == ".ppm";
+}
+
+// The last run of digits in a file name's stem: "left_0007.png" -> 7, "left.png" -> -1.
+long frame_number(const std::string& path) {
+  const std::string stem = fs::path(path).stem().string();
+  const std::size_t end = stem.find_last_of("0123456789");
+  if (end == std::string::npos) return -1;
+  std::size_t begin = end;
+  while (begin > 0 && std::isdigit(static_cast<unsigned char>(stem[begin - 1]))) --begin;
+  if (end - begin + 1 > 9) return -1;  // not a frame counter
+  return std::stol(stem.substr(begin, end - begin + 1));
 }
 
 }  // namespace
@@ -77,6 +91,10 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
     if (!unpaired.empty()) throw Error(where + ": images without a left/right partner:" + unpaired);
   }
   if (pairs.empty()) throw Error(where + ": no left*/right* image pairs found");
+  bool numbered = true;
+  for (ImagePair& q : pairs) numbered = (q.frame = frame_number(q.left)) >= 0 && numbered;
+  if (numbered)
+    std::stable_sort(pairs.begin(), pairs.end(), [](const ImagePair& a, const ImagePair& b) { return a.frame < b.frame; });
   return pairs;
 }
 
@@ -211,6 +229,8 @@ StereoCalibration calibrate_stereo(const std::vector<cv::Mat>& left, const std::
     v.name = names[i];
     if (left[i].size() != size || right[i].size() != size) {
       v.rejected = "image size differs from the first pair's";
+    } else if (left[i].type() == right[i].type() && cv::norm(left[i], right[i], cv::NORM_INF) == 0) {
+      v.rejected = kIdenticalImages;
     } else {
       v.corners_left = find_corners(left[i], board, corners_l[i]);
       v.corners_right = find_corners(right[i], board, corners_r[i]);
@@ -229,11 +249,17 @@ StereoCalibration calibrate_stereo(const std::vector<cv::Mat>& left, const std::
     return c;
   };
   auto require = [&](const std::vector<std::size_t>& keep, const std::string& stage) {
-    if (static_cast<int>(keep.size()) < s.min_pairs)
-      throw Error("stereo calibration: only " + std::to_string(keep.size()) + " of " + std::to_string(left.size()) +
-                  " pairs left after " + stage + "; at least " + std::to_string(s.min_pairs) +
-                  " are needed (see the per-view report)");
+    if (static_cast<int>(keep.size()) >= s.min_pairs) return;
+    const auto first = std::find_if(out.views.begin(), out.views.end(), [](const ViewReport& v) { return !v.rejected.empty(); });
+    throw Error("stereo calibration: only " + std::to_string(keep.size()) + " of " + std::to_string(left.size()) +
+                " pairs left after " + stage + "; at least " + std::to_string(s.min_pairs) + " are needed" +
+                (first == out.views.end() ? std::string()
+                                          : " (" + std::to_string(left.size() - keep.size()) + " rejected, e.g. " +
+                                                first->name + ": " + first->rejected + ")"));
   };
+  if (std::all_of(out.views.begin(), out.views.end(), [](const ViewReport& v) { return v.rejected == kIdenticalImages; }))
+    throw Error("stereo calibration: the left and right images of every pair are identical (" + names[0] +
+                " ...): the same images given twice? A stereo rig needs two cameras");
   std::vector<std::size_t> keep = candidates();
   require(keep, "chessboard detection");
 
@@ -353,6 +379,9 @@ StereoCalibration calibrate_stereo(const std::vector<cv::Mat>& left, const std::
   }
   out.rig.T_R_C.linear() = Rm;
   out.rig.T_R_C.translation() = tv;
+  if (tv.norm() < kMinBaseline)
+    throw Error("stereo calibration: the baseline came out " + std::to_string(tv.norm() * 1e3) +
+                " mm (at least 1 mm expected): the two cameras are one, or the images are of one camera");
   // Standard error of the baseline from the scatter of the baselines each used pair implies on
   // its own (board pose in each camera by solvePnP with the final intrinsics).
   std::vector<double> baselines, angles;

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <memory>
 #include <openssl/evp.h>
+#include <cerrno>
+#include <csignal>
 #include <optional>
 #include <unistd.h>
 #include <sstream>
@@ -36,22 +38,70 @@ std::vector<std::string> command_columns() {
 
 std::string sidecar_path(const std::string& trace_path) { return trace_path + ".meta.json"; }
 
-void write_file_atomically(const std::string& path, const std::string& text, bool force) {
-  namespace fs = std::filesystem;
-  if (fs::exists(path) && !force) fail(path, "exists; pass --force to overwrite");
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) fail(path, "cannot write (directory missing or not writable?)");
-    out << text;
-    out.flush();
-    if (!out) fail(path, "write failed");
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes `path.tmp-<pid>` files whose writer process no longer exists (killed mid-write).
+// Another live writer's file, and anything not named so, is left alone.
+void remove_stale_temporaries(const std::string& path) {
+  const fs::path p(path);
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const std::string prefix = p.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    pid_t pid = 0;
+    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+    if (r.ec != std::errc() || r.ptr != digits.data() + digits.size() || pid <= 0) continue;
+    if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(it->path(), ec);
   }
-  fs::rename(tmp, path);
+}
+
+// Writes text to `path.tmp-<pid>` and returns that name; removes it again on failure.
+std::string write_temporary(const std::string& path, const std::string& text) {
+  remove_stale_temporaries(path);
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  std::ofstream out(tmp, std::ios::binary);
+  if (!out) fail(path, "cannot write (directory missing or not writable?)");
+  out << text;
+  out.flush();
+  if (!out) {
+    out.close();
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    fail(path, "write failed (disk full?)");
+  }
+  return tmp;
+}
+
+void move_into_place(const std::string& tmp, const std::string& path) {
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    fail(path, "cannot replace it (" + ec.message() + ")");
+  }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text, bool force) {
+  if (path.empty()) fail("(empty output path)", "expected a file name");
+  if (fs::is_directory(path)) fail(path, "is a directory, expected a file name");
+  if (fs::exists(path) && !force) fail(path, "exists; pass --force to overwrite");
+  move_into_place(write_temporary(path, text), path);
+}
+
+nlohmann::json file_entry(const std::string& path) {
+  if (path.empty()) return nullptr;
+  return {{"path", fs::absolute(path).lexically_normal().string()}, {"sha256", sha256_file(path)}};
 }
 
 std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string& key, const std::string& trace_path) {
-  namespace fs = std::filesystem;
   if (!t.metadata.is_object() || !t.metadata.contains(key) || t.metadata[key].is_null()) return std::nullopt;
   const std::string where = sidecar_path(trace_path);
   const nlohmann::json& e = t.metadata[key];
@@ -68,7 +118,6 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string&
 }
 
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
-  namespace fs = std::filesystem;
   if (path.empty()) fail("(empty output path)", "expected a file name");
   const fs::path p(path);
   const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
@@ -117,14 +166,38 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   check(t.command, "command", false);
   check(t.truth, "truth", false);
   if (!force) {
-    if (std::filesystem::exists(path)) fail(path, "exists; pass --force to overwrite");
-    if (std::filesystem::exists(sidecar_path(path))) fail(sidecar_path(path), "exists; pass --force to overwrite");
+    if (fs::exists(path)) fail(path, "exists; pass --force to overwrite");
+    if (fs::exists(sidecar_path(path))) fail(sidecar_path(path), "exists; pass --force to overwrite");
   }
   std::string out = trace_csv_header(t);
   out.reserve(n * 200);
-  for (std::size_t i = 0; i < n; ++i) out += trace_csv_row(t, i);
-  write_file_atomically(path, out, force);
-  write_file_atomically(sidecar_path(path), t.metadata.dump(2) + "\n", force);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto finite = [&](const std::vector<Vec6d>& v) { return v.empty() || v[i].allFinite(); };
+    if (!std::isfinite(t.time[i]) || !finite(t.reference) || !finite(t.measured) || !finite(t.command) ||
+        !finite(t.truth))
+      fail(path, "row " + std::to_string(i + 1) + " (t = " + exact_number(t.time[i]) +
+                     " s) holds a non-finite value; refusing to write a trace that cannot be read back");
+    out += trace_csv_row(t, i);
+  }
+  if (fs::is_directory(path)) fail(path, "is a directory, expected a file name");
+  if (fs::is_directory(sidecar_path(path)))
+    fail(sidecar_path(path), "is a directory, expected a file name");
+  nlohmann::json meta = t.metadata.is_object() ? t.metadata : nlohmann::json::object();
+  meta["csv_sha256"] = sha256(out);
+  // Both files complete under temporary names, then the sidecar renamed first: a kill between
+  // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
+  // beside no CSV, never a new CSV that an old sidecar seems to describe.
+  const std::string csv_tmp = write_temporary(path, out);
+  std::string meta_tmp;
+  try {
+    meta_tmp = write_temporary(sidecar_path(path), meta.dump(2) + "\n");
+  } catch (const Error&) {
+    std::error_code ec;
+    fs::remove(csv_tmp, ec);
+    throw;
+  }
+  move_into_place(meta_tmp, sidecar_path(path));
+  move_into_place(csv_tmp, path);
 }
 
 PoseTrace read_trace(const std::string& path) {
@@ -211,7 +284,7 @@ PoseTrace read_trace(const std::string& path) {
   }
   if (t.time.empty()) fail(path, "no data rows");
   const std::string meta = sidecar_path(path);
-  if (std::filesystem::exists(meta)) {
+  if (fs::exists(meta)) {
     require_input_file(meta);
     std::ifstream m(meta);
     try {
@@ -220,6 +293,15 @@ PoseTrace read_trace(const std::string& path) {
       fail(meta, std::string("invalid JSON: ") + e.what());
     }
     t.has_sidecar = true;
+    if (t.metadata.is_object() && t.metadata.contains("csv_sha256")) {
+      const nlohmann::json& h = t.metadata["csv_sha256"];
+      if (!h.is_string()) fail(meta, "key 'csv_sha256': expected the CSV's SHA-256 as a string");
+      if (h.get<std::string>() != sha256_file(path))
+        fail(path, "does not belong with its sidecar " + meta +
+                       " (the sidecar records the SHA-256 of another CSV: a write interrupted between the two "
+                       "files, or one of them replaced or edited); record the trace again");
+      t.sidecar_bound = true;
+    }
   }
   return t;
 }

@@ -69,4 +69,19 @@ TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColu
   return d;
 }
 
+TrackingError tracking_error(const PoseTrace& t, const std::string& name) {
+  const std::vector<Vec6d>& ref = columns_of(t, TraceColumns::Reference, name);
+  TrackingError r;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    Vec6d e = ref[i] - t.measured[i], d = ref[i] - ref.front();
+    for (int c = 3; c < 6; ++c) e(c) = std::remainder(e(c), 2 * M_PI), d(c) = std::remainder(d(c), 2 * M_PI);
+    const double p = e.head<3>().norm(), a = e.tail<3>().norm();
+    if (p > r.max_position_m) r.max_position_m = p, r.time_position_s = t.time[i];
+    if (a > r.max_angle_rad) r.max_angle_rad = a, r.time_angle_s = t.time[i];
+    r.excursion_position_m = std::max(r.excursion_position_m, d.head<3>().norm());
+    r.excursion_angle_rad = std::max(r.excursion_angle_rad, d.tail<3>().norm());
+  }
+  return r;
+}
+
 }  // namespace vcloe

@@ -111,6 +111,7 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
                                     const MotionLimits& limits) {
   validate(tr, "trajectory");
   if (!(limits.sample_period > 0)) fail("motion limits", "sample_period must be positive");
+  if (!(limits.max_joint_error_gain > 0)) fail("motion limits", "max_joint_error_gain must be positive");
   FeasibilityReport r;
   const int n = static_cast<int>(std::ceil(tr.duration / limits.sample_period - 1e-9));
   auto failed = [&](double t, int joint, const std::string& why) {
@@ -160,6 +161,14 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
       g.max_rotation = std::max(g.max_rotation, a);
       g.min_ratio = std::min(g.min_ratio, d / a);
       g.max_ratio = std::max(g.max_ratio, d / a);
+      const double crank = model.legs[i].wrench.norm();
+      if (a > limits.max_joint_error_gain || d / crank > limits.max_joint_error_gain) {
+        std::ostringstream s;
+        s << std::setprecision(3) << "near-singular geometry: 1 mrad at joint " << i + 1 << " turns the platform " << a
+          << " mrad and moves it " << d << " mm, " << d / crank << " x the crank tip's motion (limit "
+          << limits.max_joint_error_gain << " for each)";
+        return failed(t, i, s.str());
+      }
     }
     for (int i = 0; i < sim::kLegs; ++i) {
       r.max_abs_theta_dot = std::max(r.max_abs_theta_dot, std::abs(qd(i)));

@@ -178,3 +178,50 @@ TEST(StereoCalibration, ImagePairsByNameOrListAndClearErrors) {
   EXPECT_EQ(parse_board("9x6", 0.04).rows, 6);
   fs::remove_all(dir);
 }
+
+TEST(StereoCalibration, OneCameraSeenTwiceIsRefusedNotWrittenAsARigWithoutBaseline) {
+  // The same photographs as left and right: identical images are rejected per view (and all of
+  // them: an error saying so); re-encoded copies (1 DN apart) reach the solver and come out with
+  // no baseline, which a rig file cannot hold: an error, not a 0 mm rig.
+  const auto pairs = find_image_pairs(VCLOE_SOURCE_DIR "/tests/data/stereo_opencv");
+  std::vector<cv::Mat> left, nudged;
+  std::vector<std::string> names;
+  for (const auto& p : pairs) {
+    left.push_back(cv::imread(p.left, cv::IMREAD_GRAYSCALE));
+    cv::Mat copy = left.back().clone();
+    copy.at<unsigned char>(0, 0) ^= 1;
+    nudged.push_back(copy);
+    names.push_back(std::filesystem::path(p.left).filename().string());
+  }
+  const ChessboardSpec board = parse_board("9x6", 0.025);
+  try {
+    calibrate_stereo(left, left, names, board);
+    FAIL() << "identical images accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the left and right images of every pair are identical"), std::string::npos)
+        << e.what();
+  }
+  try {
+    calibrate_stereo(left, nudged, names, board);
+    FAIL() << "a 0 mm baseline accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the baseline came out"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StereoCalibration, ImagePairsAreInFrameOrderWhenTheirNamesAreNumbered) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("vcloe_frames_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const cv::Mat img(8, 8, CV_8U, cv::Scalar(0));
+  for (const char* f : {"left_9.png", "right_9.png", "left_10.png", "right_10.png", "left_8.png", "right_8.png"})
+    cv::imwrite((dir / f).string(), img);
+  const auto pairs = find_image_pairs(dir.string());  // name order would put 10 before 8 and 9
+  ASSERT_EQ(pairs.size(), 3u);
+  EXPECT_EQ(pairs[0].frame, 8);
+  EXPECT_EQ(pairs[1].frame, 9);
+  EXPECT_EQ(pairs[2].frame, 10);
+  EXPECT_EQ(fs::path(pairs[2].right).filename(), "right_10.png");
+  fs::remove_all(dir);
+}

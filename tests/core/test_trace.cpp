@@ -196,3 +196,99 @@ TEST(Trace, RecordedFilesAreCheckedAndFoundBesideTheTrace) {
   t.metadata = {{"robot", {{"path", "/dev/zero"}, {"sha256", ""}}}};
   EXPECT_NE(error_of([&] { recorded_file(t, "robot", trace); }).find("is not a regular file"), std::string::npos);
 }
+
+TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
+  // `vcloe run` killed between its two renames left a new CSV beside the old sidecar, which
+  // identify then fitted against the old reference. The sidecar now records the CSV's hash.
+  const fs::path a = dir() / "bound.csv", b = dir() / "other.csv";
+  for (const fs::path& p : {a, b}) fs::remove(p), fs::remove(sidecar_path(p.string()));
+  write_trace(a.string(), sample_trace(), false);
+  PoseTrace changed = sample_trace();
+  changed.measured[2](0) = 0.5;
+  write_trace(b.string(), changed, false);
+  const PoseTrace r = read_trace(a.string());
+  EXPECT_EQ(r.metadata["csv_sha256"], sha256_file(a.string()));
+  EXPECT_TRUE(r.sidecar_bound);
+  fs::copy_file(b, a, fs::copy_options::overwrite_existing);  // new CSV, old sidecar
+  const std::string e = error_of([&] { read_trace(a.string()); });
+  EXPECT_NE(e.find(a.string() + ": does not belong with its sidecar " + sidecar_path(a.string())), std::string::npos)
+      << e;
+  // A hash of the wrong JSON type names the sidecar and the key.
+  std::ofstream(sidecar_path(a.string())) << "{\"csv_sha256\": 7}\n";
+  EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
+            sidecar_path(a.string()) + ": key 'csv_sha256': expected the CSV's SHA-256 as a string");
+  // A sidecar written before the hash was recorded: read, marked as not bound (docs/traces.md).
+  std::ofstream(sidecar_path(a.string())) << "{\"source\": \"twin\"}\n";
+  const PoseTrace old = read_trace(a.string());
+  EXPECT_TRUE(old.has_sidecar);
+  EXPECT_FALSE(old.sidecar_bound);
+}
+
+TEST(Trace, StaleTemporaryFilesOfAKilledWriteAreIgnoredAndCleanedOnTheNextWrite) {
+  const fs::path a = dir() / "stale.csv";
+  fs::remove(a), fs::remove(sidecar_path(a.string()));
+  // A pid that cannot be running (above the kernel's pid_max), and our own live process.
+  const fs::path dead = a.string() + ".tmp-2147483646", live = a.string() + ".tmp-1";
+  std::ofstream(dead) << "time,x\n0,garbage";
+  std::ofstream(live) << "another writer's data";
+  write_trace(a.string(), sample_trace(), false);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));  // pid 1 is alive: not ours to remove
+  EXPECT_EQ(read_trace(a.string()).size(), 5u);
+  fs::remove(live);
+  for (const auto& e : fs::directory_iterator(dir()))
+    EXPECT_EQ(e.path().filename().string().find("stale.csv.tmp-"), std::string::npos) << e.path();
+}
+
+TEST(Trace, ANonFiniteValueIsRefusedBeforeAnythingIsWritten) {
+  const fs::path a = dir() / "nan.csv";
+  fs::remove(a), fs::remove(sidecar_path(a.string()));
+  PoseTrace t = sample_trace();
+  t.measured[3](1) = std::nan("");
+  EXPECT_NE(error_of([&] { write_trace(a.string(), t, false); }).find("row 4 (t = 0.03 s) holds a non-finite value"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(a));
+  EXPECT_FALSE(fs::exists(sidecar_path(a.string())));
+}
+
+TEST(Trace, AnOutputThatIsADirectoryIsAnErrorNotALibraryMessage) {
+  const fs::path d = dir() / "a-directory.csv";
+  fs::create_directories(d);
+  EXPECT_EQ(error_of([&] { write_trace(d.string(), sample_trace(), true); }),
+            d.string() + ": is a directory, expected a file name");
+  EXPECT_EQ(error_of([&] { write_file_atomically(d.string(), "x", true); }),
+            d.string() + ": is a directory, expected a file name");
+  EXPECT_EQ(error_of([&] { write_file_atomically("", "x", true); }), "(empty output path): expected a file name");
+}
+
+TEST(Trace, FileEntriesRecordAbsolutePaths) {
+  const std::string rel = fs::relative(write_text("entry.yaml", "x: 1\n")).string();
+  const nlohmann::json e = file_entry(rel);
+  EXPECT_TRUE(fs::path(e["path"].get<std::string>()).is_absolute());
+  EXPECT_EQ(e["sha256"], sha256_file(rel));
+  EXPECT_TRUE(file_entry("").is_null());
+}
+
+TEST(TraceCompare, TrackingErrorIsMeasuredAgainstTheReferencesOwnMotion) {
+  PoseTrace t;
+  for (int i = 0; i <= 10; ++i) {  // the reference moves 10 mm and 100 mrad; the robot lags
+    t.time.push_back(0.1 * i);
+    Vec6d ref = Vec6d::Zero(), meas = Vec6d::Zero();
+    ref(0) = 1e-3 * i, ref(3) = 1e-2 * i;
+    meas(0) = ref(0) - (i == 4 ? 3e-3 : 1e-3), meas(3) = ref(3) - 2e-3;
+    t.reference.push_back(ref);
+    t.measured.push_back(meas);
+  }
+  TrackingError e = tracking_error(t, "t.csv");
+  EXPECT_NEAR(e.max_position_m, 3e-3, 1e-15);
+  EXPECT_NEAR(e.time_position_s, 0.4, 1e-15);
+  EXPECT_NEAR(e.share_position(), 0.3, 1e-12);
+  EXPECT_NEAR(e.share_angle(), 0.02, 1e-12);
+  EXPECT_TRUE(e.followed());
+  t.measured[7](3) = t.reference[7](3) - 0.06;  // 60 mrad behind: more than half the motion
+  e = tracking_error(t, "t.csv");
+  EXPECT_NEAR(e.share_angle(), 0.6, 1e-12);
+  EXPECT_FALSE(e.followed());
+  t.reference.clear();
+  EXPECT_EQ(error_of([&] { tracking_error(t, "t.csv"); }), "t.csv: has no ref_* columns");
+}

@@ -154,3 +154,25 @@ TEST(Feasibility, JointErrorDisplacementScalesWithTheRobot) {
   EXPECT_NEAR(rb.joint_error.max_displacement, 2 * r.joint_error.max_displacement, 1e-9);
   EXPECT_NEAR(rb.joint_error.max_rotation, r.joint_error.max_rotation, 1e-9);
 }
+
+TEST(Feasibility, NearSingularGeometryTheMarginsMissIsRefused) {
+  // Platform joints on a 2.4 mm circle instead of 120 mm (links recomputed so home is at
+  // theta = 0): both singularity margins pass (they are normalised by the platform's size), yet
+  // 1 mrad at a joint turns the platform about 60 mrad — simulate ran at 63 mrad RMS error.
+  sim::RobotModel tiny = default_robot();
+  for (sim::Leg& leg : tiny.legs) {
+    leg.platform_joint *= 0.02;
+    leg.link_length = (tiny.home.head<3>() + leg.platform_joint - leg.base_joint - leg.wrench).norm();
+  }
+  ASSERT_TRUE(sim::check_pose(tiny, tiny.home).ok());
+  const FourierTrajectory tr = random_feasible_trajectory(default_robot(), 5);
+  const FeasibilityReport r = check_feasibility(tiny, tr);
+  EXPECT_FALSE(r.feasible);
+  EXPECT_NE(r.reason.find("near-singular geometry: 1 mrad at joint "), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("(limit 10 for each)"), std::string::npos) << r.reason;
+  EXPECT_GT(r.joint_error.max_rotation, 10.0);
+  // The default robot stays near 1 (docs/trajectory-file.md): the limit leaves it a factor 9.
+  const FeasibilityReport ok = check_feasibility(default_robot(), tr);
+  EXPECT_TRUE(ok.feasible) << ok.reason;
+  EXPECT_LT(ok.joint_error.max_rotation, 1.5);
+}

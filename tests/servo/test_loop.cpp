@@ -214,6 +214,14 @@ TEST(Twin, ADivergingRunIsReportedNotReturnedAsNaN) {
   EXPECT_FALSE(r.ok);
   EXPECT_GT(r.failure_time, 0.0);
   for (const auto& p : r.true_pose) EXPECT_TRUE(p.allFinite());
+  // The reason names what failed, where and under what: formerly only "the twin's state left
+  // the workspace or turned non-finite".
+  EXPECT_NE(r.failure.find("stopped during the controller period ending at t = "), std::string::npos) << r.failure;
+  const std::size_t leg = r.failure.find("the twin's pose left the workspace: leg ");
+  ASSERT_NE(leg, std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find(" cannot close at x ", leg), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find(" mrad, moving at "), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find(" N*m (joint "), std::string::npos) << r.failure;
 }
 
 TEST(Twin, JetDerivativesOfThePoseTraceMatchFiniteDifferences) {

@@ -130,6 +130,22 @@ TEST(RigFile, RoundTripsAndErrorsNameFileLineAndKey) {
   EXPECT_NE(error_of([] { load_rig("/nonexistent/rig.yaml"); }).find("/nonexistent/rig.yaml"), std::string::npos);
 }
 
+TEST(RigFile, ImageSizesAreBoundedBeforeAnyImageIsAllocated) {
+  // 60000 x 60000 px made `vcloe render` ask OpenCV for 14 GB (exit 3); 1e12 px overflowed int.
+  for (const std::string size : {"[60000, 60000]", "[1e12, 16]", "[15000, 15000]", "[15, 480]", "[640.5, 480]"}) {
+    std::string text = rig_text();
+    text.replace(text.find("[640, 480]"), 10, size);
+    EXPECT_NE(error_of([&] { parse_rig(text, "rig.yaml"); })
+                  .find("rig.yaml:3: key 'left.image_size': expected [width, height] in whole pixels, 16 to 20000 "
+                        "each and at most 100 Mpx"),
+              std::string::npos)
+        << size;
+  }
+  std::string largest = rig_text();
+  largest.replace(largest.find("[640, 480]"), 10, "[10000, 10000]");
+  EXPECT_EQ(parse_rig(largest, "rig.yaml").left.width, 10000);
+}
+
 TEST(MarkerFile, DefaultLayoutsAreLabellableAndBadLayoutsAreClearErrors) {
   const MarkerSet m = default_markers();
   EXPECT_EQ(m.platform.size(), 7u);

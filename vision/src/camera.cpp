@@ -89,8 +89,12 @@ Camera read_camera(const YamlNode& n) {
   const Eigen::VectorXd f = n.get_vector("focal_px", 2);
   const Eigen::VectorXd pp = n.get_vector("principal_point_px", 2);
   const Eigen::VectorXd d = n.get_vector("distortion", 5);
-  if (size(0) < 16 || size(1) < 16 || size(0) != std::floor(size(0)) || size(1) != std::floor(size(1)))
-    n.at("image_size").fail("expected [width, height] in whole pixels, at least 16 each");
+  if (!(size(0) >= kMinImageSide && size(0) <= kMaxImageSide && size(1) >= kMinImageSide &&
+        size(1) <= kMaxImageSide) ||
+      size(0) != std::floor(size(0)) || size(1) != std::floor(size(1)) || size(0) * size(1) > kMaxImagePixels)
+    n.at("image_size").fail("expected [width, height] in whole pixels, " + std::to_string(kMinImageSide) + " to " +
+                            std::to_string(kMaxImageSide) + " each and at most 100 Mpx, got [" +
+                            exact_number(size(0)) + ", " + exact_number(size(1)) + "]");
   if (!(f(0) > 0) || !(f(1) > 0)) n.at("focal_px").fail("expected two positive focal lengths [fx, fy] in px");
   c.width = static_cast<int>(size(0));
   c.height = static_cast<int>(size(1));

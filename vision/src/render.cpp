@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 
 namespace vcloe::vision {
 
@@ -101,10 +102,23 @@ MarkerView view_markers(const StereoRig& rig, const MarkerSet& markers, const Tr
   return v;
 }
 
+void RenderSettings::validate() const {
+  auto within = [](const char* name, double x, double lo, bool lo_open, double hi) {
+    if (std::isfinite(x) && (lo_open ? x > lo : x >= lo) && x <= hi) return;
+    fail(std::string("render settings: ") + name,
+         std::string("expected ") + (lo_open ? "(" : "[") + exact_number(lo) + ", " + exact_number(hi) + "], got " +
+             exact_number(x));
+  };
+  within("background_dn", background_dn, 0, false, kMaxDn);
+  within("marker_peak_dn", marker_peak_dn, 0, false, kMaxDn);
+  within("blur_sigma_px", blur_sigma_px, kMinBlurPx, true, kMaxBlurPx);
+  within("noise_sigma_dn", noise_sigma_dn, 0, false, kMaxDn);
+  for (const SpuriousBlob& b : spurious) within("spurious radius_px", b.radius_px, 0, true, 1000);
+}
+
 StereoImages render_markers(const StereoRig& rig, const MarkerSet& markers, const Transform& T_O_E,
                             const RenderSettings& s) {
-  if (!(s.blur_sigma_px > 0.1) || !(s.noise_sigma_dn >= 0))
-    throw Error("render: blur must be > 0.1 px and noise >= 0");
+  s.validate();
   StereoImages out;
   for (int side = 0; side < 2; ++side) {
     const bool left = side == 0;

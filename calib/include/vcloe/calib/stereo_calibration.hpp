@@ -19,11 +19,14 @@ namespace vcloe::calib {
 
 struct ImagePair {
   std::string left, right;  // paths
+  long frame = -1;          // the last number in the left image's name (left_0007.png: 7), -1 if none
 };
 
 // A directory: files named left*/right* (any image extension), paired by the rest of the name
 // (left_07.png <-> right_07.png). A regular file: a list with one "LEFT RIGHT" pair per line
-// (paths relative to the list's directory; '#' comments). Errors name what is unpaired.
+// (paths relative to the list's directory; '#' comments). Errors name what is unpaired. When
+// every left name carries a frame number the pairs are in frame order (left_10 after left_9),
+// otherwise in name (or list) order.
 std::vector<ImagePair> find_image_pairs(const std::string& dir_or_list);
 
 // "9x6" -> inner corners (cols, rows); error otherwise.

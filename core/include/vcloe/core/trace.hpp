@@ -3,7 +3,9 @@
 // metadata sidecar (docs/traces.md). One row per camera exposure; SI units (s, m, rad).
 //
 // Nothing the user recorded is overwritten without `force`; files are written atomically; the
-// same trace gives byte-identical files; every read error names the file, line and column.
+// same trace gives byte-identical files; every read error names the file, line and column. The
+// sidecar holds the CSV's SHA-256 (`csv_sha256`), so a CSV and a sidecar that do not belong
+// together (a write killed between the two renames, one file replaced) are refused on read.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -21,13 +23,21 @@ struct PoseTrace {
   std::vector<Vec6d> truth;         // true pose, virtual robot only (optional)
   nlohmann::json metadata = nlohmann::json::object();  // the sidecar (docs/traces.md)
   bool has_sidecar = false;         // set by read_trace
+  // Set by read_trace: the sidecar records the CSV's SHA-256 and it matched. False for a sidecar
+  // written before the hash was recorded (accepted: its pairing cannot be checked) or none.
+  bool sidecar_bound = false;
 
   std::size_t size() const { return time.size(); }
 };
 
-// Writes `path` and `path.meta.json`. Throws vcloe::Error if either exists and !force, or if
-// the columns have different lengths.
+// Writes `path` and `path.meta.json` (metadata plus `csv_sha256`, the CSV's hash). Both are
+// written to temporary names first, then renamed, the sidecar first: a write killed between the
+// renames leaves a pair whose hashes disagree, never a silently mismatched one. Throws
+// vcloe::Error if either exists and !force, if the columns have different lengths, or if a
+// value is not finite (the file could not be read back).
 void write_trace(const std::string& path, const PoseTrace& trace, bool force);
+// Reads the CSV and its sidecar if present. A sidecar whose `csv_sha256` is not the CSV's
+// hash is an error naming both files.
 PoseTrace read_trace(const std::string& path);
 // The CSV's header line and row i (with '\n'), as write_trace writes them: for a recorder that
 // streams rows to disk as they come (`vcloe control`), in the one format.
@@ -46,11 +56,17 @@ struct RecordedFile {
 };
 std::optional<RecordedFile> recorded_file(const PoseTrace& trace, const std::string& key, const std::string& trace_path);
 
+// {"path": absolute path, "sha256": hash of the file} as recorded in sidecars, so that a
+// trace is usable from any working directory; null for an empty path.
+nlohmann::json file_entry(const std::string& path);
+
 // SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs).
 std::string sha256_file(const std::string& path);
 std::string sha256(const std::string& bytes);
 
-// Writes text to path atomically (temp file + rename); refuses an existing path unless force.
+// Writes text to path atomically (temp file `path.tmp-<pid>` + rename); refuses an existing
+// path unless force. Temporary files of `path` left by a killed writer (their process is gone)
+// are removed first; every failure (no directory, a directory in the way) is a vcloe::Error.
 void write_file_atomically(const std::string& path, const std::string& text, bool force);
 
 // Checks an output path before any long work: its directory exists, it is not a directory,

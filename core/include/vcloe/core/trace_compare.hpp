@@ -2,6 +2,7 @@
 // vcloe/core/trace_compare.hpp — per-axis differences of two pose traces (seed 004 Table 3
 // form): RMS and max of A - B in mm and mrad, at A's timestamps; B is linearly interpolated
 // when the time grids differ.
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -23,5 +24,22 @@ struct TraceDifference {
 // Throws vcloe::Error if B does not cover A's time span or a column set is missing.
 TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColumns which_a, TraceColumns which_b,
                                const std::string& name_a = "A", const std::string& name_b = "B");
+
+// How far a trace's measured poses stray from its reference: the largest position and angle
+// error (norms of the 3-vectors) and when, against the reference's own largest excursion from
+// its first pose (at least 2 mm and 20 mrad, so a reference that holds still is not divided by
+// zero). A share above kMaxTrackingShare means the robot did not follow: the reference is too
+// fast for the drives (saturating, or the model has none), or the model is far from the robot.
+inline constexpr double kMaxTrackingShare = 0.5;
+struct TrackingError {
+  double max_position_m = 0, max_angle_rad = 0;
+  double time_position_s = 0, time_angle_s = 0;
+  double excursion_position_m = 0, excursion_angle_rad = 0;
+  double share_position() const { return max_position_m / std::max(excursion_position_m, 2e-3); }
+  double share_angle() const { return max_angle_rad / std::max(excursion_angle_rad, 20e-3); }
+  bool followed() const { return share_position() <= kMaxTrackingShare && share_angle() <= kMaxTrackingShare; }
+};
+// Throws vcloe::Error naming `name` if the trace has no reference columns.
+TrackingError tracking_error(const PoseTrace& trace, const std::string& name);
 
 }  // namespace vcloe

@@ -52,6 +52,12 @@ struct MotionLimits {
   // trajectory needs headroom: the robot tracks it with some error.
   double min_transmission = 0.0;
   double min_parallel_conditioning = 0.0;
+  // Near-singular geometry the two margins above do not see (their measures are normalised by
+  // the robot's size; a tiny platform passes them): the largest platform rotation (rad) and
+  // displacement (in crank lengths) that one rad at one joint causes, J_ad^-1 (eq. 8). The
+  // default robot reaches about 1.1; above this, joint-level errors (encoder, gains, friction)
+  // are amplified so much that the pose cannot be controlled or the identification trusted.
+  double max_joint_error_gain = 10.0;
 };
 
 struct FeasibilityReport {
@@ -74,8 +80,8 @@ struct FeasibilityReport {
 };
 
 // Checks every sample at MotionLimits::sample_period (and the final time): IK exists, joint
-// range, both singularity margins, joint velocity theta_dot = J_theta chi_dot and joint
-// acceleration theta_ddot = J_theta chi_ddot + J_theta_dot chi_dot.
+// range, both singularity margins, the joint error gain, joint velocity theta_dot =
+// J_theta chi_dot and joint acceleration theta_ddot = J_theta chi_ddot + J_theta_dot chi_dot.
 FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& trajectory,
                                     const MotionLimits& limits = {});
 

@@ -34,10 +34,15 @@ class RigidPlant {
 
   bool advance(const Vec6<T>& tau) {
     if (record_) stages_.clear();
-    if (sim::integrate_held<T>(model_, xi_, tau, h_, substeps_, x_, record_ ? &stages_ : nullptr)) return true;
-    failure_ = "the twin's state left the workspace or turned non-finite";
+    sim::PlantState<T> failed_at = x_;
+    if (sim::integrate_held<T>(model_, xi_, tau, h_, substeps_, x_, record_ ? &stages_ : nullptr, &failed_at))
+      return true;
+    failure_ = sim::describe_plant_failure(model_, values(failed_at), values(tau));
     return false;
   }
+
+  // Why the current pose has no joint angles (the encoders' IK failed), as advance() reports.
+  std::string describe_state(const Vec6<T>& tau) const { return sim::describe_plant_failure(model_, values(x_), values(tau)); }
 
   // With recording on, stages() holds the RK4 stage states of the last advance (4 per substep,
   // in order): what the forward sensitivities linearise.
@@ -45,6 +50,13 @@ class RigidPlant {
   const std::vector<sim::PlantState<T>>& stages() const { return stages_; }
 
  private:
+  template <int N>
+  static Eigen::Matrix<double, N, 1> values(const Eigen::Matrix<T, N, 1>& v) {
+    Eigen::Matrix<double, N, 1> d;
+    for (int i = 0; i < N; ++i) d(i) = sim::scalar_value(v(i));
+    return d;
+  }
+
   const sim::RobotModel& model_;
   sim::XiVector<T> xi_;
   double h_;

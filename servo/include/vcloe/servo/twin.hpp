@@ -64,7 +64,7 @@ class TwinRobot {
   bool step(const Vec6<T>& U) {
     Vec6<T> theta;
     if (!plant_.joint_angles(theta)) {
-      failure_ = "the twin's pose left the workspace (no inverse kinematics)";
+      failure_ = plant_.describe_state(drives_.torque());
       return false;
     }
     return plant_.advance(drives_.update(U, theta));

@@ -10,6 +10,8 @@
 #include <boost/numeric/odeint/external/eigen/eigen_algebra.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen_resize.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "vcloe/sim/dynamics.hpp"
@@ -64,14 +66,17 @@ class Rk4 {
 
 // Advances x by `substeps` RK4 steps of dt each with tau_a held (zero-order hold). If `stages`
 // is given, the states at which the plant was evaluated are appended to it (4 per step).
-// Returns false, leaving x at the last good state, if the plant leaves its domain.
+// Returns false, leaving x at the last good state, if the plant leaves its domain; `failed_at`
+// (if given) then receives the state at which it did (describe_plant_failure says why).
 template <typename T>
 bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T>& tau_a, double dt, int substeps,
-                    PlantState<T>& x, std::vector<PlantState<T>>* stages = nullptr) {
+                    PlantState<T>& x, std::vector<PlantState<T>>* stages = nullptr,
+                    PlantState<T>* failed_at = nullptr) {
   bool ok = true;
   auto system = [&](const PlantState<T>& s, PlantState<T>& ds, double /*t*/) {
     if (stages) stages->push_back(s);
     if (!ok || !plant_derivative<T>(model, xi, s, tau_a, ds)) {
+      if (ok && failed_at) *failed_at = s;
       ok = false;
       ds.setZero();
     }
@@ -84,6 +89,18 @@ bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T
     x = next;
   }
   return true;
+}
+
+// Why the plant failed at state x under the held torques tau (both as plain numbers): which
+// leg could not close, or which quantity turned non-finite, at which pose and speed, under
+// which largest drive torque — for the user ("leg 3 cannot close at x 12.1 y ... mm ...").
+std::string describe_plant_failure(const RobotModel& model, const PlantState<double>& x, const Vec6d& tau);
+
+// The value of a scalar that may be a ceres::Jet (its real part), for messages.
+template <typename T>
+double scalar_value(const T& x) {
+  if constexpr (std::is_arithmetic_v<T>) return x;
+  else return x.a;
 }
 
 }  // namespace vcloe::sim

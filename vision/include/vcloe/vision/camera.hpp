@@ -20,6 +20,12 @@ using Transform = Eigen::Isometry3d;
 
 // One camera: pinhole (fx, fy, cx, cy in px) and distortion [k1, k2, p1, p2, k3] with OpenCV's
 // conventions (cv::projectPoints), image of width x height px, pixel centres at integers.
+// Image sizes a rig file may give, checked where it is read (before `render` allocates frames):
+// 16 to 20000 px a side and at most 100 Mpx (the largest machine-vision sensors; a float frame
+// of that size is 400 MB).
+inline constexpr int kMinImageSide = 16, kMaxImageSide = 20000;
+inline constexpr double kMaxImagePixels = 100e6;
+
 struct Camera {
   int width = 0, height = 0;
   double fx = 0, fy = 0, cx = 0, cy = 0;

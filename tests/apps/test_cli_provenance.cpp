@@ -1,0 +1,112 @@
+// Specification of what `vcloe identify` checks of the traces it is given, before any fitting
+// (docs/traces.md, docs/robustness.md): the robot each was recorded on (its robot file found,
+// unchanged, readable, the same geometry) unless --accept-robot-mismatch, and the payload each
+// was recorded with against the payload given for it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "cli_fixtures.hpp"
+
+namespace fs = std::filesystem;
+using cli_test::CommandResult;
+using cli_test::vcloe;
+
+namespace {
+
+const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+
+// A 2 s reference, its run without and with the default payload (5 kg), and settings that
+// stop after one iteration: every check is reached in well under a minute.
+struct Runs {
+  fs::path dir, reference, plain, loaded, settings;
+};
+
+Runs make_runs(const std::string& name, const std::string& robot = config + "robot.yaml") {
+  Runs r;
+  r.dir = cli_test::fresh_dir("vcloe-cli-provenance", name);
+  r.reference = r.dir / "short.yaml";
+  r.plain = r.dir / "plain.csv";
+  r.loaded = r.dir / "loaded.csv";
+  r.settings = r.dir / "quick.yaml";
+  EXPECT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + r.reference.string()).status, 0);
+  EXPECT_EQ(vcloe("run --robot " + robot + " --reference " + r.reference.string() + " --out " + r.plain.string()).status, 0);
+  EXPECT_EQ(vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + r.reference.string() +
+                  " --out " + r.loaded.string()).status, 0);
+  std::ofstream(r.settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
+                               "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
+  return r;
+}
+
+std::string identify(const Runs& r, const fs::path& measured, const fs::path& loaded, const std::string& more = "") {
+  return "identify --config " + r.settings.string() + " --measured " + measured.string() + " --payload-trace " +
+         loaded.string() + " --out " + (r.dir / "m.yaml").string() + " --force " + more;
+}
+
+}  // namespace
+
+TEST(CliProvenance, ATraceWhoseRobotFileChangedMovedOrWasNotRecordedIsRefusedUnlessAccepted) {
+  const Runs base = make_runs("robot");
+  const fs::path robot = base.dir / "my-robot.yaml";
+  fs::copy_file(config + "robot.yaml", robot);
+  const Runs r = make_runs("robot-runs", robot.string());
+  // Changed since the recording (same geometry or not, the recorded one cannot be known now).
+  std::ofstream(robot, std::ios::app) << "# edited after the run\n";
+  CommandResult c = vcloe(identify(r, r.plain, r.loaded));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("plain.csv: was recorded with the robot file " + robot.string() +
+                       ", which has changed since (SHA-256 differs); pass --accept-robot-mismatch"),
+            std::string::npos)
+      << c.out;
+  // Moved away.
+  fs::rename(robot, base.dir / "elsewhere.yaml");
+  c = vcloe(identify(r, r.plain, r.loaded));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("my-robot.yaml: recorded in " + r.plain.string() + ".meta.json as the robot file, not found"),
+            std::string::npos)
+      << c.out;
+  // No sidecar at all (an external CSV): nothing shows which robot it was recorded on.
+  const fs::path bare = r.dir / "bare.csv";
+  fs::copy_file(r.plain, bare);
+  c = vcloe(identify(r, bare, r.loaded, "--reference " + r.reference.string()));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("bare.csv: has no sidecar recording its robot file"), std::string::npos) << c.out;
+  // The user's explicit override: fitted, with a warning naming what was not checked.
+  c = vcloe(identify(r, r.plain, r.loaded, "--accept-robot-mismatch --json"));
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("vcloe: warning: " + r.plain.string() + ": cannot be checked"), std::string::npos) << c.out;
+}
+
+TEST(CliProvenance, APayloadThatDisagreesWithTheRecordedOneIsRefusedNamingBoth) {
+  const Runs r = make_runs("payload");
+  const fs::path seven = r.dir / "seven.yaml";
+  std::ofstream(seven) << "mass: 7\ninertia: [0.02, 0.02, 0.03]\n";
+  CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--payload " + seven.string()));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find(seven.string() + ": payload mass 7 kg disagrees with the 5 kg recorded in " + r.loaded.string() +
+                       ".meta.json"),
+            std::string::npos)
+      << c.out;
+  // The runs swapped, and a run without the payload given as the one with it.
+  c = vcloe(identify(r, r.loaded, r.plain));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("loaded.csv: was recorded with a payload"), std::string::npos) << c.out;
+  c = vcloe(identify(r, r.plain, r.plain));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("plain.csv: was recorded without a payload"), std::string::npos) << c.out;
+}
+
+TEST(CliProvenance, ASidecarWithoutTheCsvHashIsReadWithANote) {
+  const Runs r = make_runs("unbound");
+  const std::string sidecar = r.plain.string() + ".meta.json";
+  nlohmann::json meta = nlohmann::json::parse(std::ifstream(sidecar));
+  meta.erase("csv_sha256");  // as written before the hash was recorded
+  std::ofstream(sidecar) << meta.dump(2);
+  const CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--json"));
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("vcloe: note: " + sidecar + " records no SHA-256 of " + r.plain.string()), std::string::npos)
+      << c.out;
+}
