@@ -12,6 +12,7 @@
 #include "output_error.hpp"
 #include "parameter_map.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/consistency.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 
 namespace vcloe::oe_ident {
@@ -159,6 +160,17 @@ class ProgressCallback : public ceres::IterationCallback {
   Clock::time_point stage_start_;
   double previous_ = -1, last_ = -1;  // relative cost decreases of the last two accepted steps
 };
+
+// Moments the poses do not determine moved to the nearest consistent values (consistency.hpp);
+// the report's values follow, and says what moved.
+void make_result_consistent(IdentificationResult& result) {
+  std::array<bool, sim::kNumLambda> identified{};
+  for (const ParameterResult& p : result.parameters) identified[static_cast<std::size_t>(p.index)] = p.identified;
+  ConsistentModel c = make_consistent(result.lambda, identified);
+  result.lambda = c.lambda;
+  result.moved = std::move(c.moved);
+  for (ParameterResult& p : result.parameters) p.value = result.lambda(p.index);
+}
 
 ceres::Solver::Options solver_options(const IdentificationOptions& o, std::size_t stage) {
   const bool last = stage + 1 == o.horizons.size();
@@ -321,6 +333,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   result.lambda = fit.map().lambda(fit.delta.data());
   report_parameters(prior_lambda, st, cov_lambda, o, result);
   result.termination = summary.BriefReport();
+  make_result_consistent(result);
 
   for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result"));
   result.consistency = sim::check_physical_consistency(result.lambda);

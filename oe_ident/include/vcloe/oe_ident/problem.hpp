@@ -106,6 +106,7 @@ struct IdentificationResult {
   double jacobian_cost_ratio = 0;  // one Jacobian evaluation / one residual evaluation (wall)
   int identified_count = 0;
   std::vector<std::string> consistency;  // physical-consistency violations of the result
+  std::vector<std::string> moved;        // moments the poses do not see, moved to consistency
   std::string termination;
   int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
   int failed_simulations = 0;            // trial points where the twin diverged (step rejected)
