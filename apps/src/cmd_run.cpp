@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 
 namespace vcloe::app {
@@ -19,6 +20,25 @@ void add_run_command(CLI::App& app) {
     std::vector<double> payload_inertia;
     bool force = false;
     CameraOption camera;
+    bool mass_given = false, inertia_given = false;
+
+    // Every option before any file is read or the robot moves. Camera noise: at most 10 mm and
+    // 0.1 rad (1e300 made the engine diverge; a noise-free camera, 0, is allowed). A payload is
+    // both options or neither (a mass alone would silently be a point mass).
+    std::optional<oe_ident::Payload> validate() const {
+      if (!(noise_position >= 0 && noise_position <= 0.01))
+        fail("--noise-position", "expected a camera noise sigma in [0, 0.01] m, got " + exact_number(noise_position));
+      if (!(noise_angle >= 0 && noise_angle <= 0.1))
+        fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, got " + exact_number(noise_angle));
+      if (mass_given && !inertia_given)
+        fail("--payload-mass", "needs --payload-inertia Ix Iy Iz too (the payload's principal moments, kg*m^2)");
+      if (inertia_given && !mass_given) fail("--payload-inertia", "needs --payload-mass too (kg)");
+      camera.validate();
+      for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
+      if (!mass_given) return std::nullopt;
+      const Vec3d moments(payload_inertia[0], payload_inertia[1], payload_inertia[2]);
+      return oe_ident::make_payload(payload_mass, moments, "--payload-mass/--payload-inertia");
+    }
   };
   auto o = std::make_shared<Options>();
   o->robot = default_robot_file();
@@ -45,22 +65,13 @@ void add_run_command(CLI::App& app) {
           ->expected(3);
   cmd->add_flag("--force", o->force, "overwrite existing output");
   cmd->callback([o, mass, inertia] {
-    // A payload is both options or neither (a mass alone would silently be a point mass).
-    std::optional<oe_ident::Payload> payload;
-    if (mass->count() > 0 && inertia->count() == 0)
-      fail("--payload-mass", "needs --payload-inertia Ix Iy Iz too (the payload's principal moments, kg*m^2)");
-    if (inertia->count() > 0 && mass->count() == 0) fail("--payload-inertia", "needs --payload-mass too (kg)");
-    if (mass->count() > 0) {
-      const Vec3d moments(o->payload_inertia[0], o->payload_inertia[1], o->payload_inertia[2]);
-      payload = oe_ident::make_payload(o->payload_mass, moments, "--payload-mass/--payload-inertia");
-    }
-    for (const std::string& f : {o->out, sidecar_path(o->out)})
-      check_output_path(f, o->force, {o->robot, o->experiment, o->reference, o->truth});
+    o->mass_given = mass->count() > 0;
+    o->inertia_given = inertia->count() > 0;
+    const std::optional<oe_ident::Payload> payload = o->validate();
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
     const sim::RobotFile truth = sim::load_robot(o->truth, true);
     VirtualRun vo;
     vo.seed = o->seed;
-    if (!(o->noise_position >= 0) || !(o->noise_angle >= 0)) fail("--noise-*", "noise must be non-negative");
     vo.noise_sigma << o->noise_position, o->noise_position, o->noise_position, o->noise_angle, o->noise_angle,
         o->noise_angle;
     const auto add_camera_metadata = install_camera(o->camera, vo);
