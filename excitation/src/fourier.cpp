@@ -57,9 +57,9 @@ void RandomTrajectoryOptions::validate(const std::string& where) const {
     fail(where, "harmonics: expected 1 to " + std::to_string(kMaxHarmonics) + ", got " + std::to_string(harmonics));
   if (!(duration > 0 && duration <= kMaxDuration))
     fail(where, "duration: expected (0, 86400] s, got " + exact_number(duration));
-  if (!(std::isfinite(f0) && f0 * duration >= 1 - 1e-12))
-    fail(where, "f0: expected at least one period in the " + exact_number(duration) + " s (f0 >= " +
-                    exact_number(1 / duration) + " Hz), got " + exact_number(f0));
+  if (!(std::isfinite(f0) && f0 >= kMinF0))
+    fail(where, "f0: expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
+                    " Hz), got " + exact_number(f0));
   if (!(std::isfinite(position_amplitude) && position_amplitude > 0 && std::isfinite(angle_amplitude) &&
         angle_amplitude > 0))
     fail(where, "amplitudes: expected positive finite amplitudes (m, rad), got " + exact_number(position_amplitude) +

@@ -103,8 +103,8 @@ struct RandomTrajectoryOptions {
   MotionLimits limits;
 
   // Throws vcloe::Error naming `where` and the field: at least one harmonic (at most
-  // kMaxHarmonics), f0 and duration positive with at least one period in the duration (the
-  // amplitudes are scaled over one period), amplitudes positive and finite, valid limits.
+  // kMaxHarmonics), f0 at least one cycle a day (kMinF0), duration in (0, kMaxDuration],
+  // amplitudes positive and finite, valid limits.
   void validate(const std::string& where) const;
 };
 FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,
