@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/vision/pose.hpp"
 
 namespace vcloe::app {
@@ -20,9 +21,14 @@ void add_camera_options(CLI::App* cmd, CameraOption& o) {
   cmd->add_option("--camera-markers", o.markers, "stereo camera: marker file (default config/markers.yaml)");
 }
 
+void CameraOption::validate() const {
+  if (!(centroid_noise_px >= 0 && centroid_noise_px <= 10))
+    fail("--centroid-noise-px", "expected a centroid noise sigma in [0, 10] px, got " + exact_number(centroid_noise_px));
+}
+
 std::function<void(PoseTrace&)> install_camera(const CameraOption& o, VirtualRun& vo) {
+  o.validate();
   if (o.model != "stereo") return [](PoseTrace&) {};
-  if (!(o.centroid_noise_px >= 0)) fail("--centroid-noise-px", "expected a non-negative noise sigma (px)");
   const std::string rig_file = o.rig.empty() ? default_config_dir() + "/rig.yaml" : o.rig;
   const std::string markers_file = o.markers.empty() ? default_config_dir() + "/markers.yaml" : o.markers;
   const vision::StereoRig rig = vision::load_rig(rig_file);
@@ -33,8 +39,8 @@ std::function<void(PoseTrace&)> install_camera(const CameraOption& o, VirtualRun
   return [camera, o, rig_file, markers_file](PoseTrace& t) {
     t.metadata["camera"] = {{"model", "stereo"},
                             {"centroid_noise_px", o.centroid_noise_px},
-                            {"rig", {{"path", rig_file}, {"sha256", sha256_file(rig_file)}}},
-                            {"markers", {{"path", markers_file}, {"sha256", sha256_file(markers_file)}}},
+                            {"rig", file_entry(rig_file)},
+                            {"markers", file_entry(markers_file)},
                             {"frames", camera->frames()},
                             {"invalid_frames", camera->invalid_frames()}};
     t.metadata.erase("noise_sigma");  // not used with this camera

@@ -15,6 +15,9 @@ struct CameraOption {
   std::string model = "gaussian";  // gaussian | stereo
   double centroid_noise_px = 0.05;
   std::string rig, markers;        // default: config/rig.yaml, config/markers.yaml
+
+  // Centroid noise in [0, 10] px (as `calibrate base --noise-px`); called by install_camera.
+  void validate() const;
 };
 
 void add_camera_options(CLI::App* cmd, CameraOption& option);

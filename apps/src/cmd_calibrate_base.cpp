@@ -50,7 +50,7 @@ void add_calibrate_base_command(CLI::App& parent) {
       if (!(noise_px >= 0 && noise_px <= 10))
         fail("--noise-px", "expected a centroid noise sigma in [0, 10] px, got " + exact_number(noise_px));
       if (!commanded.empty() && images.empty()) fail("--commanded", "needs --images (the pairs it was commanded for)");
-      if (!out.empty()) refuse_existing(out, force);
+      if (!out.empty()) check_output_path(out, force, {rig, markers, commanded, reference, images});
     }
   };
   auto o = std::make_shared<Options>();

@@ -34,11 +34,12 @@ void add_calibrate_stereo_command(CLI::App& parent) {
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_flag("--force", o->force, "overwrite an existing rig file");
   cmd->callback([o] {
-    refuse_existing(o->out, o->force);
+    check_output_path(o->out, o->force, {o->images});
     const vision::ChessboardSpec board = calib::parse_board(o->board, o->square);
     calib::StereoCalibrationSettings s;
     s.max_view_rms_px = o->max_view_rms;
     s.fix_k3 = o->fix_k3;
+    s.validate();
     const calib::StereoCalibration c = calib::calibrate_stereo(calib::find_image_pairs(o->images), board, s);
     std::ostringstream header;
     header << "Written by `vcloe calibrate stereo` from " << o->images << " (" << c.pairs_used << " pairs, board "

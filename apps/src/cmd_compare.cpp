@@ -25,6 +25,7 @@ void add_compare_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_flag("--force", o->force, "overwrite an existing plot");
   cmd->callback([o] {
+    if (!o->plot.empty()) check_plot_path(o->plot, o->force, {o->a, o->b, sidecar_path(o->a), sidecar_path(o->b)});
     const PoseTrace a = read_trace(o->a), b = read_trace(o->b);
     const TraceColumns wa = trace_columns_from_string(o->columns);
     const TraceColumns wb = o->columns_b.empty() ? wa : trace_columns_from_string(o->columns_b);

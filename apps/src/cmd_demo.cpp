@@ -52,6 +52,13 @@ void add_demo_command(CLI::App& app) {
     std::string dir = "vcloe-demo";
     int n = 10;
     bool force = false, rig = false;
+
+    void validate() const {  // before any step runs (they take minutes)
+      if (n < 1 || n > 1000)
+        fail("--n", "expected 1 to 1000 validation trajectories, got " + std::to_string(n));
+      if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the demo files in it");
+      if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
+    }
   };
   auto o = std::make_shared<DemoOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -67,8 +74,7 @@ void add_demo_command(CLI::App& app) {
                 "over ZeroMQ) instead of in one process");
   cmd->callback([o] {
     namespace fs = std::filesystem;
-    if (o->n < 1) fail("--n", "expected at least one validation trajectory, got " + std::to_string(o->n));
-    if (fs::exists(o->dir) && !o->force) fail(o->dir, "exists; pass --force to overwrite the demo files in it");
+    o->validate();
     fs::create_directories(o->dir);
     const auto start = std::chrono::steady_clock::now();
     const std::string d = o->dir + "/";

@@ -81,14 +81,16 @@ void add_excite_command(CLI::App& app) {
   cmd->add_option("--robot", o->robot, "robot file")->capture_default_str();
   cmd->add_option("--config", o->config, "excitation settings (docs/excitation-file.md)")->capture_default_str();
   cmd->add_option("--out", o->out, "trajectory YAML to write (read by run and simulate)")->required();
-  cmd->add_option("--seed", o->seed, "override the seed of the config");
+  const CLI::Option* seed = cmd->add_option("--seed", o->seed, "override the seed of the config");
   cmd->add_option("--plot", o->plot, "plot of the six pose components over time (.png, .svg, .pdf)");
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_flag("--force", o->force, "overwrite existing output files");
-  cmd->callback([o] {
-    if (std::filesystem::exists(o->out) && !o->force) fail(o->out, "exists; pass --force to overwrite");
-    if (!o->plot.empty() && std::filesystem::exists(o->plot) && !o->force)
-      fail(o->plot, "exists; pass --force to overwrite");
+  cmd->callback([o, seed] {
+    // Outputs checked before the optimisation (minutes): never one of the inputs, never into a
+    // missing directory, never over an existing file without --force.
+    check_output_path(o->out, o->force, {o->robot, o->config});
+    if (!o->plot.empty()) check_plot_path(o->plot, o->force, {o->robot, o->config, o->out});
+    if (seed->count() > 0 && o->seed < 0) fail("--seed", "expected a non-negative seed, got " + std::to_string(o->seed));
     const sim::RobotModel robot = sim::load_robot(o->robot).model;
     excitation::ExcitationProblem problem = load_problem(o->config);
     if (o->seed >= 0) problem.seed = static_cast<std::uint64_t>(o->seed);

@@ -30,7 +30,8 @@ void add_measure_command(CLI::App& app) {
       if (!(rate > 0 && rate <= 1e5)) fail("--rate", "expected a frame rate in (0, 100000] Hz, got " + exact_number(rate));
       if (!(max_fre_mm > 0 && max_fre_mm <= 1000))
         fail("--max-fre-mm", "expected a threshold in (0, 1000] mm, got " + exact_number(max_fre_mm));
-      if (!out.empty()) refuse_existing(out, force), refuse_existing(sidecar_path(out), force);
+      if (!out.empty())
+        for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {rig, markers, truth, images});
     }
   };
   auto o = std::make_shared<Options>();

@@ -74,15 +74,18 @@ void add_render_command(CLI::App& app) {
       fail("--frames/--rate", std::to_string(o->frames) + " frames at " + exact_number(o->rate) + " Hz last " +
                                   exact_number((o->frames - 1) / o->rate) + " s, longer than the " +
                                   exact_number(reference.duration) + " s of " + o->reference);
-    fs::create_directories(o->out);
+    std::error_code ec;
+    fs::create_directories(o->out, ec);
+    if (ec) fail(o->out, "cannot create the directory (" + ec.message() + ")");
     const std::string trace_path = (fs::path(o->out) / "truth.csv").string();
     auto name = [&](const char* side, int k) {
       std::ostringstream n;
       n << side << "_" << std::setw(4) << std::setfill('0') << k << ".png";
       return (fs::path(o->out) / n.str()).string();
     };
-    for (int k = 0; k < o->frames; ++k) refuse_existing(name("left", k), o->force), refuse_existing(name("right", k), o->force);
-    refuse_existing(trace_path, o->force);
+    for (int k = 0; k < o->frames; ++k) check_output_path(name("left", k), o->force), check_output_path(name("right", k), o->force);
+    for (const std::string& f : {trace_path, sidecar_path(trace_path)})
+      check_output_path(f, o->force, {o->rig, o->markers, o->reference});
     PoseTrace trace;
     for (int k = 0; k < o->frames; ++k) {
       const double t = k / o->rate;

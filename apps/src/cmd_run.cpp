@@ -7,6 +7,7 @@
 #include "experiment_setup.hpp"
 #include "payload_option.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 
 namespace vcloe::app {
@@ -19,6 +20,20 @@ void add_run_command(CLI::App& app) {
     PayloadOption payload;
     bool force = false;
     CameraOption camera;
+
+    // Every option before any file is read or the robot moves. Camera noise: at most 10 mm and
+    // 0.1 rad (1e300 made the engine diverge; a noise-free camera, 0, is allowed). A payload is
+    // both options or neither (payload_option.hpp).
+    std::optional<oe_ident::Payload> validate() const {
+      if (!(noise_position >= 0 && noise_position <= 0.01))
+        fail("--noise-position", "expected a camera noise sigma in [0, 0.01] m, got " + exact_number(noise_position));
+      if (!(noise_angle >= 0 && noise_angle <= 0.1))
+        fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, got " + exact_number(noise_angle));
+      camera.validate();
+      const std::optional<oe_ident::Payload> p = payload_from(payload);
+      for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
+      return p;
+    }
   };
   auto o = std::make_shared<Options>();
   o->robot = default_robot_file();
@@ -42,14 +57,11 @@ void add_run_command(CLI::App& app) {
   add_payload_options(cmd, o->payload);
   cmd->add_flag("--force", o->force, "overwrite existing output");
   cmd->callback([o] {
-    const std::optional<oe_ident::Payload> payload = payload_from(o->payload);
-    for (const std::string& f : {o->out, sidecar_path(o->out)})
-      check_output_path(f, o->force, {o->robot, o->experiment, o->reference, o->truth});
+    const std::optional<oe_ident::Payload> payload = o->validate();
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
     const sim::RobotFile truth = sim::load_robot(o->truth, true);
     VirtualRun vo;
     vo.seed = o->seed;
-    if (!(o->noise_position >= 0) || !(o->noise_angle >= 0)) fail("--noise-*", "noise must be non-negative");
     vo.noise_sigma << o->noise_position, o->noise_position, o->noise_position, o->noise_angle, o->noise_angle,
         o->noise_angle;
     const auto add_camera_metadata = install_camera(o->camera, vo);

@@ -79,6 +79,8 @@ void add_trajectory_command(CLI::App& app) {
   random->add_option("--out", opt->out, "trajectory YAML to write")->required();
   random->add_flag("--force", opt->force, "overwrite an existing file");
   random->callback([opt] {
+    opt->random.validate("trajectory random options");
+    check_output_path(opt->out, opt->force, {opt->robot});
     const sim::RobotModel robot = sim::load_robot(opt->robot).model;
     const auto tr = excitation::random_feasible_trajectory(robot, opt->seed, opt->random);
     write_file_atomically(opt->out, excitation::trajectory_to_yaml(tr), opt->force);
@@ -95,6 +97,7 @@ void add_trajectory_command(CLI::App& app) {
       ->capture_default_str();
   check->add_flag("--json", opt->json, "print the report as JSON");
   check->callback([opt] {
+    opt->random.limits.validate("trajectory check options");
     const sim::RobotModel robot = sim::load_robot(opt->robot).model;
     const auto tr = excitation::load_trajectory(opt->file);
     const auto r = excitation::check_feasibility(robot, tr, opt->random.limits);

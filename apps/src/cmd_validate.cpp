@@ -27,6 +27,12 @@ struct ValidateOptions {
   int n = 10;
   unsigned seed = 1001;
   bool json = false, reidentify = false;
+
+  void validate() const {
+    if (n < 1 || n > 1000)
+      fail("--n", "expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
+                      std::to_string(n));
+  }
 };
 
 struct TrajectoryRow {
@@ -44,7 +50,7 @@ nlohmann::json axes_json(const TraceDifference& d) {
 }
 
 void run_validate(const ValidateOptions& o) {
-  if (o.n < 1) fail("--n", "expected at least one trajectory");
+  o.validate();
   const auto start = std::chrono::steady_clock::now();
   const sim::RobotFile model = sim::load_robot(o.model);
   const sim::RobotFile truth = sim::load_robot(o.truth, true);

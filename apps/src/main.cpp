@@ -49,8 +49,17 @@ int main(int argc, char** argv) {
   vcloe::app::add_control_command(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // A malformed command line is bad input like any other: one line, exit status 2 (CLI11's
+    // own codes, 101-115, said nothing to scripts that test for 2).
+    std::cerr << "vcloe: error: " << e.what() << " (see --help)\n";
+    return 2;
   } catch (const vcloe::Error& e) {
     std::cerr << "vcloe: error: " << e.what() << "\n";
     return 2;

@@ -7,20 +7,34 @@
 #include <unistd.h>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
 
 namespace vcloe::app {
+
+namespace {
+
+// gnuplot's terminal for the file's extension.
+std::string terminal_for(const std::string& file) {
+  const std::string ext = std::filesystem::path(file).extension().string();
+  if (ext == ".png") return "pngcairo size 1500,850 font 'Sans,10'";
+  if (ext == ".svg") return "svg size 1500,850 font 'Sans,10'";
+  if (ext == ".pdf") return "pdfcairo size 15in,8.5in font 'Sans,10'";
+  fail(file, "unknown plot format '" + ext + "' (expected .png, .svg or .pdf)");
+}
+
+}  // namespace
+
+void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs) {
+  terminal_for(file);
+  check_output_path(file, force, inputs);
+}
 
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
                       bool force) {
   namespace fs = std::filesystem;
   if (series.empty()) fail(file, "nothing to plot");
-  if (fs::exists(file) && !force) fail(file, "exists; pass --force to overwrite");
-  const std::string ext = fs::path(file).extension().string();
-  std::string terminal;
-  if (ext == ".png") terminal = "pngcairo size 1500,850 font 'Sans,10'";
-  else if (ext == ".svg") terminal = "svg size 1500,850 font 'Sans,10'";
-  else if (ext == ".pdf") terminal = "pdfcairo size 15in,8.5in font 'Sans,10'";
-  else fail(file, "unknown plot format '" + ext + "' (expected .png, .svg or .pdf)");
+  check_plot_path(file, force);
+  const std::string terminal = terminal_for(file);
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
     fail(file, "gnuplot not found; install Debian's gnuplot-nox (scripts/install-deps.sh does)");
 

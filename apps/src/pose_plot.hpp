@@ -14,8 +14,12 @@ struct PoseSeries {
   std::vector<Vec6d> pose;   // m, rad
 };
 
-// Writes FILE (.png, .svg or .pdf by extension). Refuses to overwrite without `force`;
-// a clear vcloe::Error if gnuplot is missing or fails.
+// Checks a plot file before any work: a known extension (.png, .svg, .pdf), an existing
+// directory, not a directory, not one of `inputs`, not overwritten without `force`.
+void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs = {});
+
+// Writes FILE (.png, .svg or .pdf by extension), checked as by check_plot_path; a clear
+// vcloe::Error if gnuplot is missing or fails.
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
                       bool force);
 

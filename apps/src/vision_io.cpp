@@ -1,17 +1,13 @@
 #include "vision_io.hpp"
 
-#include <filesystem>
 #include <iomanip>
 #include <opencv2/imgcodecs.hpp>
 #include <sstream>
 
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/core/trace.hpp"
 
 namespace vcloe::app {
-
-namespace fs = std::filesystem;
 
 std::string default_rig_file() { return default_config_dir() + "/rig.yaml"; }
 std::string default_markers_file() { return default_config_dir() + "/markers.yaml"; }
@@ -32,10 +28,6 @@ cv::Mat read_gray(const std::string& path) {
   cv::Mat m = cv::imread(path, cv::IMREAD_ANYDEPTH | cv::IMREAD_GRAYSCALE);
   if (m.empty()) fail(path, "cannot read the image");
   return m;
-}
-
-void refuse_existing(const std::string& path, bool force) {
-  if (!force && fs::exists(path)) fail(path, "exists; pass --force to overwrite");
 }
 
 }  // namespace vcloe::app

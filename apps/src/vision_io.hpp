@@ -23,7 +23,5 @@ std::string fixed(double v, int digits);
 // Images read as stored (8- or 16-bit grayscale); a vcloe::Error naming the file if unreadable.
 cv::Mat read_gray(const std::string& path);
 
-// Throws vcloe::Error if path exists and !force.
-void refuse_existing(const std::string& path, bool force);
 
 }  // namespace vcloe::app

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 
 namespace vcloe::calib {
 
@@ -52,6 +53,8 @@ long frame_number(const std::string& path) {
 std::vector<ImagePair> find_image_pairs(const std::string& where) {
   const fs::path p(where);
   if (!fs::exists(p)) throw Error(where + ": no such directory or list file");
+  if (!fs::is_regular_file(p) && !fs::is_directory(p))
+    throw Error(where + ": expected a directory of images or a list file, got a device or pipe");
   std::vector<ImagePair> pairs;
   if (fs::is_regular_file(p)) {
     std::ifstream in(p);
@@ -99,7 +102,7 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
 }
 
 vision::ChessboardSpec parse_board(const std::string& s, double square_m) {
-  static const std::regex re(R"((\d+)[xX](\d+))");
+  static const std::regex re(R"((\d{1,3})[xX](\d{1,3}))");
   std::smatch m;
   if (!std::regex_match(s, m, re)) throw Error("--board: expected COLSxROWS inner corners (e.g. 9x6), got '" + s + "'");
   vision::ChessboardSpec b;
@@ -207,13 +210,25 @@ double stereo_consistency_px(const Transform& T_R_L, const Transform& T_L_B, con
 
 }  // namespace
 
+void StereoCalibrationSettings::validate() const {
+  auto check = [](const char* name, double x, double lo, double hi) {
+    if (!(std::isfinite(x) && x > lo && x <= hi))
+      throw Error(std::string("stereo calibration: ") + name + ": expected a value in (" + exact_number(lo) + ", " +
+                  exact_number(hi) + "], got " + exact_number(x));
+  };
+  check("max_view_rms_px (--max-view-rms)", max_view_rms_px, 0, 100);
+  check("outlier_factor", outlier_factor, 1, 1e6);
+  check("consistency_px", consistency_px, 0, 1e6);
+  if (min_pairs < 3) throw Error("stereo calibration: min_pairs must be at least 3");
+}
+
 StereoCalibration calibrate_stereo(const std::vector<cv::Mat>& left, const std::vector<cv::Mat>& right,
                                    const std::vector<std::string>& names, const vision::ChessboardSpec& board,
                                    const StereoCalibrationSettings& s) {
   if (left.size() != right.size() || left.size() != names.size())
     throw Error("stereo calibration: one right image and one name per left image expected");
   if (left.empty()) throw Error("stereo calibration: no image pairs");
-  if (s.min_pairs < 3) throw Error("stereo calibration: min_pairs must be at least 3");
+  s.validate();
   const cv::Size size = left[0].size();
   std::vector<cv::Point3f> object;
   for (int r = 0; r < board.rows; ++r)
@@ -410,6 +425,7 @@ StereoCalibration calibrate_stereo(const std::vector<cv::Mat>& left, const std::
 
 StereoCalibration calibrate_stereo(const std::vector<ImagePair>& pairs, const vision::ChessboardSpec& board,
                                    const StereoCalibrationSettings& s) {
+  s.validate();  // before any image is read (the in-memory overload checks again)
   std::vector<cv::Mat> l, r;
   std::vector<std::string> names;
   for (const auto& p : pairs) {

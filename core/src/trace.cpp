@@ -292,8 +292,9 @@ PoseTrace read_trace(const std::string& path) {
     } catch (const nlohmann::json::exception& e) {
       fail(meta, std::string("invalid JSON: ") + e.what());
     }
+    if (!t.metadata.is_object()) fail(meta, "expected a JSON object (the trace's metadata, docs/traces.md)");
     t.has_sidecar = true;
-    if (t.metadata.is_object() && t.metadata.contains("csv_sha256")) {
+    if (t.metadata.contains("csv_sha256")) {
       const nlohmann::json& h = t.metadata["csv_sha256"];
       if (!h.is_string()) fail(meta, "key 'csv_sha256': expected the CSV's SHA-256 as a string");
       if (h.get<std::string>() != sha256_file(path))

@@ -149,11 +149,19 @@ std::string exact_number(double x) {
 
 namespace {
 
+// Nodes a vcloe file may hold, counted with every alias expanded: the largest real file (a
+// 200-harmonic trajectory) has a few thousand; a file of nested aliases ("billion laughs")
+// would otherwise be walked for ever by every reader.
+constexpr long kMaxYamlNodes = 100000;
+
 // yaml-cpp keeps both entries of a repeated key and lookups return the first: refuse instead
 // of letting one value win silently.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& file) {
+void reject_duplicate_keys(const YAML::Node& node, const std::string& file, long& budget) {
+  if (--budget < 0)
+    vcloe::fail(file, "more than " + std::to_string(kMaxYamlNodes) +
+                          " YAML nodes with aliases expanded (nested &anchors / *aliases?); vcloe's files are far smaller");
   if (node.IsSequence())
-    for (const auto& item : node) reject_duplicate_keys(item, file);
+    for (const auto& item : node) reject_duplicate_keys(item, file, budget);
   if (!node.IsMap()) return;
   std::map<std::string, int> seen;
   for (const auto& kv : node) {
@@ -163,8 +171,14 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& file) {
       vcloe::fail(file + ":" + std::to_string(line),
                   "key '" + key + "' appears twice (first at line " + std::to_string(it->second) + ")");
     seen.emplace(key, line);
-    reject_duplicate_keys(kv.second, file);
+    reject_duplicate_keys(kv.second, file, budget);
   }
+}
+
+void check_tree(const YAML::Node& root, const std::string& file) {
+  if (!root.IsMap()) vcloe::fail(file, "expected a YAML map at the top level");
+  long budget = kMaxYamlNodes;
+  reject_duplicate_keys(root, file, budget);
 }
 
 }  // namespace
@@ -180,8 +194,7 @@ YamlDoc YamlDoc::load(const std::string& file) {
   } catch (const YAML::Exception& e) {
     vcloe::fail(file, std::string("cannot read YAML: ") + e.what());
   }
-  if (!doc.root_.IsMap()) vcloe::fail(file, "expected a YAML map at the top level");
-  reject_duplicate_keys(doc.root_, file);
+  check_tree(doc.root_, file);
   return doc;
 }
 
@@ -192,9 +205,10 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
     doc.root_ = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    vcloe::fail(name, std::string("cannot read YAML: ") + e.what());
   }
-  if (!doc.root_.IsMap()) vcloe::fail(name, "expected a YAML map at the top level");
-  reject_duplicate_keys(doc.root_, name);
+  check_tree(doc.root_, name);
   return doc;
 }
 

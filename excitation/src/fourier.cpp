@@ -37,8 +37,39 @@ TrajectorySample FourierTrajectory::sample(double t) const {
   return out;
 }
 
+void MotionLimits::validate(const std::string& where) const {
+  auto positive = [&](const char* name, double x, const char* unit) {
+    if (!(std::isfinite(x) && x > 0))
+      fail(where, std::string(name) + ": expected a positive limit in " + unit + ", got " + exact_number(x));
+  };
+  positive("sample_period", sample_period, "s");
+  positive("max_joint_velocity", max_joint_velocity, "rad/s");
+  positive("max_joint_acceleration", max_joint_acceleration, "rad/s^2");
+  positive("max_joint_error_gain", max_joint_error_gain, "rad/rad");
+  if (!(min_transmission >= 0 && min_transmission < 1))
+    fail(where, "min_transmission: expected a margin in [0, 1), got " + exact_number(min_transmission));
+  if (!(min_parallel_conditioning >= 0 && min_parallel_conditioning < 1))
+    fail(where, "min_parallel_conditioning: expected a margin in [0, 1), got " + exact_number(min_parallel_conditioning));
+}
+
+void RandomTrajectoryOptions::validate(const std::string& where) const {
+  if (harmonics < 1 || harmonics > kMaxHarmonics)
+    fail(where, "harmonics: expected 1 to " + std::to_string(kMaxHarmonics) + ", got " + std::to_string(harmonics));
+  if (!(duration > 0 && duration <= kMaxDuration))
+    fail(where, "duration: expected (0, 86400] s, got " + exact_number(duration));
+  if (!(std::isfinite(f0) && f0 >= kMinF0))
+    fail(where, "f0: expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
+                    " Hz), got " + exact_number(f0));
+  if (!(std::isfinite(position_amplitude) && position_amplitude > 0 && std::isfinite(angle_amplitude) &&
+        angle_amplitude > 0))
+    fail(where, "amplitudes: expected positive finite amplitudes (m, rad), got " + exact_number(position_amplitude) +
+                    " and " + exact_number(angle_amplitude));
+  limits.validate(where);
+}
+
 void validate(const FourierTrajectory& tr, const std::string& where) {
-  if (!(tr.f0 > 0) || !std::isfinite(tr.f0)) fail(where, "fundamental frequency f0 must be positive (Hz)");
+  if (!(tr.f0 >= kMinF0) || !std::isfinite(tr.f0))
+    fail(where, "fundamental frequency f0 must be at least one cycle a day (" + exact_number(kMinF0) + " Hz)");
   if (!(tr.duration > 0) || !std::isfinite(tr.duration)) fail(where, "duration must be positive (s)");
   if (tr.duration > kMaxDuration)
     fail(where, "duration " + std::to_string(tr.duration) + " s is longer than the " + std::to_string(kMaxDuration) +
@@ -55,7 +86,9 @@ static FourierTrajectory parse_document(const YamlDoc& doc) {
   root.reject_unknown_keys({"f0", "duration", "offset", "axes", "notes"});
   FourierTrajectory tr;
   tr.f0 = root.get_double("f0");
-  if (!(tr.f0 > 0)) root.at("f0").fail("expected a positive fundamental frequency in Hz");
+  if (!(tr.f0 >= kMinF0))
+    root.at("f0").fail("expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
+                       " Hz), got " + exact_number(tr.f0));
   tr.duration = root.get_double("duration");
   if (!(tr.duration > 0 && tr.duration <= kMaxDuration))
     root.at("duration").fail("expected a positive duration in s, at most " + std::to_string(kMaxDuration));
@@ -110,8 +143,7 @@ std::string trajectory_to_yaml(const FourierTrajectory& tr) {
 FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& tr,
                                     const MotionLimits& limits) {
   validate(tr, "trajectory");
-  if (!(limits.sample_period > 0)) fail("motion limits", "sample_period must be positive");
-  if (!(limits.max_joint_error_gain > 0)) fail("motion limits", "max_joint_error_gain must be positive");
+  limits.validate("motion limits");
   FeasibilityReport r;
   const int n = static_cast<int>(std::ceil(tr.duration / limits.sample_period - 1e-9));
   auto failed = [&](double t, int joint, const std::string& why) {
@@ -123,6 +155,14 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
     r.reason = s.str();
     return r;
   };
+  const double fastest = tr.f0 * tr.harmonics(), resolved = 0.1 / limits.sample_period;
+  if (fastest > resolved) {
+    std::ostringstream s;
+    s << std::setprecision(4) << "harmonic " << tr.harmonics() << " at " << fastest << " Hz is faster than the "
+      << limits.sample_period * 1e3 << " ms samples of this check resolve (at most " << resolved
+      << " Hz): a peak could pass between samples";
+    return failed(0, -1, s.str());
+  }
   for (int k = 0; k <= n; ++k) {
     const double t = std::min(k * limits.sample_period, tr.duration);
     const TrajectorySample smp = tr.sample(t);
@@ -192,8 +232,7 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
 
 FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,
                                              const RandomTrajectoryOptions& o) {
-  if (o.harmonics < 1) fail("random trajectory", "at least one harmonic is required");
-  if (!(o.f0 > 0) || !(o.duration > 0)) fail("random trajectory", "f0 and duration must be positive");
+  o.validate("random trajectory");
   std::mt19937_64 rng(seed);
   // Uniform in [-1, 1] from raw bits, identical on every platform (no distribution objects).
   auto uniform = [&rng] { return 2.0 * (static_cast<double>(rng() >> 11) * 0x1.0p-53) - 1.0; };

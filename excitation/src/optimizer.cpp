@@ -105,8 +105,7 @@ void ExcitationProblem::validate(const std::string& where) const {
     fail(where, "duration must be positive and at most " + std::to_string(kMaxDuration) + " s");
   if (!(regressor_period > 0) || !(check_period > 0)) fail(where, "sample periods must be positive");
   if (!(max_position_amplitude > 0) || !(max_angle_amplitude > 0)) fail(where, "amplitudes must be positive");
-  if (!(limits.max_joint_velocity > 0) || !(limits.max_joint_acceleration > 0))
-    fail(where, "joint velocity and acceleration limits must be positive");
+  limits.validate(where);
   if (global_evaluations < 0 || local_evaluations < 0 || baseline_trajectories < 1)
     fail(where, "evaluation budgets must be non-negative and the baseline needs a trajectory");
   if (global_evaluations > 10'000'000 || local_evaluations > 10'000'000 || baseline_trajectories > 10'000)

@@ -17,11 +17,13 @@ int LoopTiming::latency_ticks() const { return static_cast<int>(std::lround(late
 void LoopTiming::validate(const std::string& where) const {
   if (!(controller_hz > 0 && controller_hz <= 1e5)) fail(where, "timing.controller_hz must be in (0, 100000] Hz");
   if (!(camera_hz > 0)) fail(where, "timing.camera_hz must be positive");
+  if (!(camera_hz * 1e6 >= controller_hz))  // 1e-300 Hz overflowed the ticks per frame: SIGFPE
+    fail(where, "timing.camera_hz must be at least controller_hz / 10^6 (got " + exact_number(camera_hz) + " Hz)");
   if (camera_hz > controller_hz || !is_whole(controller_hz / camera_hz))
     fail(where, "timing.camera_hz must divide timing.controller_hz (got " + std::to_string(camera_hz) + " and " +
                     std::to_string(controller_hz) + " Hz)");
-  if (!(latency >= 0) || !is_whole(latency * controller_hz))
-    fail(where, "timing.latency must be a non-negative multiple of the controller period " +
+  if (!(latency >= 0 && latency <= 86400) || !is_whole(latency * controller_hz))
+    fail(where, "timing.latency must be a multiple of the controller period, in [0, 86400] s: " +
                     std::to_string(1.0 / controller_hz) + " s (got " + std::to_string(latency) + " s)");
   if (substeps < 1 || substeps > 1000) fail(where, "timing.substeps must be between 1 and 1000");
 }
@@ -57,6 +59,11 @@ static ExperimentConfig parse_document(const YamlDoc& doc) {
     if (form == "feedforward") cfg.outer.literal = false;
     else if (form == "literal") cfg.outer.literal = true;
     else o->at("form").fail("expected 'feedforward' or 'literal', got '" + form + "'");
+    for (const char* key : {"kp", "ki", "kd"}) {
+      const Vec6d& g = key[1] == 'p' ? cfg.outer.kp : key[1] == 'i' ? cfg.outer.ki : cfg.outer.kd;
+      if ((g.array() < 0).any())  // a negative gain feeds the error back with the wrong sign
+        o->at(key).fail("expected non-negative gains (per axis or one for all)");
+    }
     if (cfg.outer.literal && (cfg.outer.ki.array() <= 0).any())
       o->at("ki").fail("the literal form needs positive ki on every axis (its integrator holds the pose)");
   }

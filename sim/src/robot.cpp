@@ -164,7 +164,7 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
     double up = 0, down = 0;
     if (!leg_angle<double>(leg, d, +1, up) || !leg_angle<double>(leg, d, -1, down))
       home.fail("unreachable home pose: leg " + std::to_string(i + 1) + " cannot close (link length " +
-                std::to_string(leg.link_length) + " m)");
+                exact_number(leg.link_length) + " m)");
     leg.branch = std::abs(up) <= std::abs(down) ? +1 : -1;
   }
   const PoseCheck check = check_pose(model, model.home);

@@ -225,3 +225,23 @@ TEST(StereoCalibration, ImagePairsAreInFrameOrderWhenTheirNamesAreNumbered) {
   EXPECT_EQ(fs::path(pairs[2].right).filename(), "right_10.png");
   fs::remove_all(dir);
 }
+
+TEST(StereoCalibration, SettingsAndImageSourcesAreCheckedBeforeAnyImageIsRead) {
+  StereoCalibrationSettings s;
+  s.max_view_rms_px = std::nan("");  // every view passed a NaN limit
+  try {
+    s.validate();
+    FAIL() << "a NaN limit accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "stereo calibration: max_view_rms_px (--max-view-rms): expected a value in (0, 100], got nan");
+  }
+  // A device is neither a directory of images nor a list (it was a filesystem_error, exit 3).
+  try {
+    find_image_pairs("/dev/null");
+    FAIL() << "/dev/null accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "/dev/null: expected a directory of images or a list file, got a device or pipe");
+  }
+  // Board sizes beyond an int were std::stoi's exception (exit 3).
+  EXPECT_THROW(parse_board("99999999999x6", 0.025), Error);
+}

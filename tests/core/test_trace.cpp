@@ -217,6 +217,10 @@ TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
   std::ofstream(sidecar_path(a.string())) << "{\"csv_sha256\": 7}\n";
   EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
             sidecar_path(a.string()) + ": key 'csv_sha256': expected the CSV's SHA-256 as a string");
+  // A sidecar that is not a JSON object (an array, a number) is no trace metadata.
+  std::ofstream(sidecar_path(a.string())) << "[1, 2]\n";
+  EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
+            sidecar_path(a.string()) + ": expected a JSON object (the trace's metadata, docs/traces.md)");
   // A sidecar written before the hash was recorded: read, marked as not bound (docs/traces.md).
   std::ofstream(sidecar_path(a.string())) << "{\"source\": \"twin\"}\n";
   const PoseTrace old = read_trace(a.string());

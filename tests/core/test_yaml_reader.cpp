@@ -61,3 +61,17 @@ TEST(YamlReader, ADirectoryIsNamedAsSuchNotReadAsAStream) {
   EXPECT_EQ(error_of([&] { YamlDoc::load(dir); }), dir + ": is a directory, expected a file");
   EXPECT_EQ(error_of([] { YamlDoc::load("/nonexistent/x.yaml"); }), "/nonexistent/x.yaml: file not found");
 }
+
+TEST(YamlReader, NestedAliasesAreRefusedNotWalkedForEver) {
+  // "Billion laughs": 60 levels of aliases, each doubling the last. Every reader hung on it
+  // (killed at 30 s); anchors and aliases that stay small are still read.
+  std::string bomb = "x0: &a0 [1]\n";
+  for (int i = 1; i < 60; ++i)
+    bomb += "x" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" + std::to_string(i - 1) + ", *a" +
+            std::to_string(i - 1) + "]\n";
+  EXPECT_EQ(error_of([&] { YamlDoc::parse(bomb, "bomb.yaml"); }),
+            "bomb.yaml: more than 100000 YAML nodes with aliases expanded (nested &anchors / *aliases?); vcloe's "
+            "files are far smaller");
+  const YamlDoc small = YamlDoc::parse("a: &p [1, 2, 3]\nb: *p\n", "small.yaml");
+  EXPECT_EQ(small.root().at("b").as_vector(3)(2), 3.0);
+}

@@ -176,3 +176,37 @@ TEST(Feasibility, NearSingularGeometryTheMarginsMissIsRefused) {
   EXPECT_TRUE(ok.feasible) << ok.reason;
   EXPECT_LT(ok.joint_error.max_rotation, 1.5);
 }
+
+TEST(Feasibility, LimitsAndHarmonicsTheChecksCannotResolveAreRefused) {
+  const FourierTrajectory tr = random_feasible_trajectory(default_robot(), 5);
+  // A NaN limit made every comparison false: the check passed everything.
+  MotionLimits nan_limit;
+  nan_limit.max_joint_velocity = std::nan("");
+  try {
+    check_feasibility(default_robot(), tr, nan_limit);
+    ADD_FAILURE() << "a NaN limit accepted";
+  } catch (const vcloe::Error& e) {
+    EXPECT_STREQ(e.what(), "motion limits: max_joint_velocity: expected a positive limit in rad/s, got nan");
+  }
+  // A harmonic faster than a tenth of the check's sample rate could peak between samples.
+  FourierTrajectory fast = tr;
+  fast.f0 = 30.0 / fast.harmonics();  // 30 Hz at the top, the 5 ms check resolves 20 Hz
+  const FeasibilityReport r = check_feasibility(default_robot(), fast);
+  EXPECT_FALSE(r.feasible);
+  EXPECT_NE(r.reason.find("is faster than the 5 ms samples of this check resolve (at most 20 Hz)"), std::string::npos)
+      << r.reason;
+  // A fundamental below a cycle a day (1e-300 Hz wrote a trajectory that never moved).
+  std::string text = trajectory_to_yaml(tr);
+  text.replace(text.find("f0: 0.1"), 7, "f0: 1e-300");
+  try {
+    parse_trajectory(text, "t.yaml");
+    ADD_FAILURE() << "f0 1e-300 accepted";
+  } catch (const vcloe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.yaml:2: key 'f0': expected a fundamental frequency of at least one cycle a day"),
+              std::string::npos)
+        << e.what();
+  }
+  RandomTrajectoryOptions slow;
+  slow.f0 = 1e-300;  // its amplitudes were scaled over a period of 1e300 s: it never moved
+  EXPECT_THROW(random_feasible_trajectory(default_robot(), 1, slow), vcloe::Error);
+}

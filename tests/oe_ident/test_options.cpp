@@ -105,7 +105,7 @@ TEST(IdentificationOptions, TheSettingsFileReportsThemAtTheirKey) {
 TEST(Payload, MakePayloadRefusesWhatNoBodyCanBe) {
   EXPECT_NO_THROW(make_payload(5.0, Vec3d(0.02, 0.02, 0.03), "test"));
   EXPECT_NO_THROW(make_payload(1.0, Vec3d::Zero(), "test"));  // a point mass
-  for (double m : {0.0, -1.0, std::nan("")}) {
+  for (double m : {0.0, -1.0, std::nan(""), 1e-300, 1e300}) {
     const std::string e = error_of([&] { make_payload(m, Vec3d(0.02, 0.02, 0.03), "--payload-mass"); });
     EXPECT_EQ(e.rfind("--payload-mass: ", 0), 0u) << e;
     EXPECT_NE(e.find("mass"), std::string::npos) << e;
@@ -113,6 +113,9 @@ TEST(Payload, MakePayloadRefusesWhatNoBodyCanBe) {
   EXPECT_NE(error_of([] { make_payload(5.0, Vec3d(0.02, -0.01, 0.03), "w"); }).find("non-negative"), std::string::npos);
   EXPECT_NE(error_of([] { make_payload(5.0, Vec3d(0.01, 0.01, 0.03), "w"); }).find("triangle inequality"),
             std::string::npos);
+  EXPECT_NE(error_of([] { make_payload(1e-300, Vec3d::Zero(), "w"); }).find("expected a payload mass in [0.001, 10000] kg"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { make_payload(5.0, Vec3d(1e5, 1e5, 1e5), "w"); }).find("at most 10000 kg*m^2"), std::string::npos);
 }
 
 TEST(Payload, OneParserForTheSettingsKeyAndThePayloadFile) {

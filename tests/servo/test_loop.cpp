@@ -264,4 +264,12 @@ TEST(Timing, AbsurdSettingsAreRefusedBeforeAnyWork) {
             std::string::npos);
   EXPECT_NE(vcloe::test::error_of([&] { prepare_reference(default_robot(), LoopTiming{}, 1e12, still); }).find("10^8"),
             std::string::npos);
+  LoopTiming slow_camera;
+  slow_camera.camera_hz = 1e-300;  // the ticks per frame overflowed an int: SIGFPE (exit 136)
+  EXPECT_NE(vcloe::test::error_of([&] { slow_camera.validate("exp.yaml"); })
+                .find("timing.camera_hz must be at least controller_hz / 10^6"),
+            std::string::npos);
+  EXPECT_NE(vcloe::test::error_of([] { parse_experiment("outer_pid:\n  kp: -5\n", "exp.yaml"); })
+                .find("exp.yaml:2: key 'outer_pid.kp': expected non-negative gains"),
+            std::string::npos);
 }

@@ -38,6 +38,10 @@ struct StereoCalibrationSettings {
   double consistency_px = 3.0;    // a pair whose own stereo geometry disagrees by more is rejected
   int min_pairs = 5;
   bool fix_k3 = false;            // estimate k1, k2, p1, p2, k3 (true: k3 = 0, for narrow views)
+
+  // Throws vcloe::Error naming the setting unless every limit is finite and positive
+  // (max_view_rms_px at most 100 px, outlier_factor > 1) and min_pairs >= 3.
+  void validate() const;
 };
 
 struct ViewReport {

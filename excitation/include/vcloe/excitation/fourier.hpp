@@ -25,6 +25,7 @@ struct TrajectorySample {
 // Bounds checked before any work: a day of motion, and more harmonics than any excitation needs.
 inline constexpr double kMaxDuration = 86400.0;  // s
 inline constexpr int kMaxHarmonics = 200;
+inline constexpr double kMinF0 = 1.0 / kMaxDuration;  // Hz: at least one cycle a day
 
 struct FourierTrajectory {
   double f0 = 0.1;           // fundamental frequency (Hz)
@@ -58,6 +59,10 @@ struct MotionLimits {
   // default robot reaches about 1.1; above this, joint-level errors (encoder, gains, friction)
   // are amplified so much that the pose cannot be controlled or the identification trusted.
   double max_joint_error_gain = 10.0;
+
+  // Throws vcloe::Error naming `where` and the field unless every limit is finite and positive
+  // (the margins in [0, 1)): a NaN limit passed every check silently.
+  void validate(const std::string& where) const;
 };
 
 struct FeasibilityReport {
@@ -79,7 +84,9 @@ struct FeasibilityReport {
   int samples = 0;
 };
 
-// Checks every sample at MotionLimits::sample_period (and the final time): IK exists, joint
+// Checks every sample at MotionLimits::sample_period (and the final time), after the limits'
+// own validate(): the highest harmonic n f0 must be resolved by the samples (at most a tenth of
+// the sample rate, 20 Hz at 5 ms: else a peak could pass between samples), IK exists, joint
 // range, both singularity margins, the joint error gain, joint velocity theta_dot =
 // J_theta chi_dot and joint acceleration theta_ddot = J_theta chi_ddot + J_theta_dot chi_dot.
 FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& trajectory,
@@ -94,6 +101,11 @@ struct RandomTrajectoryOptions {
   double position_amplitude = 0.02;   // m, per axis
   double angle_amplitude = 0.06;      // rad, per axis
   MotionLimits limits;
+
+  // Throws vcloe::Error naming `where` and the field: at least one harmonic (at most
+  // kMaxHarmonics), f0 at least one cycle a day (kMinF0), duration in (0, kMaxDuration],
+  // amplitudes positive and finite, valid limits.
+  void validate(const std::string& where) const;
 };
 FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,
                                              const RandomTrajectoryOptions& options = {});

@@ -1,0 +1,115 @@
+// Specification of the command line under the abuse a hostile user tries beyond the cases of
+// issue #16 (docs/robustness.md, "Probed beyond the issue"): every one a one-line
+// `vcloe: error: …` with exit status 2, refused before any long work — never a library's
+// message, a hang, or a silent result.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "cli_fixtures.hpp"
+
+namespace fs = std::filesystem;
+using cli_test::CommandResult;
+using cli_test::vcloe;
+
+namespace {
+
+const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+
+struct Case {
+  std::string args, expected;
+};
+
+void expect_refused(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CommandResult r = vcloe(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+    EXPECT_EQ(r.out.rfind("vcloe: error: ", 0), 0u) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0) << c.args;
+  }
+}
+
+}  // namespace
+
+TEST(CliHostile, AMalformedCommandLineIsAOneLineErrorWithStatusTwo) {
+  // CLI11's own exit codes (104-106) and its two-line text said nothing to a script testing 2.
+  expect_refused({
+      {"simulate", "vcloe: error: --reference is required (see --help)"},
+      {"excite --out x.yaml --seed nan", "vcloe: error: Could not convert: --seed = nan"},
+      {"run --backend mujoco --reference x --out y", "--backend: mujoco not in {virtual}"},
+      {"validate --model x --seed -5", "--seed = -5"},
+  });
+  EXPECT_EQ(vcloe("--help").status, 0);
+  EXPECT_EQ(vcloe("simulate --help").status, 0);
+  EXPECT_EQ(vcloe("--version").status, 0);
+}
+
+TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "numbers");
+  const std::string out = " --out " + (d / "x.csv").string();
+  const std::string ref = " --reference " + config + "reference.yaml";
+  expect_refused({
+      {"validate --model " + config + "truth.yaml --n 100000000", "--n: expected 1 to 1000 trajectories"},
+      {"demo --n 100000000 --dir " + (d / "demo").string(), "--n: expected 1 to 1000 validation trajectories"},
+      {"run" + ref + out + " --noise-position 1e300", "--noise-position: expected a camera noise sigma in [0, 0.01] m"},
+      {"run" + ref + out + " --noise-angle inf", "--noise-angle: expected a camera noise sigma in [0, 0.1] rad"},
+      {"run" + ref + out + " --payload-mass 1e-300 --payload-inertia 0 0 0",
+       "expected a payload mass in [0.001, 10000] kg"},
+      {"run" + ref + out + " --camera stereo --centroid-noise-px 1e9", "--centroid-noise-px: expected a centroid noise"},
+      {"trajectory random --f0 1e-300 --out " + (d / "r.yaml").string(),
+       "f0: expected a fundamental frequency of at least one cycle a day"},
+      {"trajectory check " + config + "reference.yaml --max-joint-velocity nan",
+       "max_joint_velocity: expected a positive limit in rad/s, got nan"},  // a NaN limit passed everything
+      {"calibrate stereo --images " + d.string() + " --board 99999999999x6 --square 0.025 --out " +
+           (d / "s.yaml").string(),
+       "--board: expected COLSxROWS inner corners"},  // was std::stoi's exception, exit 3
+      {"calibrate stereo --images " + d.string() + " --board 9x6 --square 0.025 --max-view-rms nan --out " +
+           (d / "s.yaml").string(),
+       "max_view_rms_px (--max-view-rms): expected a value in (0, 100], got nan"},
+  });
+  EXPECT_FALSE(fs::exists(d / "x.csv"));
+  EXPECT_FALSE(fs::exists(d / "demo"));
+}
+
+TEST(CliHostile, OutputsAreCheckedBeforeTheWorkAndNeverOverwriteAnInput) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "outputs");
+  fs::copy_file(config + "robot.yaml", d / "robot.yaml");
+  fs::copy_file(config + "rig.yaml", d / "rig.yaml");
+  const std::string robot = (d / "robot.yaml").string(), rig = (d / "rig.yaml").string();
+  expect_refused({
+      // excite wrote over its own robot file with --force, and found a missing directory only
+      // after the optimisation (minutes).
+      {"excite --robot " + robot + " --out " + robot + " --force", "is also an input of this command"},
+      {"excite --out " + (d / "missing" / "e.yaml").string(), "its directory " + (d / "missing").string() + " does not exist"},
+      {"excite --out " + (d / "e.yaml").string() + " --plot " + (d / "missing" / "e.png").string(), "does not exist"},
+      {"trajectory random --robot " + robot + " --out " + robot + " --force", "is also an input of this command"},
+      {"calibrate base --rig " + rig + " --out " + rig + " --force", "is also an input of this command"},
+      {"compare " + config + "reference.yaml x.csv --plot " + (d / "missing" / "p.png").string(), "does not exist"},
+      {"measure --images /dev/null", "/dev/null: expected a directory of images or a list file, got a device or pipe"},
+  });
+  std::ifstream a(robot), b(config + "robot.yaml");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(a), {}), std::string(std::istreambuf_iterator<char>(b), {}));
+}
+
+TEST(CliHostile, AFileOfNestedYamlAliasesIsRefusedByEveryReader) {
+  // Every YAML reader walked the 2^60 expanded nodes (killed at 30 s).
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "bomb");
+  {
+    std::ofstream f(d / "bomb.yaml");
+    f << "x0: &a0 [1]\n";
+    for (int i = 1; i < 60; ++i) f << "x" << i << ": &a" << i << " [*a" << i - 1 << ", *a" << i - 1 << "]\n";
+  }
+  const std::string bomb = (d / "bomb.yaml").string(), out = " --out " + (d / "x.csv").string();
+  const std::string expected = bomb + ": more than 100000 YAML nodes with aliases expanded";
+  expect_refused({
+      {"simulate --reference " + bomb + out, expected},
+      {"simulate --model " + bomb + " --reference " + config + "reference.yaml" + out, expected},
+      {"simulate --experiment " + bomb + " --reference " + config + "reference.yaml" + out, expected},
+      {"excite --config " + bomb + " --out " + (d / "e.yaml").string(), expected},
+      {"measure --images " + d.string() + " --rig " + bomb, expected},
+  });
+}
