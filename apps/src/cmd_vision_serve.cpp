@@ -106,7 +106,10 @@ class VisionServer {
     bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All);
     VirtualRun vo;
     vo.seed = o_.seed;
-    if (!(o_.noise_position >= 0) || !(o_.noise_angle >= 0)) fail("--noise-*", "noise must be non-negative");
+    if (!(o_.noise_position >= 0 && o_.noise_position <= 0.01))
+      fail("--noise-position", "expected a camera noise sigma in [0, 0.01] m, as `vcloe run`");
+    if (!(o_.noise_angle >= 0 && o_.noise_angle <= 0.1))
+      fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, as `vcloe run`");
     vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
         o_.noise_angle;
     install_camera(o_.camera, vo);
