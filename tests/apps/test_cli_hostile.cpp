@@ -80,7 +80,13 @@ TEST(CliHostile, OutputsAreCheckedBeforeTheWorkAndNeverOverwriteAnInput) {
   fs::copy_file(config + "robot.yaml", d / "robot.yaml");
   fs::copy_file(config + "rig.yaml", d / "rig.yaml");
   const std::string robot = (d / "robot.yaml").string(), rig = (d / "rig.yaml").string();
+  const std::string ref = (d / "short.yaml").string(), trace = (d / "t.csv").string();
+  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref).status, 0);
+  ASSERT_EQ(vcloe("simulate --reference " + ref + " --out " + trace).status, 0);
   expect_refused({
+      // An input trace's sidecar is an input too.
+      {"identify --measured " + trace + " --out " + trace + ".meta.json --force", "is also an input of this command"},
+      {"filter " + trace + " --cutoff 10 --out " + trace + ".meta.json --force", "is also an input of this command"},
       // excite wrote over its own robot file with --force, and found a missing directory only
       // after the optimisation (minutes).
       {"excite --robot " + robot + " --out " + robot + " --force", "is also an input of this command"},
