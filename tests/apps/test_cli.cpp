@@ -225,7 +225,7 @@ TEST(Cli, DemoNeverWritesIntoAnExistingDirectory) {
   const fs::path fresh = temp_dir() / "demo-bad-n";  // a bad count is refused before any step runs
   const CommandResult bad = vcloe("demo --n -1 --dir " + fresh.string());
   EXPECT_EQ(bad.status, 2) << bad.out;
-  EXPECT_NE(bad.out.find("--n: expected at least one"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("--n: expected 1 to 1000 validation trajectories, got -1"), std::string::npos) << bad.out;
   EXPECT_FALSE(fs::exists(fresh));
 }
 
