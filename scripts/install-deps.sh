@@ -23,6 +23,7 @@ PACKAGES=(
   libnlopt-cxx-dev             # excitation optimizer
   gnuplot-nox                  # plots for compare/excite
   python3-scipy python3-numpy  # regenerating filter test vectors only
+  python3-zmq                  # the rig protocol from Python: test and example adapter
 )
 
 missing=()

@@ -51,7 +51,7 @@ void add_demo_command(CLI::App& app) {
   struct DemoOptions {
     std::string dir = "vcloe-demo";
     int n = 10;
-    bool force = false;
+    bool force = false, rig = false;
 
     void validate() const {  // before any step runs (they take minutes)
       if (n < 1 || n > 1000)
@@ -69,6 +69,9 @@ void add_demo_command(CLI::App& app) {
   cmd->add_option("--dir", o->dir, "output directory (created; must not exist unless --force)")->capture_default_str();
   cmd->add_option("--n", o->n, "validation trajectories")->capture_default_str();
   cmd->add_flag("--force", o->force, "reuse an existing directory, overwriting its demo files");
+  cmd->add_flag("--rig", o->rig,
+                "record through the live rig's processes (`vcloe rig run --clock lockstep`: robot, vision and control "
+                "over ZeroMQ) instead of in one process");
   cmd->callback([o] {
     namespace fs = std::filesystem;
     o->validate();
@@ -84,13 +87,20 @@ void add_demo_command(CLI::App& app) {
     const oe_ident::IdentificationConfig cfg =
         oe_ident::load_identification_config(default_config_dir() + "/identify.yaml");
     step("1. excitation trajectory (observability index, eq. 39)", with({"excite", "--out", d + "excitation.yaml"}));
+    // The same records either way: the rig in lockstep equals the in-process run (docs/protocol.md).
+    const std::vector<std::string> run = o->rig ? std::vector<std::string>{"rig", "run", "--clock", "lockstep"}
+                                                : std::vector<std::string>{"run", "--backend", "virtual"};
+    auto run_with = [&](std::vector<std::string> a) {
+      a.insert(a.begin(), run.begin(), run.end());
+      return with(a);
+    };
     step("2. run it on the virtual robot (hidden truth, camera noise)",
-         with({"run", "--backend", "virtual", "--reference", d + "excitation.yaml", "--out", d + "measured.csv"}));
+         run_with({"--reference", d + "excitation.yaml", "--out", d + "measured.csv"}));
     std::vector<std::string> identify = {"identify", "--measured", d + "measured.csv", "--out", d + "identified.yaml"};
     if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
       const oe_ident::Payload& p = *cfg.payload;
       step("3. again with the known payload bolted on (the scale anchor)",
-           with({"run", "--backend", "virtual", "--seed", "2", "--reference", d + "excitation.yaml", "--payload-mass",
+           run_with({"--seed", "2", "--reference", d + "excitation.yaml", "--payload-mass",
                  exact_number(p.mass), "--payload-inertia", exact_number(p.inertia(0)), exact_number(p.inertia(1)),
                  exact_number(p.inertia(2)), "--out", d + "measured-payload.csv"}));
       identify.insert(identify.end(), {"--payload-trace", d + "measured-payload.csv"});

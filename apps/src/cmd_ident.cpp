@@ -74,6 +74,12 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
   out.setup = load_setup(q.robot, experiment, reference);
+  // Inconsistent priors (Table 1's cranks and links are) are allowed as a start; the model
+  // written moves the values the poses do not determine (docs/identification.md).
+  if (const auto issues = sim::check_physical_consistency(out.setup.lambda); !issues.empty())
+    std::cerr << "warning: " << q.robot << ": the priors are not physically consistent (" << issues.size()
+              << " violations, e.g. " << issues.front()
+              << "); the identified model moves what the poses do not determine to consistent values\n";
   std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};
   check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
   check_recorded_payload(measured, q.measured, std::nullopt, "");
@@ -91,6 +97,10 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   }
   cfg.options.verbose = q.verbose;
   if (q.verbose) FLAGS_minloglevel = 0;
+  // A live line per LM iteration on the terminal (stderr), unless asked for silence or for
+  // Ceres' own table (--verbose).
+  if (!q.quiet && !q.verbose)
+    cfg.options.progress = [](const oe_ident::IterationProgress& p) { std::cerr << p.line() << "\n" << std::flush; };
   out.result = oe_ident::identify(out.setup.model, out.setup.lambda, out.setup.experiment.outer, exps, cfg.options);
   out.anchor = cfg.options.anchor.describe();
   out.noise_sigma = cfg.options.sigma;
@@ -116,7 +126,8 @@ void add_identify_command(CLI::App& app) {
   cmd->add_option("--out", q->out, "identified robot file to write (+ <out>.report.json)")->required();
   cmd->add_flag("--json", flags->first, "print the report as JSON");
   cmd->add_flag("--force", flags->second, "overwrite existing output");
-  cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations");
+  cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations (Ceres' table)");
+  cmd->add_flag("--quiet", q->quiet, "no progress line per iteration");
   cmd->add_flag("--accept-robot-mismatch", q->accept_robot_mismatch,
                 "fit a trace whose recorded robot file differs from --robot or cannot be checked (moved, changed,\n"
                 "unreadable, not recorded); a warning is printed instead of the refusal");

@@ -102,6 +102,7 @@ void add_rig_command(CLI::App& app) {
   cmd->add_option("--frames", o->frames, "stop after this many poses (0: listen for --seconds)")->capture_default_str();
   cmd->add_flag("--json", o->json, "print only the summary, as JSON");
   cmd->callback([o] { listen(*o); });
+  add_rig_run_command(*rig);
 }
 
 }  // namespace vcloe::app

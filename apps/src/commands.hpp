@@ -20,6 +20,7 @@ void add_compare_command(CLI::App& app);
 void add_identify_command(CLI::App& app);
 void add_validate_command(CLI::App& app);  // Tables 4 and 5 (cmd_validate.cpp)
 void add_demo_command(CLI::App& app);      // excite -> run -> identify -> validate
+void add_truth_command(CLI::App& app);     // `truth random` (cmd_truth.cpp)
 // The camera side (docs/vision.md). add_calibrate_command adds the `calibrate` parent and,
 // under it, `stereo` and `base` through the two add_calibrate_*_command functions.
 void add_calibrate_command(CLI::App& app);                 // cmd_calibrate.cpp
@@ -28,6 +29,11 @@ void add_calibrate_base_command(CLI::App& calibrate);      // cmd_calibrate_base
 void add_render_command(CLI::App& app);                    // cmd_render.cpp
 void add_measure_command(CLI::App& app);                   // cmd_measure.cpp
 void add_filter_command(CLI::App& app);                    // cmd_filter.cpp
+// The live rig (docs/protocol.md): `rig listen` and `rig run`, and the three roles.
 void add_rig_command(CLI::App& app);                       // cmd_rig_listen.cpp: `rig listen`
+void add_rig_run_command(CLI::App& rig);                   // cmd_rig_run.cpp
+void add_robot_command(CLI::App& app);                     // cmd_robot_serve.cpp: `robot serve`
+void add_vision_command(CLI::App& app);                    // cmd_vision_serve.cpp: `vision serve`
+void add_control_command(CLI::App& app);                   // cmd_control.cpp
 
 }  // namespace vcloe::app

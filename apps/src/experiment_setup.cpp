@@ -15,9 +15,7 @@
 
 namespace vcloe::app {
 
-namespace {
-
-nlohmann::json base_metadata(const ExperimentSetup& s, const std::string& source) {
+nlohmann::json trace_metadata(const ExperimentSetup& s, const std::string& source) {
   const servo::LoopTiming& t = s.experiment.timing;
   return {{"format", "vcloe-trace-1"},
           {"source", source},
@@ -32,6 +30,8 @@ nlohmann::json base_metadata(const ExperimentSetup& s, const std::string& source
           {"experiment", file_entry(s.experiment_file)},
           {"reference", file_entry(s.reference_file)}};
 }
+
+namespace {
 
 PoseTrace to_trace(const ExperimentSetup& s, const servo::LoopResult<double>& r) {
   PoseTrace t;
@@ -76,7 +76,7 @@ PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& 
   const auto r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
   if (!r.ok) fail("twin", r.failure);
   PoseTrace t = to_trace(s, r);
-  t.metadata = base_metadata(s, "twin");
+  t.metadata = trace_metadata(s, "twin");
   return t;
 }
 
@@ -99,7 +99,7 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   if (!r.ok) fail("virtual robot", r.failure);
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
-  t.metadata = base_metadata(s, "virtual");
+  t.metadata = trace_metadata(s, "virtual");
   t.metadata["truth"] = file_entry(truth_file);
   t.metadata["seed"] = run.seed;
   t.metadata["noise_sigma"] = {run.noise_sigma(0), run.noise_sigma(1), run.noise_sigma(2),

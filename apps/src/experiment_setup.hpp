@@ -32,6 +32,10 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
 ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
                            const excitation::FourierTrajectory& trajectory, const std::string& reference_name);
 
+// The sidecar's common part: format, source, software, timing, and the robot, experiment and
+// reference files (absolute paths and SHA-256), docs/traces.md.
+nlohmann::json trace_metadata(const ExperimentSetup& setup, const std::string& source);
+
 // The twin's trace (measured = simulated pose) for parameters lambda.
 PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda);
 

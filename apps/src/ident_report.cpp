@@ -55,6 +55,7 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
           {"failed_simulations", r.failed_simulations},
           {"residual_correlation_factor", r.residual_correlation_factor},
           {"consistency", r.consistency},
+          {"moved_to_consistency", r.moved},
           {"termination", r.termination},
           {"after_over_noise", o.worst_fit_over_noise().first}};
 }
@@ -81,6 +82,10 @@ void print_identification(const IdentifyOutcome& o, std::ostream& out) {
     if (p.sigma > 0) out << std::setw(10) << p.sigma << " " << std::setw(6) << p.rel_sigma * 100 << "%";
     else out << std::setw(18) << " ";
     out << (p.flagged ? " !" : "  ") << " " << p.status << "\n";
+  }
+  if (!r.moved.empty()) {
+    out << "\nmoved to physical consistency (values the poses do not determine; the RMS after is this model's):\n";
+    for (const auto& m : r.moved) out << "  " << m << "\n";
   }
   if (!r.consistency.empty()) {
     out << "\nphysical consistency of the result:\n";

@@ -38,11 +38,15 @@ int main(int argc, char** argv) {
   vcloe::app::add_identify_command(app);
   vcloe::app::add_validate_command(app);
   vcloe::app::add_demo_command(app);
+  vcloe::app::add_truth_command(app);
   vcloe::app::add_calibrate_command(app);
   vcloe::app::add_render_command(app);
   vcloe::app::add_measure_command(app);
   vcloe::app::add_filter_command(app);
   vcloe::app::add_rig_command(app);
+  vcloe::app::add_robot_command(app);
+  vcloe::app::add_vision_command(app);
+  vcloe::app::add_control_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -139,7 +139,7 @@ Decoded decode_body(MessageType type, const Header& h, Reader& r) {
       r.skip(1);
       const auto reason = r.get<std::uint16_t>();
       r.skip(4);
-      if (state > 1 || reason > static_cast<std::uint16_t>(StopReason::Finished)) return bad(DecodeError::BadEnum);
+      if (state > 2 || reason > static_cast<std::uint16_t>(StopReason::Finished)) return bad(DecodeError::BadEnum);
       m.state = static_cast<RobotState>(state);
       m.reason = static_cast<StopReason>(reason);
       m.last_command = r.get<std::uint64_t>();

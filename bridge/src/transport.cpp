@@ -2,6 +2,8 @@
 
 #include <zmq.hpp>
 
+#include <vector>
+
 #include "vcloe/core/error.hpp"
 
 namespace vcloe::bridge {
@@ -71,6 +73,14 @@ std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
     counters_[type_of(*d.message)].count(header_of(*d.message).sequence);
     return d.message;
   }
+}
+
+bool Subscriber::wait_any(std::initializer_list<Subscriber*> subscribers, std::chrono::microseconds timeout) {
+  std::vector<zmq::pollitem_t> items;
+  for (Subscriber* s : subscribers) items.push_back({s->socket_->handle(), 0, ZMQ_POLLIN, 0});
+  // zmq_poll's timeout is in ms: wait the whole ms, the caller re-checks its own deadline.
+  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(std::max(timeout, std::chrono::microseconds(0)));
+  return zmq::poll(items.data(), items.size(), ms) > 0;
 }
 
 }  // namespace vcloe::bridge

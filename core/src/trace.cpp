@@ -137,6 +137,30 @@ void check_output_path(const std::string& path, bool force, const std::vector<st
   if (fs::exists(p) && !force) fail(path, "exists; pass --force to overwrite");
 }
 
+std::string trace_csv_header(const PoseTrace& t) {
+  std::vector<std::string> header = {"time"};
+  auto add = [&](const std::vector<std::string>& c) { header.insert(header.end(), c.begin(), c.end()); };
+  if (!t.reference.empty()) add(columns_for("ref_"));
+  add(columns_for(""));
+  if (!t.command.empty()) add(command_columns());
+  if (!t.truth.empty()) add(columns_for("true_"));
+  std::string out;
+  for (std::size_t c = 0; c < header.size(); ++c) out += (c ? "," : "") + header[c];
+  return out + '\n';
+}
+
+std::string trace_csv_row(const PoseTrace& t, std::size_t i) {
+  std::string out = exact_number(t.time[i]);
+  auto put = [&](const Vec6d& v) {
+    for (int c = 0; c < 6; ++c) out += "," + exact_number(v(c));
+  };
+  if (!t.reference.empty()) put(t.reference[i]);
+  put(t.measured[i]);
+  if (!t.command.empty()) put(t.command[i]);
+  if (!t.truth.empty()) put(t.truth[i]);
+  return out + '\n';
+}
+
 void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   const std::size_t n = t.time.size();
   if (n == 0) fail(path, "refusing to write an empty trace");
@@ -152,31 +176,15 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
     if (fs::exists(path)) fail(path, "exists; pass --force to overwrite");
     if (fs::exists(sidecar_path(path))) fail(sidecar_path(path), "exists; pass --force to overwrite");
   }
-  std::vector<std::string> header = {"time"};
-  auto add = [&](const std::vector<std::string>& c) { header.insert(header.end(), c.begin(), c.end()); };
-  if (!t.reference.empty()) add(columns_for("ref_"));
-  add(columns_for(""));
-  if (!t.command.empty()) add(command_columns());
-  if (!t.truth.empty()) add(columns_for("true_"));
-  std::string out;
+  std::string out = trace_csv_header(t);
   out.reserve(n * 200);
-  for (std::size_t c = 0; c < header.size(); ++c) out += (c ? "," : "") + header[c];
-  out += '\n';
-  auto put = [&](const Vec6d& v) {
-    for (int c = 0; c < 6; ++c) out += "," + exact_number(v(c));
-  };
   for (std::size_t i = 0; i < n; ++i) {
     auto finite = [&](const std::vector<Vec6d>& v) { return v.empty() || v[i].allFinite(); };
     if (!std::isfinite(t.time[i]) || !finite(t.reference) || !finite(t.measured) || !finite(t.command) ||
         !finite(t.truth))
       fail(path, "row " + std::to_string(i + 1) + " (t = " + exact_number(t.time[i]) +
                      " s) holds a non-finite value; refusing to write a trace that cannot be read back");
-    out += exact_number(t.time[i]);
-    if (!t.reference.empty()) put(t.reference[i]);
-    put(t.measured[i]);
-    if (!t.command.empty()) put(t.command[i]);
-    if (!t.truth.empty()) put(t.truth[i]);
-    out += '\n';
+    out += trace_csv_row(t, i);
   }
   if (fs::is_directory(path)) fail(path, "is a directory, expected a file name");
   if (fs::is_directory(sidecar_path(path)))

@@ -12,6 +12,7 @@
 #include "output_error.hpp"
 #include "parameter_map.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/consistency.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 
 namespace vcloe::oe_ident {
@@ -26,6 +27,7 @@ struct Context {
   const servo::OuterGains& gains;
   const std::vector<Experiment>& exps;
   const IdentificationOptions& o;
+  Clock::time_point start;
 };
 
 // The fit in its current coordinates: delta and the twin runs of the full records (whose
@@ -118,6 +120,58 @@ struct PriorResidual {
   double sigma_;
 };
 
+// The live progress line (IdentificationOptions::progress) after each LM iteration.
+class ProgressCallback : public ceres::IterationCallback {
+ public:
+  ProgressCallback(const Context& cx, std::size_t stage) : cx_(cx), stage_(stage), stage_start_(Clock::now()) {}
+
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    const IdentificationOptions& o = cx_.o;
+    IterationProgress p;
+    p.stage = static_cast<int>(stage_) + 1;
+    p.stages = static_cast<int>(o.horizons.size());
+    p.horizon = o.horizons[stage_];
+    p.iteration = s.iteration;
+    p.cost = s.cost;
+    p.accepted = s.iteration == 0 || s.step_is_successful;
+    p.elapsed_s = std::chrono::duration<double>(Clock::now() - cx_.start).count();
+    if (s.iteration > 0 && s.step_is_successful && s.cost > 0) {
+      previous_ = last_;
+      last_ = s.cost_change / s.cost;
+    }
+    const bool final_stage = p.stage == p.stages;
+    p.iterations_left = iterations_to_tolerance(previous_, last_, final_stage ? o.tol1 : o.stage_tol1,
+                                                o.max_iterations - s.iteration);
+    if (p.iterations_left >= 0 && s.iteration > 0) {
+      const double per_iteration = std::chrono::duration<double>(Clock::now() - stage_start_).count() / s.iteration;
+      p.seconds_left = p.iterations_left * per_iteration;
+      // Later stages: ten iterations each, at this stage's cost per iteration scaled by the
+      // share of the records they fit (a rough figure, said to be one).
+      for (std::size_t k = stage_ + 1; k < o.horizons.size(); ++k)
+        p.seconds_left += 10 * per_iteration * o.horizons[k] / o.horizons[stage_];
+    }
+    o.progress(p);
+    return ceres::SOLVER_CONTINUE;
+  }
+
+ private:
+  const Context& cx_;
+  std::size_t stage_;
+  Clock::time_point stage_start_;
+  double previous_ = -1, last_ = -1;  // relative cost decreases of the last two accepted steps
+};
+
+// Moments the poses do not determine moved to the nearest consistent values (consistency.hpp);
+// the report's values follow, and says what moved.
+void make_result_consistent(IdentificationResult& result) {
+  std::array<bool, sim::kNumLambda> identified{};
+  for (const ParameterResult& p : result.parameters) identified[static_cast<std::size_t>(p.index)] = p.identified;
+  ConsistentModel c = make_consistent(result.lambda, identified);
+  result.lambda = c.lambda;
+  result.moved = std::move(c.moved);
+  for (ParameterResult& p : result.parameters) p.value = result.lambda(p.index);
+}
+
 ceres::Solver::Options solver_options(const IdentificationOptions& o, std::size_t stage) {
   const bool last = stage + 1 == o.horizons.size();
   ceres::Solver::Options so;
@@ -140,8 +194,9 @@ ceres::Solver::Options solver_options(const IdentificationOptions& o, std::size_
 }
 
 // One stage: the output error of `runs` (and the weak prior) minimised from delta, in place.
-ceres::Solver::Summary solve_stage(const IdentificationOptions& o, std::size_t stage, TwinRuns& runs,
+ceres::Solver::Summary solve_stage(const Context& cx, std::size_t stage, TwinRuns& runs,
                                    const std::vector<double>& start_delta, std::vector<double>& delta) {
+  const IdentificationOptions& o = cx.o;
   const int q = runs.num_coordinates();
   OutputErrorCost cost(runs);
   // Weak prior: (delta - delta_start) / prior_log_sigma per coordinate. It keeps directions the
@@ -162,8 +217,11 @@ ceres::Solver::Summary solve_stage(const IdentificationOptions& o, std::size_t s
                            : o.loss == Loss::Cauchy ? new ceres::CauchyLoss(o.loss_scale)
                                                     : nullptr,
                            delta.data());
+  ceres::Solver::Options so = solver_options(o, stage);
+  ProgressCallback progress(cx, stage);
+  if (o.progress) so.callbacks.push_back(&progress);
   ceres::Solver::Summary summary;
-  ceres::Solve(solver_options(o, stage), &problem, &summary);
+  ceres::Solve(so, &problem, &summary);
   return summary;
 }
 
@@ -198,7 +256,7 @@ ceres::Solver::Summary fit_horizons(const Context& cx, Fit& fit, IdentificationR
       stage_runs = make_runs(cx, prefix, fit.map());
     }
     TwinRuns& runs = last ? *fit.runs : *stage_runs;
-    summary = solve_stage(o, stage, runs, start_delta, fit.delta);
+    summary = solve_stage(cx, stage, runs, start_delta, fit.delta);
     if (o.verbose) {
       std::cerr << "horizon " << o.horizons[stage] << ": " << summary.BriefReport() << " (" << summary.message << ")\n";
       runs.print_timing(std::cerr);
@@ -244,7 +302,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   o.validate();
   check_experiments(exps, o.anchor);
   const auto start = Clock::now();
-  const Context cx{prior, gains, exps, o};
+  const Context cx{prior, gains, exps, o, start};
   IdentificationResult result;
 
   // Fixed entries (configuration, anchor) at their values; the rest free.
@@ -275,6 +333,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   result.lambda = fit.map().lambda(fit.delta.data());
   report_parameters(prior_lambda, st, cov_lambda, o, result);
   result.termination = summary.BriefReport();
+  make_result_consistent(result);
 
   for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result"));
   result.consistency = sim::check_physical_consistency(result.lambda);

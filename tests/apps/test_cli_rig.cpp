@@ -56,3 +56,27 @@ TEST(CliRig, ListenToNothingSaysSoAndFails) {
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("no pose received in"), std::string::npos) << r.out;
 }
+
+TEST(CliRig, ServeAndControlRefuseBadArgumentsNamingThem) {
+  auto r = cli_test::vcloe("vision serve --source camera:/dev/vcloe-no-such-camera,/dev/vcloe-no-such-camera-2");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("cannot open camera '/dev/vcloe-no-such-camera'"), std::string::npos) << r.out;
+  r = cli_test::vcloe("vision serve --source camera:0");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("camera:LEFT,RIGHT needs two devices"), std::string::npos) << r.out;
+  r = cli_test::vcloe("vision serve --source webcam");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("expected virtual, images:DIR or camera:LEFT,RIGHT"), std::string::npos) << r.out;
+  r = cli_test::vcloe("robot serve --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --pose-timeout -1");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--pose-timeout"), std::string::npos) << r.out;
+  r = cli_test::vcloe("robot serve --reference " + std::string(VCLOE_SOURCE_DIR) +
+                      "/config/reference.yaml --start-timeout 0.2 --status ipc:///tmp/vcloe-alone-" +
+                      std::to_string(::getpid()) + " --camera-stream ipc:///tmp/vcloe-alone-camera-" +
+                      std::to_string(::getpid()));
+  EXPECT_EQ(r.status, 2) << r.out;  // nobody connects: it says who is missing, it never hangs
+  EXPECT_NE(r.out.find("no controller on"), std::string::npos) << r.out;
+  r = cli_test::vcloe("control --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --out " +
+                      std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --force");
+  EXPECT_EQ(r.status, 2) << r.out;  // never its own input
+}

@@ -45,7 +45,8 @@ struct CommandMessage {
   Vec6d theta = Vec6d::Zero();
 };
 
-enum class RobotState : std::uint8_t { Running = 0, Stopped = 1 };
+// Waiting: before the run, until every process is connected (the start handshake).
+enum class RobotState : std::uint8_t { Running = 0, Stopped = 1, Waiting = 2 };
 enum class StopReason : std::uint16_t {
   None = 0,
   PoseTimeout = 1,        // no pose for longer than the timeout

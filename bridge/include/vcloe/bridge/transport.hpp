@@ -6,6 +6,7 @@
 // controller, which must act on the newest pose, never on a queue of stale ones). Queues are
 // bounded by high-water marks: a stalled consumer never grows memory without bound.
 #include <chrono>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -49,6 +50,9 @@ class Subscriber {
 
   std::uint64_t malformed() const { return malformed_; }
   const StreamCounters& counters(MessageType type) { return counters_[type]; }
+
+  // Waits until one of `subscribers` has a frame to read, or `timeout` passes (then false).
+  static bool wait_any(std::initializer_list<Subscriber*> subscribers, std::chrono::microseconds timeout);
 
  private:
   std::unique_ptr<zmq::socket_t> socket_;

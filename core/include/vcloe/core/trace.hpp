@@ -39,6 +39,10 @@ void write_trace(const std::string& path, const PoseTrace& trace, bool force);
 // Reads the CSV and its sidecar if present. A sidecar whose `csv_sha256` is not the CSV's
 // hash is an error naming both files.
 PoseTrace read_trace(const std::string& path);
+// The CSV's header line and row i (with '\n'), as write_trace writes them: for a recorder that
+// streams rows to disk as they come (`vcloe control`), in the one format.
+std::string trace_csv_header(const PoseTrace& layout);
+std::string trace_csv_row(const PoseTrace& trace, std::size_t i);
 
 std::string sidecar_path(const std::string& trace_path);
 

@@ -33,6 +33,7 @@ class VirtualRobot {
                const VirtualRobotOptions& options);
 
   Vec6d pose() const { return engine_.platform_pose(); }  // the true pose (never seen by identification)
+  Vec6d joint_angles() const { return engine_.joint_angles(); }  // the encoders (rad)
   // One controller period: each drive runs eq. (31) on its encoder angle and the held
   // command U, and the torque (plus friction, per engine step) is applied.
   // Returns false (and failure() says why) when the engine fails or the safety stop trips.

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/oe_ident/progress.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/servo/reference.hpp"
 #include "vcloe/sim/robot.hpp"
@@ -77,6 +78,7 @@ struct IdentificationOptions {
   double qr_eps = 1e-3;             // structural analysis on the reference's regressor
   int threads = 2;                  // experiments evaluated in parallel
   bool verbose = false;
+  ProgressFunction progress;        // called after each LM iteration (progress.hpp); empty: silent
 
   // Every numeric setting and the anchor range-checked, in one place (in the manner of Ceres'
   // Solver::Options::IsValid): the first setting out of range, or nullopt if all are in range.
@@ -104,6 +106,7 @@ struct IdentificationResult {
   double jacobian_cost_ratio = 0;  // one Jacobian evaluation / one residual evaluation (wall)
   int identified_count = 0;
   std::vector<std::string> consistency;  // physical-consistency violations of the result
+  std::vector<std::string> moved;        // moments the poses do not see, moved to consistency
   std::string termination;
   int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
   int failed_simulations = 0;            // trial points where the twin diverged (step rejected)

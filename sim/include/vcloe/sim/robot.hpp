@@ -68,4 +68,12 @@ std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& l
 std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda,
                                                     double relative_tolerance = 1e-9);
 
+// The principal moments nearest to I (least squares over the moments marked free) that are
+// positive and obey the triangle inequalities, with a relative margin. Moments not marked free
+// are kept; if the violation cannot be removed by the free ones, I is returned unchanged (check
+// the result with check_physical_consistency). At most one inequality can fail at a time (the
+// largest moment against the other two), so the nearest point moves along its normal.
+Vec3d nearest_consistent_moments(const Vec3d& I, const std::array<bool, 3>& free = {true, true, true},
+                                 double margin = 1e-6);
+
 }  // namespace vcloe::sim

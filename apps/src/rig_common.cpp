@@ -1,0 +1,78 @@
+#include "rig_common.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::app {
+
+void add_endpoint_options(CLI::App* cmd, RigEndpoints& e, const std::string& which) {
+  if (which.find('c') != std::string::npos)
+    cmd->add_option("--camera-stream", e.camera, "true poses of the virtual robot, for the virtual camera")
+        ->capture_default_str();
+  if (which.find('p') != std::string::npos)
+    cmd->add_option("--poses", e.poses, "the measured pose stream (vision publishes)")->capture_default_str();
+  if (which.find('k') != std::string::npos)
+    cmd->add_option("--commands", e.commands, "the joint commands (control publishes)")->capture_default_str();
+  if (which.find('s') != std::string::npos)
+    cmd->add_option("--status", e.status, "the robot's status (robot publishes)")->capture_default_str();
+}
+
+RigEndpoints ipc_endpoints(const std::string& dir) {
+  return {"ipc://" + dir + "/camera", "ipc://" + dir + "/poses", "ipc://" + dir + "/commands", "ipc://" + dir + "/status"};
+}
+
+namespace {
+
+// A TCP port on the loopback that is free now (the kernel's choice for port 0).
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) fail("rig", "cannot open a socket to find a free TCP port");
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  socklen_t n = sizeof a;
+  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+                  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n) == 0;
+  close(fd);
+  if (!ok) fail("rig", "cannot find a free TCP port on 127.0.0.1");
+  return ntohs(a.sin_port);
+}
+
+}  // namespace
+
+RigEndpoints tcp_endpoints() {
+  auto at = [](int port) { return "tcp://127.0.0.1:" + std::to_string(port); };
+  return {at(free_port()), at(free_port()), at(free_port()), at(free_port())};
+}
+
+RigClock parse_clock(const std::string& name) {
+  if (name == "lockstep") return RigClock::Lockstep;
+  if (name == "realtime") return RigClock::Realtime;
+  fail("--clock", "expected lockstep or realtime, got '" + name + "'");
+}
+
+void add_timeout_options(CLI::App* cmd, TimeoutOptions& t) {
+  cmd->add_option("--pose-timeout", t.pose,
+                  "stop when the pose stream is silent this long (s; 0: 2 camera periods realtime, 2 s lockstep)")
+      ->capture_default_str();
+  cmd->add_option("--heartbeat-timeout", t.heartbeat,
+                  "stop when the controller is silent this long (s; 0: 5 camera periods realtime, 2 s lockstep)")
+      ->capture_default_str();
+}
+
+bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period) {
+  if (!(t.pose >= 0)) fail("--pose-timeout", "expected a non-negative time (s)");
+  if (!(t.heartbeat >= 0)) fail("--heartbeat-timeout", "expected a non-negative time (s)");
+  bridge::SafetyLimits l;
+  const bool realtime = clock == RigClock::Realtime;
+  l.pose_timeout = t.pose > 0 ? t.pose : realtime ? 2 * camera_period : 2.0;
+  l.heartbeat_timeout = t.heartbeat > 0 ? t.heartbeat : realtime ? 5 * camera_period : 2.0;
+  if (const std::string why = l.first_invalid(); !why.empty()) fail("safety limits", why);
+  return l;
+}
+
+}  // namespace vcloe::app

@@ -1,0 +1,137 @@
+#include "rig_launch.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "vcloe/core/error.hpp"
+
+extern char** environ;
+
+namespace vcloe::app {
+
+namespace {
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+struct Child {
+  std::string role;
+  pid_t pid = -1;
+  int status = -1;  // exit status once ended (128 + signal if killed)
+};
+
+Child spawn(const std::string& role, const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  static std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  argv.push_back(self.data());
+  std::vector<std::string> copy = args;
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  Child c{role};
+  if (posix_spawn(&c.pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
+    fail("rig run", "cannot start the " + role + " process (" + self + ")");
+  return c;
+}
+
+std::vector<std::string> endpoint_args(const RigEndpoints& e) {
+  return {"--camera-stream", e.camera, "--poses", e.poses, "--commands", e.commands, "--status", e.status};
+}
+
+void append(std::vector<std::string>& to, const std::vector<std::string>& more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
+
+std::vector<std::string> payload_args(const RigRun& r) {
+  if (!r.payload) return {};
+  const Vec3d& I = r.payload->inertia;
+  return {"--payload-mass", number(r.payload->mass), "--payload-inertia", number(I(0)), number(I(1)), number(I(2))};
+}
+
+std::vector<std::string> robot_args(const RigRun& r, const RigEndpoints& e) {
+  std::vector<std::string> a = {"robot", "serve", "--truth", r.truth, "--robot", r.robot, "--experiment", r.experiment,
+                                "--reference", r.reference, "--clock", r.clock, "--pose-timeout",
+                                number(r.timeouts.pose), "--heartbeat-timeout", number(r.timeouts.heartbeat)};
+  append(a, endpoint_args(e));
+  append(a, payload_args(r));
+  return a;
+}
+
+std::vector<std::string> vision_args(const RigRun& r, const RigEndpoints& e) {
+  std::vector<std::string> a = {"vision", "serve", "--source", "virtual", "--experiment", r.experiment, "--seed",
+                                std::to_string(r.seed), "--noise-position", number(r.noise_position),
+                                "--noise-angle", number(r.noise_angle), "--camera", r.camera.model,
+                                "--centroid-noise-px", number(r.camera.centroid_noise_px),
+                                "--camera-stream", e.camera, "--poses", e.poses, "--status", e.status};
+  if (!r.camera.rig.empty()) append(a, {"--camera-rig", r.camera.rig});
+  if (!r.camera.markers.empty()) append(a, {"--camera-markers", r.camera.markers});
+  return a;
+}
+
+std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
+  std::vector<std::string> a = {"control", "--robot", r.robot, "--experiment", r.experiment, "--reference",
+                                r.reference, "--out", r.out, "--clock", r.clock,
+                                "--poses", e.poses, "--commands", e.commands, "--status", e.status};
+  if (r.force) a.push_back("--force");
+  append(a, payload_args(r));
+  return a;
+}
+
+// Waits for every child; once one has failed, the rest get `grace` seconds, then SIGTERM.
+void wait_all(std::vector<Child>& children, double grace) {
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> deadline;
+  for (std::size_t left = children.size(); left > 0;) {
+    for (Child& c : children) {
+      if (c.status >= 0) continue;
+      int st = 0;
+      if (waitpid(c.pid, &st, WNOHANG) != c.pid) continue;
+      c.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      --left;
+      if (c.status != 0 && !deadline)
+        deadline = Clock::now() + std::chrono::milliseconds(static_cast<int>(grace * 1e3));
+    }
+    if (deadline && Clock::now() > *deadline)
+      for (Child& c : children)
+        if (c.status < 0) kill(c.pid, SIGTERM);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+void run_rig(const RigRun& r) {
+  if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
+  std::string dir;
+  RigEndpoints e;
+  if (r.transport == "ipc") {
+    std::string pattern = (std::filesystem::temp_directory_path() / "vcloe-rig-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) fail("rig run", "cannot create a directory for the ipc endpoints in /tmp");
+    dir = pattern;
+    e = ipc_endpoints(dir);
+  } else {
+    e = tcp_endpoints();
+  }
+  std::vector<Child> children = {spawn("robot", robot_args(r, e)), spawn("vision", vision_args(r, e)),
+                                 spawn("control", control_args(r, e))};
+  wait_all(children, 5.0);
+  if (!dir.empty()) std::filesystem::remove_all(dir);
+  std::string failed;
+  for (const Child& c : children)
+    if (c.status != 0) failed += (failed.empty() ? "" : ", ") + c.role + " (exit " + std::to_string(c.status) + ")";
+  if (!failed.empty()) fail("rig run", "ended with " + failed + "; see their messages above");
+}
+
+}  // namespace vcloe::app

@@ -1,0 +1,32 @@
+#pragma once
+// Starting the live rig's three processes on this machine and waiting for them: what `vcloe rig
+// run` and `vcloe demo --rig` do (docs/protocol.md, "Processes").
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "camera_option.hpp"
+#include "rig_common.hpp"
+#include "vcloe/oe_ident/payload.hpp"
+
+namespace vcloe::app {
+
+struct RigRun {
+  std::string robot, truth, experiment, reference, out;
+  std::string clock = "lockstep";   // lockstep | realtime
+  std::string transport = "ipc";    // ipc | tcp
+  std::uint64_t seed = 1;           // the virtual camera's noise
+  double noise_position = 2e-5, noise_angle = 5e-5;
+  CameraOption camera;
+  std::optional<oe_ident::Payload> payload;
+  TimeoutOptions timeouts;
+  bool force = false;
+};
+
+// Starts `vcloe robot serve`, `vision serve --source virtual` and `control` (this binary) on
+// fresh endpoints, waits for all three and removes the ipc directory. When one ends with an
+// error the others get a grace period to come to their controlled stop, then are ended.
+// Throws vcloe::Error naming the process(es) that failed; the trace control wrote stays.
+void run_rig(const RigRun& run);
+
+}  // namespace vcloe::app

@@ -1,0 +1,63 @@
+#pragma once
+// vcloe/bridge/safety.hpp — the robot side's watchdog (DESIGN.md sections 6 and 10): when the
+// pose stream goes silent, too many poses in a row are invalid, the controller stops sending,
+// or a command is outside the joint range, faster than the rate limit or malformed, the robot
+// comes to a controlled stop (holds position, drives enabled) and says why in its status.
+//
+// Pure bookkeeping on times the caller passes (s, any steady clock): no clock, no socket, so
+// each rule is specified by a test with made-up times (tests/bridge/test_safety.cpp).
+#include <optional>
+#include <string>
+
+#include "vcloe/bridge/messages.hpp"
+
+namespace vcloe::bridge {
+
+struct SafetyLimits {
+  double pose_timeout = 0.02;        // s; a pose stream silent longer than this stops (2 camera periods at 100 Hz)
+  int max_invalid_in_row = 5;        // invalid (occluded, rejected) poses in a row that stop
+  double heartbeat_timeout = 0.05;   // s; no command or heartbeat from the controller for longer stops
+  double joint_limit = 0.9948;       // rad; every command must satisfy |theta_i| <= joint_limit
+  double max_command_speed = 6.0;    // rad/s; |U_i - U_i,previous| / (time between their frames)
+
+  // The first invalid setting as "key: what is expected", or empty.
+  std::string first_invalid() const;
+};
+
+struct StopCause {
+  StopReason reason = StopReason::None;
+  std::string detail;  // plain words with the values that tripped it
+};
+
+class SafetyMonitor {
+ public:
+  // Throws vcloe::Error naming the first invalid limit.
+  SafetyMonitor(const SafetyLimits& limits, double camera_period);
+
+  // The watch starts now (the run begins): both streams count as fresh.
+  void start(double now);
+  void on_pose(double now, bool valid);
+  void on_controller(double now);  // any command or heartbeat from the controller
+  // A command for camera frame `frame` (-1: the start hold); checked against the range and,
+  // against the previous command, the rate limit. The first failure is kept.
+  void on_command(const Vec6d& theta, std::int64_t frame);
+  void on_malformed_command(const std::string& why);
+
+  // The stop that is due at `now`, if any (the first one found stays).
+  const std::optional<StopCause>& check(double now);
+  const std::optional<StopCause>& stop() const { return stop_; }
+
+ private:
+  SafetyLimits limits_;
+  double camera_period_;
+  bool started_ = false;
+  double last_pose_ = 0, last_controller_ = 0;
+  int invalid_in_row_ = 0;
+  std::optional<Vec6d> previous_command_;
+  std::int64_t previous_frame_ = -1;
+  std::optional<StopCause> stop_;
+
+  void trip(StopReason reason, const std::string& detail);
+};
+
+}  // namespace vcloe::bridge

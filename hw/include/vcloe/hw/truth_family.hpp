@@ -1,0 +1,33 @@
+#pragma once
+// vcloe/hw/truth_family.hpp — virtual robots the identification was not tuned on (issue #13):
+// physically consistent truths drawn around a robot file of priors, seeded. What varies, and by
+// how much, is a TruthFamily; what stays is what a user weighs or measures before identifying
+// (the crank and link masses, the geometry — unless `unmodelled`).
+#include <cstdint>
+#include <string>
+
+#include "vcloe/sim/robot.hpp"
+
+namespace vcloe::hw {
+
+struct TruthFamily {
+  double platform = 0.25;        // platform mass and moments: uniform in (1 -+ platform) x prior
+  double bodies = 0.40;          // crank and link moments, per leg: (1 -+ bodies) x prior
+  double friction_low = 0.3;     // Coulomb and viscous friction per joint: log-uniform in
+  double friction_high = 3.0;    //   [low, high] x prior
+  double gains = 0.30;           // drive gains: (1 -+ gains) x prior
+  // Effects the twin does not model: joint centres (base and platform, per coordinate) and link
+  // lengths off their nominal values by up to `tolerance` (m), uniform.
+  bool unmodelled = false;
+  double tolerance = 2e-4;
+
+  std::string first_invalid() const;  // "key: what is expected", or empty
+};
+
+// A truth: the priors' structure and values, varied as `family` says, then every body's moments
+// moved to the nearest consistent ones (sim::nearest_consistent_moments). The same seed gives
+// the same truth. It passes the robot file's reader (home pose reachable, inertia consistent);
+// throws vcloe::Error if the family is invalid or a drawn truth would not.
+sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& family = {});
+
+}  // namespace vcloe::hw

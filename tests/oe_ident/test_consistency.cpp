@@ -1,0 +1,70 @@
+// Specification of the consistent model identify writes (oe_ident/consistency.hpp): moments the
+// poses do not determine move to the nearest values obeying the triangle inequalities, the
+// identified ones never move, and the twin's trace does not change.
+#include <gtest/gtest.h>
+
+#include "../sim/sim_fixtures.hpp"
+#include "vcloe/excitation/fourier.hpp"
+#include "vcloe/oe_ident/consistency.hpp"
+#include "vcloe/servo/twin.hpp"
+
+using namespace vcloe;
+
+namespace {
+
+// What the poses determine of the inertias: the platform, each crank's Iz about its axis and
+// each link's Ix, Iy; a crank's Ix, Iy and a link's spin Iz never enter the dynamics.
+std::array<bool, sim::kNumLambda> seen() {
+  std::array<bool, sim::kNumLambda> s{};
+  s.fill(true);
+  for (int i = 0; i < sim::kLegs; ++i) {
+    s[sim::wrench_index(i, 1)] = s[sim::wrench_index(i, 2)] = false;
+    s[sim::link_index(i, 3)] = false;
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(ConsistentModel, TheInconsistentPriorsBecomeConsistentMovingOnlyWhatThePosesDoNotSee) {
+  const sim::LambdaVector<double>& priors = test::default_priors();
+  ASSERT_FALSE(sim::check_physical_consistency(priors).empty()) << "Table 1's cranks and links violate them";
+  const oe_ident::ConsistentModel c = oe_ident::make_consistent(priors, seen());
+  EXPECT_TRUE(c.remaining.empty());
+  EXPECT_TRUE(sim::check_physical_consistency(c.lambda).empty());
+  EXPECT_EQ(c.moved.size(), 18u);  // crank Ix, Iy and link Iz of six legs
+  for (int k = 0; k < sim::kNumLambda; ++k) {
+    if (seen()[static_cast<std::size_t>(k)]) {
+      EXPECT_EQ(c.lambda(k), priors(k)) << sim::parameter_registry()[k].name;
+    }
+  }
+  EXPECT_NE(c.moved.front().find("Ix_w1"), std::string::npos) << c.moved.front();
+}
+
+TEST(ConsistentModel, TheTwinsTraceIsUnchanged) {
+  const sim::RobotModel& model = test::default_robot();
+  const sim::LambdaVector<double>& priors = test::default_priors();
+  excitation::RandomTrajectoryOptions o;
+  o.duration = 1.0;
+  const auto tr = excitation::random_feasible_trajectory(model, 3, o);
+  const servo::PreparedReference ref = servo::prepare_reference(model, servo::LoopTiming{}, o.duration, [&](double t) {
+    const auto s = tr.sample(t);
+    return servo::ReferenceSample{s.chi, s.chi_dot};
+  });
+  const auto a = servo::simulate_twin<double>(model, priors, ref, servo::OuterGains{});
+  const auto b = servo::simulate_twin<double>(model, oe_ident::make_consistent(priors, seen()).lambda, ref, servo::OuterGains{});
+  ASSERT_TRUE(a.ok && b.ok);
+  double largest = 0;
+  for (std::size_t j = 0; j < a.measured.size(); ++j) largest = std::max(largest, (a.measured[j] - b.measured[j]).cwiseAbs().maxCoeff());
+  EXPECT_LE(largest, 1e-9);
+}
+
+TEST(ConsistentModel, AViolationOnlyIdentifiedValuesCouldRemoveIsReportedNotHidden) {
+  sim::LambdaVector<double> l = test::default_priors();
+  std::array<bool, sim::kNumLambda> all{};
+  all.fill(true);
+  const oe_ident::ConsistentModel c = oe_ident::make_consistent(l, all);
+  EXPECT_TRUE(c.moved.empty());
+  EXPECT_FALSE(c.remaining.empty());
+  EXPECT_EQ(c.lambda, l);
+}
