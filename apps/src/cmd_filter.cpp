@@ -28,8 +28,7 @@ void add_filter_command(CLI::App& app) {
     void validate() const {
       if (order < 1 || order > 64) fail("--order", "expected a filter order of 1 to 64, got " + std::to_string(order));
       if (!(cutoff > 0 && std::isfinite(cutoff))) fail("--cutoff", "expected a positive frequency in Hz, got " + exact_number(cutoff));
-      check_output_path(out, force, {in});
-      check_output_path(sidecar_path(out), force, {in});
+      for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {in, sidecar_path(in)});
     }
     // The cut-off for a trace sampled at fs_hz over span_s: --cutoff if given and valid (else an
     // error explaining the bound); the default 60 Hz if below Nyquist, else 0.6 x Nyquist with a

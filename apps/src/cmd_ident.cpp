@@ -134,7 +134,8 @@ void add_identify_command(CLI::App& app) {
   cmd->callback([q, flags] {
     for (const std::string& f : {q->out, q->out + ".report.json"})
       check_output_path(f, flags->second,
-                        {q->measured, q->payload_trace, q->config, q->robot, q->reference, q->experiment, q->payload_file});
+                        {q->measured, q->payload_trace, sidecar_path(q->measured), sidecar_path(q->payload_trace), q->config,
+                         q->robot, q->reference, q->experiment, q->payload_file});
     const IdentifyOutcome o = run_identification(*q);
     sim::RobotModel identified = o.setup.model;
     identified.name = o.setup.model.name + "-identified";

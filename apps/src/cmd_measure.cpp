@@ -31,7 +31,7 @@ void add_measure_command(CLI::App& app) {
       if (!(max_fre_mm > 0 && max_fre_mm <= 1000))
         fail("--max-fre-mm", "expected a threshold in (0, 1000] mm, got " + exact_number(max_fre_mm));
       if (!out.empty())
-        for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {rig, markers, truth, images});
+        for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {rig, markers, truth, sidecar_path(truth), images});
     }
   };
   auto o = std::make_shared<Options>();

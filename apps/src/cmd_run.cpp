@@ -22,7 +22,7 @@ void add_run_command(CLI::App& app) {
     CameraOption camera;
 
     // Every option before any file is read or the robot moves. Camera noise: at most 10 mm and
-    // 0.1 rad (1e300 made the engine diverge; a noise-free camera, 0, is allowed). A payload is
+    // 0.1 rad (1e300 made the engine diverge; a noise-free camera, 0, is allowed); the payload
     // both options or neither (payload_option.hpp).
     std::optional<oe_ident::Payload> validate() const {
       if (!(noise_position >= 0 && noise_position <= 0.01))
@@ -30,9 +30,8 @@ void add_run_command(CLI::App& app) {
       if (!(noise_angle >= 0 && noise_angle <= 0.1))
         fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, got " + exact_number(noise_angle));
       camera.validate();
-      const std::optional<oe_ident::Payload> p = payload_from(payload);
       for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
-      return p;
+      return payload_from(payload);
     }
   };
   auto o = std::make_shared<Options>();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <openssl/evp.h>
 #include <cerrno>
@@ -28,6 +29,12 @@ std::vector<std::string> columns_for(const std::string& prefix) {
   for (const char* p : kPose) c.push_back(prefix + p);
   return c;
 }
+// Spaces and tabs around a cell (spreadsheet exports) are not part of it.
+std::string trimmed(const std::string& s) {
+  const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
 std::vector<std::string> command_columns() {
   std::vector<std::string> c;
   for (int i = 1; i <= 6; ++i) c.push_back("cmd_theta" + std::to_string(i));
@@ -212,7 +219,14 @@ PoseTrace read_trace(const std::string& path) {
   {
     std::stringstream s(line);
     std::string cell;
-    while (std::getline(s, cell, ',')) header.push_back(cell);
+    std::map<std::string, std::size_t> seen;
+    while (std::getline(s, cell, ',')) {
+      cell = trimmed(cell);
+      if (const auto [it, fresh] = seen.emplace(cell, header.size() + 1); !fresh)  // which would be read?
+        fail(path + ":1", "column '" + cell + "' appears twice (columns " + std::to_string(it->second) + " and " +
+                              std::to_string(header.size() + 1) + ")");
+      header.push_back(cell);
+    }
   }
   auto find = [&](const std::string& name) {
     for (std::size_t c = 0; c < header.size(); ++c)
@@ -248,7 +262,7 @@ PoseTrace read_trace(const std::string& path) {
     std::size_t col = 0, start = 0;
     for (; col < header.size(); ++col) {
       const std::size_t end = line.find(',', start);
-      const std::string cell = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      const std::string cell = trimmed(line.substr(start, end == std::string::npos ? std::string::npos : end - start));
       double v = 0;
       const auto r = std::from_chars(cell.data(), cell.data() + cell.size(), v);
       if (r.ec != std::errc() || r.ptr != cell.data() + cell.size())

@@ -3,9 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace cli_test {  // (not in namespace vcloe: the helper is called vcloe, like the binary)
 
@@ -31,6 +35,25 @@ inline std::filesystem::path fresh_dir(const std::string& prefix, const std::str
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
+}
+
+// The source tree's config/ directory, with a trailing slash.
+inline const std::string config_dir = std::string(VCLOE_SOURCE_DIR) + "/config/";
+
+// A command that must be refused: a one-line `vcloe: error: …` containing `expected`, exit
+// status 2, within `seconds` (refused before any long work).
+struct Refusal {
+  std::string args, expected;
+};
+inline void expect_refused(const std::vector<Refusal>& cases, double seconds = 10.0) {
+  for (const Refusal& c : cases) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CommandResult r = vcloe(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+    EXPECT_EQ(r.out.rfind("vcloe: error: ", 0), 0u) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), seconds) << c.args;
+  }
 }
 
 }  // namespace cli_test

@@ -17,7 +17,7 @@ using cli_test::vcloe;
 
 namespace {
 
-const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+const std::string& config = cli_test::config_dir;
 
 // config/robot.yaml with `from` replaced by `to`, written to dir/name.
 std::string robot_with(const fs::path& dir, const std::string& name, const std::string& from, const std::string& to) {

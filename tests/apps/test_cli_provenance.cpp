@@ -17,7 +17,7 @@ using cli_test::vcloe;
 
 namespace {
 
-const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
+const std::string& config = cli_test::config_dir;
 
 // A 2 s reference, its run without and with the default payload (5 kg), and settings that
 // stop after one iteration: every check is reached in well under a minute.

@@ -3,7 +3,6 @@
 // images given as both cameras refused.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -18,10 +17,6 @@ namespace {
 
 fs::path temp_dir(const std::string& name) { return cli_test::fresh_dir("vcloe-cli-vision-abuse", name); }
 const std::string data = std::string(VCLOE_SOURCE_DIR) + "/tests/data";
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 
@@ -67,10 +62,6 @@ TEST(CliVisionAbuse, TheSameImagesAsBothCamerasAreRefused) {
 
 TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
   const fs::path d = temp_dir("bounds");
-  const auto t0 = std::chrono::steady_clock::now();
-  struct Case {
-    std::string args, expected;
-  };
   std::string big_rig;
   {
     std::ifstream in(std::string(VCLOE_SOURCE_DIR) + "/config/rig.yaml");
@@ -79,7 +70,7 @@ TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
     std::ofstream(d / "big-rig.yaml") << big_rig;
   }
   std::ofstream(d / "a-file") << "x";
-  const std::vector<Case> cases = {
+  cli_test::expect_refused({
       {"calibrate base --poses 1000000", "--poses: expected 3 to 10000 poses, got 1000000"},
       {"calibrate base --frames 100000000", "--frames: expected 1 to 100000 frames"},
       {"calibrate base --noise-px -1", "--noise-px: expected a centroid noise sigma in [0, 10] px"},
@@ -91,12 +82,6 @@ TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
       {"render --frames 3000 --out " + (d / "img").string(), "--frames/--rate: 3000 frames at 100 Hz last 29.99 s"},
       {"render --out " + (d / "a-file").string(), "is a file; --out names the directory for the images"},
       {"measure --images " + d.string() + " --rate 0", "--rate: expected a frame rate in (0, 100000] Hz"},
-  };
-  for (const Case& c : cases) {
-    const CommandResult r = vcloe(c.args);
-    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
-    EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;
-  }
-  EXPECT_LT(seconds_since(t0), 10.0);  // every case refused before work (formerly minutes, or 14 GB)
+  });  // each refused before work (formerly minutes, or 14 GB)
   EXPECT_FALSE(fs::exists(d / "img"));
 }

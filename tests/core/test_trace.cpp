@@ -174,6 +174,14 @@ TEST(Trace, CrlfLineEndingsAndAByteOrderMarkAreRead) {
   EXPECT_EQ(a.measured, b.measured);
 }
 
+TEST(Trace, ARepeatedColumnIsRefusedAndSpacesAroundCellsAreRead) {
+  // Two 'x' columns: the first was read silently.
+  EXPECT_EQ(error_of([] { read_trace(write_text("twice.csv", "time,x,y,z,alpha,beta,gamma,x\n0,1,0,0,0,0,0,5\n")); }),
+            (dir() / "twice.csv").string() + ":1: column 'x' appears twice (columns 2 and 8)");
+  const PoseTrace t = read_trace(write_text("spaced.csv", "time, x ,y,z,alpha,beta,gamma\n0, 1.5 ,0,0,0,0,0\n"));
+  EXPECT_EQ(t.measured[0](0), 1.5);
+}
+
 TEST(Trace, ADirectoryIsNamedAsSuchNotReadAsAStream) {
   EXPECT_EQ(error_of([] { read_trace(dir().string()); }), dir().string() + ": is a directory, expected a file");
 }
