@@ -68,7 +68,14 @@ class Controller {
   }
 
   void run() {
-    handshake();
+    try {
+      handshake();
+    } catch (const Error&) {  // nothing recorded: no TRACE.partial to block the next run
+      partial_.close();
+      std::error_code ec;
+      std::filesystem::remove(o_.out + ".partial", ec);
+      throw;
+    }
     last_robot_ = now_s();
     while (!stopped_) {
       bridge::Subscriber::wait_any({&control_, &recorder_, &status_}, micros(0.002));
@@ -124,6 +131,8 @@ class Controller {
     bool pose_stream = false, recorder = false;
     while (!running_) {
       if (now_s() > end) fail("control", "the robot did not start within " + std::to_string(o_.start_timeout) + " s");
+      if (g_signal != 0)  // the rig stopping it (another process failed): at once, not after start_timeout
+        fail("control", "interrupted by signal " + std::to_string(g_signal.load()) + " before the run began");
       if (!pose_stream) pose_stream = control_.receive(std::chrono::milliseconds(0)).has_value();
       if (!recorder) recorder = recorder_.receive(std::chrono::milliseconds(0)).has_value();
       read_status();

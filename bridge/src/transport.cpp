@@ -2,6 +2,7 @@
 
 #include <zmq.hpp>
 
+#include <cerrno>
 #include <vector>
 
 #include "vcloe/core/error.hpp"
@@ -57,12 +58,28 @@ Subscriber::Subscriber(zmq::context_t& context, const std::string& endpoint, Kee
 
 Subscriber::~Subscriber() = default;
 
+namespace {
+
+// zmq_poll interrupted by a signal (the rig's SIGTERM to a process whose handler sets a flag)
+// is a wait that ended early, not an error: the caller's loop sees its flag. (It threw
+// "Interrupted system call", and `vcloe control` ended as an internal error, exit 3.)
+int poll_or_interrupted(zmq::pollitem_t* items, std::size_t n, std::chrono::milliseconds timeout) {
+  try {
+    return zmq::poll(items, n, timeout);
+  } catch (const zmq::error_t& e) {
+    if (e.num() == EINTR) return 0;
+    throw;
+  }
+}
+
+}  // namespace
+
 std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     zmq::pollitem_t item{socket_->handle(), 0, ZMQ_POLLIN, 0};
-    if (zmq::poll(&item, 1, std::max(left, std::chrono::milliseconds(0))) == 0) return std::nullopt;
+    if (poll_or_interrupted(&item, 1, std::max(left, std::chrono::milliseconds(0))) == 0) return std::nullopt;
     zmq::message_t frame;
     if (!socket_->recv(frame, zmq::recv_flags::dontwait)) continue;
     const Decoded d = decode(std::string_view(static_cast<const char*>(frame.data()), frame.size()));
@@ -80,7 +97,7 @@ bool Subscriber::wait_any(std::initializer_list<Subscriber*> subscribers, std::c
   for (Subscriber* s : subscribers) items.push_back({s->socket_->handle(), 0, ZMQ_POLLIN, 0});
   // zmq_poll's timeout is in ms: wait the whole ms, the caller re-checks its own deadline.
   const auto ms = std::chrono::ceil<std::chrono::milliseconds>(std::max(timeout, std::chrono::microseconds(0)));
-  return zmq::poll(items.data(), items.size(), ms) > 0;
+  return poll_or_interrupted(items.data(), items.size(), ms) > 0;
 }
 
 }  // namespace vcloe::bridge

@@ -4,6 +4,7 @@
 // message, a hang, or a silent result.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -100,4 +101,21 @@ TEST(CliHostile, AFileOfNestedYamlAliasesIsRefusedByEveryReader) {
       {"excite --config " + bomb + " --out " + (d / "e.yaml").string(), expected},
       {"measure --images " + d.string() + " --rig " + bomb, expected},
   });
+}
+
+TEST(CliHostile, ARigRunWhoseRobotRefusesItsOptionsStopsEveryProcessCleanly) {
+  // The robot process refused the option; control, stopped by the rig's SIGTERM, ended as an
+  // internal error ("Interrupted system call", exit 3), or waited out its 30 s start timeout,
+  // and left a TRACE.partial that refused the next run.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "rig");
+  const std::string out = (d / "t.csv").string();
+  const auto t0 = std::chrono::steady_clock::now();
+  const cli_test::CommandResult r =
+      vcloe("rig run --reference " + config + "reference.yaml --out " + out + " --pose-timeout -1");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--pose-timeout: expected a non-negative time"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("control: interrupted by signal 15 before the run began"), std::string::npos) << r.out;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
+  EXPECT_FALSE(fs::exists(out + ".partial"));
 }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <pthread.h>
 #include <random>
 #include <thread>
 #include <zmq.hpp>
@@ -115,4 +117,30 @@ TEST(Transport, AStalledReaderStaysBoundedAndCountsWhatItMissed) {
   const StreamCounters& c = sub.counters(MessageType::Pose);
   EXPECT_LT(received, static_cast<std::uint64_t>(sent) / 2);  // most were dropped at the high-water marks
   EXPECT_EQ(c.received + c.gaps, last + 1);                     // and every one dropped is counted
+}
+
+TEST(Transport, AWaitInterruptedByASignalEndsEarlyInsteadOfThrowing) {
+  // The rig stops its processes with SIGTERM, whose handler only sets a flag: zmq_poll then
+  // fails with EINTR, which threw "Interrupted system call" (control's exit status 3).
+  struct sigaction act {}, old {};
+  act.sa_handler = [](int) {};
+  sigemptyset(&act.sa_mask);
+  act.sa_flags = 0;  // no SA_RESTART: the poll is interrupted
+  ASSERT_EQ(sigaction(SIGUSR1, &act, &old), 0);
+  zmq::context_t ctx;
+  Subscriber sub(ctx, endpoint("eintr"), Subscriber::Keep::All);
+  const pthread_t waiting = pthread_self();
+  std::thread interrupter([waiting] {
+    std::this_thread::sleep_for(50ms);
+    pthread_kill(waiting, SIGUSR1);
+  });
+  EXPECT_NO_THROW(EXPECT_FALSE(sub.receive(500ms).has_value()));
+  interrupter.join();
+  std::thread again([waiting] {
+    std::this_thread::sleep_for(50ms);
+    pthread_kill(waiting, SIGUSR1);
+  });
+  EXPECT_NO_THROW(Subscriber::wait_any({&sub}, std::chrono::microseconds(500000)));
+  again.join();
+  sigaction(SIGUSR1, &old, nullptr);
 }
