@@ -64,11 +64,14 @@ def part_a(ref):
     ctx = zmq.Context.instance()
     subs = {k: subscriber(ctx, e[k]) for k in ("poses", "commands", "status")}
     ep = lambda *ks: sum((["--camera-stream" if k == "camera" else "--" + k, e[k]] for k in ks), [])  # noqa: E731
+    # Timeouts of 0.2-0.5 s: on a shared test machine a process may be descheduled for longer
+    # than the 20 ms default, which would (rightly) stop the robot; this test is about the streams.
     procs = [subprocess.Popen([VCLOE, "robot", "serve", "--clock", "realtime", "--reference", ref,
+                               "--pose-timeout", "0.2", "--heartbeat-timeout", "0.2",
                                *ep("camera", "poses", "commands", "status")]),
              subprocess.Popen([VCLOE, "vision", "serve", *ep("camera", "poses", "status")]),
-             subprocess.Popen([VCLOE, "control", "--clock", "realtime", "--reference", ref, "--out", out,
-                               *ep("poses", "commands", "status")])]
+             subprocess.Popen([VCLOE, "control", "--clock", "realtime", "--robot-timeout", "0.5", "--reference", ref,
+                               "--out", out, *ep("poses", "commands", "status")])]
     got = {vb.POSE: [], vb.COMMAND: [], vb.STATUS: []}
     poller = zmq.Poller()
     for s in subs.values():
