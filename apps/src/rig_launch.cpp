@@ -83,6 +83,9 @@ std::vector<std::string> vision_args(const RigRun& r, const RigEndpoints& e) {
 std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"control", "--robot", r.robot, "--experiment", r.experiment, "--reference",
                                 r.reference, "--out", r.out, "--clock", r.clock,
+                                // Silence from the robot longer than this ends control: 5 x the
+                                // robot's own controller timeout when one is given (else the default).
+                                "--robot-timeout", number(5 * r.timeouts.heartbeat),
                                 "--poses", e.poses, "--commands", e.commands, "--status", e.status};
   if (r.force) a.push_back("--force");
   append(a, payload_args(r));
