@@ -300,47 +300,77 @@ TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn)
   EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
 }
 
-TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoesOn) {
-  // The test is the controller: it holds the start angles, one command per pose, and sends
-  // 10,000 random and mutated frames to the robot's command socket between them.
-  const fs::path d = cli_test::fresh_dir("vcloe-rig", "malformed-commands");
+namespace {
+
+// The test as the controller, beside a real robot and vision: one command per pose that reaches
+// the controller in the 2 s run (frames 0..198), made by `command(frame, hold)` from the start
+// hold; `after(command_socket, sent)` may send more after each. Returns the robot's final status.
+template <typename Command, typename After>
+bridge::StatusMessage run_as_controller(const std::string& name, const std::string& robot_options, Command command,
+                                        After after, std::string& robot_output, int& vision_status) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", name);
   const fs::path ref = reference(d, 2);
   const RigStreams s(d);
   zmq::context_t ctx;
   zmq::socket_t commands = publisher(ctx, s.commands);
   bridge::Subscriber poses(ctx, s.poses, bridge::Subscriber::Keep::All);
   bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
-  Process robot("robot serve --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process robot("robot serve " + robot_options + " --reference " + ref.string() + s.robot(), d / "robot.log");
   Process vision("vision serve" + s.vision(), d / "vision.log");
   Stamper stamp;
-  Garbage garbage;
   std::optional<vcloe::Vec6d> hold;
-  bool heard_poses = false, running = false, stopped = false;
-  const auto t0 = std::chrono::steady_clock::now();
-  while (!stopped && seconds_since(t0) < 60) {
+  std::optional<bridge::StatusMessage> stop;
+  bool heard_poses = false, running = false;
+  for (const auto t0 = std::chrono::steady_clock::now(); !stop && seconds_since(t0) < 60;) {
     bridge::Subscriber::wait_any({&poses, &status}, 2ms);
     while (auto m = status.receive(0ms))
       if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
         if (!hold) hold = st->theta;  // the start hold: the robot stands there
         running = running || st->state == bridge::RobotState::Running;
-        stopped = st->state == bridge::RobotState::Stopped;
+        if (st->state == bridge::RobotState::Stopped) stop = *st;
       }
     while (auto m = poses.receive(0ms)) {
       heard_poses = true;
       const auto* p = std::get_if<bridge::PoseMessage>(&*m);
-      if (!p || !hold || p->frame >= 199) continue;  // frames 0..198 reach the controller in 2 s
-      bridge::CommandMessage c;
-      c.frame = p->frame;
-      c.theta = *hold;
+      if (!p || !hold || p->frame >= 199) continue;
+      const bridge::CommandMessage c = command(p->frame, *hold);
       stamp.send(commands, c);
-      garbage.send(commands, std::min(51, 10000 - garbage.sent), bridge::encode(c));
+      after(commands, c);
     }
     if (!running && heard_poses && hold) stamp.send(commands, bridge::HeartbeatMessage{});
   }
+  robot.wait();
+  robot_output = robot.output();
+  vision_status = vision.wait();
+  EXPECT_TRUE(stop) << robot_output;
+  return stop.value_or(bridge::StatusMessage{});
+}
+
+bridge::CommandMessage hold_command(std::int64_t frame, const vcloe::Vec6d& hold) {
+  bridge::CommandMessage c;
+  c.frame = frame;
+  c.theta = hold;
+  return c;
+}
+
+}  // namespace
+
+TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoesOn) {
+  // The test is the controller: it holds the start angles and sends 10,000 random and mutated
+  // frames to the robot's command socket between its commands.
+  Garbage garbage;
+  std::string robot;
+  int vision = -1;
+  const bridge::StatusMessage end = run_as_controller(
+      "malformed-commands", "", hold_command,
+      [&](zmq::socket_t& socket, const bridge::CommandMessage& c) {
+        garbage.send(socket, std::min(51, 10000 - garbage.sent), bridge::encode(c));
+      },
+      robot, vision);
   EXPECT_EQ(garbage.sent, 10000);
-  ASSERT_EQ(robot.wait(), 0) << robot.output();
-  EXPECT_EQ(vision.wait(), 0) << vision.output();
-  EXPECT_NE(robot.output().find("malformed frames: commands 10000, poses 0"), std::string::npos) << robot.output();
+  EXPECT_EQ(end.reason, bridge::StopReason::Finished) << robot;
+  EXPECT_EQ(vision, 0);
+  EXPECT_NE(robot.find("malformed frames: commands 10000, poses 0"), std::string::npos) << robot;
 }
 
 TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {
@@ -447,45 +477,21 @@ TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipelin
 TEST(RigRun, ACommandOutsideTheJointRangeBringsTheRobotToAControlledStopNamingTheJoint) {
   // The test is the controller: it holds the start angles, then at frame 50 commands joint 5
   // past the robot file's limit (0.9948 rad).
-  const fs::path d = cli_test::fresh_dir("vcloe-rig", "out-of-range");
-  const fs::path ref = reference(d, 2);
-  const RigStreams s(d);
-  zmq::context_t ctx;
-  zmq::socket_t commands = publisher(ctx, s.commands);
-  bridge::Subscriber poses(ctx, s.poses, bridge::Subscriber::Keep::All);
-  bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
-  Process robot("robot serve --hold 0.1 --reference " + ref.string() + s.robot(), d / "robot.log");
-  Process vision("vision serve" + s.vision(), d / "vision.log");
-  Stamper stamp;
-  std::optional<vcloe::Vec6d> hold;
-  std::optional<bridge::StatusMessage> stop;
-  bool heard_poses = false, running = false;
-  for (const auto t0 = std::chrono::steady_clock::now(); !stop && seconds_since(t0) < 60;) {
-    bridge::Subscriber::wait_any({&poses, &status}, 2ms);
-    while (auto m = status.receive(0ms))
-      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
-        if (!hold) hold = st->theta;
-        running = running || st->state == bridge::RobotState::Running;
-        if (st->state == bridge::RobotState::Stopped) stop = *st;
-      }
-    while (auto m = poses.receive(0ms)) {
-      heard_poses = true;
-      const auto* p = std::get_if<bridge::PoseMessage>(&*m);
-      if (!p || !hold || p->frame >= 199) continue;
-      bridge::CommandMessage c;
-      c.frame = p->frame;
-      c.theta = *hold;
-      if (p->frame == 50) c.theta(4) = 1.0;
-      stamp.send(commands, c);
-    }
-    if (!running && heard_poses && hold) stamp.send(commands, bridge::HeartbeatMessage{});
-  }
-  ASSERT_TRUE(stop);
-  EXPECT_EQ(stop->reason, bridge::StopReason::CommandOutOfRange);
-  EXPECT_EQ(stop->last_command, 49u) << "the last command applied is frame 49's; frame 50's never is";
-  EXPECT_EQ(robot.wait(), 2);
-  EXPECT_NE(robot.output().find("command for frame 50: joint 5 at 1 rad, outside +-0.9948 rad"), std::string::npos)
-      << robot.output();
-  EXPECT_EQ(vision.wait(), 0) << vision.output();
-  for (int i = 0; i < 6; ++i) EXPECT_NEAR(stop->theta(i), (*hold)(i), 1e-3) << "it held where it stood";
+  std::string robot;
+  int vision = -1;
+  vcloe::Vec6d hold = vcloe::Vec6d::Zero();
+  const bridge::StatusMessage stop = run_as_controller(
+      "out-of-range", "--hold 0.1",
+      [&](std::int64_t frame, const vcloe::Vec6d& h) {
+        hold = h;
+        bridge::CommandMessage c = hold_command(frame, h);
+        if (frame == 50) c.theta(4) = 1.0;
+        return c;
+      },
+      [](zmq::socket_t&, const bridge::CommandMessage&) {}, robot, vision);
+  EXPECT_EQ(stop.reason, bridge::StopReason::CommandOutOfRange);
+  EXPECT_EQ(stop.last_command, 49u) << "the last command applied is frame 49's; frame 50's never is";
+  EXPECT_NE(robot.find("command for frame 50: joint 5 at 1 rad, outside +-0.9948 rad"), std::string::npos) << robot;
+  EXPECT_EQ(vision, 0);
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(stop.theta(i), hold(i), 1e-3) << "it held where it stood";
 }
