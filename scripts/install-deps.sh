@@ -24,6 +24,7 @@ PACKAGES=(
   gnuplot-nox                  # plots for compare/excite
   python3-scipy python3-numpy  # regenerating filter test vectors only
   python3-zmq                  # the rig protocol from Python: test and example adapter
+  clang-14 libclang-rt-14-dev  # libFuzzer targets (scripts/fuzz)
 )
 
 missing=()

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
@@ -102,12 +101,17 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
 }
 
 vision::ChessboardSpec parse_board(const std::string& s, double square_m) {
-  static const std::regex re(R"((\d{1,3})[xX](\d{1,3}))");
-  std::smatch m;
-  if (!std::regex_match(s, m, re)) throw Error("--board: expected COLSxROWS inner corners (e.g. 9x6), got '" + s + "'");
+  // COLSxROWS, each 1-3 digits (3..100 is checked below; more digits could overflow an int).
+  const auto x = s.find_first_of("xX");
+  const auto digits = [&](std::size_t from, std::size_t to) {
+    return to > from && to - from <= 3 &&
+           std::all_of(s.begin() + from, s.begin() + to, [](unsigned char c) { return std::isdigit(c) != 0; });
+  };
+  if (x == std::string::npos || !digits(0, x) || !digits(x + 1, s.size()))
+    throw Error("--board: expected COLSxROWS inner corners (e.g. 9x6), got '" + s + "'");
   vision::ChessboardSpec b;
-  b.cols = std::stoi(m[1]);
-  b.rows = std::stoi(m[2]);
+  b.cols = std::stoi(s.substr(0, x));
+  b.rows = std::stoi(s.substr(x + 1));
   b.square = square_m;
   if (b.cols < 3 || b.rows < 3 || b.cols > 100 || b.rows > 100)
     throw Error("--board: expected 3..100 inner corners each way, got '" + s + "'");

@@ -1,8 +1,34 @@
 #include "vcloe/core/error.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace vcloe {
+
+namespace {
+std::string one_line(const std::string& message) {
+  std::string out;
+  out.reserve(message.size());
+  for (const char ch : message) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 0xf];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+Error::Error(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 void fail(const std::string& where, const std::string& what) {
   throw Error(where.empty() ? what : where + ": " + what);
@@ -15,6 +41,16 @@ void require_input_file(const std::string& path) {
   if (path.empty()) fail("(empty path)", "expected a file name");
   if (!fs::exists(st)) fail(path, "file not found");
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file");
+}
+
+std::string read_input_file(const std::string& path) {
+  require_input_file(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail(path, "read failed");
+  return text.str();
 }
 
 }  // namespace vcloe

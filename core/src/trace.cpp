@@ -207,10 +207,8 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   move_into_place(csv_tmp, path);
 }
 
-PoseTrace read_trace(const std::string& path) {
-  require_input_file(path);
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot read");
+PoseTrace parse_trace(const std::string& csv_text, const std::string& path) {
+  std::istringstream in(csv_text);
   std::string line;
   if (!std::getline(in, line)) fail(path, "empty file (expected a header row)");
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte-order mark (spreadsheet exports)
@@ -297,21 +295,32 @@ PoseTrace read_trace(const std::string& path) {
     if (tru) t.truth.push_back(take(*tru));
   }
   if (t.time.empty()) fail(path, "no data rows");
+  return t;
+}
+
+nlohmann::json parse_sidecar(const std::string& json_text, const std::string& name) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::exception& e) {
+    fail(name, std::string("invalid JSON: ") + e.what());
+  }
+  if (!j.is_object()) fail(name, "expected a JSON object (the trace's metadata, docs/traces.md)");
+  if (j.contains("csv_sha256") && !j["csv_sha256"].is_string())
+    fail(name, "key 'csv_sha256': expected the CSV's SHA-256 as a string");
+  return j;
+}
+
+PoseTrace read_trace(const std::string& path) {
+  const std::string csv = read_input_file(path);
+  PoseTrace t = parse_trace(csv, path);
   const std::string meta = sidecar_path(path);
-  if (fs::exists(meta)) {
-    require_input_file(meta);
-    std::ifstream m(meta);
-    try {
-      t.metadata = nlohmann::json::parse(m);
-    } catch (const nlohmann::json::exception& e) {
-      fail(meta, std::string("invalid JSON: ") + e.what());
-    }
-    if (!t.metadata.is_object()) fail(meta, "expected a JSON object (the trace's metadata, docs/traces.md)");
+  std::error_code ec;  // a name too long for a sidecar beside it is "no sidecar", not an exception
+  if (fs::exists(meta, ec)) {
+    t.metadata = parse_sidecar(read_input_file(meta), meta);
     t.has_sidecar = true;
     if (t.metadata.contains("csv_sha256")) {
-      const nlohmann::json& h = t.metadata["csv_sha256"];
-      if (!h.is_string()) fail(meta, "key 'csv_sha256': expected the CSV's SHA-256 as a string");
-      if (h.get<std::string>() != sha256_file(path))
+      if (t.metadata["csv_sha256"].get<std::string>() != sha256(csv))
         fail(path, "does not belong with its sidecar " + meta +
                        " (the sidecar records the SHA-256 of another CSV: a write interrupted between the two "
                        "files, or one of them replaced or edited); record the trace again");

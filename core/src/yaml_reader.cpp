@@ -183,20 +183,7 @@ void check_tree(const YAML::Node& root, const std::string& file) {
 
 }  // namespace
 
-YamlDoc YamlDoc::load(const std::string& file) {
-  vcloe::require_input_file(file);
-  YamlDoc doc;
-  doc.file_ = std::make_shared<const std::string>(file);
-  try {
-    doc.root_ = YAML::LoadFile(file);
-  } catch (const YAML::ParserException& e) {
-    vcloe::fail(file + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
-  } catch (const YAML::Exception& e) {
-    vcloe::fail(file, std::string("cannot read YAML: ") + e.what());
-  }
-  check_tree(doc.root_, file);
-  return doc;
-}
+YamlDoc YamlDoc::load(const std::string& file) { return parse(vcloe::read_input_file(file), file); }
 
 YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   YamlDoc doc;

@@ -50,6 +50,10 @@ Payload parse_payload(const YamlNode& node) {
   return Payload{mass, inertia};
 }
 
+Payload parse_payload(const std::string& yaml_text, const std::string& name) {
+  return parse_payload(YamlDoc::parse(yaml_text, name).root());
+}
+
 Payload load_payload(const std::string& file) { return parse_payload(YamlDoc::load(file).root()); }
 
 sim::LambdaVector<double> with_payload(const sim::LambdaVector<double>& lambda, const std::optional<Payload>& payload) {

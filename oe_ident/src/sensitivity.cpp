@@ -32,7 +32,19 @@ struct StageLinearization {
 // [[gnu::flatten]]: every call inside (the ceres::Jet arithmetic of the closure-vector inverse
 // dynamics) is inlined; GCC 12 otherwise leaves the Jet operations as calls. The 67-parameter
 // Jacobian of the 20 s run: 32.5 -> 22.7 G instructions (callgrind), about 30 % less time.
-[[gnu::flatten]] bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
+// Not under AddressSanitizer: instrumenting the one flattened function took GCC 12 more than
+// 30 minutes (docs/robustness.md, "Sanitizers").
+#if defined(__SANITIZE_ADDRESS__)  // GCC
+#define VCLOE_FLATTEN
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)  // clang (the fuzz build)
+#define VCLOE_FLATTEN
+#endif
+#endif
+#ifndef VCLOE_FLATTEN
+#define VCLOE_FLATTEN [[gnu::flatten]]
+#endif
+VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
                const Eigen::SparseMatrix<double>& P_xi, const sim::PlantState<double>& x, const Vec6d& tau,
                StageLinearization& out) {
   const Vec6d chi = x.head<6>(), v = x.tail<6>();

@@ -174,6 +174,8 @@ TEST(StereoCalibration, ImagePairsByNameOrListAndClearErrors) {
     EXPECT_NE(std::string(e.what()).find("left03.png"), std::string::npos) << e.what();
   }
   EXPECT_THROW(parse_board("9by6", 0.04), Error);
+  for (const char* bad : {"9x99999999999", "x6", "9x", "9x6x", " 9x6", "+9x6", "9x 6"})
+    EXPECT_THROW(parse_board(bad, 0.04), Error) << bad;
   EXPECT_THROW(parse_board("9x6", -1), Error);
   EXPECT_EQ(parse_board("9x6", 0.04).rows, 6);
   fs::remove_all(dir);

@@ -8,9 +8,11 @@
 
 namespace vcloe {
 
+// The message is one line by construction: line breaks and other control characters (from a
+// quoted value of the input, a library's text) are written as escapes (\n, \r, \t, \xNN).
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  explicit Error(const std::string& message);
 };
 
 // "<where>: <what>" — e.g. "config/robot.yaml:12: key 'legs[2].link_length': expected a
@@ -21,5 +23,9 @@ class Error : public std::runtime_error {
 // reader calls it before opening, so the user reads "is a directory" rather than a library's
 // stream error.
 void require_input_file(const std::string& path);
+
+// The bytes of an input file, after require_input_file: a reader's path version reads with it
+// and hands the text to its parse-from-string version (one parser per file kind).
+std::string read_input_file(const std::string& path);
 
 }  // namespace vcloe

@@ -36,9 +36,13 @@ struct PoseTrace {
 // vcloe::Error if either exists and !force, if the columns have different lengths, or if a
 // value is not finite (the file could not be read back).
 void write_trace(const std::string& path, const PoseTrace& trace, bool force);
-// Reads the CSV and its sidecar if present. A sidecar whose `csv_sha256` is not the CSV's
-// hash is an error naming both files.
+// Reads the CSV and its sidecar if present (parse_trace and parse_sidecar on the files' text).
+// A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files.
 PoseTrace read_trace(const std::string& path);
+// The CSV alone (no sidecar; errors name `name`, its line and column), and a sidecar's JSON
+// (an object; `csv_sha256`, if present, a string).
+PoseTrace parse_trace(const std::string& csv_text, const std::string& name);
+nlohmann::json parse_sidecar(const std::string& json_text, const std::string& name);
 // The CSV's header line and row i (with '\n'), as write_trace writes them: for a recorder that
 // streams rows to disk as they come (`vcloe control`), in the one format.
 std::string trace_csv_header(const PoseTrace& layout);

@@ -35,6 +35,11 @@ struct ExcitationProblem {
   void validate(const std::string& where) const;
 };
 
+// The excitation settings file (docs/excitation-file.md): every key optional (the defaults
+// above), unknown keys refused, validate()d; errors name file, line and key.
+ExcitationProblem load_excitation_settings(const std::string& file);
+ExcitationProblem parse_excitation_settings(const std::string& yaml_text, const std::string& name);
+
 struct ExcitationResult {
   FourierTrajectory trajectory;
   double initial = 0;      // median criterion of the random feasible baseline

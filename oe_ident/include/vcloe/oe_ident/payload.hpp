@@ -30,6 +30,7 @@ Payload make_payload(double mass, const Vec3d& inertia, const std::string& where
 // {mass: kg, inertia: [Ix, Iy, Iz], notes: ...} — a settings file's 'payload:' map or a payload
 // file's root. Unknown keys are refused; errors name file, line and key.
 Payload parse_payload(const YamlNode& node);
+Payload parse_payload(const std::string& yaml_text, const std::string& name);  // a payload file's text
 Payload load_payload(const std::string& file);
 
 // Lambda seen by the twin of an experiment (payload added to the platform's Xi entries).
