@@ -17,4 +17,9 @@ inline std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
+// An input a fuzz target found (docs/robustness.md, "Fuzzing"), kept in tests/data/fuzz/.
+inline std::string fuzz_input(const std::string& name) {
+  return std::string(VCLOE_SOURCE_DIR) + "/tests/data/fuzz/" + name;
+}
+
 }  // namespace vcloe::test

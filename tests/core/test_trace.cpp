@@ -304,3 +304,13 @@ TEST(TraceCompare, TrackingErrorIsMeasuredAgainstTheReferencesOwnMotion) {
   t.reference.clear();
   EXPECT_EQ(error_of([&] { tracking_error(t, "t.csv"); }), "t.csv: has no ref_* columns");
 }
+
+TEST(Trace, AFuzzFoundCarriageReturnInsideACellIsAOneLineError) {
+  // fuzz/fuzz_trace: a carriage return inside a row (not at its end) was copied into the
+  // error, which then printed as two lines.
+  const std::string file = test::fuzz_input("trace-carriage-return-in-a-cell.csv");
+  const std::string e = test::error_of([&] { read_trace(file); });
+  EXPECT_EQ(e.rfind(file + ":4: column 'true_x': expected a number, got '", 0), 0u) << e;
+  EXPECT_EQ(e.find_first_of("\r\n"), std::string::npos) << e;
+  EXPECT_NE(e.find("\\r"), std::string::npos) << e;
+}

@@ -75,3 +75,11 @@ TEST(YamlReader, NestedAliasesAreRefusedNotWalkedForEver) {
   const YamlDoc small = YamlDoc::parse("a: &p [1, 2, 3]\nb: *p\n", "small.yaml");
   EXPECT_EQ(small.root().at("b").as_vector(3)(2), 3.0);
 }
+
+TEST(Error, IsOneLineWhateverTheInputItQuotes) {
+  // Found by every YAML and CSV fuzz target: a value, a key or yaml-cpp's own message quoted
+  // with its line breaks or control bytes printed the one-line error as several lines.
+  EXPECT_STREQ(Error("a\nb\r\tc\x01\x7f d").what(), "a\\nb\\r\\tc\\x01\\x7f d");
+  const std::string e = test::error_of([] { YamlDoc::parse("n: |\n  1\n  2\n", "t.yaml").root().get_double("n"); });
+  EXPECT_EQ(e, "t.yaml:1: key 'n': expected a number, got '1\\n2\\n'");
+}

@@ -133,3 +133,11 @@ TEST(Payload, OneParserForTheSettingsKeyAndThePayloadFile) {
   const std::string e = error_of([] { parse_identification_config("payload:\n  mass: -5\n  inertia: [0, 0, 0]\n", "id.yaml"); });
   EXPECT_NE(e.find("id.yaml:2: key 'payload.mass'"), std::string::npos) << e;
 }
+
+TEST(Payload, AFuzzFoundControlByteInASyntaxErrorIsAOneLineError) {
+  // fuzz/fuzz_payload: yaml-cpp's "unknown escape character" message quotes the raw byte.
+  const std::string file = test::fuzz_input("payload-control-char-in-a-syntax-error.yaml");
+  const std::string e = error_of([&] { load_payload(file); });
+  EXPECT_EQ(e.rfind(file + ":2: YAML syntax error: unknown escape character: ", 0), 0u) << e;
+  EXPECT_EQ(e.find_first_of(std::string("\r\n\x7f", 3)), std::string::npos) << e;
+}
