@@ -153,15 +153,22 @@ namespace {
 // 200-harmonic trajectory) has a few thousand; a file of nested aliases ("billion laughs")
 // would otherwise be walked for ever by every reader.
 constexpr long kMaxYamlNodes = 100000;
+// Levels of nesting, aliases expanded: vcloe's files have at most four. An alias inside its own
+// anchor ("a: &a [*a]") is a cycle that yaml-cpp accepts; walking it overflowed the stack
+// (found by fuzz/fuzz_robot).
+constexpr int kMaxYamlDepth = 64;
 
 // yaml-cpp keeps both entries of a repeated key and lookups return the first: refuse instead
 // of letting one value win silently.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& file, long& budget) {
+void reject_duplicate_keys(const YAML::Node& node, const std::string& file, long& budget, int depth = 0) {
   if (--budget < 0)
     vcloe::fail(file, "more than " + std::to_string(kMaxYamlNodes) +
                           " YAML nodes with aliases expanded (nested &anchors / *aliases?); vcloe's files are far smaller");
+  if (depth > kMaxYamlDepth)
+    vcloe::fail(file + ":" + std::to_string(node.Mark().line + 1),
+                "nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an *alias inside its own &anchor?)");
   if (node.IsSequence())
-    for (const auto& item : node) reject_duplicate_keys(item, file, budget);
+    for (const auto& item : node) reject_duplicate_keys(item, file, budget, depth + 1);
   if (!node.IsMap()) return;
   std::map<std::string, int> seen;
   for (const auto& kv : node) {
@@ -171,7 +178,7 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& file, long
       vcloe::fail(file + ":" + std::to_string(line),
                   "key '" + key + "' appears twice (first at line " + std::to_string(it->second) + ")");
     seen.emplace(key, line);
-    reject_duplicate_keys(kv.second, file, budget);
+    reject_duplicate_keys(kv.second, file, budget, depth + 1);
   }
 }
 

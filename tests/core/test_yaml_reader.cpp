@@ -76,6 +76,16 @@ TEST(YamlReader, NestedAliasesAreRefusedNotWalkedForEver) {
   EXPECT_EQ(small.root().at("b").as_vector(3)(2), 3.0);
 }
 
+TEST(YamlReader, AnAliasInsideItsOwnAnchorIsRefusedNotWalkedUntilTheStackOverflows) {
+  // fuzz/fuzz_robot: "a2: &a2 [*a2, ...]" is a cycle yaml-cpp accepts; the duplicate-key walk
+  // recursed into it until the stack overflowed (a crash of every YAML reader).
+  const std::string file = test::fuzz_input("yaml-alias-inside-its-own-anchor.yaml");
+  EXPECT_EQ(error_of([&] { YamlDoc::load(file); }),
+            file + ":4: nested deeper than 64 levels (an *alias inside its own &anchor?)");
+  EXPECT_EQ(error_of([] { YamlDoc::parse("a: &a [1, *a]\n", "t.yaml"); }),
+            "t.yaml:1: nested deeper than 64 levels (an *alias inside its own &anchor?)");
+}
+
 TEST(Error, IsOneLineWhateverTheInputItQuotes) {
   // Found by every YAML and CSV fuzz target: a value, a key or yaml-cpp's own message quoted
   // with its line breaks or control bytes printed the one-line error as several lines.
