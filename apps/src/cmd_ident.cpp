@@ -147,6 +147,8 @@ void add_identify_command(CLI::App& app) {
     write_file_atomically(q->out + ".report.json", report.dump(2) + "\n", flags->second);
     if (flags->first) std::cout << report.dump(2) << "\n";
     else print_identification(o, std::cout);
+    if (o.result.adequacy.verdict == oe_ident::Verdict::ModelErrorDominates)
+      std::cerr << "vcloe: warning: " << o.result.adequacy.summary() << "\n";
     if (const auto [ratio, where] = o.worst_fit_over_noise(); ratio > IdentifyOutcome::kMaxFitOverNoise)
       std::cerr << std::setprecision(3) << "vcloe: warning: the fit ends at " << ratio << " x the camera noise on "
                 << where << " (limit " << IdentifyOutcome::kMaxFitOverNoise << " x noise_sigma of " << q->config
