@@ -1,5 +1,6 @@
 #include "ident_report.hpp"
 
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 
@@ -37,6 +38,23 @@ nlohmann::json adequacy_json(const oe_ident::Adequacy& a) {
           {"chi2_per_dof", a.chi2_per_dof},
           {"sigma_scale", a.sigma_scale()},
           {"experiments", per}};
+}
+
+// The correlation matrix of the fitted parameters (those with a sigma), in registry order.
+nlohmann::json correlation_json(const oe_ident::IdentificationResult& r) {
+  const auto& reg = sim::parameter_registry();
+  std::vector<int> fitted;
+  for (const auto& p : r.parameters)
+    if (p.sigma > 0) fitted.push_back(p.index);
+  nlohmann::json names = nlohmann::json::array(), rows = nlohmann::json::array();
+  for (int a : fitted) {
+    names.push_back(reg[static_cast<std::size_t>(a)].name);
+    nlohmann::json row = nlohmann::json::array();
+    for (int b : fitted)
+      row.push_back(r.covariance(a, b) / std::sqrt(r.covariance(a, a) * r.covariance(b, b)));
+    rows.push_back(row);
+  }
+  return {{"parameters", names}, {"matrix", rows}};
 }
 
 }  // namespace
@@ -82,6 +100,9 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
           {"rejected_steps", r.rejected_steps},
           {"failed_simulations", r.failed_simulations},
           {"adequacy", adequacy_json(r.adequacy)},
+          {"correlation", correlation_json(r)},
+          {"singular_values", r.singular_values},
+          {"rank_tolerance", r.rank_tolerance},
           {"consistency", r.consistency},
           {"moved_to_consistency", r.moved},
           {"termination", r.termination},

@@ -34,9 +34,10 @@ std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, 
 }
 
 std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& map, double rank_tolerance,
-                                  FitStatus& st) {
+                                  FitStatus& st, std::vector<double>* singular_values) {
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
   const Eigen::VectorXd sv = svd.singularValues();
+  if (singular_values) singular_values->assign(sv.data(), sv.data() + sv.size());
   std::set<int> null_coords;
   for (int i = 0; i < map.size(); ++i) {
     if (sv(i) >= rank_tolerance * sv(0)) continue;

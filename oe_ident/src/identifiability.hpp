@@ -28,8 +28,9 @@ std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, 
 // below rank_tolerance * the largest are unidentifiable; the coordinate dominating each is
 // marked so in `st` (its value is where the damped fit left it, i.e. near the start). Returns
 // the other coordinates, in order.
+// singular_values (when non-null): the weighted Jacobian's, largest first.
 std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& map, double rank_tolerance,
-                                  FitStatus& st);
+                                  FitStatus& st, std::vector<double>* singular_values = nullptr);
 
 // The columns `kept` of J.
 Eigen::MatrixXd kept_columns(const Eigen::MatrixXd& J, const std::vector<int>& kept);

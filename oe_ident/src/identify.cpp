@@ -373,7 +373,8 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   // At the solution: null space, then the uncertainty of what is left — camera noise, coloured
   // residuals and the disagreement of sub-fits (uncertainty.hpp) — and the model's adequacy.
   const Eigen::MatrixXd J = fit.runs->jacobian(fit.delta, "the solution");
-  const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st);
+  const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st, &result.singular_values);
+  result.rank_tolerance = o.rank_tolerance;
   std::vector<std::size_t> frames;
   std::vector<std::array<double, 6>> scale;
   for (const Experiment& e : exps) {
@@ -387,6 +388,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   Uncertainty u = solution_uncertainty(cx, fit, J, kept);
   u.total *= result.adequacy.sigma_scale() * result.adequacy.sigma_scale();  // the model error common to all parts
   report_parameters(prior_lambda, st, u, o, result);
+  result.covariance = u.total;
   result.termination = summary.BriefReport();
   make_result_consistent(result);
 

@@ -50,7 +50,9 @@ Eigen::MatrixXd spread(const std::vector<Eigen::VectorXd>& d) {
   return S / (K * (K - 1));
 }
 
-// The sub-fit partitions: the experiments (when there are several) and the records' halves.
+constexpr int kRecordParts = 4;
+
+// The sub-fit partitions: the experiments (when there are several) and the records' quarters.
 Eigen::MatrixXd subfit_covariance(const UncertaintyInput& in) {
   const Eigen::Index q = in.J.cols();
   Eigen::MatrixXd total = Eigen::MatrixXd::Zero(q, q);
@@ -72,7 +74,12 @@ Eigen::MatrixXd subfit_covariance(const UncertaintyInput& in) {
     for (std::size_t e = 0; e < in.frames.size(); ++e) d.push_back(subfit_step(in, rows_of(in, 0, 1, static_cast<int>(e)), B));
     total += spread(d);
   }
-  total += spread({subfit_step(in, rows_of(in, 0, 0.5, -1), all), subfit_step(in, rows_of(in, 0.5, 1, -1), all)});
+  // Quarters, not halves: an excitation of two periods has identical halves, its quarters hold
+  // the different half-periods (other speeds, other directions).
+  std::vector<Eigen::VectorXd> parts;
+  for (int k = 0; k < kRecordParts; ++k)
+    parts.push_back(subfit_step(in, rows_of(in, double(k) / kRecordParts, double(k + 1) / kRecordParts, -1), all));
+  total += spread(parts);
   return total;
 }
 

@@ -69,7 +69,7 @@ struct IdentificationOptions {
   double tol2 = 1e-8;               // eq. (35) relative parameter change
   int max_iterations = 40;          // per stage
   // Growing record prefixes fitted in turn (fractions of each record; the last must be 1).
-  std::vector<double> horizons = {0.35, 1.0};
+  std::vector<double> horizons = {0.15, 0.35, 1.0};
   double stage_tol1 = 1e-3;         // eq. (35) first rule for the stages before the last
   double prior_log_sigma = 0.7;        // weak prior on log(parameter / start); 0 = none
   double initial_trust_region = 0.1;   // Ceres LM: 1 / initial damping (coordinates are logs)
@@ -120,6 +120,9 @@ struct IdentificationResult {
   int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
   int failed_simulations = 0;            // trial points where the twin diverged (step rejected)
   Adequacy adequacy;                       // the residual against the camera noise (adequacy.hpp)
+  Eigen::MatrixXd covariance;              // 67 x 67 of the values (zero rows for what was not fitted)
+  std::vector<double> singular_values;     // of the weighted Jacobian at the solution, largest first
+  double rank_tolerance = 0;               // the cut: singular values below it x the largest are null
 };
 
 constexpr double kMaxPriorPull = 0.5;  // a value the weak prior moved by more sigma is set by it

@@ -9,7 +9,7 @@
 //   sub-fits   the disagreement between the fits of parts of the data, each a Gauss-Newton
 //              step from the solution on that part alone (with the fit's weak prior): the two experiments (with a payload
 //              anchor, along every direction but the common scale, which only both fix) and the
-//              two halves of the records. A model error that acts differently on different
+//              four quarters of the records. A model error that acts differently on different
 //              parts (loads, speeds) shows here and nowhere else.
 //
 // All in fit coordinates (logs), J weighted by the camera sigma, r = (measured - twin) / sigma.
