@@ -24,6 +24,7 @@ PACKAGES=(
   gnuplot-nox                  # plots for compare/excite
   python3-scipy python3-numpy  # regenerating filter test vectors only
   python3-zmq                  # the rig protocol from Python: test and example adapter
+  chromium                     # the HTML report checked in a real browser (tests/apps/report_browser.py)
 )
 
 missing=()

@@ -83,10 +83,13 @@ void add_demo_command(CLI::App& app) {
     }
     step("4. identify (closed-loop output error)", with(identify));
     step("5. validate on fresh trajectories (Table 4 form)",
-         {"validate", "--model", d + "identified.yaml", "--n", std::to_string(o->n)});
+         with({"validate", "--model", d + "identified.yaml", "--n", std::to_string(o->n), "--out", d + "validation.json"}));
+    step("6. the report (one self-contained HTML file)",
+         with({"report", "--identification", d + "identified.yaml.report.json", "--validation", d + "validation.json", "--out",
+               d + "report.html"}));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "\ndemo finished in " << std::fixed << std::setprecision(1) << seconds << " s; files in " << o->dir
-              << "/ (identified.yaml.report.json has the full report)\n";
+              << "/\nthe report: " << std::filesystem::absolute(o->dir + "/report.html").string() << "\n";
   });
 }
 

@@ -23,15 +23,16 @@ namespace vcloe::app {
 namespace {
 
 struct ValidateOptions {
-  std::string model, truth, priors, experiment, config;
+  std::string model, truth, priors, experiment, config, out;
   int n = 10;
   unsigned seed = 1001;
-  bool json = false, reidentify = false;
+  bool json = false, reidentify = false, force = false;
 
   void validate() const {
     if (n < 1 || n > 1000)
       fail("--n", "expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
                       std::to_string(n));
+    if (!out.empty()) check_output_path(out, force, {model, truth, priors, experiment, config});
   }
 };
 
@@ -127,7 +128,7 @@ void run_validate(const ValidateOptions& o) {
     }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (o.json) {
+  {
     nlohmann::json j;
     j["model"] = o.model;
     j["truth"] = o.truth;
@@ -142,8 +143,11 @@ void run_validate(const ValidateOptions& o) {
     j["trajectories"] = t;
     j["worst_ratio"] = worst;
     if (!fits.empty()) j["parameter_variation"] = variation;
-    std::cout << j.dump(2) << "\n";
-    return;
+    if (!o.out.empty()) write_file_atomically(o.out, j.dump(2) + "\n", o.force);
+    if (o.json) {
+      std::cout << j.dump(2) << "\n";
+      return;
+    }
   }
   std::cout << std::fixed << std::setprecision(4)
             << "Validation on " << rows.size() << " fresh random feasible trajectories (Table 4 form)\n"
@@ -194,6 +198,8 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--priors", o->priors, "robot file with the priors (for --reidentify)")->capture_default_str();
   cmd->add_option("--config", o->config, "identification settings (for --reidentify)")->capture_default_str();
   cmd->add_flag("--json", o->json, "print the result as JSON");
+  cmd->add_option("--out", o->out, "also write the JSON result to this file (for vcloe report)");
+  cmd->add_flag("--force", o->force, "overwrite an existing --out file");
   cmd->callback([o] { run_validate(*o); });
 }
 

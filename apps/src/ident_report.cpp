@@ -19,6 +19,9 @@ std::pair<double, std::string> IdentifyOutcome::worst_fit_over_noise() const {
 
 namespace {
 
+// A bound that overflowed (a relative sigma of hundreds: exp(1.96 * 1000)) is null: unbounded.
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
 nlohmann::json adequacy_json(const oe_ident::Adequacy& a) {
   nlohmann::json per = nlohmann::json::array();
   for (const auto& e : a.experiments) {
@@ -74,7 +77,8 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
                       {"sigma", p.sigma},
                       {"rel_sigma", p.rel_sigma},
                       {"sigma_camera", p.sigma_camera},
-                      {"interval95", p.sigma > 0 ? nlohmann::json{p.interval_low, p.interval_high} : nlohmann::json()},
+                      {"interval95", p.sigma > 0 ? nlohmann::json{finite_or_null(p.interval_low), finite_or_null(p.interval_high)}
+                                                 : nlohmann::json()},
                       {"prior_pull", p.prior_pull},
                       {"identified", p.identified},
                       {"flagged", p.flagged},
