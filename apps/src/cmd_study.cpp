@@ -24,7 +24,7 @@ struct StudyOptions {
   std::string dir = "vcloe-study", reference, priors, config, experiment;
   int truths = 10, n = 3;
   std::uint64_t seed = 1;
-  bool unmodelled = false, force = false;
+  bool unmodelled = false, force = false, quiet = false;
 
   void validate() const {
     if (truths < 1 || truths > 1000) fail("--truths", "expected 1 to 1000 truths, got " + std::to_string(truths));
@@ -61,6 +61,7 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
   const std::string d = o.dir + "/truth-" + std::to_string(seed) + "/";
   std::filesystem::create_directories(d);
   auto step = [&](const std::string& name, std::vector<std::string> args) {
+    if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
     if (name != "validate") args.push_back("--force");  // (validate writes no file)
     run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr, {d + name + ".out", d + name + ".err"});
   };
@@ -89,6 +90,7 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
   step("identify", identify);
   step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--experiment",
                     o.experiment, "--n", std::to_string(o.n), "--json"});
+  if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
   return make_row(seed, sim::load_robot(d + "truth.yaml").lambda, read_json(d + "identified.yaml.report.json"),
                   noise_floors(o, d + "truth.yaml", traces), read_json(d + "validate.out"));
 }
@@ -141,6 +143,7 @@ void add_study_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "identification settings")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_flag("--force", o->force, "reuse an existing directory, overwriting the study's files in it");
+  cmd->add_flag("--quiet", o->quiet, "no live line of the step running");
   cmd->callback([o] { run_study(*o); });
 }
 

@@ -26,7 +26,7 @@ struct ValidateOptions {
   std::string model, truth, priors, experiment, config, out;
   int n = 10;
   unsigned seed = 1001;
-  bool json = false, reidentify = false, force = false;
+  bool json = false, reidentify = false, force = false, quiet = false;
 
   void validate() const {
     if (n < 1 || n > 1000)
@@ -83,7 +83,7 @@ void run_validate(const ValidateOptions& o) {
                                TraceColumns::Measured, "measured", "twin(truth)");
     const auto a = rms6(row.model), f = rms6(row.floor);
     for (int c = 0; c < 6; ++c) row.worst_ratio = std::max(row.worst_ratio, a[c] / f[c]);
-    if (!o.json)
+    if (!o.json && !o.quiet)
       std::cerr << "  " << name << ": worst axis " << std::setprecision(3) << row.worst_ratio << " x noise floor\n";
     if (o.reidentify) {
       // The same trajectory as an identification experiment (with its payload run when the
@@ -97,7 +97,7 @@ void run_validate(const ValidateOptions& o) {
         exps.push_back(to_experiment(ps, loaded, name + " with payload", id_config->payload));
       }
       fits.push_back(oe_ident::identify(priors->model, priors->lambda, experiment.outer, exps, id_config->options));
-      if (!o.json)
+      if (!o.json && !o.quiet)
         std::cerr << "    re-identified: " << fits.back().identified_count << " parameters, "
                   << std::setprecision(3) << fits.back().seconds << " s\n";
     }
@@ -199,6 +199,7 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "identification settings (for --reidentify)")->capture_default_str();
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_option("--out", o->out, "also write the JSON result to this file (for vcloe report)");
+  cmd->add_flag("--quiet", o->quiet, "no progress line per trajectory");
   cmd->add_flag("--force", o->force, "overwrite an existing --out file");
   cmd->callback([o] { run_validate(*o); });
 }
