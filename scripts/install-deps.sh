@@ -25,6 +25,7 @@ PACKAGES=(
   python3-scipy python3-numpy  # regenerating filter test vectors only
   python3-zmq                  # the rig protocol from Python: test and example adapter
   clang-14 libclang-rt-14-dev  # libFuzzer targets (scripts/fuzz)
+  chromium                     # the HTML report checked in a real browser (tests/apps/report_browser.py)
 )
 
 missing=()

@@ -1,13 +1,11 @@
 // `vcloe demo`: the whole chain on the virtual rig (excite -> run -> identify -> validate), each
 // step printed as the command a user would type and run as a child process.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 
+#include "child_step.hpp"
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -17,32 +15,10 @@ namespace vcloe::app {
 
 namespace {
 
-std::string self_executable() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) fail("demo", "cannot find the vcloe executable (/proc/self/exe): " + ec.message());
-  return p.string();
-}
-
-// Runs `vcloe <args>` as a child process, echoing the command line first.
+// Runs `vcloe <args>` as a child process under a heading, echoing the command line first.
 void step(const std::string& title, const std::vector<std::string>& args) {
-  std::cout << "\n== " << title << "\n$ vcloe";
-  for (const auto& a : args) std::cout << " " << a;
-  std::cout << "\n" << std::flush;
-  const std::string exe = self_executable();
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(exe.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) fail("demo", "fork failed");
-  if (pid == 0) {
-    execv(exe.c_str(), argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail("demo", "step '" + title + "' failed (see above)");
+  std::cout << "\n== " << title << "\n";
+  run_vcloe_step(title, args, &std::cout);
 }
 
 }  // namespace
@@ -107,10 +83,13 @@ void add_demo_command(CLI::App& app) {
     }
     step("4. identify (closed-loop output error)", with(identify));
     step("5. validate on fresh trajectories (Table 4 form)",
-         {"validate", "--model", d + "identified.yaml", "--n", std::to_string(o->n)});
+         with({"validate", "--model", d + "identified.yaml", "--n", std::to_string(o->n), "--out", d + "validation.json"}));
+    step("6. the report (one self-contained HTML file)",
+         with({"report", "--identification", d + "identified.yaml.report.json", "--validation", d + "validation.json", "--out",
+               d + "report.html"}));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "\ndemo finished in " << std::fixed << std::setprecision(1) << seconds << " s; files in " << o->dir
-              << "/ (identified.yaml.report.json has the full report)\n";
+              << "/\nthe report: " << std::filesystem::absolute(o->dir + "/report.html").string() << "\n";
   });
 }
 

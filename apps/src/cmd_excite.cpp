@@ -16,7 +16,7 @@ namespace vcloe::app {
 void add_excite_command(CLI::App& app) {
   struct Options {
     std::string robot, config, out, plot;
-    bool json = false, force = false;
+    bool json = false, force = false, quiet = false;
     long seed = -1;
   };
   auto o = std::make_shared<Options>();
@@ -32,6 +32,7 @@ void add_excite_command(CLI::App& app) {
   const CLI::Option* seed = cmd->add_option("--seed", o->seed, "override the seed of the config");
   cmd->add_option("--plot", o->plot, "plot of the six pose components over time (.png, .svg, .pdf)");
   cmd->add_flag("--json", o->json, "print the result as JSON");
+  cmd->add_flag("--quiet", o->quiet, "no live progress line");
   cmd->add_flag("--force", o->force, "overwrite existing output files");
   cmd->callback([o, seed] {
     // Outputs checked before the optimisation (minutes): never one of the inputs, never into a
@@ -45,10 +46,11 @@ void add_excite_command(CLI::App& app) {
     if (o->seed >= 0) problem.seed = static_cast<std::uint64_t>(o->seed);
     const auto result = excitation::optimize_excitation(
         robot, problem, [&](const std::string& stage, int evaluations, double best) {
-          std::cerr << "\r  " << stage << " search: " << evaluations << " evaluations, best cost " << best << "   "
-                    << std::flush;
+          if (!o->quiet)
+            std::cerr << "\r  " << stage << " search: " << evaluations << " evaluations, best cost " << best << "   "
+                      << std::flush;
         });
-    std::cerr << "\n";
+    if (!o->quiet) std::cerr << "\n";
     write_file_atomically(o->out, excitation::trajectory_to_yaml(result.trajectory), o->force);
     if (!o->plot.empty()) {
       PoseSeries s{"optimised (" + excitation::to_string(problem.criterion) + ")", {}, {}};

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "ident_report.hpp"
+#include "report_html.hpp"
 #include "experiment_setup.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
@@ -125,6 +126,7 @@ void add_identify_command(CLI::App& app) {
   cmd->add_option("--experiment", q->experiment, "experiment file (default: from its sidecar)");
   cmd->add_option("--out", q->out, "identified robot file to write (+ <out>.report.json)")->required();
   cmd->add_flag("--json", flags->first, "print the report as JSON");
+  cmd->add_option("--report", q->report, "also write the HTML report (vcloe report) to this file");
   cmd->add_flag("--force", flags->second, "overwrite existing output");
   cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations (Ceres' table)");
   cmd->add_flag("--quiet", q->quiet, "no progress line per iteration");
@@ -132,10 +134,11 @@ void add_identify_command(CLI::App& app) {
                 "fit a trace whose recorded robot file differs from --robot or cannot be checked (moved, changed,\n"
                 "unreadable, not recorded); a warning is printed instead of the refusal");
   cmd->callback([q, flags] {
-    for (const std::string& f : {q->out, q->out + ".report.json"})
-      check_output_path(f, flags->second,
-                        {q->measured, q->payload_trace, sidecar_path(q->measured), sidecar_path(q->payload_trace), q->config,
-                         q->robot, q->reference, q->experiment, q->payload_file});
+    for (const std::string& f : {q->out, q->out + ".report.json", q->report})
+      if (!f.empty())
+        check_output_path(f, flags->second,
+                          {q->measured, q->payload_trace, sidecar_path(q->measured), sidecar_path(q->payload_trace),
+                           q->config, q->robot, q->reference, q->experiment, q->payload_file});
     const IdentifyOutcome o = run_identification(*q);
     sim::RobotModel identified = o.setup.model;
     identified.name = o.setup.model.name + "-identified";
@@ -143,10 +146,24 @@ void add_identify_command(CLI::App& app) {
                           "# identified by vcloe identify from " + q->measured + "\n" +
                               sim::robot_to_yaml(identified, o.result.lambda),
                           flags->second);
-    const nlohmann::json report = identification_report_json(o);
+    nlohmann::json report = identification_report_json(o);
+    // What was read, for `vcloe report` and for the record (absolute paths and SHA-256).
+    report["inputs"] = {{"robot", file_entry(q->robot)},
+                        {"measured", file_entry(q->measured)},
+                        {"payload_trace", file_entry(q->payload_trace)},
+                        {"reference", file_entry(o.setup.reference_file)},
+                        {"experiment", file_entry(o.setup.experiment_file)},
+                        {"config", file_entry(q->config)},
+                        {"model", file_entry(q->out)}};
     write_file_atomically(q->out + ".report.json", report.dump(2) + "\n", flags->second);
     if (flags->first) std::cout << report.dump(2) << "\n";
     else print_identification(o, std::cout);
+    if (!q->report.empty()) {
+      write_identification_report(q->out + ".report.json", "", q->report, flags->second);
+      std::cerr << "wrote " << q->report << "\n";
+    }
+    if (o.result.adequacy.verdict == oe_ident::Verdict::ModelErrorDominates)
+      std::cerr << "vcloe: warning: " << o.result.adequacy.summary() << "\n";
     if (const auto [ratio, where] = o.worst_fit_over_noise(); ratio > IdentifyOutcome::kMaxFitOverNoise)
       std::cerr << std::setprecision(3) << "vcloe: warning: the fit ends at " << ratio << " x the camera noise on "
                 << where << " (limit " << IdentifyOutcome::kMaxFitOverNoise << " x noise_sigma of " << q->config

@@ -23,15 +23,16 @@ namespace vcloe::app {
 namespace {
 
 struct ValidateOptions {
-  std::string model, truth, priors, experiment, config;
+  std::string model, truth, priors, experiment, config, out;
   int n = 10;
   unsigned seed = 1001;
-  bool json = false, reidentify = false;
+  bool json = false, reidentify = false, force = false, quiet = false;
 
   void validate() const {
     if (n < 1 || n > 1000)
       fail("--n", "expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
                       std::to_string(n));
+    if (!out.empty()) check_output_path(out, force, {model, truth, priors, experiment, config});
   }
 };
 
@@ -82,7 +83,7 @@ void run_validate(const ValidateOptions& o) {
                                TraceColumns::Measured, "measured", "twin(truth)");
     const auto a = rms6(row.model), f = rms6(row.floor);
     for (int c = 0; c < 6; ++c) row.worst_ratio = std::max(row.worst_ratio, a[c] / f[c]);
-    if (!o.json)
+    if (!o.json && !o.quiet)
       std::cerr << "  " << name << ": worst axis " << std::setprecision(3) << row.worst_ratio << " x noise floor\n";
     if (o.reidentify) {
       // The same trajectory as an identification experiment (with its payload run when the
@@ -96,7 +97,7 @@ void run_validate(const ValidateOptions& o) {
         exps.push_back(to_experiment(ps, loaded, name + " with payload", id_config->payload));
       }
       fits.push_back(oe_ident::identify(priors->model, priors->lambda, experiment.outer, exps, id_config->options));
-      if (!o.json)
+      if (!o.json && !o.quiet)
         std::cerr << "    re-identified: " << fits.back().identified_count << " parameters, "
                   << std::setprecision(3) << fits.back().seconds << " s\n";
     }
@@ -127,7 +128,7 @@ void run_validate(const ValidateOptions& o) {
     }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (o.json) {
+  {
     nlohmann::json j;
     j["model"] = o.model;
     j["truth"] = o.truth;
@@ -142,8 +143,11 @@ void run_validate(const ValidateOptions& o) {
     j["trajectories"] = t;
     j["worst_ratio"] = worst;
     if (!fits.empty()) j["parameter_variation"] = variation;
-    std::cout << j.dump(2) << "\n";
-    return;
+    if (!o.out.empty()) write_file_atomically(o.out, j.dump(2) + "\n", o.force);
+    if (o.json) {
+      std::cout << j.dump(2) << "\n";
+      return;
+    }
   }
   std::cout << std::fixed << std::setprecision(4)
             << "Validation on " << rows.size() << " fresh random feasible trajectories (Table 4 form)\n"
@@ -194,6 +198,9 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--priors", o->priors, "robot file with the priors (for --reidentify)")->capture_default_str();
   cmd->add_option("--config", o->config, "identification settings (for --reidentify)")->capture_default_str();
   cmd->add_flag("--json", o->json, "print the result as JSON");
+  cmd->add_option("--out", o->out, "also write the JSON result to this file (for vcloe report)");
+  cmd->add_flag("--quiet", o->quiet, "no progress line per trajectory");
+  cmd->add_flag("--force", o->force, "overwrite an existing --out file");
   cmd->callback([o] { run_validate(*o); });
 }
 

@@ -127,6 +127,19 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
                                                    std::to_string(times[j]) + " s of the experiment (other rates?)");
     e.measured.push_back(measured.measured[j]);
   }
+  // The camera noise the trace declares (sidecar `noise_sigma`): the yardstick of the model
+  // adequacy verdict (oe_ident/adequacy.hpp).
+  if (const auto it = measured.metadata.find("noise_sigma"); it != measured.metadata.end()) {
+    Vec6d sigma;
+    if (!it->is_array() || it->size() != 6) fail(sidecar_path(name), "noise_sigma: expected 6 numbers (m, rad)");
+    for (int c = 0; c < 6; ++c) {
+      const auto& v = (*it)[static_cast<std::size_t>(c)];
+      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+        fail(sidecar_path(name), "noise_sigma[" + std::to_string(c) + "]: expected a positive number");
+      sigma(c) = v.get<double>();
+    }
+    e.declared_noise = sigma;
+  }
   return e;
 }
 

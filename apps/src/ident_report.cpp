@@ -1,5 +1,6 @@
 #include "ident_report.hpp"
 
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 
@@ -16,6 +17,51 @@ std::pair<double, std::string> IdentifyOutcome::worst_fit_over_noise() const {
   return worst;
 }
 
+namespace {
+
+// A bound that overflowed (a relative sigma of hundreds: exp(1.96 * 1000)) is null: unbounded.
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+nlohmann::json adequacy_json(const oe_ident::Adequacy& a) {
+  nlohmann::json per = nlohmann::json::array();
+  for (const auto& e : a.experiments) {
+    nlohmann::json ratio = nlohmann::json::array(), lag1 = nlohmann::json::array(), share = nlohmann::json::array();
+    for (const auto& c : e) {
+      ratio.push_back(c.rms_over_noise);
+      lag1.push_back(c.lag1);
+      share.push_back(c.model_share());
+    }
+    per.push_back({{"rms_over_noise", ratio}, {"lag1", lag1}, {"model_share", share}});
+  }
+  return {{"verdict", oe_ident::Adequacy::name(a.verdict)},
+          {"summary", a.summary()},
+          {"worst_channel", a.worst_channel},
+          {"worst_model_share", a.worst_share},
+          {"mean_model_share", a.mean_share},
+          {"chi2_per_dof", a.chi2_per_dof},
+          {"sigma_scale", a.sigma_scale()},
+          {"experiments", per}};
+}
+
+// The correlation matrix of the fitted parameters (those with a sigma), in registry order.
+nlohmann::json correlation_json(const oe_ident::IdentificationResult& r) {
+  const auto& reg = sim::parameter_registry();
+  std::vector<int> fitted;
+  for (const auto& p : r.parameters)
+    if (p.sigma > 0) fitted.push_back(p.index);
+  nlohmann::json names = nlohmann::json::array(), rows = nlohmann::json::array();
+  for (int a : fitted) {
+    names.push_back(reg[static_cast<std::size_t>(a)].name);
+    nlohmann::json row = nlohmann::json::array();
+    for (int b : fitted)
+      row.push_back(r.covariance(a, b) / std::sqrt(r.covariance(a, a) * r.covariance(b, b)));
+    rows.push_back(row);
+  }
+  return {{"parameters", names}, {"matrix", rows}};
+}
+
+}  // namespace
+
 nlohmann::json identification_report_json(const IdentifyOutcome& o) {
   const auto& r = o.result;
   const auto& reg = sim::parameter_registry();
@@ -30,6 +76,10 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
                       {"value", p.value},
                       {"sigma", p.sigma},
                       {"rel_sigma", p.rel_sigma},
+                      {"sigma_camera", p.sigma_camera},
+                      {"interval95", p.sigma > 0 ? nlohmann::json{finite_or_null(p.interval_low), finite_or_null(p.interval_high)}
+                                                 : nlohmann::json()},
+                      {"prior_pull", p.prior_pull},
                       {"identified", p.identified},
                       {"flagged", p.flagged},
                       {"status", p.status}});
@@ -53,7 +103,10 @@ nlohmann::json identification_report_json(const IdentifyOutcome& o) {
           {"jacobian_cost_ratio", r.jacobian_cost_ratio},
           {"rejected_steps", r.rejected_steps},
           {"failed_simulations", r.failed_simulations},
-          {"residual_correlation_factor", r.residual_correlation_factor},
+          {"adequacy", adequacy_json(r.adequacy)},
+          {"correlation", correlation_json(r)},
+          {"singular_values", r.singular_values},
+          {"rank_tolerance", r.rank_tolerance},
           {"consistency", r.consistency},
           {"moved_to_consistency", r.moved},
           {"termination", r.termination},
@@ -74,13 +127,25 @@ void print_identification(const IdentifyOutcome& o, std::ostream& out) {
     for (double v : r.after_rms[e]) out << std::setw(9) << v;
     out << "\n";
   }
-  out << "\nparameters (Table 2 form): " << r.identified_count << " of 67 identified\n"
-      << "  name      prior         value         sigma     rel    status\n";
+  out << "\nmodel adequacy: " << oe_ident::Adequacy::name(r.adequacy.verdict) << ". " << r.adequacy.summary()
+      << "\n  residual / camera noise   x      y      z      a      b      g   (lag-1 autocorrelation)\n";
+  for (std::size_t e = 0; e < r.adequacy.experiments.size(); ++e) {
+    out << "  experiment " << e + 1 << "            ";
+    for (const auto& c : r.adequacy.experiments[e]) out << std::setw(7) << c.rms_over_noise;
+    out << "   (";
+    for (const auto& c : r.adequacy.experiments[e]) out << " " << std::setprecision(2) << c.lag1;
+    out << std::setprecision(4) << " )\n";
+  }
+  out << "\nparameters (Table 2 form): " << r.identified_count << " of 67 identified; sigma covers camera noise, "
+         "coloured residuals and sub-fit disagreement (docs/identification.md)\n"
+      << "  name      prior         value         sigma     rel    95 % interval              status\n";
   for (const auto& p : r.parameters) {
     out << "  " << std::left << std::setw(8) << reg[static_cast<std::size_t>(p.index)].name << std::right << std::setw(12)
         << p.prior << "  " << std::setw(12) << p.value << "  ";
-    if (p.sigma > 0) out << std::setw(10) << p.sigma << " " << std::setw(6) << p.rel_sigma * 100 << "%";
-    else out << std::setw(18) << " ";
+    if (p.sigma > 0)
+      out << std::setw(10) << p.sigma << " " << std::setw(6) << p.rel_sigma * 100 << "%  [" << std::setw(10)
+          << p.interval_low << ", " << std::setw(10) << p.interval_high << "]";
+    else out << std::setw(45) << " ";
     out << (p.flagged ? " !" : "  ") << " " << p.status << "\n";
   }
   if (!r.moved.empty()) {

@@ -12,6 +12,7 @@ namespace vcloe::app {
 
 struct IdentifyRequest {
   std::string measured, payload_trace, payload_file, config, robot, reference, experiment, out;
+  std::string report;  // --report: the HTML report to write after the fit (empty: none)
   bool verbose = false;
   bool quiet = false;  // no live progress line
   bool accept_robot_mismatch = false;  // --accept-robot-mismatch (experiment_setup.hpp, check_recorded_robot)

@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   vcloe::app::add_validate_command(app);
   vcloe::app::add_demo_command(app);
   vcloe::app::add_truth_command(app);
+  vcloe::app::add_study_command(app);
+  vcloe::app::add_report_command(app);
   vcloe::app::add_calibrate_command(app);
   vcloe::app::add_render_command(app);
   vcloe::app::add_measure_command(app);

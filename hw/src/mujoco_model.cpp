@@ -70,18 +70,16 @@ sim::LambdaVector<double> engine_consistent(const sim::RobotModel& model, const 
   sim::LambdaVector<double> out = lambda;
   const auto& reg = sim::parameter_registry();
   for (int i = 0; i < sim::kLegs; ++i) {
-    // Crank: only Iz about its axis matters; raise Ix, Iy to satisfy Ix + Iy >= Iz.
+    // Crank: only Iz about its axis matters; raise the smaller of Ix, Iy until Ix + Iy >= Iz
+    // (MuJoCo's only requirement: the triangle inequalities).
+    const int ix = sim::wrench_index(i, 1), iy = sim::wrench_index(i, 2);
     const double Iz = out(sim::wrench_index(i, 3));
-    for (int k : {1, 2}) {
-      const int idx = sim::wrench_index(i, k);
-      if (out(idx) + out(sim::wrench_index(i, 3 - k)) < Iz || out(idx) < 0.5 * Iz) {
-        const double v = std::max(out(idx), 0.5 * Iz * 1.001);
-        if (v != out(idx)) {
-          adjustments.push_back(reg[idx].name + " " + num(out(idx)) + " -> " + num(v) +
-                                " kg*m^2 (invisible: the crank only turns about its axis)");
-          out(idx) = v;
-        }
-      }
+    if (out(ix) + out(iy) < Iz) {
+      const int idx = out(ix) <= out(iy) ? ix : iy, other = idx == ix ? iy : ix;
+      const double v = (Iz - out(other)) * 1.001;
+      adjustments.push_back(reg[idx].name + " " + num(out(idx)) + " -> " + num(v) +
+                            " kg*m^2 (invisible: the crank only turns about its axis)");
+      out(idx) = v;
     }
     // Link: spin inertia never enters; lower it to satisfy Iz <= Ix + Iy.
     const int iz = sim::link_index(i, 3);

@@ -85,7 +85,7 @@ static Anchor read_anchor(const YamlNode& a) {
 static IdentificationConfig parse_document(const YamlDoc& doc) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys({"anchor", "payload", "noise_sigma", "free", "fixed", "tied", "loss", "stopping",
-                            "rank_tolerance", "rel_sigma_flag", "qr_eps", "threads", "notes", "horizons",
+                            "rank_tolerance", "rel_sigma_flag", "uncertainty_block", "qr_eps", "threads", "notes", "horizons",
                             "prior_log_sigma", "initial_trust_region"});
   IdentificationConfig cfg;
   IdentificationOptions& o = cfg.options;
@@ -120,6 +120,7 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   o.rank_tolerance = root.get_double("rank_tolerance", o.rank_tolerance);
   o.rel_sigma_flag = root.get_double("rel_sigma_flag", o.rel_sigma_flag);
   o.qr_eps = root.get_double("qr_eps", o.qr_eps);
+  o.uncertainty_block = root.get_double("uncertainty_block", o.uncertainty_block);
   o.threads = root.get_int("threads", o.threads);
   if (auto h = root.find("horizons")) {
     const Eigen::VectorXd v = h->as_vector();

@@ -34,9 +34,10 @@ std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, 
 }
 
 std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& map, double rank_tolerance,
-                                  FitStatus& st) {
+                                  FitStatus& st, std::vector<double>* singular_values) {
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
   const Eigen::VectorXd sv = svd.singularValues();
+  if (singular_values) singular_values->assign(sv.data(), sv.data() + sv.size());
   std::set<int> null_coords;
   for (int i = 0; i < map.size(); ++i) {
     if (sv(i) >= rank_tolerance * sv(0)) continue;
@@ -58,45 +59,14 @@ std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& 
   return kept;
 }
 
-// tau = 1 + 2 sum_{k=1..M} rho_k per series, with Sokal's automatic window: the smallest
-// M >= 5 tau(M).
-double correlation_factor(const std::vector<double>& r, const std::vector<Experiment>& exps) {
-  double sum = 0;
-  int series = 0;
-  std::size_t off = 0;
-  for (const Experiment& e : exps) {
-    const std::size_t n = e.measured.size();
-    for (int c = 0; c < 6 && n > 20; ++c) {
-      std::vector<double> x(n);
-      double mean = 0;
-      for (std::size_t j = 0; j < n; ++j) mean += (x[j] = r[off + 6 * j + static_cast<std::size_t>(c)]) / static_cast<double>(n);
-      double c0 = 0;
-      for (double& v : x) {
-        v -= mean;
-        c0 += v * v;
-      }
-      if (!(c0 > 0)) continue;
-      double tau = 1;
-      for (std::size_t k = 1; k < n / 2 && static_cast<double>(k) < 5 * tau; ++k) {
-        double ck = 0;
-        for (std::size_t j = k; j < n; ++j) ck += x[j] * x[j - k];
-        tau += 2 * ck / c0;
-      }
-      sum += std::max(1.0, tau);
-      ++series;
-    }
-    off += 6 * n;
-  }
-  return series ? sum / series : 1.0;
-}
-
-Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& J, const std::vector<int>& kept, const ParameterMap& map,
-                                  const std::vector<double>& delta, double final_cost, double correlation) {
+Eigen::MatrixXd kept_columns(const Eigen::MatrixXd& J, const std::vector<int>& kept) {
   Eigen::MatrixXd Jk(J.rows(), static_cast<Eigen::Index>(kept.size()));
   for (std::size_t c = 0; c < kept.size(); ++c) Jk.col(static_cast<Eigen::Index>(c)) = J.col(kept[c]);
-  const double dof = std::max<double>(1.0, static_cast<double>(J.rows()) - static_cast<double>(kept.size()));
-  const double s2 = 2.0 * final_cost / dof * correlation;
-  const Eigen::MatrixXd cov_kept = s2 * (Jk.transpose() * Jk).ldlt().solve(Eigen::MatrixXd::Identity(Jk.cols(), Jk.cols()));
+  return Jk;
+}
+
+Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& cov_kept, const std::vector<int>& kept, const ParameterMap& map,
+                                  const std::vector<double>& delta) {
   const Eigen::MatrixXd P_full = map.jacobian(delta.data());
   Eigen::MatrixXd P(sim::kNumLambda, static_cast<Eigen::Index>(kept.size()));
   for (std::size_t c = 0; c < kept.size(); ++c) P.col(static_cast<Eigen::Index>(c)) = P_full.col(kept[c]);

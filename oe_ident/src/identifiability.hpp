@@ -1,7 +1,7 @@
 #pragma once
 // oe_ident/src/identifiability.hpp — what the data can and cannot determine: QR of the
 // weighted Jacobian at the start, SVD null space at the solution, and the covariance of the
-// identified values (s^2 (J^T J)^-1, inflated for coloured residuals, mapped to Lambda).
+// identified values mapped to Lambda (the terms: uncertainty.hpp).
 #include <set>
 #include <string>
 #include <vector>
@@ -28,17 +28,15 @@ std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, 
 // below rank_tolerance * the largest are unidentifiable; the coordinate dominating each is
 // marked so in `st` (its value is where the damped fit left it, i.e. near the start). Returns
 // the other coordinates, in order.
+// singular_values (when non-null): the weighted Jacobian's, largest first.
 std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& map, double rank_tolerance,
-                                  FitStatus& st);
+                                  FitStatus& st, std::vector<double>* singular_values = nullptr);
 
-// Mean over experiments and channels of the integrated autocorrelation time of the weighted
-// residual series (row 6 j + c of each experiment): the covariance inflation for coloured
-// residuals.
-double correlation_factor(const std::vector<double>& r, const std::vector<Experiment>& exps);
+// The columns `kept` of J.
+Eigen::MatrixXd kept_columns(const Eigen::MatrixXd& J, const std::vector<int>& kept);
 
-// Covariance of Lambda (67 x 67) from whitened residuals: s^2 (J_k^T J_k)^-1 over the kept
-// coordinates' columns J_k, s^2 = 2 cost / (N - q) * correlation, mapped through dLambda/ddelta.
-Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& J, const std::vector<int>& kept, const ParameterMap& map,
-                                  const std::vector<double>& delta, double final_cost, double correlation);
+// A covariance of the kept coordinates mapped to Lambda (67 x 67) through dLambda/ddelta.
+Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& cov_kept, const std::vector<int>& kept, const ParameterMap& map,
+                                  const std::vector<double>& delta);
 
 }  // namespace vcloe::oe_ident

@@ -11,6 +11,7 @@
 #include "identifiability.hpp"
 #include "output_error.hpp"
 #include "parameter_map.hpp"
+#include "vcloe/oe_ident/uncertainty.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/oe_ident/consistency.hpp"
 #include "vcloe/oe_ident/problem.hpp"
@@ -34,6 +35,7 @@ struct Context {
 // output error holds the parameter map).
 struct Fit {
   std::vector<double> delta;
+  std::vector<double> start;  // delta at the start (the weak prior's centre)
   std::unique_ptr<TwinRuns> runs;
   const ParameterMap& map() const { return runs->output_error().map(); }
 };
@@ -245,7 +247,7 @@ std::vector<Experiment> prefixes(const std::vector<Experiment>& exps, double hor
 // stage's summary.
 ceres::Solver::Summary fit_horizons(const Context& cx, Fit& fit, IdentificationResult& result) {
   const IdentificationOptions& o = cx.o;
-  const std::vector<double> start_delta = fit.delta;
+  const std::vector<double> start_delta = fit.start = fit.delta;
   ceres::Solver::Summary summary;
   for (std::size_t stage = 0; stage < o.horizons.size(); ++stage) {
     const bool last = stage + 1 == o.horizons.size();
@@ -269,8 +271,51 @@ ceres::Solver::Summary fit_horizons(const Context& cx, Fit& fit, IdentificationR
   return summary;
 }
 
-void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitStatus& st,
-                       const Eigen::MatrixXd& cov_lambda, const IdentificationOptions& o, IdentificationResult& result) {
+// The solution's uncertainty (uncertainty.hpp) in Lambda, and how far the weak prior moved each
+// value, in its sigma: dd = -H^-1 g_prior with g_prior = (delta - delta_start) / prior_log_sigma^2.
+struct Uncertainty {
+  Eigen::MatrixXd total, camera;  // 67 x 67
+  Eigen::VectorXd prior_shift;    // 67, in Lambda units
+};
+
+Uncertainty solution_uncertainty(const Context& cx, const Fit& fit, const Eigen::MatrixXd& J, const std::vector<int>& kept) {
+  const Eigen::MatrixXd Jk = kept_columns(J, kept);
+  UncertaintyInput in{Jk, fit.runs->cached_residuals(), {}, {}, 1};
+  for (const Experiment& e : cx.exps) {
+    in.frames.push_back(e.measured.size());
+    in.fixes_scale.push_back(cx.o.anchor.kind != AnchorKind::Payload || e.payload.has_value());
+  }
+  const double frame_period = cx.exps.front().reference.exposure_times.size() > 1
+                                  ? cx.exps.front().reference.exposure_times[1] - cx.exps.front().reference.exposure_times[0]
+                                  : 1.0;
+  in.prior_log_sigma = cx.o.prior_log_sigma;
+  in.block_frames = std::max(1, static_cast<int>(std::lround(cx.o.uncertainty_block / frame_period)));
+  const CovarianceTerms terms = coordinate_covariance(in);
+  Uncertainty u;
+  u.total = lambda_covariance(terms.total(), kept, fit.map(), fit.delta);
+  u.camera = lambda_covariance(terms.camera, kept, fit.map(), fit.delta);
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(kept.size()));
+  if (cx.o.prior_log_sigma > 0)
+    for (std::size_t c = 0; c < kept.size(); ++c) {
+      const auto k = static_cast<std::size_t>(kept[c]);
+      g(static_cast<Eigen::Index>(c)) = (fit.delta[k] - fit.start[k]) / (cx.o.prior_log_sigma * cx.o.prior_log_sigma);
+    }
+  const Eigen::VectorXd dd = (Jk.transpose() * Jk).ldlt().solve(g);
+  const Eigen::MatrixXd P = fit.map().jacobian(fit.delta.data());
+  u.prior_shift = Eigen::VectorXd::Zero(sim::kNumLambda);
+  for (std::size_t c = 0; c < kept.size(); ++c) u.prior_shift += P.col(kept[c]) * dd(static_cast<Eigen::Index>(c));
+  return u;
+}
+
+std::string free_status(const ParameterResult& pr, bool combination) {
+  if (combination) return "fitted, but only identifiable in combination";
+  if (pr.flagged) return "poorly determined (relative sigma above the flag)";
+  if (pr.prior_pull > kMaxPriorPull) return "set by the weak prior (the data moves it less than the prior does)";
+  return "identified";
+}
+
+void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitStatus& st, const Uncertainty& u,
+                       const IdentificationOptions& o, IdentificationResult& result) {
   result.parameters.resize(sim::kNumLambda);
   for (int k = 0; k < sim::kNumLambda; ++k) {
     ParameterResult& pr = result.parameters[k];
@@ -279,13 +324,15 @@ void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitS
     pr.value = result.lambda(k);
     if (st.free[k]) {
       const bool combination = st.combination.count(k) != 0;
-      pr.sigma = std::sqrt(std::max(0.0, cov_lambda(k, k)));
+      pr.sigma = std::sqrt(std::max(0.0, u.total(k, k)));
+      pr.sigma_camera = std::sqrt(std::max(0.0, u.camera(k, k)));
       pr.rel_sigma = pr.sigma / std::max(std::abs(pr.value), 1e-300);
+      pr.interval_low = pr.value * std::exp(-1.96 * pr.rel_sigma);
+      pr.interval_high = pr.value * std::exp(1.96 * pr.rel_sigma);
+      pr.prior_pull = pr.sigma > 0 ? std::abs(u.prior_shift(k)) / pr.sigma : 0;
       pr.flagged = pr.rel_sigma > o.rel_sigma_flag;
-      pr.identified = !combination && !pr.flagged;
-      if (combination) pr.status = "fitted, but only identifiable in combination";
-      else if (pr.flagged) pr.status = "poorly determined (relative sigma above the flag)";
-      else pr.status = "identified";
+      pr.status = free_status(pr, combination);
+      pr.identified = pr.status == "identified";
       if (o.spec[k].mode == Mode::Tied) pr.status += " (tied)";
     } else {
       pr.status = st.status[k].empty() ? "fixed" : st.status[k];
@@ -323,15 +370,25 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   Fit fit = start_fit(cx, base, st);
   const ceres::Solver::Summary summary = fit_horizons(cx, fit, result);
 
-  // At the solution: null space, then the covariance of what is left, inflated because the
-  // residuals of a closed loop are coloured (unmodelled dynamics leave slow, correlated errors).
+  // At the solution: null space, then the uncertainty of what is left — camera noise, coloured
+  // residuals and the disagreement of sub-fits (uncertainty.hpp) — and the model's adequacy.
   const Eigen::MatrixXd J = fit.runs->jacobian(fit.delta, "the solution");
-  const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st);
-  result.residual_correlation_factor = correlation_factor(fit.runs->cached_residuals(), exps);
-  const Eigen::MatrixXd cov_lambda =
-      lambda_covariance(J, kept, fit.map(), fit.delta, summary.final_cost, result.residual_correlation_factor);
+  const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st, &result.singular_values);
+  result.rank_tolerance = o.rank_tolerance;
+  std::vector<std::size_t> frames;
+  std::vector<std::array<double, 6>> scale;
+  for (const Experiment& e : exps) {
+    frames.push_back(e.measured.size());
+    const Vec6d declared = e.declared_noise.value_or(o.sigma);
+    scale.push_back({});
+    for (int c = 0; c < 6; ++c) scale.back()[static_cast<std::size_t>(c)] = o.sigma(c) / declared(c);
+  }
+  result.adequacy = assess_adequacy(fit.runs->cached_residuals(), frames, scale);
   result.lambda = fit.map().lambda(fit.delta.data());
-  report_parameters(prior_lambda, st, cov_lambda, o, result);
+  Uncertainty u = solution_uncertainty(cx, fit, J, kept);
+  u.total *= result.adequacy.sigma_scale() * result.adequacy.sigma_scale();  // the model error common to all parts
+  report_parameters(prior_lambda, st, u, o, result);
+  result.covariance = u.total;
   result.termination = summary.BriefReport();
   make_result_consistent(result);
 

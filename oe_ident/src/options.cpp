@@ -79,6 +79,7 @@ std::optional<InvalidOption> IdentificationOptions::first_invalid() const {
   if (!bad) bad = in_range("min_relative_decrease", min_relative_decrease, 0, true, 1, true, "a share");
   if (!bad) bad = in_range("rank_tolerance", rank_tolerance, 0, true, 1, true, "a singular value ratio");
   if (!bad) bad = positive("rel_sigma_flag", rel_sigma_flag, "a positive relative standard deviation");
+  if (!bad) bad = in_range("uncertainty_block", uncertainty_block, 0, true, 60, true, "a block length in seconds");
   if (!bad) bad = in_range("qr_eps", qr_eps, 0, true, 1, true, "a pivot ratio");
   if (!bad && !(threads >= 1 && threads <= kMaxIdentificationThreads))
     bad = InvalidOption{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +

@@ -5,6 +5,7 @@
 
 #include "../sim/sim_fixtures.hpp"
 #include "vcloe/excitation/fourier.hpp"
+#include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/oe_ident/consistency.hpp"
 #include "vcloe/servo/twin.hpp"
 
@@ -67,4 +68,23 @@ TEST(ConsistentModel, AViolationOnlyIdentifiedValuesCouldRemoveIsReportedNotHidd
   EXPECT_TRUE(c.moved.empty());
   EXPECT_FALSE(c.remaining.empty());
   EXPECT_EQ(c.lambda, l);
+}
+
+// What identify writes loads in MuJoCo as it is: the engine adjusts nothing (hw::engine_consistent
+// only raises crank Ix, Iy and lowers link spins that violate the triangle inequalities), also
+// for priors whose crank moments differ per axis.
+TEST(ConsistentModel, LoadsInMuJoCoWithoutEngineAdjustments) {
+  sim::LambdaVector<double> priors = test::default_priors();
+  std::vector<std::string> adjustments;
+  hw::engine_consistent(test::default_robot(), priors, adjustments);
+  ASSERT_FALSE(adjustments.empty()) << "Table 1's priors need adjusting";
+  for (int i = 0; i < sim::kLegs; ++i) {  // lopsided cranks: Ix small, Iy large
+    priors(sim::wrench_index(i, 1)) *= 0.3;
+    priors(sim::wrench_index(i, 2)) *= 1.6;
+  }
+  for (const auto& l : {test::default_priors(), priors}) {
+    adjustments.clear();
+    hw::engine_consistent(test::default_robot(), oe_ident::make_consistent(l, seen()).lambda, adjustments);
+    EXPECT_TRUE(adjustments.empty()) << adjustments.front();
+  }
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/oe_ident/adequacy.hpp"
 #include "vcloe/oe_ident/progress.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/servo/reference.hpp"
@@ -46,6 +47,7 @@ struct Experiment {
   servo::PreparedReference reference;
   std::vector<Vec6d> measured;  // one per reference.exposure_times entry
   std::optional<Payload> payload;
+  std::optional<Vec6d> declared_noise;  // the camera sigma the trace declares (m, rad); else the options'
 };
 
 enum class Loss { Squared, Huber, Cauchy };
@@ -67,11 +69,12 @@ struct IdentificationOptions {
   double tol2 = 1e-8;               // eq. (35) relative parameter change
   int max_iterations = 40;          // per stage
   // Growing record prefixes fitted in turn (fractions of each record; the last must be 1).
-  std::vector<double> horizons = {0.35, 1.0};
+  std::vector<double> horizons = {0.15, 0.35, 1.0};
   double stage_tol1 = 1e-3;         // eq. (35) first rule for the stages before the last
   double prior_log_sigma = 0.7;        // weak prior on log(parameter / start); 0 = none
   double initial_trust_region = 0.1;   // Ceres LM: 1 / initial damping (coordinates are logs)
   double min_relative_decrease = 1e-2; // accept a step only if it realises this share
+  double uncertainty_block = 1.0;   // s: block length of the sandwich covariance (uncertainty.hpp)
   double rank_tolerance = 1e-7;     // sigma_i / sigma_1 of the weighted Jacobian below which
                                     // a direction counts as unidentifiable
   double rel_sigma_flag = 0.15;     // seed 001: flag parameters whose sigma / |value| exceeds it
@@ -91,8 +94,14 @@ constexpr int kMaxIdentificationThreads = 64;
 
 struct ParameterResult {
   int index = 0;
-  double prior = 0, value = 0, sigma = 0, rel_sigma = 0;
-  bool identified = false;  // free at the solution and not in the Jacobian's null space
+  double prior = 0, value = 0;
+  double sigma = 0, rel_sigma = 0;  // honest: noise, coloured residuals and sub-fit disagreement
+  double sigma_camera = 0;          // what the camera noise alone would give (for comparison)
+  double interval_low = 0, interval_high = 0;  // 95 %: value * exp(+-1.96 rel_sigma) (log coordinates)
+  double prior_pull = 0;  // shift of the value by the weak prior, in sigma
+  // Identified: free, excited, not in the Jacobian's null space, rel_sigma <= the flag and
+  // the value not set by the weak prior (prior_pull <= kMaxPriorPull).
+  bool identified = false;
   bool flagged = false;     // rel_sigma above the flag threshold
   std::string status;       // "identified", "fixed", "fixed (anchor)", "not excited", ...
 };
@@ -110,8 +119,13 @@ struct IdentificationResult {
   std::string termination;
   int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
   int failed_simulations = 0;            // trial points where the twin diverged (step rejected)
-  double residual_correlation_factor = 1;  // covariance inflation for coloured residuals
+  Adequacy adequacy;                       // the residual against the camera noise (adequacy.hpp)
+  Eigen::MatrixXd covariance;              // 67 x 67 of the values (zero rows for what was not fitted)
+  std::vector<double> singular_values;     // of the weighted Jacobian at the solution, largest first
+  double rank_tolerance = 0;               // the cut: singular values below it x the largest are null
 };
+
+constexpr double kMaxPriorPull = 0.5;  // a value the weak prior moved by more sigma is set by it
 
 // The default specification (docs/identification.md): the masses of the cranks and links are
 // fixed at their given values (weighed before assembly: with free link and crank masses, a

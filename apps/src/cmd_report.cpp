@@ -1,0 +1,30 @@
+// `vcloe report`: the identification as one self-contained HTML file (report_html.hpp,
+// docs/report.md).
+#include <iostream>
+
+#include "commands.hpp"
+#include "report_html.hpp"
+
+namespace vcloe::app {
+
+void add_report_command(CLI::App& app) {
+  struct Options {
+    std::string identification, validation, out;
+    bool force = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "report",
+      "One self-contained HTML report of an identification (tables, traces, residuals, correlation, singular\n"
+      "values, excitation, validation), figures by gnuplot embedded; opens offline.");
+  cmd->add_option("--identification", o->identification, "the identify report (<model>.report.json)")->required();
+  cmd->add_option("--validation", o->validation, "validation results (vcloe validate --out FILE)");
+  cmd->add_option("--out", o->out, "HTML file to write")->required();
+  cmd->add_flag("--force", o->force, "overwrite an existing report");
+  cmd->callback([o] {
+    write_identification_report(o->identification, o->validation, o->out, o->force);
+    std::cout << "wrote " << o->out << "\n";
+  });
+}
+
+}  // namespace vcloe::app

@@ -1,0 +1,119 @@
+// Specification of `vcloe report` and `identify --report` (apps/src/report_html.hpp,
+// docs/report.md): one self-contained HTML file — every figure embedded, nothing fetched —
+// with every parameter in its table, the verdict, the inputs' hashes and the validation; in a
+// real browser (headless Chromium, tests/apps/report_browser.py) it renders, every image loads,
+// the console is clean and the parameter table has 67 rows. Bad inputs are refused naming the
+// file and key; an existing report is not overwritten without --force.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli_fixtures.hpp"
+
+namespace fs = std::filesystem;
+using cli_test::vcloe;
+using cli_test::CommandResult;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A quick identification (2 s records, one LM iteration) with its report and a validation.
+struct Identified {
+  fs::path dir, report_json, validation, html;
+};
+
+Identified identified(const std::string& name) {
+  Identified r;
+  r.dir = cli_test::fresh_dir("vcloe-cli-report", name);
+  const fs::path ref = r.dir / "short.yaml", plain = r.dir / "plain.csv", loaded = r.dir / "loaded.csv",
+                 settings = r.dir / "quick.yaml", model = r.dir / "model.yaml";
+  EXPECT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  EXPECT_EQ(vcloe("run --reference " + ref.string() + " --out " + plain.string()).status, 0);
+  EXPECT_EQ(vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref.string() + " --out " +
+                  loaded.string()).status, 0);
+  std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
+                             "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
+  r.html = r.dir / "identify-report.html";
+  const CommandResult id = vcloe("identify --quiet --config " + settings.string() + " --measured " + plain.string() +
+                                 " --payload-trace " + loaded.string() + " --out " + model.string() + " --report " +
+                                 r.html.string());
+  EXPECT_EQ(id.status, 0) << id.out;
+  r.report_json = model.string() + ".report.json";
+  r.validation = r.dir / "validation.json";
+  EXPECT_EQ(vcloe("validate --n 1 --model " + model.string() + " --out " + r.validation.string()).status, 0);
+  return r;
+}
+
+}  // namespace
+
+TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
+  const Identified r = identified("content");
+  const fs::path out = r.dir / "report.html";
+  const CommandResult c = vcloe("report --identification " + r.report_json.string() + " --validation " +
+                                r.validation.string() + " --out " + out.string());
+  ASSERT_EQ(c.status, 0) << c.out;
+  const std::string html = read(out);
+  const std::string table = html.substr(html.find("<table id=\"parameters\">"));
+  const std::string body = table.substr(0, table.find("</tbody>"));
+  // (Counted with find: std::regex recurses per character and overflows on megabytes of base64.)
+  auto count = [](const std::string& text, const std::string& what) {
+    int n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(body, "<tr class="), 67);
+  EXPECT_NE(html.find("Model adequacy: "), std::string::npos);
+  EXPECT_NE(html.find("SHA-256 "), std::string::npos);
+  EXPECT_NE(html.find("Validation on fresh trajectories"), std::string::npos);
+  EXPECT_NE(html.find("Observability index"), std::string::npos);
+  // Self-contained: every image a data URI, nothing loaded from anywhere.
+  const int images = count(html, "src=\"");
+  EXPECT_EQ(count(html, "src=\"data:image/png;base64,"), images);
+  EXPECT_GE(images, 7);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_TRUE(fs::exists(r.html)) << "identify --report writes the same report";
+}
+
+TEST(CliReport, RendersInHeadlessChromiumWithEveryImageAndNoConsoleError) {
+  const Identified r = identified("browser");
+  const fs::path shot = r.dir / "screenshot.png";
+  const std::string cmd = "/usr/bin/python3 " + std::string(VCLOE_SOURCE_DIR) + "/tests/apps/report_browser.py " +
+                          r.html.string() + " " + shot.string() + " --rows 67 2>&1";
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(status, 0) << cmd;
+}
+
+TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-report", "refusals");
+  const fs::path garbage = d / "garbage.json", partial = d / "partial.json", out = d / "r.html";
+  std::ofstream(garbage) << "{ not json";
+  std::ofstream(partial) << "{\"parameters\": []}";
+  struct Case {
+    std::string args, expected;
+  } cases[] = {
+      {"--identification " + (d / "missing.json").string(), "missing.json"},
+      {"--identification " + garbage.string(), "garbage.json: not valid JSON"},
+      {"--identification " + partial.string(), "partial.json: missing key 'inputs'"},
+      {"--identification " + d.string(), "is a directory"},
+  };
+  for (const Case& c : cases) {
+    const CommandResult r = vcloe("report " + c.args + " --out " + out.string());
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  std::ofstream(out) << "mine";
+  const CommandResult exists = vcloe("report --identification " + garbage.string() + " --out " + out.string());
+  EXPECT_EQ(exists.status, 2);
+  EXPECT_NE(exists.out.find("--force"), std::string::npos) << exists.out;
+  EXPECT_EQ(read(out), "mine");
+}
