@@ -10,6 +10,7 @@
 // Frame j of every source is counted from the robot's start (its status turning to running).
 #include <zmq.hpp>
 
+#include <filesystem>
 #include <iostream>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -175,10 +176,16 @@ class VisionServer {
     summary();
   }
 
+  // A device index or a /dev path is a Video4Linux camera (opened with that backend only: probing
+  // every backend also tries FireWire and USB still-camera libraries, which leak on failure); any
+  // other name goes to OpenCV as it is (a GStreamer pipeline, a stream URL). A /dev path that does
+  // not exist is refused before OpenCV sees it.
   static cv::VideoCapture open_device(const std::string& name) {
     cv::VideoCapture c;
-    const bool index = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
-    const bool ok = index ? c.open(std::stoi(name)) : c.open(name);
+    const bool index = !name.empty() && name.size() < 6 && name.find_first_not_of("0123456789") == std::string::npos;
+    const bool device = name.rfind("/dev/", 0) == 0;
+    if (device && !std::filesystem::exists(name)) fail("--source", "camera '" + name + "' does not exist");
+    const bool ok = index ? c.open(std::stoi(name), cv::CAP_V4L2) : device ? c.open(name, cv::CAP_V4L2) : c.open(name);
     if (!ok) fail("--source", "cannot open camera '" + name + "' (a device index or path OpenCV can open)");
     return c;
   }
