@@ -79,7 +79,9 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
     leg.base_joint = read_vec3(n.at("base_joint"));
     const Vec3d axis = read_vec3(n.at("axis"));
     if (axis.norm() < 1e-9) n.at("axis").fail("axis must be a non-zero vector");
-    leg.axis = axis.normalized();
+    // Normalised, unless it already is to rounding: a written file reads back bit for bit
+    // (normalising a normalised vector again can move its last bit; found by fuzz/fuzz_robot).
+    leg.axis = std::abs(axis.norm() - 1) < 1e-15 ? axis : axis.normalized();
     leg.wrench = read_vec3(n.at("wrench"));
     if (leg.wrench.norm() < 1e-6) n.at("wrench").fail("wrench (crank) vector must be non-zero");
     if (std::abs(leg.wrench.dot(leg.axis)) > 1e-9 * leg.wrench.norm())
