@@ -115,12 +115,16 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string&
   if (!e.is_object() || !e.contains("path") || !e["path"].is_string() || (e.contains("sha256") && !e["sha256"].is_string()))
     fail(where, "key '" + key + "': expected {\"path\": string, \"sha256\": string}");
   RecordedFile f{e["path"].get<std::string>(), e.value("sha256", "")};
-  if (!fs::exists(f.path) && fs::path(f.path).is_relative()) {
+  // The non-throwing overloads: a recorded path the system refuses (too long, a component not a
+  // directory) is "not found", not a library exception (found by fuzz/fuzz_sidecar).
+  std::error_code ec;
+  if (!fs::exists(f.path, ec) && fs::path(f.path).is_relative()) {
     const fs::path beside = fs::path(trace_path).parent_path() / f.path;
-    if (fs::exists(beside)) f.path = beside.string();
+    if (fs::exists(beside, ec)) f.path = beside.string();
   }
-  if (!fs::exists(f.path)) fail(f.path, "recorded in " + where + " as the " + key + " file, not found");
-  if (!fs::is_regular_file(f.path)) fail(f.path, "recorded in " + where + " as the " + key + " file, is not a regular file");
+  if (!fs::exists(f.path, ec)) fail(f.path, "recorded in " + where + " as the " + key + " file, not found");
+  if (!fs::is_regular_file(f.path, ec))
+    fail(f.path, "recorded in " + where + " as the " + key + " file, is not a regular file");
   return f;
 }
 

@@ -314,3 +314,18 @@ TEST(Trace, AFuzzFoundCarriageReturnInsideACellIsAOneLineError) {
   EXPECT_EQ(e.find_first_of("\r\n"), std::string::npos) << e;
   EXPECT_NE(e.find("\\r"), std::string::npos) << e;
 }
+
+TEST(Trace, ARecordedPathTheSystemRefusesIsNotFoundNotALibraryException) {
+  // fuzz/fuzz_sidecar: a recorded path longer than the system allows made std::filesystem
+  // throw "File name too long" out of recorded_file (an internal error instead of a message).
+  std::ifstream in(test::fuzz_input("sidecar-path-too-long.json"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  PoseTrace t;
+  t.metadata = parse_sidecar(text, "t.csv.meta.json");
+  t.has_sidecar = true;
+  const std::string e = test::error_of([&] { recorded_file(t, "truth", "/nonexistent-vcloe/t.csv"); });
+  EXPECT_NE(e.find("as the truth file, not found"), std::string::npos) << e;
+  PoseTrace long_path;
+  long_path.metadata = {{"robot", {{"path", std::string(5000, 'a')}, {"sha256", ""}}}};
+  EXPECT_NE(test::error_of([&] { recorded_file(long_path, "robot", "t.csv"); }).find("not found"), std::string::npos);
+}
