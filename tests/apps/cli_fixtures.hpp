@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,14 @@ inline std::filesystem::path fresh_dir(const std::string& prefix, const std::str
 }
 
 // The source tree's config/ directory, with a trailing slash.
+// The whole text of a file ("" if it cannot be read).
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 inline const std::string config_dir = std::string(VCLOE_SOURCE_DIR) + "/config/";
 
 // A command that must be refused: a one-line `vcloe: error: …` containing `expected`, exit

@@ -19,13 +19,6 @@ using cli_test::CommandResult;
 
 namespace {
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // A quick identification (2 s records, one LM iteration) with its report and a validation.
 struct Identified {
   fs::path dir, report_json, validation, html;
@@ -61,7 +54,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   const CommandResult c = vcloe("report --identification " + r.report_json.string() + " --validation " +
                                 r.validation.string() + " --out " + out.string());
   ASSERT_EQ(c.status, 0) << c.out;
-  const std::string html = read(out);
+  const std::string html = cli_test::read_file(out);
   const std::string table = html.substr(html.find("<table id=\"parameters\">"));
   const std::string body = table.substr(0, table.find("</tbody>"));
   // (Counted with find: std::regex recurses per character and overflows on megabytes of base64.)
@@ -116,5 +109,5 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   const CommandResult exists = vcloe("report --identification " + garbage.string() + " --out " + out.string());
   EXPECT_EQ(exists.status, 2);
   EXPECT_NE(exists.out.find("--force"), std::string::npos) << exists.out;
-  EXPECT_EQ(read(out), "mine");
+  EXPECT_EQ(cli_test::read_file(out), "mine");
 }

@@ -13,14 +13,6 @@ namespace fs = std::filesystem;
 using cli_test::CommandResult;
 using cli_test::vcloe;
 
-namespace {
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
 
 // `vcloe study` end to end on one truth (2 s records, one LM iteration, one validation
 // trajectory): each step's files in truth-SEED/, the table and the JSON with the truth's row and
@@ -37,11 +29,11 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   ASSERT_EQ(c.status, 0) << c.out;
   for (const char* f : {"truth.yaml", "measured.csv", "measured-payload.csv", "identified.yaml", "validate.out"})
     EXPECT_TRUE(fs::exists(dir / "truth-7" / f)) << f;
-  const auto study = nlohmann::json::parse(read(dir / "study.json"));
+  const auto study = nlohmann::json::parse(cli_test::read_file(dir / "study.json"));
   ASSERT_EQ(study["truths"].size(), 1u);
   EXPECT_EQ(study["truths"][0]["seed"], 7);
   EXPECT_EQ(study["summary"]["parameters"].get<int>(), study["truths"][0]["identified"].get<int>());
-  EXPECT_NE(read(dir / "study.md").find("| 7 | "), std::string::npos);
+  EXPECT_NE(cli_test::read_file(dir / "study.md").find("| 7 | "), std::string::npos);
   // Refusals: an existing directory without --force, a count out of range.
   const CommandResult again = vcloe(args);
   EXPECT_EQ(again.status, 2);
