@@ -3,6 +3,8 @@
 // and follows the same PID-held motion.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "../sim/sim_fixtures.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/hw/model_check.hpp"
@@ -100,6 +102,29 @@ TEST(ModelCheck, MujocoFollowsOurModelThroughTheSameLoop) {
   EXPECT_LT(c.closure_max, 1e-5);                     // 0.01 mm
   EXPECT_GT(c.max_error.head<3>().maxCoeff(), 0.0);   // two engines: never bit-equal
   EXPECT_EQ(c.engine_adjustments.size(), 12u);  // one of Ix, Iy per crank; the spin Iz per link
+}
+
+TEST(ModelCheck, AnInverseDynamicsSampleOutsideTheWorkspaceIsAnErrorNotANumber) {
+  // The loop sees the motion only at whole milliseconds; the inverse-dynamics samples fall
+  // between them. A motion that leaves the workspace only there must stop the check with a
+  // message (its kinematics used to be computed and ignored, and garbage compared).
+  const Vec6d home = default_robot().home;
+  auto motion = [&](double t) {
+    hw::MotionSample s;
+    s.chi = home;
+    s.chi_dot = s.v = s.v_dot = Vec6d::Zero();
+    if (std::abs(t * 1e3 - std::round(t * 1e3)) > 1e-6) s.chi(2) += 1.0;  // a metre up: no leg closes
+    return s;
+  };
+  hw::ModelCheckOptions o;
+  o.duration = 0.01;
+  o.inverse_dynamics_samples = 3;  // t = 1.67, 5, 8.33 ms
+  try {
+    hw::check_against_mujoco(default_robot(), test::default_priors(), motion, o);
+    FAIL() << "expected a vcloe::Error";
+  } catch (const vcloe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("leaves the workspace at t = 0.001667"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ModelCheck, OptionsAreCheckedBeforeAnyWork) {
