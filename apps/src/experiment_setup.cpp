@@ -63,9 +63,15 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
                            const std::string& reference_file) {
-  ExperimentSetup s = make_setup(sim::load_robot(robot_file),
-                                 experiment_file.empty() ? servo::ExperimentConfig{} : servo::load_experiment(experiment_file),
-                                 excitation::load_trajectory(reference_file), reference_file);
+  const servo::ExperimentConfig experiment =
+      experiment_file.empty() ? servo::ExperimentConfig{} : servo::load_experiment(experiment_file);
+  const excitation::FourierTrajectory trajectory = excitation::load_trajectory(reference_file);
+  // Named here, where both files are known (servo's own check cannot say which file to change).
+  if (!experiment_file.empty() && experiment.timing.latency >= trajectory.duration)
+    fail(experiment_file, "key 'timing.latency': " + exact_number(experiment.timing.latency) +
+                              " s is not shorter than the " + exact_number(trajectory.duration) + " s run of " +
+                              reference_file + ": no measured pose would ever reach the controller");
+  ExperimentSetup s = make_setup(sim::load_robot(robot_file), experiment, trajectory, reference_file);
   s.robot_file = robot_file;
   s.experiment_file = experiment_file;
   s.reference_file = reference_file;
