@@ -78,7 +78,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   // Inconsistent priors (Table 1's cranks and links are) are allowed as a start; the model
   // written moves the values the poses do not determine (docs/identification.md).
   if (const auto issues = sim::check_physical_consistency(out.setup.lambda); !issues.empty())
-    std::cerr << "warning: " << q.robot << ": the priors are not physically consistent (" << issues.size()
+    std::cerr << "vcloe: warning: " << q.robot << ": the priors are not physically consistent (" << issues.size()
               << " violations, e.g. " << issues.front()
               << "); the identified model moves what the poses do not determine to consistent values\n";
   std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};
