@@ -7,6 +7,7 @@
 
 #include "child_step.hpp"
 #include "commands.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -51,7 +52,7 @@ void add_demo_command(CLI::App& app) {
   cmd->callback([o] {
     namespace fs = std::filesystem;
     o->validate();
-    fs::create_directories(o->dir);
+    create_output_directory(o->dir);
     const auto start = std::chrono::steady_clock::now();
     const std::string d = o->dir + "/";
     std::vector<std::string> force;

@@ -74,9 +74,7 @@ void add_render_command(CLI::App& app) {
       fail("--frames/--rate", std::to_string(o->frames) + " frames at " + exact_number(o->rate) + " Hz last " +
                                   exact_number((o->frames - 1) / o->rate) + " s, longer than the " +
                                   exact_number(reference.duration) + " s of " + o->reference);
-    std::error_code ec;
-    fs::create_directories(o->out, ec);
-    if (ec) fail(o->out, "cannot create the directory (" + ec.message() + ")");
+    create_output_directory(o->out);
     const std::string trace_path = (fs::path(o->out) / "truth.csv").string();
     auto name = [&](const char* side, int k) {
       std::ostringstream n;

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "experiment_setup.hpp"
 #include "study_table.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -59,7 +60,7 @@ std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std
 
 TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
   const std::string d = o.dir + "/truth-" + std::to_string(seed) + "/";
-  std::filesystem::create_directories(d);
+  create_output_directory(d);
   auto step = [&](const std::string& name, std::vector<std::string> args) {
     if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
     if (name != "validate") args.push_back("--force");  // (validate writes no file)
@@ -97,7 +98,7 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
 
 void run_study(StudyOptions o) {
   o.validate();
-  std::filesystem::create_directories(o.dir);
+  create_output_directory(o.dir);
   const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(o.config);
   if (o.reference.empty()) {
     o.reference = o.dir + "/excitation.yaml";

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <glog/logging.h>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
@@ -20,7 +21,7 @@ std::string default_robot_file() { return default_config_dir() + "/robot.yaml"; 
 int main(int argc, char** argv) {
   // Ceres logs through glog; its per-step warnings (e.g. a rejected trial step whose twin
   // diverged, which identify handles) are not for the user. --verbose in identify prints them.
-  FLAGS_minloglevel = 2;
+  FLAGS_minloglevel = 3;  // errors too: identify says in its own words when the fit fails
   FLAGS_logtostderr = true;
   google::InitGoogleLogging(argv[0]);
   CLI::App app{
@@ -64,6 +65,11 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const vcloe::Error& e) {
     std::cerr << "vcloe: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The system refused a path no check foresaw (a loop, a name too long): its reason and the path.
+    std::cerr << "vcloe: error: " << (e.path1().empty() ? std::string("(path)") : e.path1().string()) << ": "
+              << e.code().message() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "vcloe: internal error: " << e.what() << "\n";

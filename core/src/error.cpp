@@ -36,11 +36,14 @@ void fail(const std::string& where, const std::string& what) {
 
 void require_input_file(const std::string& path) {
   namespace fs = std::filesystem;
+  if (path.empty()) fail("(empty path)", "expected a file name");
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (path.empty()) fail("(empty path)", "expected a file name");
+  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be read: " + ec.message());
   if (!fs::exists(st)) fail(path, "file not found");
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file");
+  // A pipe or device would block or never end (a FIFO nobody writes to hung every reader).
+  if (!fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a regular file");
 }
 
 std::string read_input_file(const std::string& path) {

@@ -131,14 +131,30 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string&
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
   if (path.empty()) fail("(empty output path)", "expected a file name");
   const fs::path p(path);
+  // Room for the companions written beside it: <name>.meta.json, .report.json, .tmp-<pid>.
+  if (const std::size_t n = p.filename().string().size(); n > kMaxOutputNameLength)
+    fail(path, "a file name of " + std::to_string(n) + " characters; at most " + std::to_string(kMaxOutputNameLength) +
+                   " (the system's 255 less room for the files written beside it)");
   const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(parent)) fail(path, "its directory " + parent.string() + " does not exist");
-  if (fs::is_directory(p)) fail(path, "is a directory, expected a file name");
   std::error_code ec;
+  const fs::file_status dir = fs::status(parent, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "its directory cannot be used: " + ec.message());
+  if (!fs::is_directory(dir)) fail(path, "its directory " + parent.string() + " does not exist");
+  const fs::file_status st = fs::status(p, ec);  // a symbolic-link loop, a name too long: said, not thrown
+  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be written: " + ec.message());
+  if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
+  if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
   for (const std::string& in : inputs)
-    if (!in.empty() && fs::exists(in) && fs::exists(p) && fs::equivalent(p, in, ec))
+    if (!in.empty() && fs::exists(in, ec) && fs::exists(st) && fs::equivalent(p, in, ec))
       fail(path, "is also an input of this command (" + in + "); refusing to overwrite it even with --force");
-  if (fs::exists(p) && !force) fail(path, "exists; pass --force to overwrite");
+  if (fs::exists(st) && !force) fail(path, "exists; pass --force to overwrite");
+}
+
+void create_output_directory(const std::string& dir) {
+  if (dir.empty()) fail("(empty directory name)", "expected a directory");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) fail(dir, "cannot create the directory (" + ec.message() + ")");
 }
 
 std::string trace_csv_header(const PoseTrace& t) {
@@ -183,11 +199,13 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   std::string out = trace_csv_header(t);
   out.reserve(n * 200);
   for (std::size_t i = 0; i < n; ++i) {
-    auto finite = [&](const std::vector<Vec6d>& v) { return v.empty() || v[i].allFinite(); };
-    if (!std::isfinite(t.time[i]) || !finite(t.reference) || !finite(t.measured) || !finite(t.command) ||
-        !finite(t.truth))
+    auto finite = [&](const std::vector<Vec6d>& v) {
+      return v.empty() || (v[i].allFinite() && v[i].cwiseAbs().maxCoeff() <= kMaxTraceMagnitude);
+    };
+    if (!std::isfinite(t.time[i]) || std::abs(t.time[i]) > kMaxTraceMagnitude || !finite(t.reference) ||
+        !finite(t.measured) || !finite(t.command) || !finite(t.truth))
       fail(path, "row " + std::to_string(i + 1) + " (t = " + exact_number(t.time[i]) +
-                     " s) holds a non-finite value; refusing to write a trace that cannot be read back");
+                     " s) holds a non-finite or absurd value; refusing to write a trace that cannot be read back");
     out += trace_csv_row(t, i);
   }
   if (fs::is_directory(path)) fail(path, "is a directory, expected a file name");
@@ -271,6 +289,10 @@ PoseTrace parse_trace(const std::string& csv_text, const std::string& path) {
         fail(path + ":" + std::to_string(line_no), "column '" + header[col] + "': expected a number, got '" + cell + "'");
       if (!std::isfinite(v))
         fail(path + ":" + std::to_string(line_no), "column '" + header[col] + "': non-finite value '" + cell + "'");
+      if (std::abs(v) > kMaxTraceMagnitude)
+        fail(path + ":" + std::to_string(line_no), "column '" + header[col] + "': " + cell +
+                                                       " is beyond any time, position or angle a trace holds (at most " +
+                                                       exact_number(kMaxTraceMagnitude) + " s, m, rad)");
       row[col] = v;
       if (end == std::string::npos) {
         ++col;
@@ -320,7 +342,8 @@ PoseTrace read_trace(const std::string& path) {
   PoseTrace t = parse_trace(csv, path);
   const std::string meta = sidecar_path(path);
   std::error_code ec;  // a name too long for a sidecar beside it is "no sidecar", not an exception
-  if (fs::exists(meta, ec)) {
+  const bool has_meta = fs::exists(fs::symlink_status(meta, ec));
+  if (has_meta) {
     t.metadata = parse_sidecar(read_input_file(meta), meta);
     t.has_sidecar = true;
     if (t.metadata.contains("csv_sha256")) {

@@ -196,7 +196,12 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   YamlDoc doc;
   doc.file_ = std::make_shared<const std::string>(name);
   try {
-    doc.root_ = YAML::Load(text);
+    // Every document, so that a second one (after '---' or '...') is refused, not ignored.
+    const std::vector<YAML::Node> all = YAML::LoadAll(text);
+    if (all.size() > 1)
+      vcloe::fail(name + ":" + std::to_string(all[1].Mark().line + 1),
+                  "a second YAML document (after '---' or '...'); a vcloe file holds one, the rest would be ignored");
+    if (!all.empty()) doc.root_ = all.front();
   } catch (const YAML::ParserException& e) {
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <functional>
 
+#include <sys/stat.h>
+
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/core/trace_compare.hpp"
@@ -86,6 +88,10 @@ TEST(Trace, MalformedFilesNameTheLine) {
             std::string::npos);
   EXPECT_NE(error_of([] { read_trace(write_text("m3.csv", kHeader + "0,0,0,0,0,0,0\n0.01,0,nan,0,0,0,0\n")); })
                 .find("m3.csv:3: column 'y': non-finite value 'nan'"),
+            std::string::npos);
+  // One cell of 1e300 made the fit's cost infinite and `compare` print "RMS inf".
+  EXPECT_NE(error_of([] { read_trace(write_text("m6.csv", kHeader + "0,0,0,0,0,0,0\n0.01,1e300,0,0,0,0,0\n")); })
+                .find("m6.csv:3: column 'x': 1e300 is beyond any time, position or angle a trace holds"),
             std::string::npos);
   EXPECT_NE(error_of([] { read_trace(write_text("m4.csv", kHeader + "0.02,0,0,0,0,0,0\n0.01,0,0,0,0,0,0\n")); })
                 .find("m4.csv:3: time 0.01 s does not increase"),
@@ -257,7 +263,7 @@ TEST(Trace, ANonFiniteValueIsRefusedBeforeAnythingIsWritten) {
   fs::remove(a), fs::remove(sidecar_path(a.string()));
   PoseTrace t = sample_trace();
   t.measured[3](1) = std::nan("");
-  EXPECT_NE(error_of([&] { write_trace(a.string(), t, false); }).find("row 4 (t = 0.03 s) holds a non-finite value"),
+  EXPECT_NE(error_of([&] { write_trace(a.string(), t, false); }).find("row 4 (t = 0.03 s) holds a non-finite or absurd value"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(a));
   EXPECT_FALSE(fs::exists(sidecar_path(a.string())));
@@ -328,4 +334,40 @@ TEST(Trace, ARecordedPathTheSystemRefusesIsNotFoundNotALibraryException) {
   PoseTrace long_path;
   long_path.metadata = {{"robot", {{"path", std::string(5000, 'a')}, {"sha256", ""}}}};
   EXPECT_NE(test::error_of([&] { recorded_file(long_path, "robot", "t.csv"); }).find("not found"), std::string::npos);
+}
+
+TEST(Trace, PipesLoopsAndOverlongNamesAreSaidAsSuchNeverWaitedOnOrThrown) {
+  // A FIFO nobody writes to hung every reader; a symbolic-link loop or a name too long for
+  // the files written beside it was the library's "filesystem error" (exit 3).
+  const fs::path fifo = dir() / "fifo.csv";
+  fs::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(error_of([&] { read_trace(fifo.string()); }),
+            fifo.string() + ": is a device, pipe or socket, expected a regular file");
+  EXPECT_EQ(error_of([&] { check_output_path(fifo.string(), true); }),
+            fifo.string() + ": is a device, pipe or socket, expected a file name");
+  const fs::path loop = dir() / "loop.csv";
+  fs::remove(loop);
+  fs::create_symlink(loop.filename(), loop);
+  EXPECT_EQ(error_of([&] { read_trace(loop.string()); }),
+            loop.string() + ": cannot be read: Too many levels of symbolic links");
+  EXPECT_EQ(error_of([&] { check_output_path(loop.string(), true); }),
+            loop.string() + ": cannot be written: Too many levels of symbolic links");
+  const std::string longest = (dir() / (std::string(kMaxOutputNameLength - 4, 'n') + ".csv")).string();
+  EXPECT_NO_THROW(check_output_path(longest, true));
+  const std::string too_long = (dir() / (std::string(kMaxOutputNameLength - 3, 'n') + ".csv")).string();
+  EXPECT_NE(error_of([&] { check_output_path(too_long, true); }).find(": a file name of 232 characters; at most 231"),
+            std::string::npos);
+  EXPECT_EQ(error_of([] { create_output_directory(""); }), "(empty directory name): expected a directory");
+  EXPECT_NE(error_of([&] { create_output_directory((loop / "sub").string()); }).find(": cannot create the directory ("),
+            std::string::npos);
+  // A sidecar that is a loop is not "no sidecar": the trace's metadata cannot be read.
+  const fs::path t = dir() / "with-loop.csv";
+  fs::remove(t), fs::remove(sidecar_path(t.string()));
+  write_trace(t.string(), sample_trace(), true);
+  fs::remove(sidecar_path(t.string()));
+  fs::create_symlink(fs::path(sidecar_path(t.string())).filename(), sidecar_path(t.string()));
+  EXPECT_EQ(error_of([&] { read_trace(t.string()); }),
+            sidecar_path(t.string()) + ": cannot be read: Too many levels of symbolic links");
+  fs::remove(fifo), fs::remove(loop), fs::remove(sidecar_path(t.string()));
 }

@@ -56,6 +56,16 @@ TEST(YamlReader, ARepeatedKeyIsRefusedNotSilentlyOverwritten) {
   EXPECT_NO_THROW(YamlDoc::parse("a: {x: 1}\nb: {x: 2}\n", "ok.yaml"));  // the same key in two maps is fine
 }
 
+TEST(YamlReader, ASecondDocumentIsRefusedNotIgnored) {
+  // yaml-cpp's Load reads the first document only: what followed '---' or '...' was dropped.
+  EXPECT_EQ(error_of([] { YamlDoc::parse("a: 1\n---\na: 99\n", "two.yaml"); }),
+            "two.yaml:3: a second YAML document (after '---' or '...'); a vcloe file holds one, the rest would be "
+            "ignored");
+  EXPECT_NE(error_of([] { YamlDoc::parse("a: 1\n...\ngarbage: [unclosed\n", "end.yaml"); }).find("end.yaml:"),
+            std::string::npos);
+  EXPECT_NO_THROW(YamlDoc::parse("---\na: 1\n...\n", "one.yaml"));  // markers around one document are fine
+}
+
 TEST(YamlReader, ADirectoryIsNamedAsSuchNotReadAsAStream) {
   const std::string dir = std::string(VCLOE_SOURCE_DIR) + "/config";
   EXPECT_EQ(error_of([&] { YamlDoc::load(dir); }), dir + ": is a directory, expected a file");

@@ -73,9 +73,21 @@ std::string sha256(const std::string& bytes);
 // are removed first; every failure (no directory, a directory in the way) is a vcloe::Error.
 void write_file_atomically(const std::string& path, const std::string& text, bool force);
 
-// Checks an output path before any long work: its directory exists, it is not a directory,
+// Largest magnitude of any cell of a trace (s, m, rad): beyond it a value is no measurement
+// (1e300 in one cell made the fit's cost infinite).
+inline constexpr double kMaxTraceMagnitude = 1e6;
+
+// Longest output file name: the system's 255 less room for <name>.meta.json.tmp-<pid>.
+inline constexpr std::size_t kMaxOutputNameLength = 231;
+
+// Checks an output path before any long work: its name fits, its directory exists, it is not a
+// directory, device or pipe, a symbolic-link loop or an unusable directory is said as such,
 // it does not exist unless `force`, and it is none of `inputs` (the same file under any name),
 // even with `force` — a command never overwrites what it reads. Throws vcloe::Error naming it.
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});
+
+// Creates an output directory and its parents (as mkdir -p); an empty name, a loop, a file in
+// the way or a place the system refuses is a vcloe::Error naming it.
+void create_output_directory(const std::string& dir);
 
 }  // namespace vcloe
