@@ -14,6 +14,7 @@
 #include "study_table.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
 
@@ -37,15 +38,6 @@ struct StudyOptions {
   }
 };
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot be read");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    fail(path, std::string("not valid JSON: ") + e.what());
-  }
-}
 
 // RMS of measured - twin(truth) per experiment: the noise floor the fit is measured against.
 std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std::string& truth,
@@ -92,8 +84,8 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
   step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--experiment",
                     o.experiment, "--n", std::to_string(o.n), "--json"});
   if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
-  return make_row(seed, sim::load_robot(d + "truth.yaml").lambda, read_json(d + "identified.yaml.report.json"),
-                  noise_floors(o, d + "truth.yaml", traces), read_json(d + "validate.out"));
+  return make_row(seed, sim::load_robot(d + "truth.yaml").lambda, read_json_file(d + "identified.yaml.report.json"),
+                  noise_floors(o, d + "truth.yaml", traces), read_json_file(d + "validate.out"));
 }
 
 void run_study(StudyOptions o) {

@@ -117,8 +117,32 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   return t;
 }
 
+namespace {
+
+// The experiment the sidecar records against the one given now: a twin run on other timing or
+// another reference would be fitted to poses it never produced.
+void check_recorded_setup(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name) {
+  const nlohmann::json now = trace_metadata(s, "");
+  const std::string from = (s.experiment_file.empty() ? std::string("the default experiment") : s.experiment_file);
+  for (const char* k : {"controller_hz", "camera_hz", "latency_s", "duration_s", "outer_form"}) {
+    if (!measured.metadata.contains(k)) continue;
+    const nlohmann::json& rec = measured.metadata[k];
+    const bool same = rec.is_number() ? std::abs(rec.get<double>() - now[k].get<double>()) <=
+                                            1e-9 * std::max(1.0, std::abs(now[k].get<double>()))
+                                      : rec == now[k];
+    auto text = [](const nlohmann::json& v) { return v.is_number() ? exact_number(v.get<double>()) : v.dump(); };
+    if (!same)
+      fail(name, "was recorded with " + std::string(k) + " " + text(rec) + " (" + sidecar_path(name) + "), but " +
+                     (std::string(k) == "duration_s" ? s.reference_file : from) + " gives " + text(now[k]) +
+                     ": the twin would run another experiment than the one measured");
+  }
+}
+
+}  // namespace
+
 oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload) {
+  check_recorded_setup(s, measured, name);
   oe_ident::Experiment e;
   e.name = name;
   e.reference = s.reference;
@@ -131,6 +155,10 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     if (std::abs(measured.time[j] - times[j]) > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "time " + std::to_string(measured.time[j]) + " s does not match exposure " +
                                                    std::to_string(times[j]) + " s of the experiment (other rates?)");
+    if (!measured.reference.empty() && (measured.reference[j] - s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
+      fail(name + ":" + std::to_string(j + 2), "the reference columns (ref_*) at t = " + exact_number(times[j]) +
+                                                   " s differ from " + s.reference_file +
+                                                   ": the trace ran another reference (give the one it ran)");
     e.measured.push_back(measured.measured[j]);
   }
   // The camera noise the trace declares (sidecar `noise_sigma`): the yardstick of the model

@@ -15,6 +15,7 @@
 #include "report_figures.hpp"
 #include "report_sections.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 
@@ -25,16 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json read_json_file(const std::string& path) {
-  require_input_file(path);
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot be read");
-  try {
-    return json::parse(in);
-  } catch (const json::exception& e) {
-    fail(path, std::string("not valid JSON: ") + e.what());
-  }
-}
 
 // Every image loaded and the page's height, set on the page itself for the browser test
 // (tests/apps/report_browser.py).

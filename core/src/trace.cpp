@@ -7,15 +7,16 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <openssl/evp.h>
 #include <cerrno>
 #include <csignal>
 #include <optional>
 #include <unistd.h>
+#include <set>
 #include <sstream>
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 
 namespace vcloe {
@@ -324,16 +325,37 @@ PoseTrace parse_trace(const std::string& csv_text, const std::string& path) {
   return t;
 }
 
+namespace {
+
+// The sidecar's own fields (docs/traces.md): their JSON types and ranges. A field written by
+// another tool may be absent; present, it must be what vcloe writes.
+void check_sidecar_fields(const nlohmann::json& j, const std::string& name) {
+  auto key = [&](const char* k) { return "key '" + std::string(k) + "': "; };
+  if (j.contains("format") && j["format"] != "vcloe-trace-1")
+    fail(name, key("format") + "expected \"vcloe-trace-1\" (this vcloe reads no other), got " + j["format"].dump());
+  for (const char* k : {"controller_hz", "camera_hz", "duration_s"})
+    if (j.contains(k) && (!j[k].is_number() || !(j[k].get<double>() > 0)))
+      fail(name, key(k) + "expected a positive number, got " + j[k].dump());
+  if (j.contains("latency_s") && (!j["latency_s"].is_number() || !(j["latency_s"].get<double>() >= 0)))
+    fail(name, key("latency_s") + "expected a non-negative number, got " + j["latency_s"].dump());
+  if (j.contains("substeps") && (!j["substeps"].is_number_integer() || !(j["substeps"].get<long long>() >= 1)))
+    fail(name, key("substeps") + "expected a positive whole number, got " + j["substeps"].dump());
+  if (j.contains("seed") && !j["seed"].is_number_unsigned())
+    fail(name, key("seed") + "expected a non-negative whole number, got " + j["seed"].dump());
+  if (j.contains("outer_form") && j["outer_form"] != "feedforward" && j["outer_form"] != "literal")
+    fail(name, key("outer_form") + "expected \"feedforward\" or \"literal\", got " + j["outer_form"].dump());
+  for (const char* k : {"source", "software_version"})
+    if (j.contains(k) && !j[k].is_string()) fail(name, key(k) + "expected a string, got " + j[k].dump());
+}
+
+}  // namespace
+
 nlohmann::json parse_sidecar(const std::string& json_text, const std::string& name) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::exception& e) {
-    fail(name, std::string("invalid JSON: ") + e.what());
-  }
+  const nlohmann::json j = parse_json(json_text, name);
   if (!j.is_object()) fail(name, "expected a JSON object (the trace's metadata, docs/traces.md)");
   if (j.contains("csv_sha256") && !j["csv_sha256"].is_string())
     fail(name, "key 'csv_sha256': expected the CSV's SHA-256 as a string");
+  check_sidecar_fields(j, name);
   return j;
 }
 
@@ -355,62 +377,6 @@ PoseTrace read_trace(const std::string& path) {
     }
   }
   return t;
-}
-
-// ---- SHA-256 (FIPS 180-4), computed by OpenSSL's libcrypto (EVP digest API) ---------------
-
-namespace {
-
-using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
-
-// A context ready for SHA-256 input; a failure inside OpenSSL is a vcloe::Error.
-DigestContext sha256_context() {
-  DigestContext ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    fail("OpenSSL libcrypto", "cannot initialise the SHA-256 digest");
-  return ctx;
-}
-
-void sha256_update(EVP_MD_CTX* ctx, const char* data, std::size_t size) {
-  if (EVP_DigestUpdate(ctx, data, size) != 1) fail("OpenSSL libcrypto", "SHA-256 update failed");
-}
-
-// The digest in lower-case hex.
-std::string sha256_hex(EVP_MD_CTX* ctx) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_DigestFinal_ex(ctx, digest, &size) != 1) fail("OpenSSL libcrypto", "SHA-256 finalisation failed");
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(2 * size);
-  for (unsigned int i = 0; i < size; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0x0f];
-  }
-  return hex;
-}
-
-}  // namespace
-
-std::string sha256(const std::string& bytes) {
-  const DigestContext ctx = sha256_context();
-  sha256_update(ctx.get(), bytes.data(), bytes.size());
-  return sha256_hex(ctx.get());
-}
-
-// Streams the file in 64 KiB chunks: a large trace is never held in memory whole.
-std::string sha256_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot read (for its hash)");
-  const DigestContext ctx = sha256_context();
-  std::vector<char> chunk(64 * 1024);
-  while (in) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    const std::streamsize got = in.gcount();
-    if (got > 0) sha256_update(ctx.get(), chunk.data(), static_cast<std::size_t>(got));
-  }
-  if (in.bad()) fail(path, "cannot read (for its hash)");
-  return sha256_hex(ctx.get());
 }
 
 }  // namespace vcloe

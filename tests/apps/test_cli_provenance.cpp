@@ -110,3 +110,25 @@ TEST(CliProvenance, ASidecarWithoutTheCsvHashIsReadWithANote) {
   EXPECT_NE(c.out.find("vcloe: note: " + sidecar + " records no SHA-256 of " + r.plain.string()), std::string::npos)
       << c.out;
 }
+
+TEST(CliProvenance, AnExperimentOrReferenceOtherThanTheRecordedOneIsRefusedNamingBoth) {
+  // Another latency than the recorded one fitted a model "model error dominates" without saying
+  // why; another reference ran 20 s and ended "leg 1 cannot close".
+  const Runs r = make_runs("experiment");
+  const fs::path late = r.dir / "late.yaml";
+  std::ofstream(late) << "timing: {latency: 0.02}\n";
+  CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--experiment " + late.string()));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("plain.csv: was recorded with latency_s 0.01 (" + r.plain.string() + ".meta.json), but " +
+                       late.string() + " gives 0.02: the twin would run another experiment than the one measured"),
+            std::string::npos)
+      << c.out;
+  const fs::path other = r.dir / "other.yaml";
+  ASSERT_EQ(vcloe("trajectory random --seed 5 --duration 2 --out " + other.string()).status, 0);
+  c = vcloe(identify(r, r.plain, r.loaded, "--reference " + other.string()));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("plain.csv:2: the reference columns (ref_*) at t = 0 s differ from " + other.string() +
+                       ": the trace ran another reference"),
+            std::string::npos)
+      << c.out;
+}

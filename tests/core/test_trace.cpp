@@ -371,3 +371,23 @@ TEST(Trace, PipesLoopsAndOverlongNamesAreSaidAsSuchNeverWaitedOnOrThrown) {
             sidecar_path(t.string()) + ": cannot be read: Too many levels of symbolic links");
   fs::remove(fifo), fs::remove(loop), fs::remove(sidecar_path(t.string()));
 }
+
+TEST(Trace, SidecarFieldsAreCheckedForTypeAndRangeAndJsonKeysForRepeats) {
+  // Each was read without a word: a string where a rate belongs, another format, a key twice.
+  auto refusal = [](const std::string& json) { return error_of([&] { parse_sidecar(json, "s.meta.json"); }); };
+  EXPECT_EQ(refusal(R"({"camera_hz": "100"})"), "s.meta.json: key 'camera_hz': expected a positive number, got \"100\"");
+  EXPECT_EQ(refusal(R"({"controller_hz": 0})"), "s.meta.json: key 'controller_hz': expected a positive number, got 0");
+  EXPECT_EQ(refusal(R"({"format": "vcloe-trace-2"})"),
+            "s.meta.json: key 'format': expected \"vcloe-trace-1\" (this vcloe reads no other), got \"vcloe-trace-2\"");
+  EXPECT_EQ(refusal(R"({"substeps": 0})"), "s.meta.json: key 'substeps': expected a positive whole number, got 0");
+  EXPECT_EQ(refusal(R"({"seed": -1})"), "s.meta.json: key 'seed': expected a non-negative whole number, got -1");
+  EXPECT_EQ(refusal(R"({"outer_form": "bogus"})"),
+            "s.meta.json: key 'outer_form': expected \"feedforward\" or \"literal\", got \"bogus\"");
+  EXPECT_EQ(refusal(R"({"camera_hz": 100, "camera_hz": 50})"), "s.meta.json: key 'camera_hz' appears twice in one object");
+  EXPECT_EQ(refusal(R"({"a": {"x": 1, "x": 2}})"), "s.meta.json: key 'x' appears twice in one object");
+  EXPECT_NO_THROW(parse_sidecar(R"({"a": {"x": 1}, "b": {"x": 2}, "camera_hz": 100, "seed": 7})", "ok.json"));
+  // The parser's message in our words: file, line, column; no "[json.exception...]" tag.
+  const std::string e = refusal("{\"camera_hz\": 1e400}");
+  EXPECT_EQ(e.find("[json.exception"), std::string::npos) << e;
+  EXPECT_EQ(e.rfind("s.meta.json: not valid JSON: ", 0), 0u) << e;
+}

@@ -1,0 +1,38 @@
+#include "vcloe/core/json_file.hpp"
+
+#include <set>
+#include <vector>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe {
+
+nlohmann::json parse_json(const std::string& text, const std::string& name) {
+  using nlohmann::json;
+  std::vector<std::set<std::string>> keys;  // the keys of every object being read, innermost last
+  std::string repeated;
+  const json::parser_callback_t cb = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
+        repeated.empty())
+      repeated = parsed.get<std::string>();
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text, cb);
+  } catch (const json::exception& e) {
+    // nlohmann's text without its "[json.exception.parse_error.101] " tag.
+    std::string what = e.what();
+    if (const auto tag = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+      what = what.substr(tag + 2);
+    fail(name, "not valid JSON: " + what);
+  }
+  if (!repeated.empty()) fail(name, "key '" + repeated + "' appears twice in one object");
+  return j;
+}
+
+nlohmann::json read_json_file(const std::string& path) { return parse_json(read_input_file(path), path); }
+
+}  // namespace vcloe
