@@ -63,6 +63,8 @@ static ExperimentConfig parse_document(const YamlDoc& doc) {
       const Vec6d& g = key[1] == 'p' ? cfg.outer.kp : key[1] == 'i' ? cfg.outer.ki : cfg.outer.kd;
       if ((g.array() < 0).any())  // a negative gain feeds the error back with the wrong sign
         o->at(key).fail("expected non-negative gains (per axis or one for all)");
+      if ((g.array() > 1e6).any())  // dimensionless, 1/s, s: 1e308 made the loop non-finite
+        o->at(key).fail("expected gains of at most 1e6 (per axis or one for all)");
     }
     if (cfg.outer.literal && (cfg.outer.ki.array() <= 0).any())
       o->at("ki").fail("the literal form needs positive ki on every axis (its integrator holds the pose)");

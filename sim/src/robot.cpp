@@ -39,6 +39,11 @@ std::array<Eigen::Vector4d, kLegs> read_per_leg_body(const YamlNode& n) {
   return out;
 }
 
+// What any robot this tool is for can have; beyond, a value is a typo or abuse, and the
+// arithmetic of the dynamics overflows (docs/robot-file.md).
+constexpr double kMaxMass = 1e5, kMinMoment = 1e-12, kMaxLength = 100, kMaxGravity = 100, kMaxFriction = 1e6,
+                 kMaxGain = 1e8;
+
 void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool consistent) {
   if (consistent) {
     const char* names = "xyz";
@@ -52,10 +57,13 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
       }
     }
   }
-  if (!(b(0) > 0)) n.fail("mass must be positive, got " + std::to_string(b(0)));
+  // Bounds of any robot's body (a platform of 1e-300 kg*m^2 could not rotate and still
+  // "passed" validate-model; one of 1e308 overflowed): mass (0, 1e5] kg, moments [1e-12, 1e5].
+  if (!(b(0) > 0 && b(0) <= kMaxMass)) n.fail("mass must be in (0, 1e5] kg, got " + exact_number(b(0)));
   for (int k = 1; k < 4; ++k)
-    if (!(b(k) > 0)) n.fail(std::string("principal moment I") + "xyz"[k - 1] + " must be positive, got " +
-                            std::to_string(b(k)));
+    if (!(b(k) >= kMinMoment && b(k) <= kMaxMass))
+      n.fail(std::string("principal moment I") + "xyz"[k - 1] + " must be in [1e-12, 1e5] kg*m^2, got " +
+             exact_number(b(k)));
 }
 
 }  // namespace
@@ -78,20 +86,29 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
     Leg& leg = model.legs[i];
     leg.base_joint = read_vec3(n.at("base_joint"));
     const Vec3d axis = read_vec3(n.at("axis"));
-    if (axis.norm() < 1e-9) n.at("axis").fail("axis must be a non-zero vector");
+    const double largest = axis.cwiseAbs().maxCoeff();  // scaled first: [0, 0, 1e308] is a direction too
+    if (!(largest > 0) || (axis / largest).norm() < 1e-9 || axis.norm() / largest < 1e-9)
+      n.at("axis").fail("axis must be a non-zero vector");
     // Normalised, unless it already is to rounding: a written file reads back bit for bit
     // (normalising a normalised vector again can move its last bit; found by fuzz/fuzz_robot).
-    leg.axis = std::abs(axis.norm() - 1) < 1e-15 ? axis : axis.normalized();
+    leg.axis = std::abs(axis.norm() - 1) < 1e-15 ? axis : (axis / largest).normalized();
     leg.wrench = read_vec3(n.at("wrench"));
     if (leg.wrench.norm() < 1e-6) n.at("wrench").fail("wrench (crank) vector must be non-zero");
     if (std::abs(leg.wrench.dot(leg.axis)) > 1e-9 * leg.wrench.norm())
       n.at("wrench").fail("wrench (crank) vector must be perpendicular to the joint axis");
     leg.link_length = n.at("link_length").as_double();
-    if (!(leg.link_length > 0)) n.at("link_length").fail("expected a positive length in m");
+    if (!(leg.link_length > 0 && leg.link_length <= kMaxLength))
+      n.at("link_length").fail("expected a positive length in m, at most 100");
     leg.platform_joint = read_vec3(n.at("platform_joint"));
+    for (const char* key : {"base_joint", "wrench", "platform_joint"})
+      if (read_vec3(n.at(key)).cwiseAbs().maxCoeff() > kMaxLength)
+        n.at(key).fail("expected coordinates within 100 m of the origin");
   }
 
-  if (auto g = root.find("gravity")) model.gravity = read_vec3(*g);
+  if (auto g = root.find("gravity")) {
+    model.gravity = read_vec3(*g);
+    if (model.gravity.norm() > kMaxGravity) g->fail("expected gravity of at most 100 m/s^2");
+  }
   if (auto com = root.find("com")) {
     com->reject_unknown_keys({"wrench", "link"});
     model.wrench_com = com->get_double("wrench", 0.5);
@@ -135,8 +152,8 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   const auto fc = read_per_leg_scalar(friction.at("coulomb"));
   const auto fv = read_per_leg_scalar(friction.at("viscous"));
   for (int i = 0; i < kLegs; ++i) {
-    if (fc[i] < 0) friction.at("coulomb").fail("friction must be non-negative");
-    if (fv[i] < 0) friction.at("viscous").fail("friction must be non-negative");
+    if (!(fc[i] >= 0 && fc[i] <= kMaxFriction)) friction.at("coulomb").fail("friction must be in [0, 1e6]");
+    if (!(fv[i] >= 0 && fv[i] <= kMaxFriction)) friction.at("viscous").fail("friction must be in [0, 1e6]");
     lambda(coulomb_index(i)) = fc[i];
     lambda(viscous_index(i)) = fv[i];
   }
@@ -154,7 +171,7 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   lambda(kGainI) = pid.get_double("li");
   lambda(kGainD) = pid.get_double("ld");
   for (const char* key : {"lp", "li", "ld"})
-    if (pid.get_double(key) < 0) pid.at(key).fail("gain must be non-negative");
+    if (!(pid.get_double(key) >= 0 && pid.get_double(key) <= kMaxGain)) pid.at(key).fail("gain must be in [0, 1e8]");
 
   // Home pose: reachable, inside the joint range, away from singularities. It also fixes
   // each leg's IK branch: the solution nearer theta = 0.

@@ -272,6 +272,9 @@ TEST(Timing, AbsurdSettingsAreRefusedBeforeAnyWork) {
   EXPECT_NE(vcloe::test::error_of([] { parse_experiment("outer_pid:\n  kp: -5\n", "exp.yaml"); })
                 .find("exp.yaml:2: key 'outer_pid.kp': expected non-negative gains"),
             std::string::npos);
+  EXPECT_NE(vcloe::test::error_of([] { parse_experiment("outer_pid:\n  kp: 1e308\n", "exp.yaml"); })
+                .find("exp.yaml:2: key 'outer_pid.kp': expected gains of at most 1e6"),
+            std::string::npos);
 }
 
 TEST(Timing, AFuzzFoundKeyWithControlBytesIsAOneLineError) {

@@ -157,7 +157,29 @@ TEST(RobotFile, InconsistentInertiaIsAnErrorWhereConsistencyIsRequired) {
 TEST(RobotFile, NegativeMassIsRejected) {
   const std::string msg = error_for(R"(platform: \[24.0,)", "platform: [-24.0,");
   EXPECT_NE(msg.find("key 'inertia.platform'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("mass must be positive"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mass must be in (0, 1e5] kg, got -24"), std::string::npos) << msg;
+}
+
+TEST(RobotFile, MagnitudesNoRobotHasAreRefusedAtTheirKey) {
+  // Each was read: a platform that cannot rotate "passed" validate-model, 1e308 overflowed the
+  // dynamics ("non-finite", no key named), an axis of [0, 0, 1e308] was blamed on the home pose.
+  const std::pair<std::string, std::string> cases[] = {
+      {"platform: [24.0, 1e-300, 1e-300, 1e-300]", "key 'inertia.platform': principal moment Ix must be in [1e-12, 1e5]"},
+      {"platform: [24.0, 1e308, 1e308, 1e308]", "key 'inertia.platform': principal moment Ix must be in [1e-12, 1e5]"},
+      {"gravity: [0, 0, 1e308]", "key 'gravity': expected gravity of at most 100 m/s^2"},
+      {"lp: 1e308", "key 'drive_pid.lp': gain must be in [0, 1e8]"},
+      {"coulomb: 1e308", "key 'friction.coulomb': friction must be in [0, 1e6]"},
+  };
+  const std::string originals[] = {R"(platform: \[24.0, 17.8e-2, 17.8e-2, 35.0e-2\])", R"(gravity: \[0, 0, -9.81\])",
+                                   R"(lp: 360.0)", R"(coulomb: 1.0)"};
+  const std::string* original[] = {&originals[0], &originals[0], &originals[1], &originals[2], &originals[3]};
+  for (std::size_t k = 0; k < std::size(cases); ++k) {
+    const std::string msg = error_for(*original[k], cases[k].first);
+    EXPECT_NE(msg.find(cases[k].second), std::string::npos) << cases[k].first << " -> " << msg;
+  }
+  const std::string huge_axis = std::regex_replace(default_text(), std::regex(R"(axis: \[0, 0, 1\])"),
+                                                   "axis: [0, 0, 1e308]", std::regex_constants::format_first_only);
+  EXPECT_EQ(parse_robot(huge_axis, "robot.yaml", false).model.legs[0].axis, Vec3d(0, 0, 1));  // a direction
 }
 
 TEST(RobotFile, UnknownKeyIsRejectedNotIgnored) {
