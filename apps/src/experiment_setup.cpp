@@ -142,7 +142,6 @@ void check_recorded_setup(const ExperimentSetup& s, const PoseTrace& measured, c
 
 oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload) {
-  check_recorded_setup(s, measured, name);
   oe_ident::Experiment e;
   e.name = name;
   e.reference = s.reference;
@@ -151,6 +150,7 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
   if (measured.size() < times.size())
     fail(name, "has " + std::to_string(measured.size()) + " rows but the reference exposes " +
                    std::to_string(times.size()) + " frames: too short for the trajectory");
+  check_recorded_setup(s, measured, name);
   for (std::size_t j = 0; j < times.size(); ++j) {
     if (std::abs(measured.time[j] - times[j]) > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "time " + std::to_string(measured.time[j]) + " s does not match exposure " +

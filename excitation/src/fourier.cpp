@@ -144,6 +144,9 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
                                     const MotionLimits& limits) {
   validate(tr, "trajectory");
   limits.validate("motion limits");
+  if (!(tr.duration / limits.sample_period <= 1e7))
+    fail("motion limits", "sample_period: " + exact_number(limits.sample_period) + " s samples the " +
+                              exact_number(tr.duration) + " s trajectory more than 10^7 times");
   FeasibilityReport r;
   const int n = static_cast<int>(std::ceil(tr.duration / limits.sample_period - 1e-9));
   auto failed = [&](double t, int joint, const std::string& why) {

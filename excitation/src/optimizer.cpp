@@ -6,6 +6,7 @@
 #include <nlopt.hpp>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::excitation {
@@ -104,6 +105,21 @@ void ExcitationProblem::validate(const std::string& where) const {
   if (!(duration > 0 && duration <= kMaxDuration))
     fail(where, "duration must be positive and at most " + std::to_string(kMaxDuration) + " s");
   if (!(regressor_period > 0) || !(check_period > 0)) fail(where, "sample periods must be positive");
+  // Samples per trajectory: enough rows for the 64 columns of H (6 per sample), and a bound on
+  // the work (limits.sample_period 1e-9 asked for 2e9 samples and never ended).
+  auto samples = [&](double period) { return duration / period; };
+  if (!(samples(regressor_period) >= 11 && samples(regressor_period) <= 1e4))
+    fail(where, "regressor_period: expected 11 to 10^4 regressor samples over the " + exact_number(duration) +
+                    " s (6 rows each for 64 parameters), got " + exact_number(samples(regressor_period)));
+  if (!(samples(check_period) >= 10 && samples(check_period) <= 1e5))
+    fail(where, "check_period: expected 10 to 10^5 limit checks over the " + exact_number(duration) + " s, got " +
+                    exact_number(samples(check_period)));
+  if (!(samples(limits.sample_period) <= 1e7))
+    fail(where, "limits.sample_period: expected at most 10^7 samples over the " + exact_number(duration) + " s, got " +
+                    exact_number(samples(limits.sample_period)));
+  if (!(qr_eps > 0 && qr_eps < 1))
+    fail(where, "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
+                    exact_number(qr_eps));
   if (!(max_position_amplitude > 0) || !(max_angle_amplitude > 0)) fail(where, "amplitudes must be positive");
   limits.validate(where);
   if (global_evaluations < 0 || local_evaluations < 0 || baseline_trajectories < 1)

@@ -43,7 +43,10 @@ ExcitationProblem parse_document(const YamlDoc& doc) {
     p.max_position_amplitude = a->get_double("position", p.max_position_amplitude);
     p.max_angle_amplitude = a->get_double("angle", p.max_angle_amplitude);
   }
-  if (r.has("seed")) p.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
+  if (r.has("seed")) {
+    if (r.at("seed").as_int() < 0) r.at("seed").fail("expected a non-negative seed");
+    p.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
+  }
   if (auto e = r.find("evaluations")) {
     e->reject_unknown_keys({"global", "local"});
     p.global_evaluations = e->get_int("global", p.global_evaluations);

@@ -98,3 +98,25 @@ TEST(Optimizer, ImpossibleSettingsAreClearErrors) {
     EXPECT_NE(std::string(e.what()).find("feasible"), std::string::npos) << e.what();
   }
 }
+
+TEST(Optimizer, SamplingAndPivotSettingsAreBoundedWhereTheyAreRead) {
+  // limits.sample_period 1e-9 never ended; regressor_period 100 sampled H once and reported 58
+  // of 64 parameters "cannot excite"; qr_eps 0 kept numerically null columns.
+  auto refusal = [](const std::string& yaml) {
+    try {
+      parse_excitation_settings("duration: 2\n" + yaml, "x.yaml");
+    } catch (const vcloe::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal("limits: {sample_period: 1.0e-9}\n").find("x.yaml: limits.sample_period: expected at most 10^7"),
+            std::string::npos);
+  EXPECT_NE(refusal("regressor_period: 100\n").find("x.yaml: regressor_period: expected 11 to 10^4 regressor samples"),
+            std::string::npos);
+  EXPECT_NE(refusal("check_period: 1.0e-12\n").find("x.yaml: check_period: expected 10 to 10^5 limit checks"),
+            std::string::npos);
+  EXPECT_NE(refusal("qr_eps: 0\n").find("x.yaml: qr_eps: expected a pivot ratio in (0, 1)"), std::string::npos);
+  EXPECT_NE(refusal("seed: -1\n").find("x.yaml:2: key 'seed': expected a non-negative seed"), std::string::npos);
+  EXPECT_EQ(refusal("regressor_period: 0.1\ncheck_period: 0.02\n"), "accepted");
+}
