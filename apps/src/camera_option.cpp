@@ -15,13 +15,24 @@ void add_camera_options(CLI::App* cmd, CameraOption& o) {
                   "pose pipeline, docs/vision.md)")
       ->check(CLI::IsMember({"gaussian", "stereo"}))
       ->capture_default_str();
-  cmd->add_option("--centroid-noise-px", o.centroid_noise_px, "stereo camera: centroid noise sigma (px)")
-      ->capture_default_str();
-  cmd->add_option("--camera-rig", o.rig, "stereo camera: rig file with camera_from_base (default config/rig.yaml)");
-  cmd->add_option("--camera-markers", o.markers, "stereo camera: marker file (default config/markers.yaml)");
+  o.stereo_only = {
+      cmd->add_option("--centroid-noise-px", o.centroid_noise_px, "stereo camera: centroid noise sigma (px)")
+          ->capture_default_str(),
+      cmd->add_option("--camera-rig", o.rig, "stereo camera: rig file with camera_from_base (default config/rig.yaml)"),
+      cmd->add_option("--camera-markers", o.markers, "stereo camera: marker file (default config/markers.yaml)")};
+}
+
+void check_camera_noise(double position, double angle) {
+  if (!(position >= 0 && position <= 0.01))
+    fail("--noise-position", "expected a camera noise sigma in [0, 0.01] m, got " + exact_number(position));
+  if (!(angle >= 0 && angle <= 0.1))
+    fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, got " + exact_number(angle));
 }
 
 void CameraOption::validate() const {
+  if (model != "stereo")
+    for (const CLI::Option* opt : stereo_only)
+      if (opt->count() > 0) fail(opt->get_name(), "applies to --camera stereo only; the " + model + " camera would ignore it");
   if (!(centroid_noise_px >= 0 && centroid_noise_px <= 10))
     fail("--centroid-noise-px", "expected a centroid noise sigma in [0, 10] px, got " + exact_number(centroid_noise_px));
 }

@@ -43,6 +43,10 @@ void add_rig_run_command(CLI::App& rig) {
   cmd->add_flag("--force", r.force, "overwrite an existing trace");
   cmd->callback([o] {
     RigRun& r = o->run;
+    // Every option the three processes would refuse, refused here: one line, before any starts.
+    check_camera_noise(r.noise_position, r.noise_angle);
+    r.camera.validate();
+    r.timeouts.validate();
     r.payload = payload_from(o->payload);
     for (const std::string& f : {r.out, sidecar_path(r.out)})
       check_output_path(f, r.force, {r.robot, r.experiment, r.reference, r.truth});

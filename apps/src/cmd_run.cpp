@@ -25,10 +25,7 @@ void add_run_command(CLI::App& app) {
     // 0.1 rad (1e300 made the engine diverge; a noise-free camera, 0, is allowed); the payload
     // both options or neither (payload_option.hpp).
     std::optional<oe_ident::Payload> validate() const {
-      if (!(noise_position >= 0 && noise_position <= 0.01))
-        fail("--noise-position", "expected a camera noise sigma in [0, 0.01] m, got " + exact_number(noise_position));
-      if (!(noise_angle >= 0 && noise_angle <= 0.1))
-        fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, got " + exact_number(noise_angle));
+      check_camera_noise(noise_position, noise_angle);
       camera.validate();
       for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
       return payload_from(payload);

@@ -27,9 +27,12 @@ void add_truth_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "the draw's seed")->required();
   cmd->add_option("--out", o->out, "robot file to write")->required();
   cmd->add_option("--priors", o->priors, "robot file of priors")->capture_default_str();
-  cmd->add_flag("--unmodelled", o->family.unmodelled,
-                "add effects the twin does not model: joint centres and link lengths off by up to --tolerance");
-  cmd->add_option("--tolerance", o->family.tolerance, "with --unmodelled: geometric tolerance (m)")->capture_default_str();
+  CLI::Option* unmodelled =
+      cmd->add_flag("--unmodelled", o->family.unmodelled,
+                    "add effects the twin does not model: joint centres and link lengths off by up to --tolerance");
+  cmd->add_option("--tolerance", o->family.tolerance, "with --unmodelled: geometric tolerance (m)")
+      ->capture_default_str()
+      ->needs(unmodelled);
   cmd->add_option("--platform-spread", o->family.platform, "platform mass and moments: relative spread")
       ->capture_default_str();
   cmd->add_option("--body-spread", o->family.bodies, "crank and link moments: relative spread per leg")

@@ -107,10 +107,7 @@ class VisionServer {
     bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All);
     VirtualRun vo;
     vo.seed = o_.seed;
-    if (!(o_.noise_position >= 0 && o_.noise_position <= 0.01))
-      fail("--noise-position", "expected a camera noise sigma in [0, 0.01] m, as `vcloe run`");
-    if (!(o_.noise_angle >= 0 && o_.noise_angle <= 0.1))
-      fail("--noise-angle", "expected a camera noise sigma in [0, 0.1] rad, as `vcloe run`");
+    check_camera_noise(o_.noise_position, o_.noise_angle);
     vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
         o_.noise_angle;
     install_camera(o_.camera, vo);
@@ -207,19 +204,29 @@ void add_vision_command(CLI::App& app) {
   CLI::App* cmd = vision->add_subcommand("serve", "Publish a pose stream: the virtual camera, image pairs or two cameras");
   cmd->add_option("--source", o->source, "virtual | images:DIR | camera:LEFT,RIGHT")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing (the camera rate)")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "virtual camera: measurement-noise seed")->capture_default_str();
-  cmd->add_option("--noise-position", o->noise_position, "virtual camera: noise sigma per position channel (m)")
-      ->capture_default_str();
-  cmd->add_option("--noise-angle", o->noise_angle, "virtual camera: noise sigma per angle channel (rad)")
-      ->capture_default_str();
+  std::vector<CLI::Option*> virtual_only = {
+      cmd->add_option("--seed", o->seed, "virtual camera: measurement-noise seed")->capture_default_str(),
+      cmd->add_option("--noise-position", o->noise_position, "virtual camera: noise sigma per position channel (m)")
+          ->capture_default_str(),
+      cmd->add_option("--noise-angle", o->noise_angle, "virtual camera: noise sigma per angle channel (rad)")
+          ->capture_default_str()};
   add_camera_options(cmd, o->camera);
-  cmd->add_option("--rig", o->rig, "images and cameras: calibrated rig file (default config/rig.yaml)");
-  cmd->add_option("--markers", o->markers, "images and cameras: marker file (default config/markers.yaml)");
+  virtual_only.insert(virtual_only.end(), o->camera.stereo_only.begin(), o->camera.stereo_only.end());
+  virtual_only.push_back(cmd->get_option("--camera"));
+  const std::vector<CLI::Option*> images_only = {
+      cmd->add_option("--rig", o->rig, "images and cameras: calibrated rig file (default config/rig.yaml)"),
+      cmd->add_option("--markers", o->markers, "images and cameras: marker file (default config/markers.yaml)")};
   cmd->add_option("--robot-timeout", o->robot_timeout, "give up when the robot is silent this long (s)")
       ->capture_default_str();
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "cps");
-  cmd->callback([o] {
+  cmd->callback([o, virtual_only, images_only] {
+    // An option the chosen source does not use is refused, not ignored.
+    const bool is_virtual = o->source == "virtual";
+    for (const CLI::Option* opt : is_virtual ? images_only : virtual_only)
+      if (opt->count() > 0)
+        fail(opt->get_name(), std::string("does not apply to --source ") + o->source + " (it is for " +
+                                  (is_virtual ? "images:DIR and camera:L,R" : "virtual") + ")");
     if (!(o->robot_timeout > 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in (0, 3600] s");
     if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
     VisionServer server(*o);

@@ -64,9 +64,14 @@ void add_timeout_options(CLI::App* cmd, TimeoutOptions& t) {
       ->capture_default_str();
 }
 
+void TimeoutOptions::validate() const {
+  if (!(pose >= 0 && pose <= 60)) fail("--pose-timeout", "expected 0 (the clock's default) or a time in (0, 60] s");
+  if (!(heartbeat >= 0 && heartbeat <= 60))
+    fail("--heartbeat-timeout", "expected 0 (the clock's default) or a time in (0, 60] s");
+}
+
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period) {
-  if (!(t.pose >= 0)) fail("--pose-timeout", "expected a non-negative time (s)");
-  if (!(t.heartbeat >= 0)) fail("--heartbeat-timeout", "expected a non-negative time (s)");
+  t.validate();
   bridge::SafetyLimits l;
   const bool realtime = clock == RigClock::Realtime;
   l.pose_timeout = t.pose > 0 ? t.pose : realtime ? 2 * camera_period : 2.0;

@@ -31,6 +31,7 @@ RigClock parse_clock(const std::string& name);  // "lockstep" | "realtime"
 // (controller); lockstep 2 s each (nothing is paced there: they only find a process that died).
 struct TimeoutOptions {
   double pose = 0, heartbeat = 0;
+  void validate() const;  // each 0 (the default) or in (0, 60] s, as bridge::SafetyLimits
 };
 void add_timeout_options(CLI::App* cmd, TimeoutOptions& t);
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);

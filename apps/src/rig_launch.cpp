@@ -73,8 +73,8 @@ std::vector<std::string> vision_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"vision", "serve", "--source", "virtual", "--experiment", r.experiment, "--seed",
                                 std::to_string(r.seed), "--noise-position", number(r.noise_position),
                                 "--noise-angle", number(r.noise_angle), "--camera", r.camera.model,
-                                "--centroid-noise-px", number(r.camera.centroid_noise_px),
                                 "--camera-stream", e.camera, "--poses", e.poses, "--status", e.status};
+  if (r.camera.model == "stereo") append(a, {"--centroid-noise-px", number(r.camera.centroid_noise_px)});
   if (!r.camera.rig.empty()) append(a, {"--camera-rig", r.camera.rig});
   if (!r.camera.markers.empty()) append(a, {"--camera-markers", r.camera.markers});
   return a;

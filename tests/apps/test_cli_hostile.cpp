@@ -108,18 +108,39 @@ TEST(CliHostile, AFileOfNestedYamlAliasesIsRefusedByEveryReader) {
 }
 
 TEST(CliHostile, ARigRunWhoseRobotRefusesItsOptionsStopsEveryProcessCleanly) {
-  // The robot process refused the option; control, stopped by the rig's SIGTERM, ended as an
+  // The robot process refused its input (the rig checks options before any process starts,
+  // not the files each process reads); control, stopped by the rig's SIGTERM, ended as an
   // internal error ("Interrupted system call", exit 3), or waited out its 30 s start timeout,
   // and left a TRACE.partial that refused the next run.
   const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "rig");
   const std::string out = (d / "t.csv").string();
   const auto t0 = std::chrono::steady_clock::now();
   const cli_test::CommandResult r =
-      vcloe("rig run --reference " + config + "reference.yaml --out " + out + " --pose-timeout -1");
+      vcloe("rig run --reference " + config + "reference.yaml --out " + out + " --truth " + (d / "gone.yaml").string());
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("--pose-timeout: expected a non-negative time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gone.yaml: file not found"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("control: interrupted by signal 15 before the run began"), std::string::npos) << r.out;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
   EXPECT_FALSE(fs::exists(out + ".partial"));
+}
+
+TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
+  // Each was accepted and silently ignored (a rig file with NaN focal lengths never read), or,
+  // in `rig run`, refused only inside a child process after the others had started (3 lines).
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "unused");
+  const std::string run = "run --reference " + config + "reference.yaml --out " + (d / "x.csv").string();
+  const std::string rig = "rig run --reference " + config + "reference.yaml --out " + (d / "r.csv").string();
+  expect_refused({
+      {run + " --camera-rig /nonexistent.yaml", "--camera-rig: applies to --camera stereo only"},
+      {run + " --centroid-noise-px 5", "--centroid-noise-px: applies to --camera stereo only"},
+      {"vision serve --source images:" + d.string() + " --seed 5", "--seed: does not apply to --source images:"},
+      {"vision serve --rig x.yaml", "--rig: does not apply to --source virtual"},
+      {"truth random --seed 1 --out " + (d / "t.yaml").string() + " --tolerance 0.001", "--tolerance requires --unmodelled"},
+      {rig + " --pose-timeout nan", "--pose-timeout: expected 0 (the clock's default) or a time in (0, 60] s"},
+      {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected 0 (the clock's default) or a time in (0, 60] s"},
+      {rig + " --noise-angle -1", "--noise-angle: expected a camera noise sigma in [0, 0.1] rad, got -1"},
+  });
+  EXPECT_FALSE(fs::exists(d / "x.csv"));
+  EXPECT_FALSE(fs::exists(d / "r.csv"));
 }
