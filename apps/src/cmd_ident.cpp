@@ -134,11 +134,11 @@ void add_identify_command(CLI::App& app) {
                 "fit a trace whose recorded robot file differs from --robot or cannot be checked (moved, changed,\n"
                 "unreadable, not recorded); a warning is printed instead of the refusal");
   cmd->callback([q, flags] {
-    for (const std::string& f : {q->out, q->out + ".report.json", q->report})
-      if (!f.empty())
-        check_output_path(f, flags->second,
-                          {q->measured, q->payload_trace, sidecar_path(q->measured), sidecar_path(q->payload_trace),
-                           q->config, q->robot, q->reference, q->experiment, q->payload_file});
+    const std::vector<std::string> inputs = {q->measured, q->payload_trace, sidecar_path(q->measured),
+                                             sidecar_path(q->payload_trace), q->config, q->robot, q->reference,
+                                             q->experiment, q->payload_file};
+    for (const std::string& f : {q->out, q->out + ".report.json"}) check_output_path(f, flags->second, inputs);
+    if (!q->report.empty()) check_report_path(q->report, flags->second, inputs);
     const IdentifyOutcome o = run_identification(*q);
     sim::RobotModel identified = o.setup.model;
     identified.name = o.setup.model.name + "-identified";

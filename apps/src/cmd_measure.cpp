@@ -27,7 +27,7 @@ void add_measure_command(CLI::App& app) {
     bool json = false, force = false, base_per_frame = false;
 
     void validate() const {
-      if (!(rate > 0 && rate <= 1e5)) fail("--rate", "expected a frame rate in (0, 100000] Hz, got " + exact_number(rate));
+      if (!(rate >= 1e-3 && rate <= 1e5)) fail("--rate", "expected a frame rate in [0.001, 100000] Hz, got " + exact_number(rate));
       if (!(max_fre_mm > 0 && max_fre_mm <= 1000))
         fail("--max-fre-mm", "expected a threshold in (0, 1000] mm, got " + exact_number(max_fre_mm));
       if (!out.empty())

@@ -125,8 +125,18 @@ ReportInput load_report_input(const std::string& identification_file, const std:
   in.identification = read_json_file(identification_file);
   for (const char* key : {"parameters", "inputs", "adequacy", "before_rms_all", "after_rms_all", "singular_values"})
     need(in.identification, key, identification_file);
-  if (in.identification["parameters"].size() != 67)
-    fail(identification_file, "parameters: expected 67 entries, got " + std::to_string(in.identification["parameters"].size()));
+  const json& parameters = in.identification["parameters"];
+  if (!parameters.is_array() || parameters.size() != 67)
+    fail(identification_file, "parameters: expected 67 entries, got " + parameters.dump().substr(0, 40));
+  for (std::size_t k = 0; k < parameters.size(); ++k) {  // "nan" as a string showed as an identified infinity
+    const json& p = parameters[k];
+    const std::string at = "parameters[" + std::to_string(k) + "]";
+    if (!p.is_object() || !p.contains("name") || !p["name"].is_string())
+      fail(identification_file, at + ": expected an object with a string 'name'");
+    for (const char* key : {"prior", "value"})
+      if (!p.contains(key) || !p[key].is_number())
+        fail(identification_file, at + "." + key + ": expected a number, got " + (p.contains(key) ? p[key].dump() : "nothing"));
+  }
   if (!validation_file.empty()) {
     in.validation_file = validation_file;
     in.validation = read_json_file(validation_file);
@@ -157,9 +167,15 @@ std::string identification_report_html(const ReportInput& in) {
   return h.str();
 }
 
+void check_report_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext != ".html" && ext != ".htm") fail(path, "expected an HTML file name (.html or .htm), got '" + ext + "'");
+  check_output_path(path, force, inputs);
+}
+
 void write_identification_report(const std::string& identification_file, const std::string& validation_file,
                                  const std::string& out, bool force) {
-  check_output_path(out, force, {identification_file, validation_file});
+  check_report_path(out, force, {identification_file, validation_file});
   const ReportInput in = load_report_input(identification_file, validation_file);
   write_file_atomically(out, identification_report_html(in), force);
 }

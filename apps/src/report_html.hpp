@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace vcloe::app {
 
@@ -28,6 +29,10 @@ ReportInput load_report_input(const std::string& identification_file, const std:
 std::string identification_report_html(const ReportInput& input);
 
 // Writes the report to `out` (checked first: not overwritten without force, not an input).
+// An HTML report's path: checked as any output, and named .html or .htm (a report written
+// under report.png opened as a broken image).
+void check_report_path(const std::string& path, bool force, const std::vector<std::string>& inputs);
+
 void write_identification_report(const std::string& identification_file, const std::string& validation_file,
                                  const std::string& out, bool force);
 

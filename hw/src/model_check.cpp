@@ -38,6 +38,7 @@ void ModelCheckOptions::validate() const {
   const int sub = static_cast<int>(std::lround(kControllerPeriod / timestep));
   if (!(timestep > 0) || sub < 1 || std::abs(sub * timestep - kControllerPeriod) > 1e-12)
     fail("--timestep", "must divide the 1 ms controller period");
+  if (sub > 1000) fail("--timestep", "expected at least 1 us (1000 steps per 1 ms controller period)");
   if (inverse_dynamics_samples < 1) fail("validate-model", "needs at least one inverse-dynamics sample");
 }
 

@@ -110,4 +110,17 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   EXPECT_EQ(exists.status, 2);
   EXPECT_NE(exists.out.find("--force"), std::string::npos) << exists.out;
   EXPECT_EQ(cli_test::read_file(out), "mine");
+  // A report under an image's name, and a parameter whose value is a string (it showed as an
+  // identified infinity).
+  const CommandResult png = vcloe("report --identification " + garbage.string() + " --out " + (d / "r.png").string());
+  EXPECT_NE(png.out.find("r.png: expected an HTML file name (.html or .htm), got '.png'"), std::string::npos) << png.out;
+  nlohmann::json bad = {{"inputs", nlohmann::json::object()}, {"adequacy", nlohmann::json::object()},
+                        {"before_rms_all", 1}, {"after_rms_all", 1}, {"singular_values", nlohmann::json::array()},
+                        {"parameters", nlohmann::json::array()}};
+  for (int k = 0; k < 67; ++k) bad["parameters"].push_back({{"name", "p"}, {"prior", 1.0}, {"value", 1.0}});
+  bad["parameters"][0]["value"] = "nan";
+  std::ofstream(d / "bad.json") << bad.dump();
+  const CommandResult typed = vcloe("report --identification " + (d / "bad.json").string() + " --out " + (d / "b.html").string());
+  EXPECT_EQ(typed.status, 2) << typed.out;
+  EXPECT_NE(typed.out.find("bad.json: parameters[0].value: expected a number, got \"nan\""), std::string::npos) << typed.out;
 }

@@ -134,4 +134,7 @@ TEST(ModelCheck, OptionsAreCheckedBeforeAnyWork) {
   o = {};
   o.duration = -1;
   EXPECT_THROW(o.validate(), vcloe::Error);
+  o = {};
+  o.timestep = 1e-12;  // divides 1 ms, but 10^9 steps per period; was refused later naming no option
+  EXPECT_THROW(o.validate(), vcloe::Error);
 }
