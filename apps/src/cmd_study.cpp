@@ -33,8 +33,12 @@ struct StudyOptions {
     if (n < 1 || n > 100) fail("--n", "expected 1 to 100 validation trajectories, got " + std::to_string(n));
     if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
     if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the study's files in it");
-    for (const std::string& f : {reference, priors, config, experiment})
-      if (!f.empty()) require_input_file(f);
+    // Each file read as its step will read it, before the directory or any step: a trace given
+    // as --reference or priors with a negative gain failed inside a child's log.
+    (void)sim::load_robot(priors);
+    if (!reference.empty()) (void)load_setup(priors, experiment, reference);
+    else if (!experiment.empty()) (void)servo::load_experiment(experiment);
+    if (!config.empty()) (void)oe_ident::load_identification_config(config);
   }
 };
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "cli_fixtures.hpp"
 
@@ -143,4 +144,21 @@ TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
   });
   EXPECT_FALSE(fs::exists(d / "x.csv"));
   EXPECT_FALSE(fs::exists(d / "r.csv"));
+}
+
+TEST(CliHostile, StudyReadsEveryInputBeforeItCreatesItsDirectory) {
+  // A trace given as --reference and priors with a negative gain failed only inside a step
+  // ("see sd/truth-1/run.err"), after the study's directory had been made.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "study");
+  std::ofstream(d / "not-a-trajectory.csv") << "time,x\n0,0\n";
+  std::ifstream in(config + "robot.yaml");
+  std::string robot((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  robot.replace(robot.find("lp: 360.0"), 9, "lp: -1");
+  std::ofstream(d / "bad-priors.yaml") << robot;
+  const std::string study = "study --truths 1 --dir " + (d / "sd").string();
+  expect_refused({
+      {study + " --reference " + (d / "not-a-trajectory.csv").string(), "not-a-trajectory.csv:"},
+      {study + " --priors " + (d / "bad-priors.yaml").string(), "bad-priors.yaml:"},
+  });
+  EXPECT_FALSE(fs::exists(d / "sd"));
 }
