@@ -81,7 +81,8 @@ TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
       {"render --noise-dn 1e300 --out " + (d / "img").string(), "--noise-dn: expected a noise sigma in [0, 4095] DN"},
       {"render --frames 3000 --out " + (d / "img").string(), "--frames/--rate: 3000 frames at 100 Hz last 29.99 s"},
       {"render --out " + (d / "a-file").string(), "is a file; --out names the directory for the images"},
-      {"measure --images " + d.string() + " --rate 0", "--rate: expected a frame rate in (0, 100000] Hz"},
+      {"measure --images " + d.string() + " --rate 0", "--rate: expected a frame rate in [0.001, 100000] Hz"},
+      {"measure --images " + d.string() + " --rate 1e-300", "--rate: expected a frame rate in [0.001, 100000] Hz"},
   });  // each refused before work (formerly minutes, or 14 GB)
   EXPECT_FALSE(fs::exists(d / "img"));
 }
