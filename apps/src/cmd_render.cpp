@@ -20,6 +20,34 @@ namespace vcloe::app {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The markers the cameras see (in both images, at least a pixel across), before any image is
+// written: a rig looking away (camera behind the markers, a focal length of 1e-300, distortion
+// of 1e308) rendered empty images without a word, and `measure` then found no pose.
+void check_markers_visible(const vision::StereoRig& rig, const vision::MarkerSet& markers,
+                           const excitation::FourierTrajectory& reference, int frames, double rate,
+                           const std::string& what) {
+  int blind = 0, first_blind = -1;
+  for (int k = 0; k < frames; ++k) {
+    const vision::Transform T = vision::transform_from_pose(reference.pose(k / rate));
+    const vision::MarkerView l = vision::view_markers(rig, markers, T, true), r = vision::view_markers(rig, markers, T, false);
+    int both = 0;
+    for (std::size_t i = 0; i < l.names.size(); ++i)
+      for (std::size_t j = 0; j < r.names.size(); ++j)
+        both += l.names[i] == r.names[j] && l.radii_px[i] >= 1 && r.radii_px[j] >= 1;
+    if (both < 3 && blind++ == 0) first_blind = k;
+  }
+  if (blind == frames)
+    fail(what, "no frame shows 3 markers in both images (camera_from_base, focal_px or distortion cannot see "
+               "them); nothing written");
+  if (blind > 0)
+    std::cerr << "vcloe: warning: " << blind << " of " << frames << " frames show fewer than 3 markers in both images "
+              << "(first: frame " << first_blind << "); measure will find no pose there\n";
+}
+
+}  // namespace
+
 void add_render_command(CLI::App& app) {
   struct Options {
     std::string rig, markers, reference, out;
@@ -74,6 +102,7 @@ void add_render_command(CLI::App& app) {
       fail("--frames/--rate", std::to_string(o->frames) + " frames at " + exact_number(o->rate) + " Hz last " +
                                   exact_number((o->frames - 1) / o->rate) + " s, longer than the " +
                                   exact_number(reference.duration) + " s of " + o->reference);
+    check_markers_visible(rig, markers, reference, o->frames, o->rate, o->rig + " along " + o->reference);
     create_output_directory(o->out);
     const std::string trace_path = (fs::path(o->out) / "truth.csv").string();
     auto name = [&](const char* side, int k) {

@@ -21,7 +21,9 @@ static std::string bound(const json& v, double scale = 1) {
 
 const json& need(const json& j, const std::string& key, const std::string& file) {
   const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) fail(file, "missing key '" + key + "' (written by an older vcloe? run identify again)");
+  if (it == j.end() || it->is_null())
+    fail(file, "missing key '" + key + "' (not written by `vcloe identify` or `vcloe validate --out`, or by an older "
+               "vcloe? run it again)");
   return *it;
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
@@ -84,5 +85,23 @@ TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
       {"measure --images " + d.string() + " --rate 0", "--rate: expected a frame rate in [0.001, 100000] Hz"},
       {"measure --images " + d.string() + " --rate 1e-300", "--rate: expected a frame rate in [0.001, 100000] Hz"},
   });  // each refused before work (formerly minutes, or 14 GB)
+  EXPECT_FALSE(fs::exists(d / "img"));
+}
+
+TEST(CliVisionAbuse, ARigThatCannotSeeTheMarkersRendersNothing) {
+  // A focal length of 1e-300, distortion of 1e308, or a camera behind the markers wrote empty
+  // images without a word; `measure` then found no pose in any of them.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-vision-abuse", "blind");
+  std::ifstream in(cli_test::config_dir + "rig.yaml");
+  std::string rig((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string focal = "focal_px: [4640, 4641.5]";
+  ASSERT_NE(rig.find(focal), std::string::npos);
+  rig.replace(rig.find(focal), focal.size(), "focal_px: [1e-300, 1e-300]");
+  std::ofstream(d / "blind.yaml") << rig;
+  const CommandResult r = vcloe("render --rig " + (d / "blind.yaml").string() + " --reference " + cli_test::config_dir +
+                                "reference.yaml --frames 2 --out " + (d / "img").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("blind.yaml along "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no frame shows 3 markers in both images"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d / "img"));
 }
