@@ -60,10 +60,9 @@ void RandomTrajectoryOptions::validate(const std::string& where) const {
   if (!(std::isfinite(f0) && f0 >= kMinF0))
     fail(where, "f0: expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
                     " Hz), got " + exact_number(f0));
-  if (!(std::isfinite(position_amplitude) && position_amplitude > 0 && std::isfinite(angle_amplitude) &&
-        angle_amplitude > 0))
-    fail(where, "amplitudes: expected positive finite amplitudes (m, rad), got " + exact_number(position_amplitude) +
-                    " and " + exact_number(angle_amplitude));
+  if (!(position_amplitude > 0 && position_amplitude <= 10 && angle_amplitude > 0 && angle_amplitude <= M_PI))
+    fail(where, "amplitudes: expected a position amplitude in (0, 10] m and an angle amplitude in (0, pi] rad, got " +
+                    exact_number(position_amplitude) + " and " + exact_number(angle_amplitude));
   limits.validate(where);
 }
 
@@ -263,13 +262,17 @@ FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::
     tr.s.row(i) *= scale;
     tr.c.row(i) *= scale;
   }
+  std::string why;
   for (int attempt = 0; attempt < 40; ++attempt) {
-    if (check_feasibility(model, tr, o.limits).feasible) return tr;
+    const FeasibilityReport r = check_feasibility(model, tr, o.limits);
+    if (r.feasible) return tr;
+    why = r.reason;
     tr.s *= 0.85;
     tr.c *= 0.85;
   }
   fail("random trajectory", "no feasible trajectory found for seed " + std::to_string(seed) +
-                                " (amplitudes shrunk 40 times); check the robot's limits");
+                                " (amplitudes shrunk 40 times, to 0.15 % of the request; still " + why +
+                                "): check the limits");
 }
 
 }  // namespace vcloe::excitation

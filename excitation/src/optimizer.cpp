@@ -120,10 +120,15 @@ void ExcitationProblem::validate(const std::string& where) const {
   if (!(qr_eps > 0 && qr_eps < 1))
     fail(where, "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
                     exact_number(qr_eps));
-  if (!(max_position_amplitude > 0) || !(max_angle_amplitude > 0)) fail(where, "amplitudes must be positive");
+  if (!(max_position_amplitude > 0 && max_position_amplitude <= 10 && max_angle_amplitude > 0 &&
+        max_angle_amplitude <= M_PI))
+    fail(where, "amplitude: expected position in (0, 10] m and angle in (0, pi] rad, got " +
+                    exact_number(max_position_amplitude) + " and " + exact_number(max_angle_amplitude));
   limits.validate(where);
   if (global_evaluations < 0 || local_evaluations < 0 || baseline_trajectories < 1)
     fail(where, "evaluation budgets must be non-negative and the baseline needs a trajectory");
+  if (global_evaluations + local_evaluations < 1)
+    fail(where, "evaluations: expected at least one (global + local); with none nothing is optimised");
   if (global_evaluations > 10'000'000 || local_evaluations > 10'000'000 || baseline_trajectories > 10'000)
     fail(where, "evaluation budgets above 10^7 (or 10^4 baseline trajectories) would run for days");
 }
@@ -138,7 +143,7 @@ double trajectory_criterion(const sim::RobotModel& model, const FourierTrajector
 
 ExcitationResult optimize_excitation(const sim::RobotModel& model, const ExcitationProblem& p,
                                      const ExcitationProgress& progress) {
-  p.validate("excitation");
+  p.validate(p.source);
   const auto start = std::chrono::steady_clock::now();
   ExcitationResult result;
 
@@ -150,8 +155,12 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
   ro.duration = p.duration;
   ro.limits = p.limits;
   std::vector<FourierTrajectory> baseline;
-  for (int i = 0; i < p.baseline_trajectories; ++i)
-    baseline.push_back(random_feasible_trajectory(model, p.seed * 1000003ULL + static_cast<std::uint64_t>(i), ro));
+  try {
+    for (int i = 0; i < p.baseline_trajectories; ++i)
+      baseline.push_back(random_feasible_trajectory(model, p.seed * 1000003ULL + static_cast<std::uint64_t>(i), ro));
+  } catch (const Error& e) {  // the seeds are internal; the limits are the file's
+    fail(p.source, std::string("its limits (limits.*, harmonics, f0) let no baseline trajectory through: ") + e.what());
+  }
   Eigen::MatrixXd H;
   if (!stack_regressor(model, baseline.front(), p.regressor_period, H))
     fail("excitation", "baseline trajectory not reachable");
@@ -227,7 +236,9 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
   stage = "local";
   run(nlopt::LN_SBPLX, p.local_evaluations, best_x);
 
-  if (best_cost >= 1e3) fail("excitation", "no feasible trajectory found within the limits");
+  if (best_cost >= 1e3)
+    fail(p.source, "no feasible trajectory found within its limits (limits.*, amplitude.*) in " +
+                       std::to_string(p.global_evaluations + p.local_evaluations) + " evaluations (evaluations.*)");
 
   // Fine re-check; shrink towards the offset until every fine sample passes.
   FourierTrajectory tr = enc.decode(best_x);

@@ -53,6 +53,7 @@ ExcitationProblem parse_document(const YamlDoc& doc) {
     p.local_evaluations = e->get_int("local", p.local_evaluations);
   }
   p.baseline_trajectories = r.get_int("baseline_trajectories", p.baseline_trajectories);
+  p.source = file;
   p.validate(file);
   return p;
 }

@@ -96,6 +96,7 @@ TEST(Optimizer, ImpossibleSettingsAreClearErrors) {
     FAIL();
   } catch (const vcloe::Error& e) {
     EXPECT_NE(std::string(e.what()).find("feasible"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("velocity"), std::string::npos) << e.what();  // the limit that failed
   }
 }
 
@@ -118,5 +119,9 @@ TEST(Optimizer, SamplingAndPivotSettingsAreBoundedWhereTheyAreRead) {
             std::string::npos);
   EXPECT_NE(refusal("qr_eps: 0\n").find("x.yaml: qr_eps: expected a pivot ratio in (0, 1)"), std::string::npos);
   EXPECT_NE(refusal("seed: -1\n").find("x.yaml:2: key 'seed': expected a non-negative seed"), std::string::npos);
+  EXPECT_NE(refusal("evaluations: {global: 0, local: 0}\n").find("x.yaml: evaluations: expected at least one"),
+            std::string::npos);
+  EXPECT_NE(refusal("amplitude: {angle: 1.0e308}\n").find("x.yaml: amplitude: expected position in (0, 10] m"),
+            std::string::npos);
   EXPECT_EQ(refusal("regressor_period: 0.1\ncheck_period: 0.02\n"), "accepted");
 }

@@ -31,6 +31,7 @@ struct ExcitationProblem {
   int global_evaluations = 2500;
   int local_evaluations = 1500;
   int baseline_trajectories = 20;  // random feasible trajectories for the 'initial' median
+  std::string source = "excitation";  // the settings file, named by errors the limits cause
   // Throws vcloe::Error naming the setting (zero harmonics, bad frequency, ...).
   void validate(const std::string& where) const;
 };
