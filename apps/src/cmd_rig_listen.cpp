@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "rig_common.hpp"
 #include "vcloe/bridge/transport.hpp"
 #include "vcloe/core/error.hpp"
 
@@ -97,7 +98,9 @@ void add_rig_command(CLI::App& app) {
   auto o = std::make_shared<ListenOptions>();
   CLI::App* cmd = rig->add_subcommand(
       "listen", "Show a live pose stream: rate, publish-to-receive latency, gaps, invalid and malformed frames");
-  cmd->add_option("--endpoint", o->endpoint, "where the poses are published (ipc://PATH or tcp://HOST:PORT)")->required();
+  cmd->add_option("--endpoint", o->endpoint, "where the poses are published (ipc://PATH or tcp://HOST:PORT)")
+      ->required()
+      ->check([](const std::string& s) { return endpoint_problem(s); });
   cmd->add_option("--seconds", o->seconds, "how long to listen")->capture_default_str();
   cmd->add_option("--frames", o->frames, "stop after this many poses (0: listen for --seconds)")->capture_default_str();
   cmd->add_flag("--json", o->json, "print only the summary, as JSON");

@@ -86,6 +86,14 @@ void add_trajectory_command(CLI::App& app) {
     write_file_atomically(opt->out, excitation::trajectory_to_yaml(tr), opt->force);
     std::cout << "wrote " << opt->out << " (" << tr.harmonics() << " harmonics, f0 " << tr.f0 << " Hz, "
               << tr.duration << " s, seed " << opt->seed << ")\n";
+    // The amplitudes are shrunk until the trajectory is feasible: say so when they were.
+    Vec6d peak = Vec6d::Zero();
+    for (int k = 0; k <= 2000; ++k) peak = peak.cwiseMax((tr.pose(k / (2000 * tr.f0)) - tr.offset).cwiseAbs());
+    const double reached_position = peak.head<3>().maxCoeff(), reached_angle = peak.tail<3>().maxCoeff();
+    if (reached_position < 0.99 * opt->random.position_amplitude || reached_angle < 0.99 * opt->random.angle_amplitude)
+      std::cout << "amplitudes shrunk to fit the limits: largest excursion " << reached_position << " m and "
+                << reached_angle << " rad (requested " << opt->random.position_amplitude << " m, "
+                << opt->random.angle_amplitude << " rad)\n";
     print_report(excitation::check_feasibility(robot, tr, opt->random.limits));
   });
 

@@ -8,16 +8,42 @@
 
 namespace vcloe::app {
 
+std::string endpoint_problem(const std::string& endpoint) {
+  const std::string expected = "expected ipc://PATH or tcp://HOST:PORT, got '" + endpoint + "'";
+  if (endpoint.rfind("ipc://", 0) == 0) return endpoint.size() > 6 ? "" : expected;
+  if (endpoint.rfind("tcp://", 0) != 0) return expected;
+  const std::string hostport = endpoint.substr(6);
+  const auto colon = hostport.rfind(':');
+  if (colon == std::string::npos || colon == 0) return expected;
+  const std::string host = hostport.substr(0, colon), port = hostport.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port) < 1 || std::stoi(port) > 65535)
+    return "port '" + port + "' of " + endpoint + ": expected 1 to 65535";
+  if (host.find_first_not_of("0123456789.") == std::string::npos) {  // a dotted IPv4 address
+    std::size_t start = 0, parts = 0;
+    for (std::size_t dot = 0; dot != std::string::npos; start = dot + 1, ++parts) {
+      dot = host.find('.', start);
+      const std::string octet = host.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (octet.empty() || octet.size() > 3 || std::stoi(octet) > 255)
+        return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
+    }
+    if (parts != 4) return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
+  }
+  return "";
+}
+
 void add_endpoint_options(CLI::App* cmd, RigEndpoints& e, const std::string& which) {
+  const auto check = [](const std::string& s) { return endpoint_problem(s); };
   if (which.find('c') != std::string::npos)
     cmd->add_option("--camera-stream", e.camera, "true poses of the virtual robot, for the virtual camera")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(check);
   if (which.find('p') != std::string::npos)
-    cmd->add_option("--poses", e.poses, "the measured pose stream (vision publishes)")->capture_default_str();
+    cmd->add_option("--poses", e.poses, "the measured pose stream (vision publishes)")->capture_default_str()->check(check);
   if (which.find('k') != std::string::npos)
-    cmd->add_option("--commands", e.commands, "the joint commands (control publishes)")->capture_default_str();
+    cmd->add_option("--commands", e.commands, "the joint commands (control publishes)")->capture_default_str()->check(check);
   if (which.find('s') != std::string::npos)
-    cmd->add_option("--status", e.status, "the robot's status (robot publishes)")->capture_default_str();
+    cmd->add_option("--status", e.status, "the robot's status (robot publishes)")->capture_default_str()->check(check);
 }
 
 RigEndpoints ipc_endpoints(const std::string& dir) {

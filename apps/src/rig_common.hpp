@@ -20,6 +20,10 @@ struct RigEndpoints {
 };
 // Adds --camera-stream/--poses/--commands/--status for the streams named in `which` ("cpks").
 void add_endpoint_options(CLI::App* cmd, RigEndpoints& endpoints, const std::string& which);
+// What is wrong with a ZeroMQ endpoint ("" if nothing): ipc://PATH, or tcp://HOST:PORT with a
+// port in 1..65535 and, for a dotted address, octets up to 255 (ZeroMQ only fails later, or
+// waits for ever). A CLI11 check on every endpoint option.
+std::string endpoint_problem(const std::string& endpoint);
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);
 RigEndpoints tcp_endpoints();

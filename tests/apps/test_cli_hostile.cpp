@@ -162,3 +162,19 @@ TEST(CliHostile, StudyReadsEveryInputBeforeItCreatesItsDirectory) {
   });
   EXPECT_FALSE(fs::exists(d / "sd"));
 }
+
+TEST(CliHostile, AnImpossibleEndpointIsRefusedAndAShrunkAmplitudeIsSaid) {
+  // `rig listen` on tcp://256.1.1.1:99999 waited and said "no pose received"; a 10 m amplitude
+  // was shrunk to 47 mm and reported only as "feasible".
+  expect_refused({
+      {"rig listen --seconds 1 --endpoint tcp://256.1.1.1:99999", "--endpoint: port '99999' of tcp://256.1.1.1:99999"},
+      {"rig listen --seconds 1 --endpoint tcp://256.1.1.1:5", "address '256.1.1.1' of tcp://256.1.1.1:5: expected four"},
+      {"rig listen --seconds 1 --endpoint udp://x", "expected ipc://PATH or tcp://HOST:PORT"},
+      {"robot serve --reference " + config + "reference.yaml --status tcp://127.0.0.1:0", "port '0'"},
+  });
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "amplitude");
+  const auto r = vcloe("trajectory random --position-amplitude 10 --out " + (d / "t.yaml").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("amplitudes shrunk to fit the limits: largest excursion 0.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(requested 10 m, 0.06 rad)"), std::string::npos) << r.out;
+}
