@@ -75,12 +75,6 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
   out.setup = load_setup(q.robot, experiment, reference);
-  // Inconsistent priors (Table 1's cranks and links are) are allowed as a start; the model
-  // written moves the values the poses do not determine (docs/identification.md).
-  if (const auto issues = sim::check_physical_consistency(out.setup.lambda); !issues.empty())
-    std::cerr << "vcloe: warning: " << q.robot << ": the priors are not physically consistent (" << issues.size()
-              << " violations, e.g. " << issues.front()
-              << "); the identified model moves what the poses do not determine to consistent values\n";
   std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};
   check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
   check_recorded_payload(measured, q.measured, std::nullopt, "");
@@ -96,6 +90,12 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   } else if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
     fail(q.config, "the payload anchor needs a second trace with the payload (--payload-trace)");
   }
+  // After every input check (an input error is then the only line). Inconsistent priors (Table 1's cranks and links are) are allowed as a start; the model
+  // written moves the values the poses do not determine (docs/identification.md).
+  if (const auto issues = sim::check_physical_consistency(out.setup.lambda); !issues.empty())
+    std::cerr << "vcloe: warning: " << q.robot << ": the priors are not physically consistent (" << issues.size()
+              << " violations, e.g. " << issues.front()
+              << "); the identified model moves what the poses do not determine to consistent values\n";
   cfg.options.verbose = q.verbose;
   if (q.verbose) FLAGS_minloglevel = 0;
   // A live line per LM iteration on the terminal (stderr), unless asked for silence or for

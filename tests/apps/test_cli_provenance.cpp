@@ -119,6 +119,7 @@ TEST(CliProvenance, AnExperimentOrReferenceOtherThanTheRecordedOneIsRefusedNamin
   std::ofstream(late) << "timing: {latency: 0.02}\n";
   CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--experiment " + late.string()));
   EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_EQ(c.out.rfind("vcloe: error: ", 0), 0u) << c.out;  // the only line: no priors warning before it
   EXPECT_NE(c.out.find("plain.csv: was recorded with latency_s 0.01 (" + r.plain.string() + ".meta.json), but " +
                        late.string() + " gives 0.02: the twin would run another experiment than the one measured"),
             std::string::npos)
