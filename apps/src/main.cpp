@@ -1,7 +1,9 @@
 // vcloe — identify the dynamics of 6-DOF parallel robots from camera pose measurements.
 #include <CLI/CLI.hpp>
 #include <glog/logging.h>
+#include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <filesystem>
 #include <iostream>
 
@@ -17,6 +19,29 @@ std::string default_config_dir() {
 std::string default_robot_file() { return default_config_dir() + "/robot.yaml"; }
 
 }  // namespace vcloe::app
+
+namespace {
+
+// Every --seed, of every command: a whole number below 2^64 (CLI11 stored 99999999999999999999 as
+// 2^64 - 1 without a word, and read -1 as the same).
+void check_seeds(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (CLI::Option* seed = sub->get_option_no_throw("--seed"))
+      seed->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::uint64_t v = 0;
+            const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() ||
+                v == std::numeric_limits<std::uint64_t>::max())
+              return "expected a whole number from 0 to 2^64 - 2, got '" + text + "'";
+            return "";
+          },
+          "SEED"));
+    check_seeds(*sub);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Ceres logs through glog; its per-step warnings (e.g. a rejected trial step whose twin
@@ -50,6 +75,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_robot_command(app);
   vcloe::app::add_vision_command(app);
   vcloe::app::add_control_command(app);
+  check_seeds(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
