@@ -1,5 +1,7 @@
 #include "vcloe/core/yaml_reader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 #include <charconv>
@@ -188,6 +190,34 @@ void check_tree(const YAML::Node& root, const std::string& file) {
   reject_duplicate_keys(root, file, budget);
 }
 
+// yaml-cpp's Load reads the first document only, so what follows a '---' or '...' was ignored;
+// its LoadAll loops for ever on some malformed files (found by fuzz_excitation and
+// fuzz_experiment). Document markers are lines that start with '---' or '...' (YAML 1.2, 9.1;
+// never content, even inside a scalar): content after a '...', or a '---' after content, is a
+// second document.
+void refuse_second_document(const std::string& text, const std::string& name) {
+  bool content = false, ended = false;
+  std::size_t line_no = 0;
+  for (std::size_t start = 0; start < text.size(); ++line_no) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    auto marker = [&](const char* m) {
+      return line.compare(0, 3, m) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
+    };
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    const bool blank = first == std::string::npos || line[first] == '#';
+    const bool second = (marker("---") && content) || (ended && !blank && !marker("..."));
+    if (second)
+      vcloe::fail(name + ":" + std::to_string(line_no + 1),
+                  "a second YAML document (after '---' or '...'); a vcloe file holds one, the rest would be ignored");
+    const bool rest = line.size() > 3 && line.find_first_not_of(" \t\r", 3) != std::string::npos &&
+                      line[line.find_first_not_of(" \t\r", 3)] != '#';
+    if (marker("...")) ended = content = true;
+    else if (marker("---") ? rest : !blank && line[0] != '%') content = true;
+  }
+}
+
 }  // namespace
 
 YamlDoc YamlDoc::load(const std::string& file) { return parse(vcloe::read_input_file(file), file); }
@@ -196,12 +226,8 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   YamlDoc doc;
   doc.file_ = std::make_shared<const std::string>(name);
   try {
-    // Every document, so that a second one (after '---' or '...') is refused, not ignored.
-    const std::vector<YAML::Node> all = YAML::LoadAll(text);
-    if (all.size() > 1)
-      vcloe::fail(name + ":" + std::to_string(all[1].Mark().line + 1),
-                  "a second YAML document (after '---' or '...'); a vcloe file holds one, the rest would be ignored");
-    if (!all.empty()) doc.root_ = all.front();
+    refuse_second_document(text, name);
+    doc.root_ = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
