@@ -90,6 +90,7 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   } else if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
     fail(q.config, "the payload anchor needs a second trace with the payload (--payload-trace)");
   }
+  oe_ident::check_identification_inputs(exps, cfg.options);
   // After every input check (an input error is then the only line). Inconsistent priors (Table 1's cranks and links are) are allowed as a start; the model
   // written moves the values the poses do not determine (docs/identification.md).
   if (const auto issues = sim::check_physical_consistency(out.setup.lambda); !issues.empty())

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include <yaml-cpp/depthguard.h>
+
 #include "vcloe/core/error.hpp"
 
 namespace vcloe {
@@ -228,6 +230,9 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   try {
     refuse_second_document(text, name);
     doc.root_ = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own text for it is "bad file"
+    vcloe::fail(name + ":" + std::to_string(e.mark.line + 1),
+                "YAML syntax error: collections nested deeper than " + std::to_string(e.depth() - 1) + " levels");
   } catch (const YAML::ParserException& e) {
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {

@@ -66,6 +66,20 @@ void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor
     fail("identify", "a payload anchor needs one experiment with the known payload and one without");
 }
 
+}  // namespace
+
+void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o) {
+  o.validate();
+  check_experiments(exps, o.anchor);
+  for (int k = 0; k < sim::kNumLambda; ++k)
+    if (o.spec[static_cast<std::size_t>(k)].mode != Mode::Fixed &&
+        !(o.anchor.kind == AnchorKind::KnownParameter && o.anchor.parameter == k))
+      return;
+  fail("identify", "no free parameter left to identify (every one is fixed or the anchor)");
+}
+
+namespace {
+
 // Restarts the fit without the coordinates the start analysis dropped. The kept ones keep
 // their order, so the starting Jacobian is the old one's kept columns (no second evaluation) —
 // unless a dropped platform moment changed the others' coordinates: then they start again.
@@ -346,8 +360,7 @@ void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitS
 IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVector<double>& prior_lambda,
                               const servo::OuterGains& gains, const std::vector<Experiment>& exps,
                               const IdentificationOptions& o) {
-  o.validate();
-  check_experiments(exps, o.anchor);
+  check_identification_inputs(exps, o);
   const auto start = Clock::now();
   const Context cx{prior, gains, exps, o, start};
   IdentificationResult result;

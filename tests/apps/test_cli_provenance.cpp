@@ -133,3 +133,15 @@ TEST(CliProvenance, AnExperimentOrReferenceOtherThanTheRecordedOneIsRefusedNamin
             std::string::npos)
       << c.out;
 }
+
+TEST(CliProvenance, SettingsThatLeaveNothingToFitAreTheOnlyLineNoPriorsWarningBeforeIt) {
+  // The probe's id17b and id27: the default priors' consistency warning came first, then the error.
+  const Runs r = make_runs("nothing-to-fit");
+  for (const std::string anchor : {"{type: payload}\nfixed: [\"*\"]", "{type: none}"}) {
+    std::ofstream(r.settings) << "anchor: " << anchor << "\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n";
+    const CommandResult c = vcloe(identify(r, r.plain, r.loaded));
+    EXPECT_EQ(c.status, 2) << c.out;
+    EXPECT_EQ(c.out.rfind("vcloe: error: identify: no ", 0), 0u) << c.out;
+    EXPECT_EQ(c.out.find("warning"), std::string::npos) << c.out;
+  }
+}

@@ -86,6 +86,14 @@ TEST(YamlReader, FilesOnWhichYamlCppsLoadAllLoopsForEverAreReadInBoundedTime) {
   EXPECT_NO_THROW(YamlDoc::parse("%YAML 1.2\n---\na: 1\n...\n# trailing comment\n", "directive.yaml"));
 }
 
+TEST(YamlReader, NestingDeeperThanTheParserAllowsIsNamedAsSuch) {
+  // yaml-cpp stops at 2000 levels with the text "bad file", which reads as an unreadable file.
+  const std::string deep = "f0: " + std::string(100000, '[') + std::string(100000, ']') + "\n";
+  const std::string message = error_of([&] { YamlDoc::parse(deep, "deep.yaml"); });
+  EXPECT_NE(message.find("deep.yaml:1: YAML syntax error: collections nested deeper than"), std::string::npos)
+      << message;
+}
+
 TEST(YamlReader, ADirectoryIsNamedAsSuchNotReadAsAStream) {
   const std::string dir = std::string(VCLOE_SOURCE_DIR) + "/config";
   EXPECT_EQ(error_of([&] { YamlDoc::load(dir); }), dir + ": is a directory, expected a file");

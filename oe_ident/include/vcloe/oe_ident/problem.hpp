@@ -134,6 +134,11 @@ constexpr double kMaxPriorPull = 0.5;  // a value the weak prior moved by more s
 // everything else is free.
 std::vector<ParameterSpec> default_specification();
 
+// The checks identify() makes before any simulation: the options (validate()), an anchor, at
+// least one parameter neither fixed nor the anchor, each measured trace finite and as long as
+// its reference exposes, and a payload experiment beside one without for the payload anchor.
+void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o);
+
 // Throws vcloe::Error when an option is out of range (IdentificationOptions::validate), when
 // there is no anchor, when a measured trace does not match its reference, or when the twin
 // cannot even run at the priors.
