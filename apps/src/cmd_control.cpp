@@ -130,7 +130,7 @@ class Controller {
     const double end = now_s() + o_.start_timeout;
     bool pose_stream = false, recorder = false;
     while (!running_) {
-      if (now_s() > end) fail("control", "the robot did not start within " + std::to_string(o_.start_timeout) + " s");
+      if (now_s() > end) fail("control", "the robot did not start within " + exact_number(o_.start_timeout) + " s");
       if (g_signal != 0)  // the rig stopping it (another process failed): at once, not after start_timeout
         fail("control", "interrupted by signal " + std::to_string(g_signal.load()) + " before the run began");
       if (!pose_stream) pose_stream = control_.receive(std::chrono::milliseconds(0)).has_value();

@@ -74,7 +74,7 @@ void add_filter_command(CLI::App& app) {
     for (std::size_t k = 1; k < t.size(); ++k)
       if (std::abs(t.time[k] - t.time[k - 1] - dt) > 1e-6 * dt + 1e-9)
         fail(o->in, "samples are not uniformly spaced (row " + std::to_string(k + 1) + ": step " +
-                        std::to_string(t.time[k] - t.time[k - 1]) + " s, mean " + std::to_string(dt) +
+                        exact_number(t.time[k] - t.time[k - 1]) + " s, mean " + exact_number(dt) +
                         " s); the filter needs a uniform rate (invalid frames leave gaps)");
     const double fs_hz = 1.0 / dt;
     const double cutoff_hz = o->cutoff_for(fs_hz, span);

@@ -87,7 +87,7 @@ void listen(const ListenOptions& o) {
   const nlohmann::json j = summary(s, sub);
   if (o.json) std::cout << j.dump(2) << "\n";
   else std::cout << "summary: " << j.dump() << "\n";
-  if (s.poses == 0) fail(o.endpoint, "no pose received in " + std::to_string(o.seconds) + " s");
+  if (s.poses == 0) fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s");
 }
 
 }  // namespace

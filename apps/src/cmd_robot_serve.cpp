@@ -186,7 +186,7 @@ class RobotServer {
       if (now_s() > end)
         fail("robot serve", std::string("no ") + (controller_seen_ ? "pose stream on " + o_.endpoints.poses
                                                                    : "controller on " + o_.endpoints.commands) +
-                                " within " + std::to_string(o_.start_timeout) + " s (--start-timeout)");
+                                " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
       camera_pub_.publish(bridge::HeartbeatMessage{});
       publish_status(bridge::RobotState::Waiting, bridge::StopReason::None);
       const double until = now_s() + kHandshakePeriod;

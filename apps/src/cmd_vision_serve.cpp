@@ -70,7 +70,7 @@ class VisionServer {
       }
     if (robot_state_ != bridge::RobotState::Waiting && now_s() - last_robot_ > o_.robot_timeout)
       fail("vision serve", "nothing from the robot on " + o_.endpoints.status + " for " +
-                               std::to_string(o_.robot_timeout) + " s");
+                               exact_number(o_.robot_timeout) + " s");
   }
 
   // Heartbeats on the pose stream from when the robot is heard until it runs (docs/protocol.md,
@@ -80,7 +80,7 @@ class VisionServer {
     const double end = now_s() + o_.start_timeout;
     while (robot_state_ != bridge::RobotState::Running) {
       if (now_s() > end)
-        fail("vision serve", "the robot did not start within " + std::to_string(o_.start_timeout) + " s (--start-timeout)");
+        fail("vision serve", "the robot did not start within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
       read_status();
       if (camera) heard = heard || camera->receive(std::chrono::milliseconds(0)).has_value();
       if (robot_state_ == bridge::RobotState::Stopped) return;

@@ -153,8 +153,8 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
   check_recorded_setup(s, measured, name);
   for (std::size_t j = 0; j < times.size(); ++j) {
     if (std::abs(measured.time[j] - times[j]) > 1e-9)
-      fail(name + ":" + std::to_string(j + 2), "time " + std::to_string(measured.time[j]) + " s does not match exposure " +
-                                                   std::to_string(times[j]) + " s of the experiment (other rates?)");
+      fail(name + ":" + std::to_string(j + 2), "time " + exact_number(measured.time[j]) + " s does not match exposure " +
+                                                   exact_number(times[j]) + " s of the experiment (other rates?)");
     if (!measured.reference.empty() && (measured.reference[j] - s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "the reference columns (ref_*) at t = " + exact_number(times[j]) +
                                                    " s differ from " + s.reference_file +

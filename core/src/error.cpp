@@ -1,5 +1,6 @@
 #include "vcloe/core/error.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,6 +55,12 @@ std::string read_input_file(const std::string& path) {
   text << in.rdbuf();
   if (in.bad()) fail(path, "read failed");
   return text.str();
+}
+
+std::string exact_number(double x) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace vcloe

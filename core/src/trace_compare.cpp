@@ -35,8 +35,8 @@ TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColu
   TraceDifference d;
   const double tol = 1e-9;
   if (a.time.front() < b.time.front() - tol || a.time.back() > b.time.back() + tol)
-    fail(nb, "covers " + std::to_string(b.time.front()) + " to " + std::to_string(b.time.back()) + " s, but " + na +
-                 " needs " + std::to_string(a.time.front()) + " to " + std::to_string(a.time.back()) + " s");
+    fail(nb, "covers " + exact_number(b.time.front()) + " to " + exact_number(b.time.back()) + " s, but " + na +
+                 " needs " + exact_number(a.time.front()) + " to " + exact_number(a.time.back()) + " s");
   d.interpolated = a.time.size() != b.time.size();
   for (std::size_t i = 0; !d.interpolated && i < a.time.size(); ++i) d.interpolated = std::abs(a.time[i] - b.time[i]) > tol;
   Vec6d sum_sq = Vec6d::Zero(), max_abs = Vec6d::Zero();

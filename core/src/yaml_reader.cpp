@@ -145,12 +145,6 @@ void YamlNode::reject_unknown_keys(const std::vector<std::string>& known) const 
   }
 }
 
-std::string exact_number(double x) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
-}
-
 namespace {
 
 // Nodes a vcloe file may hold, counted with every alias expanded: the largest real file (a

@@ -71,7 +71,7 @@ void validate(const FourierTrajectory& tr, const std::string& where) {
     fail(where, "fundamental frequency f0 must be at least one cycle a day (" + exact_number(kMinF0) + " Hz)");
   if (!(tr.duration > 0) || !std::isfinite(tr.duration)) fail(where, "duration must be positive (s)");
   if (tr.duration > kMaxDuration)
-    fail(where, "duration " + std::to_string(tr.duration) + " s is longer than the " + std::to_string(kMaxDuration) +
+    fail(where, "duration " + exact_number(tr.duration) + " s is longer than the " + exact_number(kMaxDuration) +
                     " s (a day) a trajectory may last");
   if (tr.harmonics() < 1) fail(where, "at least one harmonic is required");
   if (tr.harmonics() > kMaxHarmonics)
@@ -90,7 +90,7 @@ static FourierTrajectory parse_document(const YamlDoc& doc) {
                        " Hz), got " + exact_number(tr.f0));
   tr.duration = root.get_double("duration");
   if (!(tr.duration > 0 && tr.duration <= kMaxDuration))
-    root.at("duration").fail("expected a positive duration in s, at most " + std::to_string(kMaxDuration));
+    root.at("duration").fail("expected a positive duration in s, at most " + exact_number(kMaxDuration));
   tr.offset = root.get_vector("offset", 6);
   const YamlNode axes = root.at("axes");
   axes.reject_unknown_keys({"x", "y", "z", "alpha", "beta", "gamma"});

@@ -383,7 +383,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   Fit fit = start_fit(cx, base, st);
   const ceres::Solver::Summary summary = fit_horizons(cx, fit, result);
   if (summary.termination_type == ceres::FAILURE || !std::isfinite(summary.final_cost))
-    fail("identification", "the fit failed (" + summary.message + ", cost " + std::to_string(summary.final_cost) +
+    fail("identification", "the fit failed (" + summary.message + ", cost " + exact_number(summary.final_cost) +
                                "): no model is written; check the traces for values the camera cannot have measured");
 
   // At the solution: null space, then the uncertainty of what is left — camera noise, coloured

@@ -14,7 +14,7 @@ std::string Anchor::describe() const {
     case AnchorKind::None:
       return "none";
     case AnchorKind::KnownParameter:
-      return "known " + sim::parameter_registry()[parameter].name + " = " + std::to_string(value) + " " +
+      return "known " + sim::parameter_registry()[parameter].name + " = " + exact_number(value) + " " +
              sim::parameter_registry()[parameter].unit;
     case AnchorKind::Payload:
       return "payload experiment";

@@ -31,7 +31,7 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
   if (!(duration > 0)) fail("experiment", "duration must be positive");
   const double Tc = timing.controller_period();
   if (!(duration / Tc <= 1e8))
-    fail("experiment", "a run of " + std::to_string(duration) + " s is more than 10^8 controller periods");
+    fail("experiment", "a run of " + exact_number(duration) + " s is more than 10^8 controller periods");
   PreparedReference ref;
   ref.clock = {timing, static_cast<int>(std::lround(std::floor(duration / Tc + 1e-9)))};
   ref.duration = duration;
@@ -43,7 +43,7 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
     o.chi_dot_d = s.chi_dot;
     sim::Kinematics<double> k;
     if (!sim::compute_geometry<double>(model, s.chi, k))
-      fail("reference", "pose at t = " + std::to_string(t) + " s is not reachable");
+      fail("reference", "pose at t = " + exact_number(t) + " s is not reachable");
     o.theta_d = k.theta();
     sim::compute_jacobians<double>(model, Vec6d::Zero(), k);
     o.J_theta = sim::J_theta<double>(k, s.chi);  // eq. (29)
@@ -51,8 +51,8 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
   };
 
   if (ref.clock.updates() < 1)
-    fail("experiment", "the latency of " + std::to_string(timing.latency) + " s is not shorter than the run (" +
-                           std::to_string(duration) + " s): no measured pose would ever reach the controller");
+    fail("experiment", "the latency of " + exact_number(timing.latency) + " s is not shorter than the run (" +
+                           exact_number(duration) + " s): no measured pose would ever reach the controller");
   const OuterReference start = outer_reference(0.0);
   ref.start_pose = start.chi_d;
   ref.start_theta = start.theta_d;

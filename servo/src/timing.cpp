@@ -20,11 +20,11 @@ void LoopTiming::validate(const std::string& where) const {
   if (!(camera_hz * 1e6 >= controller_hz))  // 1e-300 Hz overflowed the ticks per frame: SIGFPE
     fail(where, "timing.camera_hz must be at least controller_hz / 10^6 (got " + exact_number(camera_hz) + " Hz)");
   if (camera_hz > controller_hz || !is_whole(controller_hz / camera_hz))
-    fail(where, "timing.camera_hz must divide timing.controller_hz (got " + std::to_string(camera_hz) + " and " +
-                    std::to_string(controller_hz) + " Hz)");
+    fail(where, "timing.camera_hz must divide timing.controller_hz (got " + exact_number(camera_hz) + " and " +
+                    exact_number(controller_hz) + " Hz)");
   if (!(latency >= 0 && latency <= 86400) || !is_whole(latency * controller_hz))
     fail(where, "timing.latency must be a multiple of the controller period, in [0, 86400] s: " +
-                    std::to_string(1.0 / controller_hz) + " s (got " + std::to_string(latency) + " s)");
+                    exact_number(1.0 / controller_hz) + " s (got " + exact_number(latency) + " s)");
   if (substeps < 1 || substeps > 1000) fail(where, "timing.substeps must be between 1 and 1000");
 }
 

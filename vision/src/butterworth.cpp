@@ -169,11 +169,11 @@ SosFilter butterworth_lowpass(int order, double cutoff_hz, double sample_rate_hz
   if (order < 1 || order > 64)
     throw Error("butterworth: order must be an integer in 1..64, got " + std::to_string(order));
   if (!(sample_rate_hz > 0) || !std::isfinite(sample_rate_hz))
-    throw Error("butterworth: sample rate must be positive, got " + std::to_string(sample_rate_hz) +
+    throw Error("butterworth: sample rate must be positive, got " + exact_number(sample_rate_hz) +
                 " Hz");
   if (!(cutoff_hz > 0) || !(cutoff_hz < sample_rate_hz / 2))
     throw Error("butterworth: cutoff must satisfy 0 < cutoff < sample_rate/2 = " +
-                std::to_string(sample_rate_hz / 2) + " Hz, got " + std::to_string(cutoff_hz) +
+                exact_number(sample_rate_hz / 2) + " Hz, got " + exact_number(cutoff_hz) +
                 " Hz");
   const double pi = std::numbers::pi;
   const double Wn = 2 * cutoff_hz / sample_rate_hz;

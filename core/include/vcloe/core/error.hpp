@@ -19,6 +19,10 @@ class Error : public std::runtime_error {
 // positive number, got -0.3".
 [[noreturn]] void fail(const std::string& where, const std::string& what);
 
+// Shortest text that reads back to exactly x ("0.1", not "0.10000000000000001"; "1e-09", not
+// std::to_string's "0.000000"): how messages quote a number.
+std::string exact_number(double x);
+
 // Throws unless `path` names an existing file (not a directory, not missing): every
 // reader calls it before opening, so the user reads "is a directory" rather than a library's
 // stream error.

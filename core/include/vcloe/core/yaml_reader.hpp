@@ -6,6 +6,8 @@
 //   // "config/robot.yaml:14: key 'legs[2].link_length': expected a number, got 'abc'"
 #include <yaml-cpp/yaml.h>
 
+#include "vcloe/core/error.hpp"  // exact_number, fail
+
 #include <Eigen/Core>
 #include <memory>
 #include <optional>
@@ -57,9 +59,6 @@ class YamlNode {
   std::string path_;
   std::shared_ptr<const std::string> file_;
 };
-
-// Shortest text that reads back to exactly x ("0.1", not "0.10000000000000001").
-std::string exact_number(double x);
 
 class YamlDoc {
  public:
