@@ -32,8 +32,15 @@ GnuplotJob::GnuplotJob(std::string output) : output_(std::move(output)) {
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
     fail(output_, "gnuplot not found; install Debian's gnuplot-nox (scripts/install-deps.sh does)");
   static std::atomic<int> counter{0};
-  dir_ = fs::temp_directory_path() / ("vcloe-plot-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  fs::create_directories(dir_);
+  std::error_code ec;
+  const fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) {
+    const char* env = std::getenv("TMPDIR");
+    fail(output_, "the plot needs a directory for temporary files: TMPDIR=" + std::string(env ? env : "") + ": " +
+                      ec.message());
+  }
+  dir_ = tmp / ("vcloe-plot-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  if (fs::create_directories(dir_, ec); ec) fail(dir_.string(), "cannot create the plot's temporary directory: " + ec.message());
 }
 
 GnuplotJob::~GnuplotJob() {

@@ -1,8 +1,14 @@
 // vcloe — identify the dynamics of 6-DOF parallel robots from camera pose measurements.
 #include <CLI/CLI.hpp>
 #include <glog/logging.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <filesystem>
 #include <iostream>
@@ -41,11 +47,47 @@ void check_seeds(CLI::App& app) {
   }
 }
 
+// Every option that takes a value: a value spelled like an option (`--out --force`) is a
+// forgotten value, not a file named "--force" (write ./--force for that).
+void check_option_values(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* o : sub->get_options())
+      if (o->get_type_size() != 0 && !o->get_positional())
+        o->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+              if (text.rfind("--", 0) != 0 || text.size() < 3) return "";
+              return "expected a value, got '" + text + "', an option: the value is missing (a file of that name: ./" +
+                     text + ")";
+            },
+            "VALUE"));
+    check_option_values(*sub);
+  }
+}
+
+// Output written to a closed or full stdout is lost without a word (a report, a JSON): an error.
+// A closed descriptor 1 would also be given to the first file vcloe opens, and the report
+// written into it.
+bool stdout_is_open() { return fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF; }
+
+int check_stdout_written() {
+  errno = 0;
+  std::cout.flush();
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout) return 0;
+  std::cerr << "vcloe: error: stdout: the output could not be written (" << (errno ? std::strerror(errno) : "write error")
+            << ")\n";
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // Ceres logs through glog; its per-step warnings (e.g. a rejected trial step whose twin
   // diverged, which identify handles) are not for the user. --verbose in identify prints them.
+  if (!stdout_is_open()) {
+    std::cerr << "vcloe: error: stdout: is closed, the command's output would be lost (send it to /dev/null to "
+                 "discard it)\n";
+    return 2;
+  }
   FLAGS_minloglevel = 3;  // errors too: identify says in its own words when the fit fails
   FLAGS_logtostderr = true;
   google::InitGoogleLogging(argv[0]);
@@ -76,6 +118,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_vision_command(app);
   vcloe::app::add_control_command(app);
   check_seeds(app);
+  check_option_values(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -101,5 +144,5 @@ int main(int argc, char** argv) {
     std::cerr << "vcloe: internal error: " << e.what() << "\n";
     return 3;
   }
-  return 0;
+  return check_stdout_written();
 }

@@ -1,48 +1,28 @@
 #include "vcloe/core/trace.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <cerrno>
-#include <csignal>
 #include <optional>
-#include <unistd.h>
-#include <set>
 #include <sstream>
 #include <vector>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/yaml_reader.hpp"
+#include "trace_columns.hpp"
 
 namespace vcloe {
-
-namespace {
-
-const char* const kPose[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
-
-std::vector<std::string> columns_for(const std::string& prefix) {
-  std::vector<std::string> c;
-  for (const char* p : kPose) c.push_back(prefix + p);
-  return c;
-}
-// Spaces and tabs around a cell (spreadsheet exports) are not part of it.
-std::string trimmed(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> command_columns() {
-  std::vector<std::string> c;
-  for (int i = 1; i <= 6; ++i) c.push_back("cmd_theta" + std::to_string(i));
-  return c;
-}
-
-}  // namespace
 
 std::string sidecar_path(const std::string& trace_path) { return trace_path + ".meta.json"; }
 
@@ -161,10 +141,10 @@ void create_output_directory(const std::string& dir) {
 std::string trace_csv_header(const PoseTrace& t) {
   std::vector<std::string> header = {"time"};
   auto add = [&](const std::vector<std::string>& c) { header.insert(header.end(), c.begin(), c.end()); };
-  if (!t.reference.empty()) add(columns_for("ref_"));
-  add(columns_for(""));
-  if (!t.command.empty()) add(command_columns());
-  if (!t.truth.empty()) add(columns_for("true_"));
+  if (!t.reference.empty()) add(trace_columns::pose("ref_"));
+  add(trace_columns::pose(""));
+  if (!t.command.empty()) add(trace_columns::command());
+  if (!t.truth.empty()) add(trace_columns::pose("true_"));
   std::string out;
   for (std::size_t c = 0; c < header.size(); ++c) out += (c ? "," : "") + header[c];
   return out + '\n';
@@ -230,101 +210,6 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   move_into_place(csv_tmp, path);
 }
 
-PoseTrace parse_trace(const std::string& csv_text, const std::string& path) {
-  std::istringstream in(csv_text);
-  std::string line;
-  if (!std::getline(in, line)) fail(path, "empty file (expected a header row)");
-  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte-order mark (spreadsheet exports)
-  if (!line.empty() && line.back() == '\r') line.pop_back();   // CRLF line endings
-  std::vector<std::string> header;
-  {
-    std::stringstream s(line);
-    std::string cell;
-    std::map<std::string, std::size_t> seen;
-    while (std::getline(s, cell, ',')) {
-      cell = trimmed(cell);
-      if (const auto [it, fresh] = seen.emplace(cell, header.size() + 1); !fresh)  // which would be read?
-        fail(path + ":1", "column '" + cell + "' appears twice (columns " + std::to_string(it->second) + " and " +
-                              std::to_string(header.size() + 1) + ")");
-      header.push_back(cell);
-    }
-  }
-  auto find = [&](const std::string& name) {
-    for (std::size_t c = 0; c < header.size(); ++c)
-      if (header[c] == name) return static_cast<int>(c);
-    return -1;
-  };
-  auto group = [&](const std::vector<std::string>& names, bool required) {
-    std::array<int, 6> idx{};
-    int found = 0;
-    for (int c = 0; c < 6; ++c) found += (idx[static_cast<std::size_t>(c)] = find(names[static_cast<std::size_t>(c)])) >= 0;
-    if (found == 6) return std::optional<std::array<int, 6>>(idx);
-    if (found > 0 || required) {
-      for (int c = 0; c < 6; ++c)
-        if (idx[static_cast<std::size_t>(c)] < 0)
-          fail(path + ":1", "missing column '" + names[static_cast<std::size_t>(c)] + "'");
-    }
-    return std::optional<std::array<int, 6>>();
-  };
-  const int time_col = find("time");
-  if (time_col < 0) fail(path + ":1", "missing column 'time'");
-  const auto meas = group(columns_for(""), true);
-  const auto ref = group(columns_for("ref_"), false);
-  const auto cmd = group(command_columns(), false);
-  const auto tru = group(columns_for("true_"), false);
-
-  PoseTrace t;
-  std::vector<double> row(header.size());
-  int line_no = 1;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF line endings
-    if (line.empty()) continue;
-    std::size_t col = 0, start = 0;
-    for (; col < header.size(); ++col) {
-      const std::size_t end = line.find(',', start);
-      const std::string cell = trimmed(line.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      double v = 0;
-      const auto r = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-      if (r.ec != std::errc() || r.ptr != cell.data() + cell.size())
-        fail(path + ":" + std::to_string(line_no), "column '" + header[col] + "': expected a number, got '" + cell + "'");
-      if (!std::isfinite(v))
-        fail(path + ":" + std::to_string(line_no), "column '" + header[col] + "': non-finite value '" + cell + "'");
-      if (std::abs(v) > kMaxTraceMagnitude)
-        fail(path + ":" + std::to_string(line_no), "column '" + header[col] + "': " + cell +
-                                                       " is beyond any time, position or angle a trace holds (at most " +
-                                                       exact_number(kMaxTraceMagnitude) + " s, m, rad)");
-      row[col] = v;
-      if (end == std::string::npos) {
-        ++col;
-        break;
-      }
-      start = end + 1;
-      if (col + 1 == header.size())
-        fail(path + ":" + std::to_string(line_no), "more than the " + std::to_string(header.size()) + " columns of the header");
-    }
-    if (col != header.size())
-      fail(path + ":" + std::to_string(line_no),
-           "expected " + std::to_string(header.size()) + " columns, got " + std::to_string(col));
-    const double time = row[static_cast<std::size_t>(time_col)];
-    if (!t.time.empty() && !(time > t.time.back()))
-      fail(path + ":" + std::to_string(line_no), "time " + exact_number(time) + " s does not increase (previous " +
-                                                     exact_number(t.time.back()) + " s)");
-    t.time.push_back(time);
-    auto take = [&](const std::array<int, 6>& idx) {
-      Vec6d v;
-      for (int c = 0; c < 6; ++c) v(c) = row[static_cast<std::size_t>(idx[static_cast<std::size_t>(c)])];
-      return v;
-    };
-    t.measured.push_back(take(*meas));
-    if (ref) t.reference.push_back(take(*ref));
-    if (cmd) t.command.push_back(take(*cmd));
-    if (tru) t.truth.push_back(take(*tru));
-  }
-  if (t.time.empty()) fail(path, "no data rows");
-  return t;
-}
-
 namespace {
 
 // The sidecar's own fields (docs/traces.md): their JSON types and ranges. A field written by
@@ -338,10 +223,15 @@ void check_sidecar_fields(const nlohmann::json& j, const std::string& name) {
       fail(name, key(k) + "expected a positive number, got " + j[k].dump());
   if (j.contains("latency_s") && (!j["latency_s"].is_number() || !(j["latency_s"].get<double>() >= 0)))
     fail(name, key("latency_s") + "expected a non-negative number, got " + j["latency_s"].dump());
-  if (j.contains("substeps") && (!j["substeps"].is_number_integer() || !(j["substeps"].get<long long>() >= 1)))
-    fail(name, key("substeps") + "expected a positive whole number, got " + j["substeps"].dump());
-  if (j.contains("seed") && !j["seed"].is_number_unsigned())
-    fail(name, key("seed") + "expected a non-negative whole number, got " + j["seed"].dump());
+  // Whole numbers, also when another tool wrote them as 1.0.
+  auto whole = [&](const char* k, double lo, double hi) {
+    return j[k].is_number() && j[k].get<double>() >= lo && j[k].get<double>() <= hi &&
+           j[k].get<double>() == std::floor(j[k].get<double>());
+  };
+  if (j.contains("substeps") && !whole("substeps", 1, 1000))
+    fail(name, key("substeps") + "expected a whole number from 1 to 1000, got " + j["substeps"].dump());
+  if (j.contains("seed") && !whole("seed", 0, 18446744073709549568.0))
+    fail(name, key("seed") + "expected a whole number from 0 to 2^64 - 2, got " + j["seed"].dump());
   if (j.contains("outer_form") && j["outer_form"] != "feedforward" && j["outer_form"] != "literal")
     fail(name, key("outer_form") + "expected \"feedforward\" or \"literal\", got " + j["outer_form"].dump());
   for (const char* k : {"source", "software_version"})
@@ -353,8 +243,10 @@ void check_sidecar_fields(const nlohmann::json& j, const std::string& name) {
 nlohmann::json parse_sidecar(const std::string& json_text, const std::string& name) {
   const nlohmann::json j = parse_json(json_text, name);
   if (!j.is_object()) fail(name, "expected a JSON object (the trace's metadata, docs/traces.md)");
-  if (j.contains("csv_sha256") && !j["csv_sha256"].is_string())
-    fail(name, "key 'csv_sha256': expected the CSV's SHA-256 as a string");
+  if (j.contains("csv_sha256") &&
+      (!j["csv_sha256"].is_string() || j["csv_sha256"].get<std::string>().size() != 64 ||
+       j["csv_sha256"].get<std::string>().find_first_not_of("0123456789abcdefABCDEF") != std::string::npos))
+    fail(name, "key 'csv_sha256': expected the CSV's SHA-256 as 64 hexadecimal digits, got " + j["csv_sha256"].dump());
   check_sidecar_fields(j, name);
   return j;
 }
@@ -369,7 +261,9 @@ PoseTrace read_trace(const std::string& path) {
     t.metadata = parse_sidecar(read_input_file(meta), meta);
     t.has_sidecar = true;
     if (t.metadata.contains("csv_sha256")) {
-      if (t.metadata["csv_sha256"].get<std::string>() != sha256(csv))
+      std::string recorded = t.metadata["csv_sha256"].get<std::string>();  // hex in either case
+      std::transform(recorded.begin(), recorded.end(), recorded.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (recorded != sha256(csv))
         fail(path, "does not belong with its sidecar " + meta +
                        " (the sidecar records the SHA-256 of another CSV: a write interrupted between the two "
                        "files, or one of them replaced or edited); record the trace again");

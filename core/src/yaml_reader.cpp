@@ -85,8 +85,11 @@ int YamlNode::as_int() const {
   try {
     return node_.as<int>();
   } catch (const YAML::Exception&) {
-    fail("expected an integer, got " + describe(node_));
   }
+  double v = 0;  // a whole number beyond int: say the range, not "not an integer"
+  if (YAML::convert<double>::decode(node_, v) && std::isfinite(v) && v == std::floor(v))
+    fail("expected an integer from -2147483648 to 2147483647, got " + describe(node_));
+  fail("expected an integer, got " + describe(node_));
 }
 
 bool YamlNode::as_bool() const {
@@ -214,6 +217,16 @@ void refuse_second_document(const std::string& text, const std::string& name) {
   }
 }
 
+// A carriage return not followed by a line feed (old Mac line endings, CR CR LF): yaml-cpp
+// reads no line break there and reports a syntax error elsewhere.
+void refuse_bare_carriage_returns(const std::string& text, const std::string& name) {
+  for (std::size_t i = text.find('\r'); i != std::string::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n')
+      vcloe::fail(name + ":" + std::to_string(std::count(text.begin(), text.begin() + static_cast<long>(i), '\n') + 1),
+                  "a carriage return that ends no line (lines ending in a bare CR, or CR CR LF); expected LF or CR LF "
+                  "line endings");
+}
+
 }  // namespace
 
 YamlDoc YamlDoc::load(const std::string& file) { return parse(vcloe::read_input_file(file), file); }
@@ -222,6 +235,7 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   YamlDoc doc;
   doc.file_ = std::make_shared<const std::string>(name);
   try {
+    refuse_bare_carriage_returns(text, name);
     refuse_second_document(text, name);
     doc.root_ = YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own text for it is "bad file"

@@ -55,8 +55,9 @@ void MotionLimits::validate(const std::string& where) const {
 void RandomTrajectoryOptions::validate(const std::string& where) const {
   if (harmonics < 1 || harmonics > kMaxHarmonics)
     fail(where, "harmonics: expected 1 to " + std::to_string(kMaxHarmonics) + ", got " + std::to_string(harmonics));
-  if (!(duration > 0 && duration <= kMaxDuration))
-    fail(where, "duration: expected (0, 86400] s, got " + exact_number(duration));
+  if (!(duration >= kMinDuration && duration <= kMaxDuration))
+    fail(where, "duration: expected [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) + "] s, got " +
+                    exact_number(duration));
   if (!(std::isfinite(f0) && f0 >= kMinF0))
     fail(where, "f0: expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
                     " Hz), got " + exact_number(f0));
@@ -69,7 +70,8 @@ void RandomTrajectoryOptions::validate(const std::string& where) const {
 void validate(const FourierTrajectory& tr, const std::string& where) {
   if (!(tr.f0 >= kMinF0) || !std::isfinite(tr.f0))
     fail(where, "fundamental frequency f0 must be at least one cycle a day (" + exact_number(kMinF0) + " Hz)");
-  if (!(tr.duration > 0) || !std::isfinite(tr.duration)) fail(where, "duration must be positive (s)");
+  if (!(tr.duration >= kMinDuration) || !std::isfinite(tr.duration))
+    fail(where, "duration must be at least " + exact_number(kMinDuration) + " s");
   if (tr.duration > kMaxDuration)
     fail(where, "duration " + exact_number(tr.duration) + " s is longer than the " + exact_number(kMaxDuration) +
                     " s (a day) a trajectory may last");
@@ -89,8 +91,9 @@ static FourierTrajectory parse_document(const YamlDoc& doc) {
     root.at("f0").fail("expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
                        " Hz), got " + exact_number(tr.f0));
   tr.duration = root.get_double("duration");
-  if (!(tr.duration > 0 && tr.duration <= kMaxDuration))
-    root.at("duration").fail("expected a positive duration in s, at most " + exact_number(kMaxDuration));
+  if (!(tr.duration >= kMinDuration && tr.duration <= kMaxDuration))
+    root.at("duration").fail("expected a duration in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) +
+                             "] s, got " + exact_number(tr.duration));
   tr.offset = root.get_vector("offset", 6);
   const YamlNode axes = root.at("axes");
   axes.reject_unknown_keys({"x", "y", "z", "alpha", "beta", "gamma"});
@@ -144,8 +147,10 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
   validate(tr, "trajectory");
   limits.validate("motion limits");
   if (!(tr.duration / limits.sample_period <= 1e7))
-    fail("motion limits", "sample_period: " + exact_number(limits.sample_period) + " s samples the " +
-                              exact_number(tr.duration) + " s trajectory more than 10^7 times");
+    fail("trajectory", "its " + exact_number(tr.duration) + " s would need " +
+                           exact_number(std::ceil(tr.duration / limits.sample_period)) + " limit checks at one every " +
+                           exact_number(limits.sample_period) + " s (limits.sample_period); at most 10^7: up to " +
+                           exact_number(1e7 * limits.sample_period) + " s at this period");
   FeasibilityReport r;
   const int n = static_cast<int>(std::ceil(tr.duration / limits.sample_period - 1e-9));
   auto failed = [&](double t, int joint, const std::string& why) {

@@ -102,8 +102,9 @@ void ExcitationProblem::validate(const std::string& where) const {
     fail(where, "harmonics must be between 1 and " + std::to_string(kMaxHarmonics) + " (got " + std::to_string(harmonics) + ")");
   if (!(f0 > 0) || !std::isfinite(f0)) fail(where, "f0 must be a positive frequency in Hz");
   if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) fail(where, "need 0 < f0_min < f0_max");
-  if (!(duration > 0 && duration <= kMaxDuration))
-    fail(where, "duration must be positive and at most " + exact_number(kMaxDuration) + " s");
+  if (!(duration >= kMinDuration && duration <= kMaxDuration))
+    fail(where, "duration must be in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) + "] s, got " +
+                    exact_number(duration));
   if (!(regressor_period > 0) || !(check_period > 0)) fail(where, "sample periods must be positive");
   // Samples per trajectory: enough rows for the 64 columns of H (6 per sample), and a bound on
   // the work (limits.sample_period 1e-9 asked for 2e9 samples and never ended).

@@ -4,6 +4,8 @@
 
 #include "../test_support.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -180,6 +182,28 @@ TEST(Trace, CrlfLineEndingsAndAByteOrderMarkAreRead) {
   EXPECT_EQ(a.measured, b.measured);
 }
 
+TEST(Trace, AHeaderRowOfAnotherShapeIsSaidAsSuchNotAsAMissingColumn) {
+  // Each was "missing column 'time'" or "column '0.0190…' appears twice" (a third probe).
+  auto refusal = [](const std::string& name, const std::string& text) {
+    return error_of([&] { parse_trace(text, name); });
+  };
+  const std::string rows = "0,1,2,3,4,5,6\n0.01,1.5,2,3,4,5,6\n";
+  EXPECT_EQ(refusal("cr.csv", "time,x,y,z,alpha,beta,gamma\r0,1,2,3,4,5,6\r"),
+            "cr.csv:1: a carriage return inside the header row (lines ending in a bare CR, or CR CR LF); expected LF "
+            "or CR LF line endings");
+  EXPECT_NE(refusal("crcrlf.csv", "time,x,y,z,alpha,beta,gamma\r\r\n" + rows).find("a carriage return inside"),
+            std::string::npos);
+  EXPECT_EQ(refusal("tabs.csv", "time\tx\ty\tz\talpha\tbeta\tgamma\n0\t1\t2\t3\t4\t5\t6\n"),
+            "tabs.csv:1: the header row is separated by tabs; expected comma-separated columns (time,x,y,z,alpha,beta,"
+            "gamma, …)");
+  EXPECT_NE(refusal("semi.csv", "time;x;y;z;alpha;beta;gamma\n").find("separated by semicolons"), std::string::npos);
+  EXPECT_EQ(refusal("tiny.csv", "time,x,y,z,alpha,beta,gamma\n0,1e-400,0,0,0,0,0\n"),
+            "tiny.csv:2: column 'x': 1e-400 is beyond the range of a double (2.2e-308 to 1.8e308 in magnitude)");
+  // Quoted column names (a spreadsheet's export) are those names.
+  const PoseTrace q = parse_trace("\"time\",\"x\",\"y\",\"z\",\"alpha\",\"beta\",\"gamma\"\n" + rows, "quoted.csv");
+  EXPECT_EQ(q.measured[1](0), 1.5);
+}
+
 TEST(Trace, ARepeatedColumnIsRefusedAndSpacesAroundCellsAreRead) {
   // Two 'x' columns: the first was read silently.
   EXPECT_EQ(error_of([] { read_trace(write_text("twice.csv", "time,x,y,z,alpha,beta,gamma,x\n0,1,0,0,0,0,0,5\n")); }),
@@ -230,7 +254,14 @@ TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
   // A hash of the wrong JSON type names the sidecar and the key.
   std::ofstream(sidecar_path(a.string())) << "{\"csv_sha256\": 7}\n";
   EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
-            sidecar_path(a.string()) + ": key 'csv_sha256': expected the CSV's SHA-256 as a string");
+            sidecar_path(a.string()) + ": key 'csv_sha256': expected the CSV's SHA-256 as 64 hexadecimal digits, got 7");
+  // The hash in capitals (another tool's hex) is the same hash, not a torn pair.
+  nlohmann::json upper = {{"csv_sha256", sha256_file(a.string())}};
+  std::string hex = upper["csv_sha256"];
+  std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char c) { return std::toupper(c); });
+  upper["csv_sha256"] = hex;
+  std::ofstream(sidecar_path(a.string())) << upper.dump();
+  EXPECT_TRUE(read_trace(a.string()).sidecar_bound);
   // A sidecar that is not a JSON object (an array, a number) is no trace metadata.
   std::ofstream(sidecar_path(a.string())) << "[1, 2]\n";
   EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
@@ -379,8 +410,12 @@ TEST(Trace, SidecarFieldsAreCheckedForTypeAndRangeAndJsonKeysForRepeats) {
   EXPECT_EQ(refusal(R"({"controller_hz": 0})"), "s.meta.json: key 'controller_hz': expected a positive number, got 0");
   EXPECT_EQ(refusal(R"({"format": "vcloe-trace-2"})"),
             "s.meta.json: key 'format': expected \"vcloe-trace-1\" (this vcloe reads no other), got \"vcloe-trace-2\"");
-  EXPECT_EQ(refusal(R"({"substeps": 0})"), "s.meta.json: key 'substeps': expected a positive whole number, got 0");
-  EXPECT_EQ(refusal(R"({"seed": -1})"), "s.meta.json: key 'seed': expected a non-negative whole number, got -1");
+  EXPECT_EQ(refusal(R"({"substeps": 0})"), "s.meta.json: key 'substeps': expected a whole number from 1 to 1000, got 0");
+  EXPECT_EQ(refusal(R"({"substeps": 1.5})"),
+            "s.meta.json: key 'substeps': expected a whole number from 1 to 1000, got 1.5");
+  EXPECT_EQ(refusal(R"({"seed": -1})"), "s.meta.json: key 'seed': expected a whole number from 0 to 2^64 - 2, got -1");
+  // Whole numbers another tool wrote as 1.0 are whole numbers ("expected a whole number, got 1.0").
+  EXPECT_NO_THROW(parse_sidecar(R"({"substeps": 1.0, "seed": 7.0})", "ok.json"));
   EXPECT_EQ(refusal(R"({"outer_form": "bogus"})"),
             "s.meta.json: key 'outer_form': expected \"feedforward\" or \"literal\", got \"bogus\"");
   EXPECT_EQ(refusal(R"({"camera_hz": 100, "camera_hz": 50})"), "s.meta.json: key 'camera_hz' appears twice in one object");

@@ -24,6 +24,21 @@ TEST(YamlReader, ReadsTypedValues) {
   EXPECT_DOUBLE_EQ(doc.root().get_double("missing", 7.0), 7.0);
 }
 
+TEST(YamlReader, BareCarriageReturnsAreNamedNotReportedAsAnIllegalMapValue) {
+  // Old Mac line endings gave "t.yaml:1: YAML syntax error: illegal map value".
+  EXPECT_EQ(error_of([] { YamlDoc::parse("a: 1\nb: 2\rc: 3\r", "t.yaml"); }),
+            "t.yaml:2: a carriage return that ends no line (lines ending in a bare CR, or CR CR LF); expected LF or CR "
+            "LF line endings");
+  EXPECT_DOUBLE_EQ(YamlDoc::parse("a: 1\r\nb: 2\r\n", "crlf.yaml").root().get_double("b"), 2.0);
+}
+
+TEST(YamlReader, AWholeNumberBeyondAnIntegerSaysTheRangeNotThatItIsNoInteger) {
+  const YamlDoc doc = YamlDoc::parse("n: 2147483648\nx: 1.5\n", "i.yaml");
+  EXPECT_EQ(error_of([&] { doc.root().at("n").as_int(); }),
+            "i.yaml:1: key 'n': expected an integer from -2147483648 to 2147483647, got '2147483648'");
+  EXPECT_EQ(error_of([&] { doc.root().at("x").as_int(); }), "i.yaml:2: key 'x': expected an integer, got '1.5'");
+}
+
 TEST(YamlReader, ErrorsNameFileLineAndKey) {
   const YamlDoc doc = YamlDoc::parse("a: 1.5\nb:\n  c: [1, x]\n", "cfg.yaml");
   const std::string msg = error_of([&] { doc.root().at("b").get_vector("c", 2); });

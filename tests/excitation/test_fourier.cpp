@@ -56,12 +56,26 @@ TEST(Fourier, BadFilesNameTheKey) {
   EXPECT_NE(error_of(bad).find("axes.y.s"), std::string::npos) << error_of(bad);
   bad = good;  // a trajectory of 1e12 s was "feasible, samples checked 0"
   bad.replace(bad.find("duration: "), 10, "duration: 1e12 #");
-  EXPECT_NE(error_of(bad).find("key 'duration': expected a positive duration in s, at most"), std::string::npos)
+  EXPECT_NE(error_of(bad).find("key 'duration': expected a duration in [0.001, 86400] s, got 1e+12"),
+            std::string::npos)
+      << error_of(bad);
+  bad = good;  // a subnormal duration was "feasible, samples checked 1"
+  bad.replace(bad.find("duration: "), 10, "duration: 4.9e-324 #");
+  EXPECT_NE(error_of(bad).find("key 'duration': expected a duration in [0.001, 86400] s, got 5e-324"), std::string::npos)
       << error_of(bad);
   FourierTrajectory many = random_feasible_trajectory(default_robot(), 5);
   many.s.setZero(6, kMaxHarmonics + 1);
   many.c.setZero(6, kMaxHarmonics + 1);
   EXPECT_THROW(check_feasibility(default_robot(), many), vcloe::Error);
+  FourierTrajectory day = random_feasible_trajectory(default_robot(), 5);
+  day.duration = kMaxDuration;  // allowed, but not at the default 5 ms between limit checks
+  try {
+    check_feasibility(default_robot(), day);
+    ADD_FAILURE() << "a day of motion checked every 5 ms";
+  } catch (const vcloe::Error& e) {  // was "motion limits: sample_period: … more than 10^7 times"
+    EXPECT_STREQ(e.what(), "trajectory: its 86400 s would need 17280000 limit checks at one every 0.005 s "
+                           "(limits.sample_period); at most 10^7: up to 50000 s at this period");
+  }
 }
 
 TEST(Feasibility, RandomTrajectoriesAreFeasibleAndSeeded) {
@@ -104,7 +118,8 @@ TEST(Feasibility, VelocityLimitIsEnforced) {
 TEST(Feasibility, JointErrorGainMatchesForwardKinematics) {
   const sim::RobotModel& m = default_robot();
   FourierTrajectory tr = random_feasible_trajectory(m, 15);
-  tr.duration = 1e-9;  // the report then covers the start pose only (and the end, equal to it)
+  tr.s.setZero();  // a still pose: every sample the report covers is this one
+  tr.c.setZero();
   const FeasibilityReport r = check_feasibility(m, tr);
   ASSERT_TRUE(r.feasible) << r.reason;
 

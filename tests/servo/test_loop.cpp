@@ -267,8 +267,20 @@ TEST(Timing, AbsurdSettingsAreRefusedBeforeAnyWork) {
   LoopTiming slow_camera;
   slow_camera.camera_hz = 1e-300;  // the ticks per frame overflowed an int: SIGFPE (exit 136)
   EXPECT_NE(vcloe::test::error_of([&] { slow_camera.validate("exp.yaml"); })
-                .find("timing.camera_hz must be at least controller_hz / 10^6"),
+                .find("timing.camera_hz must be at least 1 Hz (got 1e-300 Hz)"),
             std::string::npos);
+  slow_camera.camera_hz = 1e-3;  // accepted; the twin then diverged, naming neither file nor key
+  EXPECT_NE(vcloe::test::error_of([&] { slow_camera.validate("exp.yaml"); }).find("at least 1 Hz (got 0.001 Hz)"),
+            std::string::npos);
+  LoopTiming fine;  // each within its bound, together 10^8 RK4 steps per simulated second
+  fine.controller_hz = 1e5;
+  fine.substeps = 1000;
+  EXPECT_NE(vcloe::test::error_of([&] { fine.validate("exp.yaml"); })
+                .find("exp.yaml: timing.controller_hz x timing.substeps is 1e+08 integration steps per second; "
+                      "at most 10^6"),
+            std::string::npos);
+  fine.substeps = 10;
+  EXPECT_NO_THROW(fine.validate("exp.yaml"));
   EXPECT_NE(vcloe::test::error_of([] { parse_experiment("outer_pid:\n  kp: -5\n", "exp.yaml"); })
                 .find("exp.yaml:2: key 'outer_pid.kp': expected non-negative gains"),
             std::string::npos);

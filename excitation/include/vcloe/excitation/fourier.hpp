@@ -24,6 +24,7 @@ struct TrajectorySample {
 
 // Bounds checked before any work: a day of motion, and more harmonics than any excitation needs.
 inline constexpr double kMaxDuration = 86400.0;  // s
+inline constexpr double kMinDuration = 1e-3;     // s: one period of the default 1 kHz controller
 inline constexpr int kMaxHarmonics = 200;
 inline constexpr double kMinF0 = 1.0 / kMaxDuration;  // Hz: at least one cycle a day
 

@@ -12,6 +12,8 @@
 
 namespace vcloe::servo {
 
+inline constexpr double kMaxStepsPerSecond = 1e6;  // controller_hz x substeps: RK4 steps of 1 us at least
+
 struct LoopTiming {
   double controller_hz = 1000.0;
   double camera_hz = 100.0;

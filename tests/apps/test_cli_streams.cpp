@@ -1,0 +1,80 @@
+// Specification of what every command does with the command line's values and with its own
+// standard output (docs/robustness.md): a value that is an option spelling is a forgotten
+// value, never a file name; output that cannot be written is an error, never lost silently.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_fixtures.hpp"
+
+namespace fs = std::filesystem;
+using cli_test::CommandResult;
+using cli_test::vcloe;
+
+namespace {
+
+const std::string& config = cli_test::config_dir;
+
+// `vcloe args` with its stdout sent where `redirect` says; returns its stderr and status.
+CommandResult vcloe_stdout_to(const std::string& args, const std::string& redirect) {
+  const std::string cmd = "{ " + std::string(VCLOE_BINARY) + " " + args + " 2>&3 " + redirect + "; } 3>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int rc = pclose(p);
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), out};
+}
+
+}  // namespace
+
+TEST(CliStreams, AValueSpelledLikeAnOptionIsAMissingValueNotAFileName) {
+  // `simulate ... --out --force` wrote the trace to a file named "--force" and said so.
+  const fs::path dir = cli_test::fresh_dir("vcloe-cli-streams", "option-value");
+  const std::string reference = config + "reference.yaml";
+  CommandResult c = vcloe("simulate --reference " + reference + " --out --force");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_EQ(c.out, "vcloe: error: --out: expected a value, got '--force', an option: the value is missing (a file of "
+                   "that name: ./--force) (see --help)\n");
+  EXPECT_FALSE(fs::exists("--force"));
+  c = vcloe("trajectory random --seed 3 --duration 2 --out --seed");
+  EXPECT_EQ(c.status, 2) << c.out;
+  // A negative number is a value, not an option.
+  c = vcloe("trajectory random --duration -2 --out " + (dir / "t.yaml").string());
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_EQ(c.out.find("an option"), std::string::npos) << c.out;
+}
+
+TEST(CliStreams, OutputThatCannotBeWrittenIsAnErrorNotLostSilently) {
+  // `trajectory check t.yaml > /dev/full` and with stdout closed: exit 0, the report gone.
+  const std::string reference = config + "reference.yaml";
+  const std::string check = "trajectory check " + reference;
+  CommandResult c = vcloe_stdout_to(check, ">/dev/null");
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_EQ(c.out, "");
+  c = vcloe_stdout_to(check, ">/dev/full");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_EQ(c.out, "vcloe: error: stdout: the output could not be written (No space left on device)\n");
+  c = vcloe_stdout_to(check, ">&-");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_EQ(c.out.rfind("vcloe: error: stdout: is closed", 0), 0u) << c.out;
+}
+
+TEST(CliStreams, APlotWithoutATemporaryDirectorySaysWhichOne) {
+  // TMPDIR naming a missing directory: "vcloe: error: (path): No such file or directory".
+  const fs::path dir = cli_test::fresh_dir("vcloe-cli-streams", "tmpdir");
+  const std::string ref = (dir / "t.yaml").string(), a = (dir / "a.csv").string();
+  ASSERT_EQ(vcloe("trajectory random --seed 2 --duration 1 --out " + ref).status, 0);
+  ASSERT_EQ(vcloe("simulate --reference " + ref + " --out " + a).status, 0);
+  ::setenv("TMPDIR", "/nonexistent-vcloe-tmp", 1);
+  const CommandResult c = vcloe("compare " + a + " " + a + " --plot " + (dir / "p.png").string());
+  ::unsetenv("TMPDIR");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("vcloe: error: " + (dir / "p.png").string() +
+                       ": the plot needs a directory for temporary files: TMPDIR=/nonexistent-vcloe-tmp: "),
+            std::string::npos)
+      << c.out;
+}
