@@ -308,11 +308,14 @@ void add_control_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "overwrite an existing trace");
   cmd->callback([o] {
     o->payload = payload_from(o->payload_option);
-    if (!(o->robot_timeout >= 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in [0, 3600] s");
-    if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
+    check_start_timeout(o->start_timeout);
+    check_endpoints(o->endpoints, "pks");
     for (const std::string& f : {o->out, sidecar_path(o->out), o->out + ".partial"})
       check_output_path(f, o->force, {o->robot, o->experiment, o->reference});
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    const double period = s.experiment.timing.camera_period();
+    check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600,
+                  "0 (the clock's default)");
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     Controller controller(*o, s);

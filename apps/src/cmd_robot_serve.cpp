@@ -258,9 +258,11 @@ void add_robot_command(CLI::App& app) {
   add_payload_options(cmd, o->payload);
   cmd->callback([o] {
     if (!(o->hold >= 0 && o->hold <= 3600)) fail("--hold", "expected a time in [0, 3600] s");
-    if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
+    check_start_timeout(o->start_timeout);
+    check_endpoints(o->endpoints, "cpks");
     const std::optional<oe_ident::Payload> payload = payload_from(o->payload);
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    o->timeouts.validate(s.experiment.timing.camera_period(), o->experiment);
     RobotServer server(*o, s, sim::load_robot(o->truth, true), payload);
     server.serve();
   });

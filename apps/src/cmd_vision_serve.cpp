@@ -227,8 +227,10 @@ void add_vision_command(CLI::App& app) {
       if (opt->count() > 0)
         fail(opt->get_name(), std::string("does not apply to --source ") + o->source + " (it is for " +
                                   (is_virtual ? "images:DIR and camera:L,R" : "virtual") + ")");
-    if (!(o->robot_timeout > 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in (0, 3600] s");
-    if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
+    const double period = servo::load_experiment(o->experiment).timing.camera_period();
+    check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600);
+    check_start_timeout(o->start_timeout);
+    check_endpoints(o->endpoints, is_virtual ? "cps" : "ps");
     VisionServer server(*o);
     server.serve();
   });

@@ -127,6 +127,7 @@ void run_rig(const RigRun& r) {
   } else {
     e = tcp_endpoints();
   }
+  check_endpoints(e, "cpks");
   std::vector<Child> children = {spawn("robot", robot_args(r, e)), spawn("vision", vision_args(r, e)),
                                  spawn("control", control_args(r, e))};
   wait_all(children, 5.0);
