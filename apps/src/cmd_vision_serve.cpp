@@ -62,7 +62,13 @@ class VisionServer {
   double last_robot_ = now_s();
   std::uint64_t published_ = 0, invalid_ = 0;
 
+  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
+  // robot, which got it too or hears the silence, comes to its controlled stop.
   void read_status() {
+    if (const int sig = interrupting_signal()) {
+      summary();
+      fail("vision serve", "interrupted by " + signal_name(sig));
+    }
     while (auto m = status_.receive(std::chrono::milliseconds(0)))
       if (const auto* s = std::get_if<bridge::StatusMessage>(&*m)) {
         robot_state_ = s->state;
@@ -231,6 +237,7 @@ void add_vision_command(CLI::App& app) {
     check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600);
     check_start_timeout(o->start_timeout);
     check_endpoints(o->endpoints, is_virtual ? "cps" : "ps");
+    catch_interrupts();
     VisionServer server(*o);
     server.serve();
   });

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <csignal>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -170,6 +172,22 @@ void TimeoutOptions::validate(double camera_period, const std::string& experimen
   const std::string least = one_camera_period(camera_period, experiment_file);
   check_timeout("--pose-timeout", pose, camera_period, least, 60, "0 (the clock's default)");
   check_timeout("--heartbeat-timeout", heartbeat, camera_period, least, 60, "0 (the clock's default)");
+}
+
+namespace {
+std::atomic<int> g_signal{0};
+extern "C" void on_interrupt(int sig) { g_signal = sig; }
+}  // namespace
+
+void catch_interrupts() {
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+}
+
+int interrupting_signal() { return g_signal.load(); }
+
+std::string signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);
 }
 
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period) {

@@ -57,6 +57,12 @@ struct TimeoutOptions {
 void add_timeout_options(CLI::App* cmd, TimeoutOptions& t);
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
 
+// SIGINT and SIGTERM caught (installed by each rig process): interrupting_signal() is the
+// signal received, 0 if none; each process stops in its own controlled way when it is set.
+void catch_interrupts();
+int interrupting_signal();
+std::string signal_name(int signal);  // "SIGINT", "SIGTERM", else "signal N"
+
 // Steady-clock time in s (the clock of every header, as double).
 inline double now_s() { return static_cast<double>(bridge::steady_now_ns()) * 1e-9; }
 // How often the handshake's heartbeats and a waiting process's status are sent (s).

@@ -127,7 +127,7 @@ TEST(CliHostile, ARigRunWhoseRobotRefusesItsOptionsStopsEveryProcessCleanly) {
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("gone.yaml: file not found"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("control: interrupted by signal 15 before the run began"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("control: interrupted by SIGTERM before the run began"), std::string::npos) << r.out;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
   EXPECT_FALSE(fs::exists(out + ".partial"));
 }
