@@ -8,8 +8,6 @@
 #include <zmq.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,14 +24,11 @@ namespace vcloe::app {
 
 namespace {
 
-std::atomic<int> g_signal{0};  // SIGINT or SIGTERM: end the run, write what was recorded
-extern "C" void on_signal(int sig) { g_signal = sig; }
-
 struct ControlOptions {
   std::string robot, experiment, reference, out, clock = "lockstep";
   RigEndpoints endpoints;
   double robot_timeout = 0, start_timeout = 30;
-  bool force = false;
+  bool force = false, keep_partial_on_interrupt = false;
   PayloadOption payload_option;
   std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
 };
@@ -84,9 +79,9 @@ class Controller {
       emit_rows(false);
       read_status();
       if (now_s() - last_sent_ > s_.experiment.timing.camera_period()) send(bridge::HeartbeatMessage{});
-      if (g_signal != 0 && !stopped_) {
+      if (interrupting_signal() != 0 && !stopped_) {
         stopped_ = true;
-        end_reason_ = "interrupted by signal " + std::to_string(g_signal.load());
+        end_reason_ = "interrupted by " + signal_name(interrupting_signal());
       }
     }
     // The last exposures may still be on their way: the recorder waits for them a moment.
@@ -131,8 +126,8 @@ class Controller {
     bool pose_stream = false, recorder = false;
     while (!running_) {
       if (now_s() > end) fail("control", "the robot did not start within " + exact_number(o_.start_timeout) + " s");
-      if (g_signal != 0)  // the rig stopping it (another process failed): at once, not after start_timeout
-        fail("control", "interrupted by signal " + std::to_string(g_signal.load()) + " before the run began");
+      if (const int sig = interrupting_signal())  // the rig stopping it: at once, not after start_timeout
+        fail("control", "interrupted by " + signal_name(sig) + " before the run began");
       if (!pose_stream) pose_stream = control_.receive(std::chrono::milliseconds(0)).has_value();
       if (!recorder) recorder = recorder_.receive(std::chrono::milliseconds(0)).has_value();
       read_status();
@@ -272,6 +267,11 @@ void Controller::finish() {
     std::filesystem::remove(o_.out + ".partial");
     fail("control", "no pose recorded before the end (" + why + "); nothing written");
   }
+  if (o_.keep_partial_on_interrupt && interrupting_signal()) {  // an interrupted recording: never the final name
+    partial_.close();
+    fail("control", end_reason_ + ": the " + std::to_string(frames) + " poses recorded are kept in " + o_.out +
+                        ".partial; " + o_.out + " not written");
+  }
   write_trace(o_.out, t, o_.force);
   partial_.close();
   std::filesystem::remove(o_.out + ".partial");
@@ -306,15 +306,19 @@ void add_control_command(CLI::App& app) {
   add_endpoint_options(cmd, o->endpoints, "pks");
   add_payload_options(cmd, o->payload_option);
   cmd->add_flag("--force", o->force, "overwrite an existing trace");
+  cmd->add_flag("--keep-partial-on-interrupt", o->keep_partial_on_interrupt,
+                "on SIGINT/SIGTERM keep the rows in TRACE.partial and write no TRACE (as `rig run` does)");
   cmd->callback([o] {
     o->payload = payload_from(o->payload_option);
-    if (!(o->robot_timeout >= 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in [0, 3600] s");
-    if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
+    check_start_timeout(o->start_timeout);
+    check_endpoints(o->endpoints, "pks");
     for (const std::string& f : {o->out, sidecar_path(o->out), o->out + ".partial"})
       check_output_path(f, o->force, {o->robot, o->experiment, o->reference});
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    const double period = s.experiment.timing.camera_period();
+    check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600,
+                  "0 (the clock's default)");
+    catch_interrupts();
     Controller controller(*o, s);
     controller.run();
   });

@@ -8,6 +8,7 @@
 #include "rig_launch.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/servo/timing.hpp"
 
 namespace vcloe::app {
 
@@ -46,7 +47,8 @@ void add_rig_run_command(CLI::App& rig) {
     // Every option the three processes would refuse, refused here: one line, before any starts.
     check_camera_noise(r.noise_position, r.noise_angle);
     r.camera.validate();
-    r.timeouts.validate();
+    const double period = servo::load_experiment(r.experiment).timing.camera_period();
+    r.timeouts.validate(period, r.experiment);
     r.payload = payload_from(o->payload);
     for (const std::string& f : {r.out, sidecar_path(r.out)})
       check_output_path(f, r.force, {r.robot, r.experiment, r.reference, r.truth});

@@ -61,11 +61,11 @@ class RobotServer {
       if (arrived >= 0) due_ = arrived;
       const bool wait = clock_ == RigClock::Lockstep && arrived >= 0;
       pump(wait ? 1e300 : 0.0, [&] { return !wait || last_frame_ >= arrived; });
-      if (monitor_.stop()) return controlled_stop(*monitor_.stop());
+      if (const auto why = stop_cause()) return controlled_stop(*why);
       apply_due_command(arrived);
       if (!robot_.step(held_)) return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
       if (clock_ == RigClock::Realtime) pump(t0_ + (tick_ + 1) * Tc_ - now_s(), [] { return false; });
-      if (monitor_.stop()) return controlled_stop(*monitor_.stop());
+      if (const auto why = stop_cause()) return controlled_stop(*why);
     }
     for (int n = 0; n < 3; ++n) publish_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);
     summary("finished: " + std::to_string(tick_) + " ticks (" + std::to_string(tick_ * Tc_) + " s)");
@@ -88,6 +88,15 @@ class RobotServer {
   int tick_ = 0, late_ = 0;
   double t0_ = 0, last_status_ = -1e300;
   bool controller_seen_ = false, poses_stream_seen_ = false;
+
+  // Why the robot must stop now: its safety monitor, or SIGINT/SIGTERM (the operator, or `rig
+  // run` passing on its own interruption): the same controlled stop either way.
+  std::optional<bridge::StopCause> stop_cause() const {
+    if (monitor_.stop()) return *monitor_.stop();
+    if (const int sig = interrupting_signal())
+      return bridge::StopCause{bridge::StopReason::Interrupted, signal_name(sig) + " received"};
+    return std::nullopt;
+  }
 
   static bridge::SafetyLimits limits(const RobotServeOptions& o, const ExperimentSetup& s) {
     bridge::SafetyLimits l = safety_limits(o.timeouts, parse_clock(o.clock), s.experiment.timing.camera_period());
@@ -137,7 +146,7 @@ class RobotServer {
       while (auto m = commands_.receive(std::chrono::milliseconds(0))) on_command(*m);
       while (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
       const double now = now_s();
-      if (monitor_.check(now) || done() || now >= deadline) return;
+      if (monitor_.check(now) || interrupting_signal() || done() || now >= deadline) return;
       if (now - last_status_ > period) publish_status(bridge::RobotState::Running, bridge::StopReason::None);
       bridge::Subscriber::wait_any({&commands_, &poses_}, micros(std::min({deadline - now, 0.001})));
     }
@@ -183,6 +192,8 @@ class RobotServer {
   void handshake() {
     const double end = now_s() + o_.start_timeout;
     while (!(controller_seen_ && poses_stream_seen_)) {
+      if (const int sig = interrupting_signal())
+        fail("robot serve", "interrupted by " + signal_name(sig) + " before the run began");
       if (now_s() > end)
         fail("robot serve", std::string("no ") + (controller_seen_ ? "pose stream on " + o_.endpoints.poses
                                                                    : "controller on " + o_.endpoints.commands) +
@@ -258,9 +269,12 @@ void add_robot_command(CLI::App& app) {
   add_payload_options(cmd, o->payload);
   cmd->callback([o] {
     if (!(o->hold >= 0 && o->hold <= 3600)) fail("--hold", "expected a time in [0, 3600] s");
-    if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
+    check_start_timeout(o->start_timeout);
+    check_endpoints(o->endpoints, "cpks");
     const std::optional<oe_ident::Payload> payload = payload_from(o->payload);
     const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    o->timeouts.validate(s.experiment.timing.camera_period(), o->experiment);
+    catch_interrupts();
     RobotServer server(*o, s, sim::load_robot(o->truth, true), payload);
     server.serve();
   });

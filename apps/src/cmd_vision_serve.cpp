@@ -62,7 +62,13 @@ class VisionServer {
   double last_robot_ = now_s();
   std::uint64_t published_ = 0, invalid_ = 0;
 
+  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
+  // robot, which got it too or hears the silence, comes to its controlled stop.
   void read_status() {
+    if (const int sig = interrupting_signal()) {
+      summary();
+      fail("vision serve", "interrupted by " + signal_name(sig));
+    }
     while (auto m = status_.receive(std::chrono::milliseconds(0)))
       if (const auto* s = std::get_if<bridge::StatusMessage>(&*m)) {
         robot_state_ = s->state;
@@ -227,8 +233,11 @@ void add_vision_command(CLI::App& app) {
       if (opt->count() > 0)
         fail(opt->get_name(), std::string("does not apply to --source ") + o->source + " (it is for " +
                                   (is_virtual ? "images:DIR and camera:L,R" : "virtual") + ")");
-    if (!(o->robot_timeout > 0 && o->robot_timeout <= 3600)) fail("--robot-timeout", "expected a time in (0, 3600] s");
-    if (!(o->start_timeout > 0 && o->start_timeout <= 3600)) fail("--start-timeout", "expected a time in (0, 3600] s");
+    const double period = servo::load_experiment(o->experiment).timing.camera_period();
+    check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600);
+    check_start_timeout(o->start_timeout);
+    check_endpoints(o->endpoints, is_virtual ? "cps" : "ps");
+    catch_interrupts();
     VisionServer server(*o);
     server.serve();
   });

@@ -2,7 +2,16 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <csignal>
+#include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "vcloe/core/error.hpp"
 
@@ -10,7 +19,13 @@ namespace vcloe::app {
 
 std::string endpoint_problem(const std::string& endpoint) {
   const std::string expected = "expected ipc://PATH or tcp://HOST:PORT, got '" + endpoint + "'";
-  if (endpoint.rfind("ipc://", 0) == 0) return endpoint.size() > 6 ? "" : expected;
+  if (endpoint.rfind("ipc://", 0) == 0) {
+    if (endpoint.size() <= 6) return expected;
+    struct stat st{};
+    if (lstat(endpoint.c_str() + 6, &st) == 0 && !S_ISSOCK(st.st_mode))
+      return endpoint + ": the path exists and is not a socket; ZeroMQ would delete it";
+    return "";
+  }
   if (endpoint.rfind("tcp://", 0) != 0) return expected;
   const std::string hostport = endpoint.substr(6);
   const auto colon = hostport.rfind(':');
@@ -46,14 +61,51 @@ void add_endpoint_options(CLI::App* cmd, RigEndpoints& e, const std::string& whi
     cmd->add_option("--status", e.status, "the robot's status (robot publishes)")->capture_default_str()->check(check);
 }
 
+namespace {
+
+// One name per place an endpoint reaches: an ipc path made absolute and normal (symbolic links
+// resolved where they exist), a tcp port with its host ("local" for this machine's names).
+std::string endpoint_identity(const std::string& endpoint) {
+  if (endpoint.rfind("ipc://", 0) == 0) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(endpoint.substr(6)), ec);
+    return "ipc:" + (ec ? std::filesystem::path(endpoint.substr(6)).lexically_normal().string() : p.string());
+  }
+  const std::string hostport = endpoint.substr(6);
+  const auto colon = hostport.rfind(':');
+  std::string host = hostport.substr(0, colon);
+  std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (host == "localhost" || host == "127.0.0.1" || host == "*" || host == "0.0.0.0") host = "local";
+  return "tcp:" + host + ":" + std::to_string(std::stoi(hostport.substr(colon + 1)));
+}
+
+}  // namespace
+
+void check_endpoints(const RigEndpoints& e, const std::string& which) {
+  const std::vector<std::pair<char, std::pair<std::string, const std::string*>>> all = {
+      {'c', {"--camera-stream", &e.camera}}, {'p', {"--poses", &e.poses}},
+      {'k', {"--commands", &e.commands}},    {'s', {"--status", &e.status}}};
+  std::vector<std::pair<std::string, const std::string*>> used;
+  for (const auto& [letter, option] : all) {
+    if (which.find(letter) == std::string::npos) continue;
+    const std::string& endpoint = *option.second;
+    if (const std::string why = endpoint_problem(endpoint); !why.empty()) fail(option.first, why);
+    for (const auto& [earlier, other] : used)
+      if (endpoint_identity(endpoint) == endpoint_identity(*other))
+        fail(option.first, "the same endpoint as " + earlier + " (" + *other + "); each stream needs its own");
+    used.push_back(option);
+  }
+}
+
 RigEndpoints ipc_endpoints(const std::string& dir) {
   return {"ipc://" + dir + "/camera", "ipc://" + dir + "/poses", "ipc://" + dir + "/commands", "ipc://" + dir + "/status"};
 }
 
 namespace {
 
-// A TCP port on the loopback that is free now (the kernel's choice for port 0).
-int free_port() {
+// A TCP socket on the loopback bound to a port free now (the kernel's choice for port 0), and
+// the port; kept open until every port is found, so no two are the same.
+std::pair<int, int> free_port() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) fail("rig", "cannot open a socket to find a free TCP port");
   sockaddr_in a{};
@@ -63,16 +115,21 @@ int free_port() {
   socklen_t n = sizeof a;
   const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
                   getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n) == 0;
-  close(fd);
-  if (!ok) fail("rig", "cannot find a free TCP port on 127.0.0.1");
-  return ntohs(a.sin_port);
+  if (!ok) {
+    close(fd);
+    fail("rig", "cannot find a free TCP port on 127.0.0.1");
+  }
+  return {fd, ntohs(a.sin_port)};
 }
 
 }  // namespace
 
 RigEndpoints tcp_endpoints() {
-  auto at = [](int port) { return "tcp://127.0.0.1:" + std::to_string(port); };
-  return {at(free_port()), at(free_port()), at(free_port()), at(free_port())};
+  std::vector<std::pair<int, int>> held;
+  for (int k = 0; k < 4; ++k) held.push_back(free_port());
+  for (const auto& h : held) close(h.first);
+  auto at = [&](int k) { return "tcp://127.0.0.1:" + std::to_string(held[static_cast<std::size_t>(k)].second); };
+  return {at(0), at(1), at(2), at(3)};
 }
 
 RigClock parse_clock(const std::string& name) {
@@ -90,14 +147,50 @@ void add_timeout_options(CLI::App* cmd, TimeoutOptions& t) {
       ->capture_default_str();
 }
 
-void TimeoutOptions::validate() const {
-  if (!(pose >= 0 && pose <= 60)) fail("--pose-timeout", "expected 0 (the clock's default) or a time in (0, 60] s");
-  if (!(heartbeat >= 0 && heartbeat <= 60))
-    fail("--heartbeat-timeout", "expected 0 (the clock's default) or a time in (0, 60] s");
+void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
+                   const std::string& zero) {
+  if (!zero.empty() && seconds == 0) return;
+  const std::string expected = "expected " + (zero.empty() ? "" : zero + " or ") + "a time in [" +
+                               exact_number(least) + ", " + exact_number(most) + "] s";
+  if (!(seconds > 0 && seconds <= most)) fail(option, expected + ", got " + exact_number(seconds));
+  if (seconds < least)
+    fail(option, exact_number(seconds) + " s is shorter than " + least_is + ": it would trip on every run; " + expected);
+}
+
+std::string one_camera_period(double camera_period, const std::string& experiment_file) {
+  return "one camera period (" + exact_number(camera_period) + " s at " + exact_number(1.0 / camera_period) +
+         " Hz in " + experiment_file + ")";
+}
+
+void check_start_timeout(double seconds) {
+  const double least = 2 * kHandshakePeriod;
+  check_timeout("--start-timeout", seconds, least,
+                "two handshake periods (" + exact_number(least) + " s), before which nothing can be heard", 3600);
+}
+
+void TimeoutOptions::validate(double camera_period, const std::string& experiment_file) const {
+  const std::string least = one_camera_period(camera_period, experiment_file);
+  check_timeout("--pose-timeout", pose, camera_period, least, 60, "0 (the clock's default)");
+  check_timeout("--heartbeat-timeout", heartbeat, camera_period, least, 60, "0 (the clock's default)");
+}
+
+namespace {
+std::atomic<int> g_signal{0};
+extern "C" void on_interrupt(int sig) { g_signal = sig; }
+}  // namespace
+
+void catch_interrupts() {
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+}
+
+int interrupting_signal() { return g_signal.load(); }
+
+std::string signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);
 }
 
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period) {
-  t.validate();
   bridge::SafetyLimits l;
   const bool realtime = clock == RigClock::Realtime;
   l.pose_timeout = t.pose > 0 ? t.pose : realtime ? 2 * camera_period : 2.0;

@@ -22,8 +22,13 @@ struct RigEndpoints {
 void add_endpoint_options(CLI::App* cmd, RigEndpoints& endpoints, const std::string& which);
 // What is wrong with a ZeroMQ endpoint ("" if nothing): ipc://PATH, or tcp://HOST:PORT with a
 // port in 1..65535 and, for a dotted address, octets up to 255 (ZeroMQ only fails later, or
-// waits for ever). A CLI11 check on every endpoint option.
+// waits for ever); an ipc PATH where something other than a socket is (a file, a directory:
+// ZeroMQ's bind deletes whatever is there; a socket left by an earlier run is reused). A
+// CLI11 check on every endpoint option.
 std::string endpoint_problem(const std::string& endpoint);
+// Before any socket is bound: every endpoint of the streams in `which` ("cpks") checked (the
+// defaults too), and no two the same endpoint (ipc paths as files, tcp by host and port).
+void check_endpoints(const RigEndpoints& endpoints, const std::string& which);
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);
 RigEndpoints tcp_endpoints();
@@ -31,14 +36,32 @@ RigEndpoints tcp_endpoints();
 enum class RigClock { Lockstep, Realtime };
 RigClock parse_clock(const std::string& name);  // "lockstep" | "realtime"
 
+// Every timeout option of the rig: `seconds` in [least, most] s, or 0 when `zero` says what 0
+// means ("0 (the clock's default)"; empty: 0 is refused). `least` is the shortest the stream can
+// keep, said as `least_is` ("one camera period (0.01 s at 100 Hz in exp.yaml)"): a shorter
+// timeout would trip on every run.
+void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
+                   const std::string& zero = "");
+// "one camera period (0.01 s at 100 Hz in FILE)": the least of a timeout on a stream sent once a frame.
+std::string one_camera_period(double camera_period, const std::string& experiment_file);
+// The least start timeout: two of the handshake's periods, the first time anything can be heard.
+void check_start_timeout(double seconds);
+
 // The timeouts as options. 0 = the clock's default: realtime 2 camera periods (pose) and 5
 // (controller); lockstep 2 s each (nothing is paced there: they only find a process that died).
 struct TimeoutOptions {
   double pose = 0, heartbeat = 0;
-  void validate() const;  // each 0 (the default) or in (0, 60] s, as bridge::SafetyLimits
+  // Each 0 (the default) or in [one camera period, 60] s (check_timeout).
+  void validate(double camera_period, const std::string& experiment_file) const;
 };
 void add_timeout_options(CLI::App* cmd, TimeoutOptions& t);
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
+
+// SIGINT and SIGTERM caught (installed by each rig process): interrupting_signal() is the
+// signal received, 0 if none; each process stops in its own controlled way when it is set.
+void catch_interrupts();
+int interrupting_signal();
+std::string signal_name(int signal);  // "SIGINT", "SIGTERM", else "signal N"
 
 // Steady-clock time in s (the clock of every header, as double).
 inline double now_s() { return static_cast<double>(bridge::steady_now_ns()) * 1e-9; }

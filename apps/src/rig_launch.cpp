@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -87,15 +90,21 @@ std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
                                 // robot's own controller timeout when one is given (else the default).
                                 "--robot-timeout", number(5 * r.timeouts.heartbeat),
                                 "--poses", e.poses, "--commands", e.commands, "--status", e.status};
+  a.push_back("--keep-partial-on-interrupt");  // an interrupted run's rows stay in TRACE.partial
   if (r.force) a.push_back("--force");
   append(a, payload_args(r));
   return a;
 }
 
-// Waits for every child; once one has failed, the rest get `grace` seconds, then SIGTERM.
+// Waits for every child. Once one has failed, or this process was interrupted (SIGINT/SIGTERM,
+// passed on to each child at once: the robot comes to its controlled stop, control keeps its
+// rows, vision ends), the rest get `grace` seconds, then SIGTERM, then after as long SIGKILL:
+// no child outlives the rig.
 void wait_all(std::vector<Child>& children, double grace) {
   using Clock = std::chrono::steady_clock;
+  const auto after = [](double s) { return Clock::now() + std::chrono::milliseconds(static_cast<int>(s * 1e3)); };
   std::optional<Clock::time_point> deadline;
+  int passed_on = 0;
   for (std::size_t left = children.size(); left > 0;) {
     for (Child& c : children) {
       if (c.status >= 0) continue;
@@ -103,14 +112,40 @@ void wait_all(std::vector<Child>& children, double grace) {
       if (waitpid(c.pid, &st, WNOHANG) != c.pid) continue;
       c.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
       --left;
-      if (c.status != 0 && !deadline)
-        deadline = Clock::now() + std::chrono::milliseconds(static_cast<int>(grace * 1e3));
+      if (c.status != 0 && !deadline) deadline = after(grace);
+    }
+    if (const int sig = interrupting_signal(); sig != 0 && sig != passed_on) {
+      for (Child& c : children)
+        if (c.status < 0) kill(c.pid, sig);
+      passed_on = sig;
+      if (!deadline) deadline = after(grace);
     }
     if (deadline && Clock::now() > *deadline)
       for (Child& c : children)
-        if (c.status < 0) kill(c.pid, SIGTERM);
+        if (c.status < 0) kill(c.pid, Clock::now() > *deadline + std::chrono::milliseconds(static_cast<int>(grace * 1e3))
+                                          ? SIGKILL
+                                          : SIGTERM);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+// After an interruption: one line saying so and what was kept, then this process ends by the
+// same signal (the status a shell expects of an interrupted command: 130, 143).
+[[noreturn]] void report_interrupted(int sig, const RigRun& r) {
+  const std::string partial = r.out + ".partial";
+  std::ifstream in(partial);
+  long lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  const std::string kept = lines > 1 ? "the " + std::to_string(lines - 1) + " poses recorded are kept in " + partial
+                                     : "nothing was recorded";
+  std::cout << std::flush;
+  std::cerr << "vcloe: error: rig run: interrupted by " << signal_name(sig)
+            << ": robot, vision and control have ended (the robot at its controlled stop); " << kept << "; " << r.out
+            << " not written (only a run that ends is)\n"
+            << std::flush;
+  std::signal(sig, SIG_DFL);
+  raise(sig);
+  std::_Exit(128 + sig);
 }
 
 }  // namespace
@@ -127,10 +162,13 @@ void run_rig(const RigRun& r) {
   } else {
     e = tcp_endpoints();
   }
+  check_endpoints(e, "cpks");
+  catch_interrupts();
   std::vector<Child> children = {spawn("robot", robot_args(r, e)), spawn("vision", vision_args(r, e)),
                                  spawn("control", control_args(r, e))};
   wait_all(children, 5.0);
   if (!dir.empty()) std::filesystem::remove_all(dir);
+  if (const int sig = interrupting_signal()) report_interrupted(sig, r);
   std::string failed;
   for (const Child& c : children)
     if (c.status != 0) failed += (failed.empty() ? "" : ", ") + c.role + " (exit " + std::to_string(c.status) + ")";

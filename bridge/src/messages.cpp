@@ -139,7 +139,7 @@ Decoded decode_body(MessageType type, const Header& h, Reader& r) {
       r.skip(1);
       const auto reason = r.get<std::uint16_t>();
       r.skip(4);
-      if (state > 2 || reason > static_cast<std::uint16_t>(StopReason::Finished)) return bad(DecodeError::BadEnum);
+      if (state > 2 || reason > static_cast<std::uint16_t>(StopReason::Interrupted)) return bad(DecodeError::BadEnum);
       m.state = static_cast<RobotState>(state);
       m.reason = static_cast<StopReason>(reason);
       m.last_command = r.get<std::uint64_t>();
@@ -234,6 +234,7 @@ std::string_view name_of(StopReason r) {
     case StopReason::MalformedCommand: return "malformed command";
     case StopReason::RobotFailure: return "robot failure (safety stop)";
     case StopReason::Finished: return "reference finished";
+    case StopReason::Interrupted: return "interrupted";
   }
   return "?";
 }

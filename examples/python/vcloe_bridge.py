@@ -13,7 +13,8 @@ BODY = {POSE: struct.Struct("<q6ddIB3x"), COMMAND: struct.Struct("<q6d"), STATUS
         HEARTBEAT: struct.Struct("<")}
 RUNNING, STOPPED, WAITING = 0, 1, 2                      # status.state
 REASONS = ["none", "pose timeout", "invalid poses", "heartbeat lost", "command out of range",
-           "command rate limit", "malformed command", "robot failure", "finished"]  # status.reason
+           "command rate limit", "malformed command", "robot failure", "finished",
+           "interrupted"]  # status.reason
 
 
 class Malformed(ValueError):

@@ -3,8 +3,12 @@
 // `vcloe: error: …` with exit status 2, refused before any long work — never a library's
 // message, a hang, or a silent result.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -123,7 +127,7 @@ TEST(CliHostile, ARigRunWhoseRobotRefusesItsOptionsStopsEveryProcessCleanly) {
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("gone.yaml: file not found"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("control: interrupted by signal 15 before the run began"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("control: interrupted by SIGTERM before the run began"), std::string::npos) << r.out;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
   EXPECT_FALSE(fs::exists(out + ".partial"));
 }
@@ -140,8 +144,8 @@ TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
       {"vision serve --source images:" + d.string() + " --seed 5", "--seed: does not apply to --source images:"},
       {"vision serve --rig x.yaml", "--rig: does not apply to --source virtual"},
       {"truth random --seed 1 --out " + (d / "t.yaml").string() + " --tolerance 0.001", "--tolerance requires --unmodelled"},
-      {rig + " --pose-timeout nan", "--pose-timeout: expected 0 (the clock's default) or a time in (0, 60] s"},
-      {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected 0 (the clock's default) or a time in (0, 60] s"},
+      {rig + " --pose-timeout nan", "--pose-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s, got nan"},
+      {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s"},
       {rig + " --noise-angle -1", "--noise-angle: expected a camera noise sigma in [0, 0.1] rad, got -1"},
   });
   EXPECT_FALSE(fs::exists(d / "x.csv"));
@@ -179,4 +183,86 @@ TEST(CliHostile, AnImpossibleEndpointIsRefusedAndAShrunkAmplitudeIsSaid) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("amplitudes shrunk to fit the limits: largest excursion 0.0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(requested 10 m, 0.06 rad)"), std::string::npos) << r.out;
+}
+
+TEST(CliHostile, AnIpcEndpointOnAFileThatIsNotASocketIsRefusedAndTheFileKept) {
+  // ZeroMQ's ipc bind unlinks whatever is at its path: `vision serve --poses ipc://keep.txt`
+  // turned keep.txt into a socket; control and robot serve destroyed their own input files.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "ipc-file");
+  std::ofstream(d / "keep.txt") << "precious\n";
+  fs::copy_file(config + "robot.yaml", d / "r.yaml");
+  fs::copy_file(config + "reference.yaml", d / "t.yaml");
+  fs::create_directory(d / "dir");
+  const std::string ipc = "ipc://" + d.string() + "/";
+  const std::string rest = " --start-timeout 1 --camera-stream " + ipc + "cam --status " + ipc + "st";
+  expect_refused({
+      {"vision serve --poses " + ipc + "keep.txt" + rest,
+       "vcloe: error: --poses: " + ipc + "keep.txt: the path exists and is not a socket; ZeroMQ would delete it"},
+      {"control --robot " + d.string() + "/r.yaml --reference " + d.string() + "/t.yaml --out " + d.string() +
+           "/o.csv --commands " + ipc + "r.yaml --start-timeout 1",
+       "--commands: " + ipc + "r.yaml: the path exists and is not a socket"},
+      {"robot serve --reference " + d.string() + "/t.yaml --camera-stream " + ipc + "t.yaml --start-timeout 1",
+       "--camera-stream: " + ipc + "t.yaml: the path exists and is not a socket"},
+      {"vision serve --poses " + ipc + "dir" + rest, "--poses: " + ipc + "dir: the path exists and is not a socket"},
+  });
+  EXPECT_EQ(cli_test::read_file(d / "keep.txt"), "precious\n");
+  EXPECT_EQ(cli_test::read_file(d / "r.yaml"), cli_test::read_file(config + "robot.yaml"));
+  EXPECT_EQ(cli_test::read_file(d / "t.yaml"), cli_test::read_file(config + "reference.yaml"));
+  EXPECT_TRUE(fs::is_directory(d / "dir"));
+  EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
+  // A socket left by a process killed mid-run (bound, never unlinked) is reused: vision binds
+  // it again and waits for the robot.
+  const fs::path stale = d / "stale";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof a.sun_path, "%s", stale.c_str());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ::close(fd);
+  ASSERT_TRUE(fs::is_socket(stale));
+  const auto again = vcloe("vision serve --poses " + ipc + "stale --start-timeout 0.2 --camera-stream " + ipc +
+                           "cam --status " + ipc + "st");
+  EXPECT_EQ(again.status, 2) << again.out;
+  EXPECT_NE(again.out.find("the robot did not start within 0.2 s"), std::string::npos) << again.out;
+}
+
+TEST(CliHostile, TwoStreamsOfOneProcessOnOneEndpointAreRefused) {
+  // `vision serve --poses X --status X` waited out its start timeout: one endpoint cannot carry
+  // two streams of one process (ipc paths compared as files, tcp by host and port).
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "same-endpoint");
+  const std::string ipc = "ipc://" + d.string() + "/";
+  const std::string ref = " --reference " + config + "reference.yaml";
+  expect_refused({
+      {"vision serve --start-timeout 1 --poses " + ipc + "st --status " + ipc + "st",
+       "vcloe: error: --status: the same endpoint as --poses (" + ipc + "st); each stream needs its own"},
+      {"vision serve --start-timeout 1 --camera-stream " + ipc + "a --status " + ipc + "./a",
+       "--status: the same endpoint as --camera-stream"},
+      {"robot serve --start-timeout 1" + ref + " --commands tcp://127.0.0.1:5999 --poses tcp://localhost:5999",
+       "--commands: the same endpoint as --poses"},
+      {"control --start-timeout 1" + ref + " --out " + d.string() + "/o.csv --commands " + ipc + "c --status " + ipc +
+           "c",
+       "--status: the same endpoint as --commands"},
+  });
+  EXPECT_FALSE(fs::exists(d / "st"));
+  EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
+}
+
+TEST(CliHostile, ATimeoutShorterThanOneCameraPeriodIsRefusedBeforeAnyProcessStarts) {
+  // `rig run --pose-timeout 1e-9` started three processes, then three error lines and a trace
+  // of one pose: no stream can keep a timeout shorter than the period it is sent at.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "short-timeout");
+  const std::string ref = " --reference " + config + "reference.yaml";
+  const std::string rig = "rig run" + ref + " --out " + (d / "o.csv").string();
+  const std::string period = "one camera period (0.01 s at 100 Hz in ";
+  expect_refused({
+      {rig + " --pose-timeout 1e-9", "vcloe: error: --pose-timeout: 1e-09 s is shorter than " + period},
+      {rig + " --heartbeat-timeout 0.005", "--heartbeat-timeout: 0.005 s is shorter than " + period},
+      {"robot serve" + ref + " --pose-timeout 1e-9", "--pose-timeout: 1e-09 s is shorter than " + period},
+      {"control" + ref + " --out " + (d / "c.csv").string() + " --robot-timeout 1e-9",
+       "--robot-timeout: 1e-09 s is shorter than " + period},
+      {"vision serve --robot-timeout 0.001", "--robot-timeout: 0.001 s is shorter than " + period},
+      {"vision serve --start-timeout 1e-9", "--start-timeout: 1e-09 s is shorter than two handshake periods"},
+  });
+  EXPECT_FALSE(fs::exists(d / "o.csv"));
+  EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
 }

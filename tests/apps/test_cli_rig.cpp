@@ -4,13 +4,22 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <utility>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <zmq.hpp>
 
 #include "cli_fixtures.hpp"
+#include "rig_processes.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/bridge/transport.hpp"
 
 using namespace std::chrono_literals;
@@ -82,4 +91,90 @@ TEST(CliRig, ServeAndControlRefuseBadArgumentsNamingThem) {
   r = cli_test::vcloe("control --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --out " +
                       std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --force");
   EXPECT_EQ(r.status, 2) << r.out;  // never its own input
+}
+
+namespace {
+
+// The processes whose command line mentions `text`.
+std::vector<pid_t> processes_mentioning(const std::string& text) {
+  std::vector<pid_t> found;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline");
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (cmd.find(text) != std::string::npos) found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+// The state letter and parent of a process ('\0' if it is gone).
+std::pair<char, pid_t> state_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto paren = all.rfind(')');
+  if (paren == std::string::npos) return {'\0', 0};
+  std::istringstream rest(all.substr(paren + 2));
+  char state = '\0';
+  pid_t parent = 0;
+  rest >> state >> parent;
+  return {state, parent};
+}
+
+// The live (not zombie) children of `parent`.
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> found;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto [state, p] = state_of(std::stoi(name));
+    if (p == parent && state != 'Z' && state != '\0') found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+std::size_t lines_of(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return static_cast<std::size_t>(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+}
+
+}  // namespace
+
+TEST(CliRig, InterruptingRigRunStopsEveryProcessAndKeepsTheRecordingUnderItsPartialName) {
+  // SIGINT or SIGTERM ended `rig run` alone (exit 130/143, TRACE.partial left) while its robot,
+  // vision and control ran on to the end and control wrote TRACE after the parent had failed.
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    const std::filesystem::path d = cli_test::fresh_dir("vcloe-cli-rig", name);
+    const std::string ref = (d / "long.yaml").string(), out = (d / "o.csv").string();
+    ASSERT_EQ(cli_test::vcloe("trajectory random --seed 4 --duration 60 --out " + ref).status, 0);
+    cli_test::Process rig("rig run --reference " + ref + " --out " + out, d / "rig.log");
+    for (int i = 0; i < 6000 && lines_of(out + ".partial") < 50; ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_GE(lines_of(out + ".partial"), 50u) << rig.output();
+    const std::vector<pid_t> rig_pid = processes_mentioning("rig run --reference " + ref);
+    ASSERT_EQ(rig_pid.size(), 1u);
+    const std::vector<pid_t> children = children_of(rig_pid[0]);
+    EXPECT_EQ(children.size(), 3u);  // robot, vision, control
+    rig.kill(sig);
+    const int status = rig.wait(std::chrono::seconds(60));
+    std::vector<pid_t> left;
+    for (const pid_t pid : children) {
+      const char state = state_of(pid).first;
+      if (state != '\0' && state != 'Z') left.push_back(pid);
+    }
+    for (const pid_t pid : left) ::kill(pid, SIGKILL);  // (the unfixed rig's orphans)
+    EXPECT_EQ(status, 128 + sig) << rig.output();
+    EXPECT_TRUE(left.empty()) << left.size() << " of the rig's processes still running after it ended";
+    const std::string log = rig.output();
+    const std::string last = log.substr(log.rfind('\n', log.size() - 2) + 1);
+    EXPECT_EQ(last.rfind("vcloe: error: rig run: interrupted by " + name, 0), 0u) << log;
+    EXPECT_NE(last.find("kept in " + out + ".partial"), std::string::npos) << log;
+    EXPECT_NE(log.find("robot serve: controlled stop"), std::string::npos) << log;
+    std::this_thread::sleep_for(500ms);  // nobody goes on to write the final name
+    EXPECT_FALSE(std::filesystem::exists(out)) << log;
+    EXPECT_FALSE(std::filesystem::exists(out + ".meta.json"));
+    ASSERT_TRUE(std::filesystem::exists(out + ".partial"));
+    EXPECT_GE(vcloe::read_trace(out + ".partial").size(), 49u);
+  }
 }

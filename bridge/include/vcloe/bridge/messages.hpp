@@ -57,6 +57,7 @@ enum class StopReason : std::uint16_t {
   MalformedCommand = 6,
   RobotFailure = 7,       // the drives or the engine failed (safety stop)
   Finished = 8,           // the reference ended
+  Interrupted = 9,        // SIGINT or SIGTERM: the operator, or `rig run` passing on its own
 };
 
 // What the robot reports at the camera rate: its state, why it stopped, the encoders.
