@@ -95,7 +95,7 @@ ModelCheck check_against_mujoco(const sim::RobotModel& model, const sim::LambdaV
     Vec6d tau_g;
     if (!sim::compute_kinematics<double>(model, m.chi, m.v, k) ||
         !sim::inverse_dynamics<double>(model, m.chi, m.v, m.v_dot, xi, tau_g))
-      fail("validate-model", "the motion leaves the workspace at t = " + exact_number(t) + " s");
+      fail("validate-model", "the motion leaves the workspace at t = " + std::to_string(t) + " s");
     const Vec6d mine = sim::actuator_torques<double>(k, tau_g);
     double residual = 0;
     const Vec6d theirs = engine.inverse_dynamics(m.chi, m.v, m.v_dot, &residual);

@@ -43,7 +43,7 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
     o.chi_dot_d = s.chi_dot;
     sim::Kinematics<double> k;
     if (!sim::compute_geometry<double>(model, s.chi, k))
-      fail("reference", "pose at t = " + exact_number(t) + " s is not reachable");
+      fail("reference", "pose at t = " + std::to_string(t) + " s is not reachable");
     o.theta_d = k.theta();
     sim::compute_jacobians<double>(model, Vec6d::Zero(), k);
     o.J_theta = sim::J_theta<double>(k, s.chi);  // eq. (29)
