@@ -103,6 +103,7 @@ void add_calibrate_base_command(CLI::App& parent) {
       }
     } else {
       const auto pairs = calib::find_image_pairs(o->images);
+      check_image_pairs(pairs, rig, o->rig);
       std::vector<Vec6d> poses;
       if (!o->commanded.empty()) {
         const PoseTrace t = read_trace(o->commanded);
@@ -112,7 +113,7 @@ void add_calibrate_base_command(CLI::App& parent) {
                                  " image pairs; expected one per pair");
       }
       for (std::size_t k = 0; k < pairs.size(); ++k) {
-        const vision::PoseMeasurement m = pipeline.measure_images(read_gray(pairs[k].left), read_gray(pairs[k].right));
+        const vision::PoseMeasurement m = measure_pair(pipeline, pairs[k], o->rig);
         base.push_back(m.base);
         if (!poses.empty() && m.platform.valid) {
           measured.push_back(m.platform.T_C_B);

@@ -57,6 +57,7 @@ void add_measure_command(CLI::App& app) {
     settings.base_per_frame = o->base_per_frame;
     const vision::PosePipeline pipeline(vision::load_rig(o->rig), vision::load_markers(o->markers), settings);
     const auto pairs = calib::find_image_pairs(o->images);
+    check_image_pairs(pairs, pipeline.rig(), o->rig);
     // Pair k's frame: the number in its names (left_0007.png is frame 7, at 7 / rate), so a
     // missing pair leaves a gap instead of shifting every later time; without numbers, k.
     const bool numbered = std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.frame >= 0; });
@@ -81,7 +82,7 @@ void add_measure_command(CLI::App& app) {
     double fre_sum = 0, fre_max = 0;
     int valid = 0;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const vision::PoseMeasurement m = pipeline.measure_images(read_gray(pairs[k].left), read_gray(pairs[k].right));
+      const vision::PoseMeasurement m = measure_pair(pipeline, pairs[k], o->rig);
       const double t = static_cast<double>(frame[k]) / o->rate;
       nlohmann::json f = {{"frame", frame[k]},
                           {"left", fs::path(pairs[k].left).filename().string()},

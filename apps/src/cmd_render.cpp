@@ -46,6 +46,36 @@ void check_markers_visible(const vision::StereoRig& rig, const vision::MarkerSet
               << "(first: frame " << first_blind << "); measure will find no pose there\n";
 }
 
+// Most pixels one render writes (both images of every frame): 10 Gpx, 400 frames of the default
+// 4096x3000 rig, about 6 GB of PNG and some minutes; `--frames 6000` wrote 60 GB in 27 min.
+constexpr double kMaxRenderPixels = 10e9;
+// A 16-bit PNG of incompressible noise is 2 bytes a pixel plus a filter byte a row: the bound
+// the free space is compared with (rendered markers on a dark field compress to about 0.6).
+constexpr double kMaxPngBytesPerPixel = 2.01;
+
+// Before anything is rendered: the pixels within kMaxRenderPixels, and their PNG bytes, at the
+// most, within the free space of the output's file system.
+void check_render_budget(const vision::StereoRig& rig, int frames, const std::string& out) {
+  const double pixels = frames * (static_cast<double>(rig.left.width) * rig.left.height +
+                                  static_cast<double>(rig.right.width) * rig.right.height);
+  const double bytes = pixels * kMaxPngBytesPerPixel;
+  auto size = [](const vision::Camera& c) { return std::to_string(c.width) + "x" + std::to_string(c.height); };
+  const std::string what = std::to_string(frames) + " stereo frames of " + size(rig.left) +
+                           (size(rig.left) == size(rig.right) ? "" : " and " + size(rig.right)) + " px";
+  auto gb = [](double b) { return fixed(b / 1e9, b < 10e9 ? 1 : 0) + " GB"; };
+  if (pixels > kMaxRenderPixels)
+    fail("--frames", what + " would be " + fixed(pixels / 1e9, 1) + " Gpx (up to " + gb(bytes) +
+                         " of 16-bit PNG); at most " + exact_number(kMaxRenderPixels / 1e9) +
+                         " Gpx; render fewer frames or a smaller image_size");
+  fs::path existing = fs::absolute(out);
+  std::error_code ec;
+  while (!fs::exists(existing, ec) && existing.has_relative_path()) existing = existing.parent_path();
+  const fs::space_info space = fs::space(existing, ec);
+  if (!ec && bytes > static_cast<double>(space.available))
+    fail("--out", what + " need up to " + gb(bytes) + " of 16-bit PNG, but " + existing.string() + " has " +
+                      gb(static_cast<double>(space.available)) + " free");
+}
+
 }  // namespace
 
 void add_render_command(CLI::App& app) {
@@ -102,6 +132,7 @@ void add_render_command(CLI::App& app) {
       fail("--frames/--rate", std::to_string(o->frames) + " frames at " + exact_number(o->rate) + " Hz last " +
                                   exact_number((o->frames - 1) / o->rate) + " s, longer than the " +
                                   exact_number(reference.duration) + " s of " + o->reference);
+    check_render_budget(rig, o->frames, o->out);
     check_markers_visible(rig, markers, reference, o->frames, o->rate, o->rig + " along " + o->reference);
     create_output_directory(o->out);
     const std::string trace_path = (fs::path(o->out) / "truth.csv").string();
@@ -123,8 +154,13 @@ void add_render_command(CLI::App& app) {
       s.blur_sigma_px = o->blur_px;
       s.occluded = o->occluded;
       const vision::StereoImages img = vision::render_markers(rig, markers, vision::transform_from_pose(chi), s);
-      if (!cv::imwrite(name("left", k), img.left) || !cv::imwrite(name("right", k), img.right))
-        fail(o->out, "cannot write the images");
+      // Encoded in memory, then written under a temporary name and renamed: an interrupted
+      // render leaves no torn image under its final name.
+      for (const auto& [side, image] : {std::pair{"left", &img.left}, std::pair{"right", &img.right}}) {
+        std::vector<uchar> png;
+        if (!cv::imencode(".png", *image, png)) fail(name(side, k), "cannot encode the image");
+        write_file_atomically(name(side, k), std::string(png.begin(), png.end()), o->force);
+      }
       trace.time.push_back(t);
       trace.measured.push_back(chi);
       trace.reference.push_back(chi);

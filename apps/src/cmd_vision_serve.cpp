@@ -135,21 +135,24 @@ class VisionServer {
     }
   }
 
+  std::string rig_file() const { return o_.rig.empty() ? default_rig_file() : o_.rig; }
+
   vision::PosePipeline pipeline() const {
-    return vision::PosePipeline(vision::load_rig(o_.rig.empty() ? default_rig_file() : o_.rig),
+    return vision::PosePipeline(vision::load_rig(rig_file()),
                                 vision::load_markers(o_.markers.empty() ? default_markers_file() : o_.markers));
   }
 
   void serve_images(const std::string& dir) {
     const vision::PosePipeline p = pipeline();
     const auto pairs = calib::find_image_pairs(dir);
+    check_image_pairs(pairs, p.rig(), rig_file());
     wait_for_start(nullptr);
     const double start = now_s(), period = timing_.camera_period();
     for (std::size_t k = 0; k < pairs.size() && robot_state_ == bridge::RobotState::Running; ++k) {
       const double exposure = start + static_cast<double>(k) * period;
       while (now_s() < exposure) bridge::Subscriber::wait_any({&status_}, micros(exposure - now_s()));
       publish(static_cast<std::int64_t>(k), static_cast<std::int64_t>(exposure * 1e9),
-              p.measure_images(read_gray(pairs[k].left), read_gray(pairs[k].right)));
+              measure_pair(p, pairs[k], rig_file()));
       read_status();
     }
     summary();

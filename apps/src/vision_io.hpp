@@ -5,8 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <string>
+#include <vector>
 
+#include "vcloe/calib/stereo_calibration.hpp"
 #include "vcloe/vision/camera.hpp"
+#include "vcloe/vision/pose.hpp"
 
 namespace vcloe::app {
 
@@ -20,8 +23,15 @@ nlohmann::json transform_json(const vision::Transform& T);
 // v with a fixed number of digits after the point.
 std::string fixed(double v, int digits);
 
-// Images read as stored (8- or 16-bit grayscale); a vcloe::Error naming the file if unreadable.
-cv::Mat read_gray(const std::string& path);
+// Before any pair is measured: every image's file checked (vision::image_file_size) and, where
+// its header tells (PNG), its size compared with the rig file's camera — an image of another
+// size gave "no valid pose" or "0 of 1 frames valid" without saying why.
+void check_image_pairs(const std::vector<calib::ImagePair>& pairs, const vision::StereoRig& rig,
+                       const std::string& rig_file);
 
+// One pair read (vision::read_image, as stored), each image's size compared with the rig
+// file's camera, and measured.
+vision::PoseMeasurement measure_pair(const vision::PosePipeline& pipeline, const calib::ImagePair& pair,
+                                     const std::string& rig_file);
 
 }  // namespace vcloe::app

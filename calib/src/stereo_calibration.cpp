@@ -2,7 +2,6 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core/eigen.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <cctype>
@@ -14,6 +13,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/vision/image_file.hpp"
 
 namespace vcloe::calib {
 
@@ -36,15 +36,20 @@ bool is_image(const fs::path& p) {
          e == ".pgm" || e == ".ppm";
 }
 
-// The last run of digits in a file name's stem: "left_0007.png" -> 7, "left.png" -> -1.
+// The last run of digits in a file name's stem: "left_0007.png" -> 7, "left.png" -> -1; above
+// kMaxFrameNumber an error (such names once fell back to name order, every time shifted).
 long frame_number(const std::string& path) {
   const std::string stem = fs::path(path).stem().string();
   const std::size_t end = stem.find_last_of("0123456789");
   if (end == std::string::npos) return -1;
   std::size_t begin = end;
   while (begin > 0 && std::isdigit(static_cast<unsigned char>(stem[begin - 1]))) --begin;
-  if (end - begin + 1 > 9) return -1;  // not a frame counter
-  return std::stol(stem.substr(begin, end - begin + 1));
+  const std::size_t first = std::min(stem.find_first_not_of('0', begin), end);  // leading zeros aside
+  const std::string digits = stem.substr(first, end - first + 1);
+  if (digits.size() > 8 || std::stol(digits) > kMaxFrameNumber)
+    throw Error(path + ": frame number " + digits + " (the last number in the name) is above 10^7; expected frame "
+                "numbers 0 to " + std::to_string(kMaxFrameNumber) + " (27.8 h at 100 Hz)");
+  return std::stol(digits);
 }
 
 }  // namespace
@@ -77,11 +82,13 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
   } else {
     std::map<std::string, std::string> left, right;
     for (const auto& e : fs::directory_iterator(p)) {
-      if (!e.is_regular_file() || !is_image(e.path())) continue;
-      const std::string name = e.path().filename().string();
-      const std::string l = lower(name);
-      if (l.rfind("left", 0) == 0) left[l.substr(4)] = e.path().string();
-      else if (l.rfind("right", 0) == 0) right[l.substr(5)] = e.path().string();
+      if (!is_image(e.path())) continue;
+      const std::string l = lower(e.path().filename().string());
+      const bool is_left = l.rfind("left", 0) == 0;
+      if (!is_left && l.rfind("right", 0) != 0) continue;
+      // A device, pipe or directory under an image's name is named, not passed over.
+      require_input_file(e.path().string());
+      (is_left ? left[l.substr(4)] : right[l.substr(5)]) = e.path().string();
     }
     std::string unpaired;
     for (const auto& [key, file] : left) {
@@ -433,11 +440,8 @@ StereoCalibration calibrate_stereo(const std::vector<ImagePair>& pairs, const vi
   std::vector<cv::Mat> l, r;
   std::vector<std::string> names;
   for (const auto& p : pairs) {
-    cv::Mat a = cv::imread(p.left, cv::IMREAD_GRAYSCALE), b = cv::imread(p.right, cv::IMREAD_GRAYSCALE);
-    if (a.empty()) throw Error(p.left + ": cannot read the image");
-    if (b.empty()) throw Error(p.right + ": cannot read the image");
-    l.push_back(a);
-    r.push_back(b);
+    l.push_back(vision::read_image(p.left, vision::ImageDepth::EightBit));
+    r.push_back(vision::read_image(p.right, vision::ImageDepth::EightBit));
     names.push_back(fs::path(p.left).filename().string());
   }
   return calibrate_stereo(l, r, names, board, s);

@@ -1,0 +1,91 @@
+#include "vcloe/vision/image_file.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/vision/camera.hpp"
+
+namespace vcloe::vision {
+
+namespace {
+
+constexpr std::uintmax_t kMaxImageFileBytes = std::uintmax_t{1} << 30;
+constexpr std::array<unsigned char, 8> kPngSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+// The last 12 bytes of every complete PNG: IEND's length 0, its type and its CRC.
+constexpr std::array<unsigned char, 12> kPngEnd{0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+
+std::uint32_t big_endian(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+}
+
+bool is_png(const std::string& head) {
+  return head.size() >= kPngSignature.size() && std::memcmp(head.data(), kPngSignature.data(), kPngSignature.size()) == 0;
+}
+
+// Every chunk of a PNG held in memory lies within it and IEND is reached: libpng prints its own
+// "libpng error: …" line for a chunk that runs past the end.
+void check_png_chunks(const std::string& path, const std::string& bytes) {
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  for (std::size_t at = kPngSignature.size(); at + 12 <= bytes.size();) {
+    const std::uint64_t length = big_endian(b + at);
+    if (at + 12 + length > bytes.size())
+      fail(path, "damaged PNG: the chunk at byte " + std::to_string(at) + " runs past the end of the file");
+    if (std::memcmp(b + at + 4, "IEND", 4) == 0) return;
+    at += 12 + length;
+  }
+  fail(path, "truncated PNG (no IEND chunk)");
+}
+
+}  // namespace
+
+std::optional<cv::Size> image_file_size(const std::string& path) {
+  require_input_file(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading");
+  std::string head(33, '\0');  // signature, IHDR's length and type, width, height, 5 bytes
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (!is_png(head)) return std::nullopt;
+  const auto* h = reinterpret_cast<const unsigned char*>(head.data());
+  if (head.size() < 33) fail(path, "truncated PNG (no complete IHDR header)");
+  if (big_endian(h + 8) != 13 || std::memcmp(h + 12, "IHDR", 4) != 0) fail(path, "damaged PNG: the first chunk is not IHDR");
+  const std::uint32_t w = big_endian(h + 16), hgt = big_endian(h + 20);
+  const std::string size = std::to_string(w) + "x" + std::to_string(hgt) + " px";
+  if (w == 0 || hgt == 0 || w > 0x7fffffffu || hgt > 0x7fffffffu) fail(path, "damaged PNG header: an image of " + size);
+  if (static_cast<double>(w) * hgt > kMaxImagePixels)
+    fail(path, "image of " + size + "; at most " + exact_number(kMaxImagePixels / 1e6) + " Mpx");
+  std::array<unsigned char, 12> tail{};
+  in.clear();
+  in.seekg(-static_cast<std::streamoff>(tail.size()), std::ios::end);
+  in.read(reinterpret_cast<char*>(tail.data()), tail.size());
+  if (!in || tail != kPngEnd) fail(path, "truncated PNG (no IEND chunk)");
+  return cv::Size(static_cast<int>(w), static_cast<int>(hgt));
+}
+
+cv::Mat read_image(const std::string& path, ImageDepth depth) {
+  image_file_size(path);
+  // 100 Mpx of 16-bit samples is 200 MB uncompressed; a larger file is no camera image.
+  if (const auto n = std::filesystem::file_size(path); n > kMaxImageFileBytes)
+    fail(path, "a file of " + std::to_string(n) + " bytes; an image file of at most " +
+                   std::to_string(kMaxImageFileBytes >> 30) + " GiB expected");
+  const std::string bytes = read_input_file(path);
+  if (is_png(bytes)) check_png_chunks(path, bytes);
+  const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<char*>(bytes.data()));
+  cv::Mat m;
+  try {
+    m = cv::imdecode(buffer, depth == ImageDepth::AsStored ? cv::IMREAD_ANYDEPTH | cv::IMREAD_GRAYSCALE : cv::IMREAD_GRAYSCALE);
+  } catch (const cv::Exception&) {
+    m.release();  // OpenCV's text names its own source lines, not the file: said below
+  }
+  if (m.empty())
+    fail(path, "cannot decode the image (expected a PNG, JPEG, TIFF, BMP or PNM file of at most " +
+                   exact_number(kMaxImagePixels / 1e6) + " Mpx)");
+  return m;
+}
+
+}  // namespace vcloe::vision
