@@ -17,7 +17,7 @@ PACKAGES=(
   libopencv-dev                # vision and calibration
   libssl-dev                   # SHA-256 of traces and configs (libcrypto EVP)
   libzmq3-dev cppzmq-dev       # process bridge
-  zlib1g-dev                   # CRC-32 of bridge frames
+  zlib1g-dev                   # CRC-32 of bridge frames and PNG chunks
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libnlopt-cxx-dev             # excitation optimizer

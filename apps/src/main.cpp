@@ -81,13 +81,13 @@ int check_stdout_written() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Ceres logs through glog; its per-step warnings (e.g. a rejected trial step whose twin
-  // diverged, which identify handles) are not for the user. --verbose in identify prints them.
   if (!stdout_is_open()) {
     std::cerr << "vcloe: error: stdout: is closed, the command's output would be lost (send it to /dev/null to "
                  "discard it)\n";
     return 2;
   }
+  // Ceres logs through glog; its per-step warnings (e.g. a rejected trial step whose twin
+  // diverged, which identify handles) are not for the user. --verbose in identify prints them.
   FLAGS_minloglevel = 3;  // errors too: identify says in its own words when the fit fails
   FLAGS_logtostderr = true;
   google::InitGoogleLogging(argv[0]);

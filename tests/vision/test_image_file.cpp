@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <opencv2/imgcodecs.hpp>
 
 #include "vcloe/core/error.hpp"
@@ -84,5 +85,36 @@ TEST(ImageFile, WhatADecoderWouldChokeOnIsRefusedNamingTheFile) {
   write(d / "spliced.png", spliced);
   EXPECT_NE(error_of([&] { read_image((d / "spliced.png").string()); }).find("runs past the end of the file"),
             std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST(ImageFile, ADamagedByteIsNamedByItsChunkAndNoDecoderPrintsALineOfItsOwn) {
+  const fs::path d = temp_dir();
+  const std::string good = png_bytes(cv::Mat(30, 40, CV_8UC1, cv::Scalar(9)));
+  // Byte 45 lies in IDAT's compressed data (IHDR ends at 33, IDAT's data begins at 41): libpng
+  // inflates before it checks the CRC, so it printed "libpng error: IDAT: incorrect data check"
+  // (or "CRC error") beside ours.
+  ASSERT_EQ(good.substr(37, 4), "IDAT");
+  std::string damaged = good;
+  damaged[45] = static_cast<char>(damaged[45] ^ 0x5a);
+  write(d / "rot.png", damaged);
+  testing::internal::CaptureStderr();
+  const std::string e = error_of([&] { read_image((d / "rot.png").string()); });
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_NE(e.find("rot.png: damaged PNG: the chunk 'IDAT' at byte 33 fails its CRC check"), std::string::npos) << e;
+  fs::remove_all(d);
+}
+
+TEST(ImageFile, AnImageOpenCVCannotDecodeIsOneErrorWithoutOpenCVsOwnLine) {
+  // OpenCV's imdecode printed "imdecode_(''): can't read data: … bitstrm.cpp:102 …" itself.
+  const fs::path d = temp_dir();
+  write(d / "cut.pgm", "P5\n800 600\n255\n" + std::string(100, '\0'));
+  testing::internal::CaptureStderr();
+  const std::string e = error_of([&] { read_image((d / "cut.pgm").string()); });
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_NE(e.find("cut.pgm: cannot decode the image"), std::string::npos) << e;
+  testing::internal::CaptureStderr();
+  std::cerr << "after\n";  // std::cerr writes again once read_image returns
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "after\n");
   fs::remove_all(d);
 }

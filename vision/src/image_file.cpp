@@ -2,10 +2,14 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
+#include <zlib.h>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/vision/camera.hpp"
@@ -23,6 +27,35 @@ std::uint32_t big_endian(const unsigned char* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
 }
 
+// A chunk type as text; a type of other bytes than letters (a damaged file) in hex.
+std::string printable_type(const unsigned char* type) {
+  std::string s;
+  for (int i = 0; i < 4; ++i) {
+    if (!std::isalpha(type[i])) {
+      static const char* hex = "0123456789abcdef";
+      s = "0x";
+      for (int j = 0; j < 4; ++j) (s += hex[type[j] >> 4]) += hex[type[j] & 15];
+      return s;
+    }
+    s += static_cast<char>(type[i]);
+  }
+  return s;
+}
+
+// OpenCV 4.6's imdecode writes a decoder's exception to std::cerr itself (loadsave.cpp), then
+// returns an empty image, which read_image names in one line: its text is held back meanwhile.
+class CerrHeldBack {
+ public:
+  CerrHeldBack() : saved_(std::cerr.rdbuf(held_.rdbuf())) {}
+  ~CerrHeldBack() { std::cerr.rdbuf(saved_); }
+  CerrHeldBack(const CerrHeldBack&) = delete;
+  CerrHeldBack& operator=(const CerrHeldBack&) = delete;
+
+ private:
+  std::ostringstream held_;
+  std::streambuf* saved_;
+};
+
 bool is_png(const std::string& head) {
   return head.size() >= kPngSignature.size() && std::memcmp(head.data(), kPngSignature.data(), kPngSignature.size()) == 0;
 }
@@ -35,6 +68,12 @@ void check_png_chunks(const std::string& path, const std::string& bytes) {
     const std::uint64_t length = big_endian(b + at);
     if (at + 12 + length > bytes.size())
       fail(path, "damaged PNG: the chunk at byte " + std::to_string(at) + " runs past the end of the file");
+    // The CRC-32 of type and data (PNG spec. 5.3): a damaged byte anywhere is named here, not
+    // in libpng's own stderr line.
+    const auto crc = crc32(crc32(0L, Z_NULL, 0), b + at + 4, static_cast<uInt>(4 + length));
+    if (crc != big_endian(b + at + 8 + length))
+      fail(path, "damaged PNG: the chunk '" + printable_type(b + at + 4) + "' at byte " + std::to_string(at) +
+                     " fails its CRC check");
     if (std::memcmp(b + at + 4, "IEND", 4) == 0) return;
     at += 12 + length;
   }
@@ -78,6 +117,7 @@ cv::Mat read_image(const std::string& path, ImageDepth depth) {
   const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<char*>(bytes.data()));
   cv::Mat m;
   try {
+    const CerrHeldBack quiet;
     m = cv::imdecode(buffer, depth == ImageDepth::AsStored ? cv::IMREAD_ANYDEPTH | cv::IMREAD_GRAYSCALE : cv::IMREAD_GRAYSCALE);
   } catch (const cv::Exception&) {
     m.release();  // OpenCV's text names its own source lines, not the file: said below
