@@ -269,7 +269,8 @@ void Controller::finish() {
   }
   if (o_.keep_partial_on_interrupt && interrupting_signal()) {  // an interrupted recording: never the final name
     partial_.close();
-    fail("control", end_reason_ + ": the " + std::to_string(frames) + " poses recorded are kept in " + o_.out +
+    // The signal, not end_reason_: the robot's own stop (it got the signal too) may end the loop first.
+    fail("control", "interrupted by " + signal_name(interrupting_signal()) + ": the " + std::to_string(frames) + " poses recorded are kept in " + o_.out +
                         ".partial; " + o_.out + " not written");
   }
   write_trace(o_.out, t, o_.force);

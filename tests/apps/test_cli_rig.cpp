@@ -171,6 +171,8 @@ TEST(CliRig, InterruptingRigRunStopsEveryProcessAndKeepsTheRecordingUnderItsPart
     EXPECT_EQ(last.rfind("vcloe: error: rig run: interrupted by " + name, 0), 0u) << log;
     EXPECT_NE(last.find("kept in " + out + ".partial"), std::string::npos) << log;
     EXPECT_NE(log.find("robot serve: controlled stop"), std::string::npos) << log;
+    // (was "control: : the N poses…" when the robot's stop ended control's loop before the signal)
+    EXPECT_NE(log.find("control: interrupted by " + name + ": the "), std::string::npos) << log;
     std::this_thread::sleep_for(500ms);  // nobody goes on to write the final name
     EXPECT_FALSE(std::filesystem::exists(out)) << log;
     EXPECT_FALSE(std::filesystem::exists(out + ".meta.json"));
