@@ -44,42 +44,6 @@ std::unique_ptr<TwinRuns> make_runs(const Context& cx, const std::vector<Experim
   return std::make_unique<TwinRuns>(OutputError(cx.model, cx.gains, exps, std::move(map), cx.o.sigma), cx.o.threads);
 }
 
-void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor) {
-  if (exps.empty()) fail("identify", "no experiment given");
-  int with = 0, without = 0;
-  for (const Experiment& e : exps) {
-    if (e.measured.size() != e.reference.exposure_times.size())
-      fail(e.name, "measured trace has " + std::to_string(e.measured.size()) + " poses but the experiment exposes " +
-                       std::to_string(e.reference.exposure_times.size()) + " frames");
-    for (std::size_t j = 0; j < e.measured.size(); ++j)
-      if (!e.measured[j].allFinite()) fail(e.name, "non-finite measured pose at frame " + std::to_string(j));
-    if (e.payload) make_payload(e.payload->mass, e.payload->inertia, e.name + " (payload)");
-    (e.payload ? with : without)++;
-  }
-  if (anchor.kind == AnchorKind::None)
-    fail("identify",
-         "no scale anchor: pose data alone cannot fix the scale (multiplying every inertia, mass, friction "
-         "coefficient and the three joint PID gains by one factor leaves every pose trace unchanged, seed 004 "
-         "eq. 32). Give a known mass (anchor: {parameter: m_p, value: ...}), a known gain, or a second "
-         "experiment with a known payload");
-  if (anchor.kind == AnchorKind::Payload && (with == 0 || without == 0))
-    fail("identify", "a payload anchor needs one experiment with the known payload and one without");
-}
-
-}  // namespace
-
-void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o) {
-  o.validate();
-  check_experiments(exps, o.anchor);
-  for (int k = 0; k < sim::kNumLambda; ++k)
-    if (o.spec[static_cast<std::size_t>(k)].mode != Mode::Fixed &&
-        !(o.anchor.kind == AnchorKind::KnownParameter && o.anchor.parameter == k))
-      return;
-  fail("identify", "no free parameter left to identify (every one is fixed or the anchor)");
-}
-
-namespace {
-
 // Restarts the fit without the coordinates the start analysis dropped. The kept ones keep
 // their order, so the starting Jacobian is the old one's kept columns (no second evaluation) —
 // unless a dropped platform moment changed the others' coordinates: then they start again.

@@ -1,0 +1,102 @@
+// calib/src/image_pairs.cpp — find_image_pairs (image_pairs.hpp): a folder's left*/right*
+// images paired by name, or a list file of pairs; frame numbers from the names.
+#include "vcloe/calib/image_pairs.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::calib {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_image(const fs::path& p) {
+  const std::string e = lower(p.extension().string());
+  return e == ".png" || e == ".jpg" || e == ".jpeg" || e == ".bmp" || e == ".tif" || e == ".tiff" ||
+         e == ".pgm" || e == ".ppm";
+}
+
+// The last run of digits in a file name's stem: "left_0007.png" -> 7, "left.png" -> -1; above
+// kMaxFrameNumber an error (such names once fell back to name order, every time shifted).
+long frame_number(const std::string& path) {
+  const std::string stem = fs::path(path).stem().string();
+  const std::size_t end = stem.find_last_of("0123456789");
+  if (end == std::string::npos) return -1;
+  std::size_t begin = end;
+  while (begin > 0 && std::isdigit(static_cast<unsigned char>(stem[begin - 1]))) --begin;
+  const std::size_t first = std::min(stem.find_first_not_of('0', begin), end);  // leading zeros aside
+  const std::string digits = stem.substr(first, end - first + 1);
+  if (digits.size() > 8 || std::stol(digits) > kMaxFrameNumber)
+    throw Error(path + ": frame number " + digits + " (the last number in the name) is above 10^7; expected frame "
+                "numbers 0 to " + std::to_string(kMaxFrameNumber) + " (27.8 h at 100 Hz)");
+  return std::stol(digits);
+}
+
+}  // namespace
+
+std::vector<ImagePair> find_image_pairs(const std::string& where) {
+  const fs::path p(where);
+  if (!fs::exists(p)) throw Error(where + ": no such directory or list file");
+  if (!fs::is_regular_file(p) && !fs::is_directory(p))
+    throw Error(where + ": expected a directory of images or a list file, got a device or pipe");
+  std::vector<ImagePair> pairs;
+  if (fs::is_regular_file(p)) {
+    std::ifstream in(p);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
+      std::istringstream ls(line);
+      std::string a, b, extra;
+      if (!(ls >> a)) continue;
+      if (!(ls >> b) || (ls >> extra))
+        throw Error(where + ":" + std::to_string(n) + ": expected 'LEFT_IMAGE RIGHT_IMAGE'");
+      auto resolve = [&](const std::string& f) {
+        const fs::path q = fs::path(f).is_absolute() ? fs::path(f) : p.parent_path() / f;
+        if (!fs::exists(q)) throw Error(where + ":" + std::to_string(n) + ": no such image '" + q.string() + "'");
+        return q.string();
+      };
+      pairs.push_back({resolve(a), resolve(b)});
+    }
+  } else {
+    std::map<std::string, std::string> left, right;
+    for (const auto& e : fs::directory_iterator(p)) {
+      if (!is_image(e.path())) continue;
+      const std::string l = lower(e.path().filename().string());
+      const bool is_left = l.rfind("left", 0) == 0;
+      if (!is_left && l.rfind("right", 0) != 0) continue;
+      // A device, pipe or directory under an image's name is named, not passed over.
+      require_input_file(e.path().string());
+      (is_left ? left[l.substr(4)] : right[l.substr(5)]) = e.path().string();
+    }
+    std::string unpaired;
+    for (const auto& [key, file] : left) {
+      if (auto it = right.find(key); it != right.end()) pairs.push_back({file, it->second});
+      else unpaired += " " + fs::path(file).filename().string();
+    }
+    for (const auto& [key, file] : right)
+      if (!left.count(key)) unpaired += " " + fs::path(file).filename().string();
+    if (!unpaired.empty()) throw Error(where + ": images without a left/right partner:" + unpaired);
+  }
+  if (pairs.empty()) throw Error(where + ": no left*/right* image pairs found");
+  bool numbered = true;
+  for (ImagePair& q : pairs) numbered = (q.frame = frame_number(q.left)) >= 0 && numbered;
+  if (numbered)
+    std::stable_sort(pairs.begin(), pairs.end(), [](const ImagePair& a, const ImagePair& b) { return a.frame < b.frame; });
+  return pairs;
+}
+
+}  // namespace vcloe::calib
