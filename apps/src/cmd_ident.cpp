@@ -22,6 +22,8 @@ namespace {
 
 std::string recorded_path(const PoseTrace& t, const std::string& key, const std::string& trace_file) {
   const std::optional<RecordedFile> f = recorded_file(t, key, trace_file);
+  if (!f && !t.has_sidecar)
+    fail(trace_file, "has no sidecar recording its " + key + " file (" + sidecar_path(trace_file) + "); pass --" + key);
   if (!f) fail(trace_file, "its sidecar does not record the " + key + " file; pass --" + key);
   if (sha256_file(f->path) != f->sha256)
     fail(f->path, "changed since " + trace_file + " was recorded (SHA-256 differs); pass the original with --" + key);

@@ -71,6 +71,12 @@ TEST(CliProvenance, ATraceWhoseRobotFileChangedMovedOrWasNotRecordedIsRefusedUnl
   // No sidecar at all (an external CSV): nothing shows which robot it was recorded on.
   const fs::path bare = r.dir / "bare.csv";
   fs::copy_file(r.plain, bare);
+  c = vcloe(identify(r, bare, r.loaded));  // (was "its sidecar does not record the reference file")
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("bare.csv: has no sidecar recording its reference file (" + bare.string() +
+                       ".meta.json); pass --reference"),
+            std::string::npos)
+      << c.out;
   c = vcloe(identify(r, bare, r.loaded, "--reference " + r.reference.string()));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("bare.csv: has no sidecar recording its robot file"), std::string::npos) << c.out;
