@@ -20,8 +20,9 @@ std::optional<cv::Size> image_file_size(const std::string& path);
 // converted to 8-bit (the chessboard corner finder).
 enum class ImageDepth { AsStored, EightBit };
 
-// The image, grayscale, after image_file_size's checks; a file OpenCV cannot decode is a
-// vcloe::Error naming it, never OpenCV's text.
+// The image, grayscale, after image_file_size's checks and every PNG chunk's CRC; a file OpenCV
+// cannot decode is a vcloe::Error naming it, never OpenCV's text (std::cerr is held back while
+// OpenCV decodes: not for a thread while another writes to std::cerr).
 cv::Mat read_image(const std::string& path, ImageDepth depth = ImageDepth::AsStored);
 
 }  // namespace vcloe::vision
