@@ -10,7 +10,7 @@
 
 #include "commands.hpp"
 #include "vision_io.hpp"
-#include "vcloe/calib/stereo_calibration.hpp"
+#include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/core/yaml_reader.hpp"

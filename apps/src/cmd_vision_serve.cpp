@@ -18,7 +18,7 @@
 #include "camera_option.hpp"
 #include "commands.hpp"
 #include "rig_common.hpp"
-#include "vcloe/calib/stereo_calibration.hpp"
+#include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/servo/components.hpp"
 #include "vcloe/servo/timing.hpp"

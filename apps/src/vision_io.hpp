@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "vcloe/calib/stereo_calibration.hpp"
+#include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/vision/camera.hpp"
 #include "vcloe/vision/pose.hpp"
 
