@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "pose_plot.hpp"
 #include "vcloe/core/trace_compare.hpp"
+#include "vcloe/report/pose_plot.hpp"
 
 namespace vcloe::app {
 
@@ -25,7 +25,7 @@ void add_compare_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_flag("--force", o->force, "overwrite an existing plot");
   cmd->callback([o] {
-    if (!o->plot.empty()) check_plot_path(o->plot, o->force, {o->a, o->b, sidecar_path(o->a), sidecar_path(o->b)});
+    if (!o->plot.empty()) report::check_plot_path(o->plot, o->force, {o->a, o->b, sidecar_path(o->a), sidecar_path(o->b)});
     const PoseTrace a = read_trace(o->a), b = read_trace(o->b);
     const TraceColumns wa = trace_columns_from_string(o->columns);
     const TraceColumns wb = o->columns_b.empty() ? wa : trace_columns_from_string(o->columns_b);
@@ -46,7 +46,7 @@ void add_compare_command(CLI::App& app) {
                 << "   " << std::setw(9) << d.max_mrad[2] << "\n";
     }
     if (!o->plot.empty()) {
-      plot_pose_series({{"A: " + o->a, a.time, columns_of(a, wa, o->a)}, {"B: " + o->b, b.time, columns_of(b, wb, o->b)}},
+      report::plot_pose_series({{"A: " + o->a, a.time, columns_of(a, wa, o->a)}, {"B: " + o->b, b.time, columns_of(b, wb, o->b)}},
                        o->plot, "Pose traces", o->force);
     }
   });

@@ -8,13 +8,14 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "ident_report.hpp"
-#include "report_html.hpp"
 #include "experiment_setup.hpp"
+#include "ident_report.hpp"
+#include "report_run.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/oe_ident/payload.hpp"
+#include "vcloe/report/html.hpp"
 
 namespace vcloe::app {
 
@@ -141,7 +142,7 @@ void add_identify_command(CLI::App& app) {
                                              sidecar_path(q->payload_trace), q->config, q->robot, q->reference,
                                              q->experiment, q->payload_file};
     for (const std::string& f : {q->out, q->out + ".report.json"}) check_output_path(f, flags->second, inputs);
-    if (!q->report.empty()) check_report_path(q->report, flags->second, inputs);
+    if (!q->report.empty()) report::check_report_path(q->report, flags->second, inputs);
     const IdentifyOutcome o = run_identification(*q);
     sim::RobotModel identified = o.setup.model;
     identified.name = o.setup.model.name + "-identified";
@@ -149,18 +150,16 @@ void add_identify_command(CLI::App& app) {
                           "# identified by vcloe identify from " + q->measured + "\n" +
                               sim::robot_to_yaml(identified, o.result.lambda),
                           flags->second);
-    nlohmann::json report = identification_report_json(o);
+    report::IdentificationReport report = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
     // What was read, for `vcloe report` and for the record (absolute paths and SHA-256).
-    report["inputs"] = {{"robot", file_entry(q->robot)},
-                        {"measured", file_entry(q->measured)},
-                        {"payload_trace", file_entry(q->payload_trace)},
-                        {"reference", file_entry(o.setup.reference_file)},
-                        {"experiment", file_entry(o.setup.experiment_file)},
-                        {"config", file_entry(q->config)},
-                        {"model", file_entry(q->out)}};
-    write_file_atomically(q->out + ".report.json", report.dump(2) + "\n", flags->second);
-    if (flags->first) std::cout << report.dump(2) << "\n";
-    else print_identification(o, std::cout);
+    report.inputs = {*report::FileEntry::of(q->robot),    *report::FileEntry::of(q->measured),
+                     *report::FileEntry::of(o.setup.reference_file), *report::FileEntry::of(q->out),
+                     report::FileEntry::of(q->payload_trace), report::FileEntry::of(o.setup.experiment_file),
+                     report::FileEntry::of(q->config)};
+    const std::string text = report::to_json(report).dump(2);
+    write_file_atomically(q->out + ".report.json", text + "\n", flags->second);
+    if (flags->first) std::cout << text << "\n";
+    else report::print_identification(report, std::cout);
     if (!q->report.empty()) {
       write_identification_report(q->out + ".report.json", "", q->report, flags->second);
       std::cerr << "wrote " << q->report << "\n";

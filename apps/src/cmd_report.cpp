@@ -1,9 +1,9 @@
-// `vcloe report`: the identification as one self-contained HTML file (report_html.hpp,
+// `vcloe report`: the identification as one self-contained HTML file (vcloe/report/html.hpp,
 // docs/report.md).
 #include <iostream>
 
 #include "commands.hpp"
-#include "report_html.hpp"
+#include "report_run.hpp"
 
 namespace vcloe::app {
 

@@ -2,7 +2,7 @@
 // docs/identification.md, "Truths it was not tuned on"). Per truth, each step the command a user
 // would type, run as a child process with its output in DIR/truth-SEED/: `truth random`, `run`
 // without and with the known payload, `identify`, `validate` on fresh trajectories. Then one
-// row per truth and the coverage of the reported sigma over all (study_table.hpp), printed and
+// row per truth and the coverage of the reported sigma over all (vcloe/report/study.hpp), printed and
 // written to DIR/study.json and DIR/study.md.
 #include <filesystem>
 #include <fstream>
@@ -11,16 +11,17 @@
 #include "child_step.hpp"
 #include "commands.hpp"
 #include "experiment_setup.hpp"
-#include "study_table.hpp"
-#include "vcloe/core/trace.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/core/json_file.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
+#include "vcloe/report/study.hpp"
 
 namespace vcloe::app {
 
 namespace {
+
+using report::TruthRow;
 
 struct StudyOptions {
   std::string dir = "vcloe-study", reference, priors, config, experiment;
@@ -88,8 +89,9 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
   step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--experiment",
                     o.experiment, "--n", std::to_string(o.n), "--json"});
   if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
-  return make_row(seed, sim::load_robot(d + "truth.yaml").lambda, read_json_file(d + "identified.yaml.report.json"),
-                  noise_floors(o, d + "truth.yaml", traces), read_json_file(d + "validate.out"));
+  return report::make_row(seed, sim::load_robot(d + "truth.yaml").lambda,
+                          report::read_identification_report(d + "identified.yaml.report.json"),
+                          noise_floors(o, d + "truth.yaml", traces), report::read_validation(d + "validate.out"));
 }
 
 void run_study(StudyOptions o) {
@@ -111,11 +113,11 @@ void run_study(StudyOptions o) {
               << " identified, " << r.verdict << "\n"
               << std::flush;
   }
-  const StudySummary s = summarise(rows);
-  const std::string table = markdown_table(rows, s);
+  const report::StudySummary s = report::summarise(rows);
+  const std::string table = report::markdown_table(rows, s);
   std::cout << "\n" << table;
   write_file_atomically(o.dir + "/study.md", table, true);
-  write_file_atomically(o.dir + "/study.json", study_json(rows, s).dump(2) + "\n", true);
+  write_file_atomically(o.dir + "/study.json", report::study_json(rows, s).dump(2) + "\n", true);
   std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
 }
 

@@ -16,6 +16,7 @@
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
+#include "vcloe/report/validation.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::app {
@@ -42,13 +43,7 @@ struct TrajectoryRow {
   double worst_ratio = 0;        // max over axes of model RMS / floor RMS
 };
 
-std::array<double, 6> rms6(const TraceDifference& d) {
-  return {d.rms_mm[0], d.rms_mm[1], d.rms_mm[2], d.rms_mrad[0], d.rms_mrad[1], d.rms_mrad[2]};
-}
-
-nlohmann::json axes_json(const TraceDifference& d) {
-  return {{"rms_mm", d.rms_mm}, {"rms_mrad", d.rms_mrad}, {"max_mm", d.max_mm}, {"max_mrad", d.max_mrad}};
-}
+std::array<double, 6> rms6(const TraceDifference& d) { return report::AxesDifference::of(d).rms(); }
 
 void run_validate(const ValidateOptions& o) {
   o.validate();
@@ -105,7 +100,7 @@ void run_validate(const ValidateOptions& o) {
   }
 
   // Table 5 form: each parameter's value across the re-identifications.
-  nlohmann::json variation = nlohmann::json::array();
+  std::vector<report::ParameterVariation> variation;
   const auto& reg = sim::parameter_registry();
   if (!fits.empty())
     for (int k = 0; k < sim::kNumLambda; ++k) {
@@ -117,35 +112,24 @@ void run_validate(const ValidateOptions& o) {
       }
       for (const auto& f : fits) sq += std::pow(f.lambda(k) - mean, 2);
       const double sd = fits.size() > 1 ? std::sqrt(sq / static_cast<double>(fits.size() - 1)) : 0.0;
-      variation.push_back({{"name", reg[static_cast<std::size_t>(k)].name},
-                           {"unit", reg[static_cast<std::size_t>(k)].unit},
-                           {"model", model.lambda(k)},
-                           {"mean", mean},
-                           {"std", sd},
-                           {"rel_std", std::abs(mean) > 0 ? sd / std::abs(mean) : 0.0},
-                           {"identified_runs", identified},
-                           {"runs", static_cast<int>(fits.size())}});
+      variation.push_back({reg[static_cast<std::size_t>(k)].name, reg[static_cast<std::size_t>(k)].unit, model.lambda(k),
+                           mean, sd, std::abs(mean) > 0 ? sd / std::abs(mean) : 0.0, identified,
+                           static_cast<int>(fits.size())});
     }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   {
-    nlohmann::json j;
-    j["model"] = o.model;
-    j["truth"] = o.truth;
-    j["seconds"] = seconds;
-    nlohmann::json t = nlohmann::json::array();
-    double worst = 0;
+    report::ValidationResult v{o.model, o.truth, seconds, {}, 0, std::nullopt};
     for (const auto& r : rows) {
-      t.push_back({{"seed", r.seed}, {"model", axes_json(r.model)}, {"noise_floor", axes_json(r.floor)},
-                   {"worst_ratio", r.worst_ratio}});
-      worst = std::max(worst, r.worst_ratio);
+      v.trajectories.push_back({r.seed, report::AxesDifference::of(r.model), report::AxesDifference::of(r.floor),
+                                r.worst_ratio});
+      v.worst_ratio = std::max(v.worst_ratio, r.worst_ratio);
     }
-    j["trajectories"] = t;
-    j["worst_ratio"] = worst;
-    if (!fits.empty()) j["parameter_variation"] = variation;
-    if (!o.out.empty()) write_file_atomically(o.out, j.dump(2) + "\n", o.force);
+    if (!fits.empty()) v.parameter_variation = variation;
+    const std::string text = report::to_json(v).dump(2);
+    if (!o.out.empty()) write_file_atomically(o.out, text + "\n", o.force);
     if (o.json) {
-      std::cout << j.dump(2) << "\n";
+      std::cout << text << "\n";
       return;
     }
   }
@@ -165,12 +149,11 @@ void run_validate(const ValidateOptions& o) {
     std::cout << "\nParameters across " << fits.size() << " re-identifications (Table 5 form)\n"
               << "  name        model          mean           std        rel std   identified\n";
     for (const auto& v : variation) {
-      if (v["identified_runs"].get<int>() == 0) continue;
-      std::cout << "  " << std::left << std::setw(8) << v["name"].get<std::string>() << std::right << std::scientific
-                << std::setprecision(4) << std::setw(14) << v["model"].get<double>() << std::setw(14)
-                << v["mean"].get<double>() << std::setw(14) << v["std"].get<double>() << std::fixed
-                << std::setprecision(2) << std::setw(9) << 100 * v["rel_std"].get<double>() << " %   "
-                << v["identified_runs"].get<int>() << "/" << v["runs"].get<int>() << "\n";
+      if (v.identified_runs == 0) continue;
+      std::cout << "  " << std::left << std::setw(8) << v.name << std::right << std::scientific << std::setprecision(4)
+                << std::setw(14) << v.model << std::setw(14) << v.mean << std::setw(14) << v.std << std::fixed
+                << std::setprecision(2) << std::setw(9) << 100 * v.rel_std << " %   " << v.identified_runs << "/" << v.runs
+                << "\n";
     }
   }
   std::cout << std::setprecision(1) << "\n" << seconds << " s\n";

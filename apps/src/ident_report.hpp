@@ -1,12 +1,11 @@
 #pragma once
-// Identification requests and reports shared by `identify`, `validate` and `demo`: the JSON
-// report (docs/identification.md) and the paper's tables (Table 2: parameters, Table 3: RMS).
-#include <iosfwd>
-#include <nlohmann/json.hpp>
+// Identification requests shared by `identify` and `demo`; the report itself is the report
+// module's (vcloe/report/identification.hpp).
 #include <optional>
 #include <string>
 
 #include "experiment_setup.hpp"
+#include "vcloe/report/identification.hpp"
 
 namespace vcloe::app {
 
@@ -28,11 +27,11 @@ struct IdentifyOutcome {
   // The largest after-fit RMS in units of the camera noise, and where ("b mrad of experiment 1").
   // Above kMaxFitOverNoise the fit did not explain the traces (warned by identify).
   static constexpr double kMaxFitOverNoise = 5.0;
-  std::pair<double, std::string> worst_fit_over_noise() const;
+  std::pair<double, std::string> worst_fit_over_noise() const {
+    return report::worst_fit_over_noise(result.after_rms, noise_sigma);
+  }
 };
 
 IdentifyOutcome run_identification(const IdentifyRequest& request);
-nlohmann::json identification_report_json(const IdentifyOutcome& outcome);
-void print_identification(const IdentifyOutcome& outcome, std::ostream& out);
 
 }  // namespace vcloe::app

@@ -1,0 +1,47 @@
+// The HTML report's inputs computed and the report written (report_run.hpp).
+#include "report_run.hpp"
+
+#include "experiment_setup.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/excitation/optimizer.hpp"
+#include "vcloe/report/html.hpp"
+
+namespace vcloe::app {
+
+namespace {
+
+double observability_index(const ExperimentSetup& s) {
+  const excitation::ExcitationProblem p;
+  Eigen::MatrixXd H;
+  if (!excitation::stack_regressor(s.model, s.trajectory, p.regressor_period, H)) return 0;
+  return excitation::evaluate_criteria(H, excitation::excited_columns(H, p.qr_eps).kept, p.scale_columns).observability_index;
+}
+
+// The first experiment re-run from the files named in the report's inputs.
+report::ReportTraces report_traces(const report::ReportInputs& files) {
+  const ExperimentSetup setup =
+      load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
+  report::ReportTraces t;
+  t.measured = read_trace(files.measured.path);
+  t.before = twin_trace(setup, setup.lambda);
+  t.after = twin_trace(setup, sim::load_robot(files.model.path).lambda);
+  t.reference.name = "reference";
+  for (double time = 0; time <= setup.trajectory.duration + 1e-9; time += 0.02) {
+    t.reference.time.push_back(time);
+    t.reference.pose.push_back(setup.trajectory.pose(time));
+  }
+  t.observability_index = observability_index(setup);
+  return t;
+}
+
+}  // namespace
+
+void write_identification_report(const std::string& identification_file, const std::string& validation_file,
+                                 const std::string& out, bool force) {
+  report::check_report_path(out, force, {identification_file, validation_file});
+  report::ReportInput in{identification_file, report::read_identification_report(identification_file), std::nullopt};
+  if (!validation_file.empty()) in.validation = report::read_validation(validation_file);
+  write_file_atomically(out, report::identification_report_html(in, report_traces(in.identification.inputs)), force);
+}
+
+}  // namespace vcloe::app
