@@ -1,16 +1,16 @@
 // The HTML report's inputs computed and the report written (report_run.hpp).
 #include "report_run.hpp"
 
-#include "experiment_setup.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 #include "vcloe/report/html.hpp"
+#include "vcloe/rig/setup.hpp"
 
 namespace vcloe::app {
 
 namespace {
 
-double observability_index(const ExperimentSetup& s) {
+double observability_index(const rig::ExperimentSetup& s) {
   const excitation::ExcitationProblem p;
   Eigen::MatrixXd H;
   if (!excitation::stack_regressor(s.model, s.trajectory, p.regressor_period, H)) return 0;
@@ -19,12 +19,12 @@ double observability_index(const ExperimentSetup& s) {
 
 // The first experiment re-run from the files named in the report's inputs.
 report::ReportTraces report_traces(const report::ReportInputs& files) {
-  const ExperimentSetup setup =
-      load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
+  const rig::ExperimentSetup setup =
+      rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
   report::ReportTraces t;
   t.measured = read_trace(files.measured.path);
-  t.before = twin_trace(setup, setup.lambda);
-  t.after = twin_trace(setup, sim::load_robot(files.model.path).lambda);
+  t.before = rig::twin_trace(setup, setup.lambda);
+  t.after = rig::twin_trace(setup, sim::load_robot(files.model.path).lambda);
   t.reference.name = "reference";
   for (double time = 0; time <= setup.trajectory.duration + 1e-9; time += 0.02) {
     t.reference.time.push_back(time);
