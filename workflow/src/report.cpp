@@ -1,12 +1,12 @@
-// The HTML report's inputs computed and the report written (report_run.hpp).
-#include "report_run.hpp"
+// The HTML report's inputs computed and the report written (report.hpp).
+#include "vcloe/workflow/report.hpp"
 
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 #include "vcloe/report/html.hpp"
 #include "vcloe/rig/setup.hpp"
 
-namespace vcloe::app {
+namespace vcloe::workflow {
 
 namespace {
 
@@ -44,4 +44,4 @@ void write_identification_report(const std::string& identification_file, const s
   write_file_atomically(out, report::identification_report_html(in, report_traces(in.identification.inputs)), force);
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::workflow
