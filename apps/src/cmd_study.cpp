@@ -1,6 +1,4 @@
 // `vcloe study`: options declared here, the procedure in vcloe/workflow/study.hpp.
-#include <iostream>
-
 #include "commands.hpp"
 #include "vcloe/workflow/study.hpp"
 

@@ -1,6 +1,4 @@
 // `vcloe validate`: options declared here, the procedure in vcloe/workflow/validate.hpp.
-#include <iostream>
-
 #include "commands.hpp"
 #include "vcloe/workflow/validate.hpp"
 

@@ -141,7 +141,7 @@ void identify(const IdentifyOptions& q) {
   if (q.json) std::cout << text << "\n";
   else report::print_identification(r, std::cout);
   if (!q.report.empty()) {
-    write_identification_report(q.out + ".report.json", "", q.report, q.force);
+    write_report({q.out + ".report.json", "", q.report, q.force});
     std::cerr << "wrote " << q.report << "\n";
   }
   if (o.result.adequacy.verdict == oe_ident::Verdict::ModelErrorDominates)

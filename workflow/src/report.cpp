@@ -36,12 +36,13 @@ report::ReportTraces report_traces(const report::ReportInputs& files) {
 
 }  // namespace
 
-void write_identification_report(const std::string& identification_file, const std::string& validation_file,
-                                 const std::string& out, bool force) {
-  report::check_report_path(out, force, {identification_file, validation_file});
-  report::ReportInput in{identification_file, report::read_identification_report(identification_file), std::nullopt};
-  if (!validation_file.empty()) in.validation = report::read_validation(validation_file);
-  write_file_atomically(out, report::identification_report_html(in, report_traces(in.identification.inputs)), force);
+void ReportOptions::validate() const { report::check_report_path(out, force, {identification, validation}); }
+
+void write_report(const ReportOptions& o) {
+  o.validate();
+  report::ReportInput in{o.identification, report::read_identification_report(o.identification), std::nullopt};
+  if (!o.validation.empty()) in.validation = report::read_validation(o.validation);
+  write_file_atomically(o.out, report::identification_report_html(in, report_traces(in.identification.inputs)), o.force);
 }
 
 }  // namespace vcloe::workflow

@@ -9,14 +9,11 @@ namespace vcloe::workflow {
 struct ReportOptions {
   std::string identification, validation, out;  // validation optional
   bool force = false;
+
+  void validate() const;  // out: an .html name, not overwritten without force, not an input
 };
 
-// Writes the report to options.out (checked first: an .html name, not overwritten without
-// force, not an input).
-void write_identification_report(const std::string& identification_file, const std::string& validation_file,
-                                 const std::string& out, bool force);
-inline void write_report(const ReportOptions& o) {
-  write_identification_report(o.identification, o.validation, o.out, o.force);
-}
+// Writes the report to options.out, checked first.
+void write_report(const ReportOptions& options);
 
 }  // namespace vcloe::workflow
