@@ -1,13 +1,13 @@
 #pragma once
-// The HTML report's diagnostic figures (report_html.hpp), each a PNG drawn by gnuplot with the
-// look of every vcloe plot (gnuplot.hpp). The pose figures (seed 004 Figs. 11-12 form) are
-// pose_plot.hpp's.
+// The HTML report's diagnostic figures (html.hpp), each a PNG drawn by gnuplot with the look
+// of every vcloe plot (vcloe/report/gnuplot.hpp). The pose figures (Li et al. 2019, Figs. 11-12
+// form) are pose_plot.hpp's.
 #include <string>
 #include <vector>
 
 #include "vcloe/core/rotation.hpp"
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 // measured - twin over time per pose channel (m, rad), and the declared camera sigma.
 struct ResidualSeries {
@@ -26,4 +26,4 @@ void plot_correlation(const std::vector<std::string>& names, const std::vector<s
 // sigma_i / sigma_1 of the weighted Jacobian on a log scale, the rank cut as a dashed line.
 void plot_singular_values(const std::vector<double>& singular_values, double rank_tolerance, const std::string& png);
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report

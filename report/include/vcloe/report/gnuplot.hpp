@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 class GnuplotJob {
  public:
@@ -33,4 +33,4 @@ std::string gnuplot_terminal(const std::string& file, const std::string& size);
 // A string as a gnuplot single-quoted literal (quotes doubled).
 std::string gnuplot_quote(const std::string& s);
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report

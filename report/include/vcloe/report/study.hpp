@@ -2,16 +2,19 @@
 // What `vcloe study` measures (docs/identification.md, "Truths it was not tuned on"): per truth
 // one row — iterations, seconds, after/floor, validation/floor, how many parameters were
 // identified and how far from the truth — and over all truths the coverage of the reported
-// sigma and 95 % intervals. Pure functions of the truth, the identify report and the floors.
+// sigma and 95 % intervals. Pure functions of the truth, the identify report and the floors;
+// study_json is the one writer of DIR/study.json.
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "vcloe/report/identification.hpp"
+#include "vcloe/report/validation.hpp"
 #include "vcloe/sim/parameters.hpp"
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 // One identified parameter against its truth.
 struct ParameterCheck {
@@ -37,8 +40,8 @@ struct TruthRow {
 };
 
 // floor[e][c]: RMS of measured - twin(truth) of experiment e (mm, mrad), as report's after_rms_all.
-TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const nlohmann::json& report,
-                  const std::vector<std::array<double, 6>>& floor, const nlohmann::json& validation);
+TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                  const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation);
 
 struct StudySummary {
   int truths = 0, parameters = 0;      // identified parameters over all truths
@@ -52,4 +55,4 @@ StudySummary summarise(const std::vector<TruthRow>& rows);
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s);
 nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s);
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report

@@ -10,7 +10,7 @@
 
 #include "vcloe/core/error.hpp"
 
-namespace vcloe::app {
+namespace vcloe::workflow {
 
 namespace {
 
@@ -61,4 +61,4 @@ void run_vcloe_step(const std::string& title, const std::vector<std::string>& ar
   fail("step '" + title + "'", "failed (" + why + ")");
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::workflow

@@ -1,5 +1,5 @@
 // gnuplot jobs with one look (gnuplot.hpp).
-#include "gnuplot.hpp"
+#include "vcloe/report/gnuplot.hpp"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 
 #include "vcloe/core/error.hpp"
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 namespace fs = std::filesystem;
 
@@ -69,4 +69,4 @@ void GnuplotJob::run(const std::string& body, const std::string& size) const {
   if (rc != 0 || !fs::exists(output_)) fail(output_, "gnuplot failed: " + first);
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report

@@ -1,14 +1,14 @@
-// The report's diagnostic figures (report_figures.hpp).
-#include "report_figures.hpp"
+// The report's diagnostic figures (figures.hpp).
+#include "figures.hpp"
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
-#include "gnuplot.hpp"
+#include "vcloe/report/gnuplot.hpp"
 #include "vcloe/core/error.hpp"
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 namespace {
 const char* const kLabel[6] = {"x (mm)", "y (mm)", "z (mm)", "alpha (mrad)", "beta (mrad)", "gamma (mrad)"};
@@ -105,4 +105,4 @@ void plot_singular_values(const std::vector<double>& sv, double rank_tolerance, 
   job.run(g.str(), "900,500");
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace vcloe::app {
+namespace vcloe::workflow {
 
 struct ChildOutput {
   std::string stdout_path;  // the child's standard output to this file (truncated); empty: inherited
@@ -18,4 +18,4 @@ struct ChildOutput {
 void run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
                     const ChildOutput& output = {});
 
-}  // namespace vcloe::app
+}  // namespace vcloe::workflow

@@ -1,5 +1,5 @@
-// The study's rows and coverage (study_table.hpp).
-#include "study_table.hpp"
+// The study's rows and coverage (vcloe/report/study.hpp).
+#include "vcloe/report/study.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,16 +8,10 @@
 
 #include "vcloe/core/error.hpp"
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 namespace {
 const std::vector<std::string> kKey = {"m_p", "Ix_p", "Iy_p", "Iz_p", "lp", "li", "ld"};
-
-double number(const nlohmann::json& j, const char* key, const std::string& where) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) fail(where, std::string("expected a number '") + key + "'");
-  return it->get<double>();
-}
 }  // namespace
 
 bool ParameterCheck::within_bound() const { return std::abs(error()) <= 0.05 || std::abs(z()) <= 3; }
@@ -34,36 +28,28 @@ const ParameterCheck* TruthRow::worst_z() const {
   return it == checks.end() ? nullptr : &*it;
 }
 
-TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const nlohmann::json& report,
-                  const std::vector<std::array<double, 6>>& floor, const nlohmann::json& validation) {
+TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                  const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation) {
   const std::string where = "identify report of truth " + std::to_string(seed);
   TruthRow row;
   row.seed = seed;
-  row.iterations = static_cast<int>(number(report, "iterations", where));
-  row.seconds = number(report, "seconds", where);
-  row.validation_over_floor = number(validation, "worst_ratio", "validation of truth " + std::to_string(seed));
-  row.verdict = report.at("adequacy").at("verdict").get<std::string>();
-  const auto& after = report.at("after_rms_all");
+  row.iterations = report.iterations;
+  row.seconds = report.seconds;
+  row.validation_over_floor = validation.worst_ratio;
+  row.verdict = report.adequacy.verdict;
+  const auto& after = report.after_rms_all;
   if (after.size() != floor.size()) fail(where, "after_rms_all has another number of experiments than the floors");
   for (std::size_t e = 0; e < floor.size(); ++e)
-    for (int c = 0; c < 6; ++c) {
-      const double a = c < 3 ? after[e].at("mm")[c].get<double>() : after[e].at("mrad")[c - 3].get<double>();
-      row.after_over_floor = std::max(row.after_over_floor, a / floor[e][static_cast<std::size_t>(c)]);
-    }
+    for (std::size_t c = 0; c < 6; ++c) row.after_over_floor = std::max(row.after_over_floor, after[e][c] / floor[e][c]);
   const auto& reg = sim::parameter_registry();
   int key = 0;
-  for (const auto& p : report.at("parameters")) {
-    if (!p.at("identified").get<bool>()) continue;
-    ParameterCheck c;
-    c.name = p.at("name").get<std::string>();
-    const auto k = std::find_if(reg.begin(), reg.end(), [&](const auto& r) { return r.name == c.name; });
-    if (k == reg.end()) fail(where, "unknown parameter '" + c.name + "'");
-    c.truth = truth(static_cast<int>(k - reg.begin()));
-    c.value = number(p, "value", where);
-    c.sigma = number(p, "sigma", where);
-    c.rel_sigma = number(p, "rel_sigma", where);
-    c.low = p.at("interval95")[0].get<double>();
-    c.high = p.at("interval95")[1].get<double>();
+  for (const ParameterEntry& p : report.parameters) {
+    if (!p.identified) continue;
+    if (!p.interval95) fail(where, "identified parameter '" + p.name + "' has no interval95");
+    const auto k = std::find_if(reg.begin(), reg.end(), [&](const auto& r) { return r.name == p.name; });
+    if (k == reg.end()) fail(where, "unknown parameter '" + p.name + "'");
+    const ParameterCheck c{p.name, truth(static_cast<int>(k - reg.begin())), p.value, p.sigma, p.rel_sigma,
+                           (*p.interval95)[0], (*p.interval95)[1]};
     key += std::count(kKey.begin(), kKey.end(), c.name) > 0;
     row.checks.push_back(c);
   }
@@ -153,4 +139,4 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
   return out;
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report

@@ -1,13 +1,13 @@
-#include "pose_plot.hpp"
+#include "vcloe/report/pose_plot.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "gnuplot.hpp"
+#include "vcloe/report/gnuplot.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 
-namespace vcloe::app {
+namespace vcloe::report {
 
 void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs) {
   gnuplot_terminal(file, "1,1");
@@ -42,4 +42,4 @@ void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& 
   job.run(g.str());
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::report
