@@ -138,17 +138,20 @@ double stereo_consistency_px(const Transform& T_R_L, const Transform& T_L_B, con
 
 }  // namespace
 
-void StereoCalibrationSettings::validate() const {
-  auto check = [](const char* name, double x, double lo, double hi) {
-    if (!(std::isfinite(x) && x > lo && x <= hi))
-      throw Error(std::string("stereo calibration: ") + name + ": expected a value in (" + exact_number(lo) + ", " +
-                  exact_number(hi) + "], got " + exact_number(x));
+std::optional<SettingProblem> StereoCalibrationSettings::problem() const {
+  auto check = [](const char* name, double x, double lo, double hi) -> std::optional<SettingProblem> {
+    if (std::isfinite(x) && x > lo && x <= hi) return std::nullopt;
+    return SettingProblem{name, std::string(name) + ": expected a value in (" + exact_number(lo) + ", " +
+                                    exact_number(hi) + "], got " + exact_number(x)};
   };
-  check("max_view_rms_px (--max-view-rms)", max_view_rms_px, 0, 100);
-  check("outlier_factor", outlier_factor, 1, 1e6);
-  check("consistency_px", consistency_px, 0, 1e6);
-  if (min_pairs < 3) throw Error("stereo calibration: min_pairs must be at least 3");
+  std::optional<SettingProblem> p = check("max_view_rms_px (--max-view-rms)", max_view_rms_px, 0, 100);
+  if (!p) p = check("outlier_factor", outlier_factor, 1, 1e6);
+  if (!p) p = check("consistency_px", consistency_px, 0, 1e6);
+  if (!p && min_pairs < 3) p = SettingProblem{"min_pairs", "min_pairs must be at least 3"};
+  return p;
 }
+
+void StereoCalibrationSettings::validate(const std::string& where) const { throw_if(problem(), where); }
 
 StereoCalibration calibrate_stereo(const std::vector<cv::Mat>& left, const std::vector<cv::Mat>& right,
                                    const std::vector<std::string>& names, const vision::ChessboardSpec& board,

@@ -37,50 +37,62 @@ TrajectorySample FourierTrajectory::sample(double t) const {
   return out;
 }
 
-void MotionLimits::validate(const std::string& where) const {
-  auto positive = [&](const char* name, double x, const char* unit) {
-    if (!(std::isfinite(x) && x > 0))
-      fail(where, std::string(name) + ": expected a positive limit in " + unit + ", got " + exact_number(x));
+std::optional<SettingProblem> MotionLimits::problem() const {
+  // "<key>: expected ..., got ...".
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  auto positive = [&](const char* name, double x, const char* unit) -> std::optional<SettingProblem> {
+    if (std::isfinite(x) && x > 0) return std::nullopt;
+    return bad(name, std::string("expected a positive limit in ") + unit + ", got " + exact_number(x));
   };
-  positive("sample_period", sample_period, "s");
-  positive("max_joint_velocity", max_joint_velocity, "rad/s");
-  positive("max_joint_acceleration", max_joint_acceleration, "rad/s^2");
-  positive("max_joint_error_gain", max_joint_error_gain, "rad/rad");
-  if (!(min_transmission >= 0 && min_transmission < 1))
-    fail(where, "min_transmission: expected a margin in [0, 1), got " + exact_number(min_transmission));
-  if (!(min_parallel_conditioning >= 0 && min_parallel_conditioning < 1))
-    fail(where, "min_parallel_conditioning: expected a margin in [0, 1), got " + exact_number(min_parallel_conditioning));
+  std::optional<SettingProblem> p = positive("sample_period", sample_period, "s");
+  if (!p) p = positive("max_joint_velocity", max_joint_velocity, "rad/s");
+  if (!p) p = positive("max_joint_acceleration", max_joint_acceleration, "rad/s^2");
+  if (!p) p = positive("max_joint_error_gain", max_joint_error_gain, "rad/rad");
+  if (!p && !(min_transmission >= 0 && min_transmission < 1))
+    p = bad("min_transmission", "expected a margin in [0, 1), got " + exact_number(min_transmission));
+  if (!p && !(min_parallel_conditioning >= 0 && min_parallel_conditioning < 1))
+    p = bad("min_parallel_conditioning", "expected a margin in [0, 1), got " + exact_number(min_parallel_conditioning));
+  return p;
 }
 
-void RandomTrajectoryOptions::validate(const std::string& where) const {
+void MotionLimits::validate(const std::string& where) const { throw_if(problem(), where); }
+
+std::optional<SettingProblem> RandomTrajectoryOptions::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   if (harmonics < 1 || harmonics > kMaxHarmonics)
-    fail(where, "harmonics: expected 1 to " + std::to_string(kMaxHarmonics) + ", got " + std::to_string(harmonics));
+    return bad("harmonics", "expected 1 to " + std::to_string(kMaxHarmonics) + ", got " + std::to_string(harmonics));
   if (!(duration >= kMinDuration && duration <= kMaxDuration))
-    fail(where, "duration: expected [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) + "] s, got " +
-                    exact_number(duration));
+    return bad("duration", "expected [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) + "] s, got " +
+                               exact_number(duration));
   if (!(std::isfinite(f0) && f0 >= kMinF0))
-    fail(where, "f0: expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
-                    " Hz), got " + exact_number(f0));
+    return bad("f0", "expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
+                         " Hz), got " + exact_number(f0));
   if (!(position_amplitude > 0 && position_amplitude <= 10 && angle_amplitude > 0 && angle_amplitude <= M_PI))
-    fail(where, "amplitudes: expected a position amplitude in (0, 10] m and an angle amplitude in (0, pi] rad, got " +
-                    exact_number(position_amplitude) + " and " + exact_number(angle_amplitude));
-  limits.validate(where);
+    return bad("amplitudes", "expected a position amplitude in (0, 10] m and an angle amplitude in (0, pi] rad, got " +
+                                 exact_number(position_amplitude) + " and " + exact_number(angle_amplitude));
+  return limits.problem();
 }
 
-void validate(const FourierTrajectory& tr, const std::string& where) {
-  if (!(tr.f0 >= kMinF0) || !std::isfinite(tr.f0))
-    fail(where, "fundamental frequency f0 must be at least one cycle a day (" + exact_number(kMinF0) + " Hz)");
-  if (!(tr.duration >= kMinDuration) || !std::isfinite(tr.duration))
-    fail(where, "duration must be at least " + exact_number(kMinDuration) + " s");
-  if (tr.duration > kMaxDuration)
-    fail(where, "duration " + exact_number(tr.duration) + " s is longer than the " + exact_number(kMaxDuration) +
-                    " s (a day) a trajectory may last");
-  if (tr.harmonics() < 1) fail(where, "at least one harmonic is required");
-  if (tr.harmonics() > kMaxHarmonics)
-    fail(where, std::to_string(tr.harmonics()) + " harmonics: at most " + std::to_string(kMaxHarmonics));
-  if (tr.s.cols() != tr.c.cols()) fail(where, "s and c must have the same number of harmonics");
-  if (!tr.s.allFinite() || !tr.c.allFinite() || !tr.offset.allFinite()) fail(where, "non-finite coefficient");
+void RandomTrajectoryOptions::validate(const std::string& where) const { throw_if(problem(), where); }
+
+std::optional<SettingProblem> FourierTrajectory::problem() const {
+  auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
+  if (!(f0 >= kMinF0) || !std::isfinite(f0))
+    return bad("f0", "fundamental frequency f0 must be at least one cycle a day (" + exact_number(kMinF0) + " Hz)");
+  if (!(duration >= kMinDuration) || !std::isfinite(duration))
+    return bad("duration", "duration must be at least " + exact_number(kMinDuration) + " s");
+  if (duration > kMaxDuration)
+    return bad("duration", "duration " + exact_number(duration) + " s is longer than the " +
+                               exact_number(kMaxDuration) + " s (a day) a trajectory may last");
+  if (harmonics() < 1) return bad("axes", "at least one harmonic is required");
+  if (harmonics() > kMaxHarmonics)
+    return bad("axes", std::to_string(harmonics()) + " harmonics: at most " + std::to_string(kMaxHarmonics));
+  if (s.cols() != c.cols()) return bad("axes", "s and c must have the same number of harmonics");
+  if (!s.allFinite() || !c.allFinite() || !offset.allFinite()) return bad("axes", "non-finite coefficient");
+  return std::nullopt;
 }
+
+void FourierTrajectory::validate(const std::string& where) const { throw_if(problem(), where); }
 
 static FourierTrajectory parse_document(const YamlDoc& doc) {
   const YamlNode root = doc.root();
@@ -144,7 +156,7 @@ std::string trajectory_to_yaml(const FourierTrajectory& tr) {
 
 FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& tr,
                                     const MotionLimits& limits) {
-  validate(tr, "trajectory");
+  tr.validate("trajectory");
   limits.validate("motion limits");
   if (!(tr.duration / limits.sample_period <= 1e7))
     fail("trajectory", "its " + exact_number(tr.duration) + " s would need " +

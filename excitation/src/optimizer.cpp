@@ -95,44 +95,58 @@ double to_cost(Criterion c, double value) {
   return 1e6;
 }
 
+// The evaluation budgets of an excitation problem.
+std::optional<SettingProblem> budget_problem(const ExcitationProblem& e) {
+  auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
+  if (e.global_evaluations < 0 || e.local_evaluations < 0 || e.baseline_trajectories < 1)
+    return bad("evaluations", "evaluation budgets must be non-negative and the baseline needs a trajectory");
+  if (e.global_evaluations + e.local_evaluations < 1)
+    return bad("evaluations", "evaluations: expected at least one (global + local); with none nothing is optimised");
+  if (e.global_evaluations > 10'000'000 || e.local_evaluations > 10'000'000 || e.baseline_trajectories > 10'000)
+    return bad("evaluations", "evaluation budgets above 10^7 (or 10^4 baseline trajectories) would run for days");
+  return std::nullopt;
+}
+
 }  // namespace
 
-void ExcitationProblem::validate(const std::string& where) const {
+std::optional<SettingProblem> ExcitationProblem::problem() const {
+  auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
   if (harmonics < 1 || harmonics > kMaxHarmonics)
-    fail(where, "harmonics must be between 1 and " + std::to_string(kMaxHarmonics) + " (got " + std::to_string(harmonics) + ")");
-  if (!(f0 > 0) || !std::isfinite(f0)) fail(where, "f0 must be a positive frequency in Hz");
-  if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) fail(where, "need 0 < f0_min < f0_max");
+    return bad("harmonics", "harmonics must be between 1 and " + std::to_string(kMaxHarmonics) + " (got " +
+                                std::to_string(harmonics) + ")");
+  if (!(f0 > 0) || !std::isfinite(f0)) return bad("f0", "f0 must be a positive frequency in Hz");
+  if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) return bad("f0_min", "need 0 < f0_min < f0_max");
   if (!(duration >= kMinDuration && duration <= kMaxDuration))
-    fail(where, "duration must be in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) + "] s, got " +
-                    exact_number(duration));
-  if (!(regressor_period > 0) || !(check_period > 0)) fail(where, "sample periods must be positive");
+    return bad("duration", "duration must be in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) +
+                               "] s, got " + exact_number(duration));
+  if (!(regressor_period > 0) || !(check_period > 0))
+    return bad(regressor_period > 0 ? "check_period" : "regressor_period", "sample periods must be positive");
   // Samples per trajectory: enough rows for the 64 columns of H (6 per sample), and a bound on
   // the work (limits.sample_period 1e-9 asked for 2e9 samples and never ended).
   auto samples = [&](double period) { return duration / period; };
   if (!(samples(regressor_period) >= 11 && samples(regressor_period) <= 1e4))
-    fail(where, "regressor_period: expected 11 to 10^4 regressor samples over the " + exact_number(duration) +
-                    " s (6 rows each for 64 parameters), got " + exact_number(samples(regressor_period)));
+    return bad("regressor_period", "regressor_period: expected 11 to 10^4 regressor samples over the " +
+                                       exact_number(duration) + " s (6 rows each for 64 parameters), got " +
+                                       exact_number(samples(regressor_period)));
   if (!(samples(check_period) >= 10 && samples(check_period) <= 1e5))
-    fail(where, "check_period: expected 10 to 10^5 limit checks over the " + exact_number(duration) + " s, got " +
-                    exact_number(samples(check_period)));
+    return bad("check_period", "check_period: expected 10 to 10^5 limit checks over the " + exact_number(duration) +
+                                   " s, got " + exact_number(samples(check_period)));
   if (!(samples(limits.sample_period) <= 1e7))
-    fail(where, "limits.sample_period: expected at most 10^7 samples over the " + exact_number(duration) + " s, got " +
-                    exact_number(samples(limits.sample_period)));
+    return bad("limits.sample_period", "limits.sample_period: expected at most 10^7 samples over the " +
+                                           exact_number(duration) + " s, got " +
+                                           exact_number(samples(limits.sample_period)));
   if (!(qr_eps > 0 && qr_eps < 1))
-    fail(where, "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
-                    exact_number(qr_eps));
+    return bad("qr_eps", "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
+                             exact_number(qr_eps));
   if (!(max_position_amplitude > 0 && max_position_amplitude <= 10 && max_angle_amplitude > 0 &&
         max_angle_amplitude <= M_PI))
-    fail(where, "amplitude: expected position in (0, 10] m and angle in (0, pi] rad, got " +
-                    exact_number(max_position_amplitude) + " and " + exact_number(max_angle_amplitude));
-  limits.validate(where);
-  if (global_evaluations < 0 || local_evaluations < 0 || baseline_trajectories < 1)
-    fail(where, "evaluation budgets must be non-negative and the baseline needs a trajectory");
-  if (global_evaluations + local_evaluations < 1)
-    fail(where, "evaluations: expected at least one (global + local); with none nothing is optimised");
-  if (global_evaluations > 10'000'000 || local_evaluations > 10'000'000 || baseline_trajectories > 10'000)
-    fail(where, "evaluation budgets above 10^7 (or 10^4 baseline trajectories) would run for days");
+    return bad("amplitude", "amplitude: expected position in (0, 10] m and angle in (0, pi] rad, got " +
+                                exact_number(max_position_amplitude) + " and " + exact_number(max_angle_amplitude));
+  if (auto p = limits.problem()) return p;
+  return budget_problem(*this);
 }
+
+void ExcitationProblem::validate(const std::string& where) const { throw_if(problem(), where); }
 
 double trajectory_criterion(const sim::RobotModel& model, const FourierTrajectory& tr, const ExcitationProblem& p,
                             const std::vector<int>& columns) {

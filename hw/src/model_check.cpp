@@ -33,14 +33,20 @@ std::vector<Vec6d> follow(Robot& robot, const servo::PreparedReference& ref, con
 
 }  // namespace
 
-void ModelCheckOptions::validate() const {
-  if (!(duration > 0) || !std::isfinite(duration)) fail("--duration", "expected a positive duration in s");
+std::optional<SettingProblem> ModelCheckOptions::problem() const {
+  // The command-line option and "<option>: <what>".
+  auto bad = [](const std::string& option, const std::string& what) { return SettingProblem{option, option + ": " + what}; };
+  if (!(duration > 0) || !std::isfinite(duration)) return bad("--duration", "expected a positive duration in s");
   const int sub = static_cast<int>(std::lround(kControllerPeriod / timestep));
   if (!(timestep > 0) || sub < 1 || std::abs(sub * timestep - kControllerPeriod) > 1e-12)
-    fail("--timestep", "must divide the 1 ms controller period");
-  if (sub > 1000) fail("--timestep", "expected at least 1 us (1000 steps per 1 ms controller period)");
-  if (inverse_dynamics_samples < 1) fail("validate-model", "needs at least one inverse-dynamics sample");
+    return bad("--timestep", "must divide the 1 ms controller period");
+  if (sub > 1000) return bad("--timestep", "expected at least 1 us (1000 steps per 1 ms controller period)");
+  if (inverse_dynamics_samples < 1)
+    return SettingProblem{"inverse_dynamics_samples", "validate-model: needs at least one inverse-dynamics sample"};
+  return std::nullopt;
 }
+
+void ModelCheckOptions::validate(const std::string& where) const { throw_if(problem(), where); }
 
 ModelCheck check_against_mujoco(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                 const Motion& motion, const ModelCheckOptions& o) {

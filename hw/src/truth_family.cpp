@@ -7,15 +7,23 @@
 
 namespace vcloe::hw {
 
-std::string TruthFamily::first_invalid() const {
+std::optional<SettingProblem> TruthFamily::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   auto spread = [](double v) { return v >= 0 && v < 1; };
-  if (!spread(platform)) return "platform: expected a relative spread in [0, 1)";
-  if (!spread(bodies)) return "bodies: expected a relative spread in [0, 1)";
-  if (!spread(gains)) return "gains: expected a relative spread in [0, 1)";
+  if (!spread(platform)) return bad("platform", "expected a relative spread in [0, 1)");
+  if (!spread(bodies)) return bad("bodies", "expected a relative spread in [0, 1)");
+  if (!spread(gains)) return bad("gains", "expected a relative spread in [0, 1)");
   if (!(friction_low > 0 && friction_high >= friction_low && friction_high < 1e3))
-    return "friction_low, friction_high: expected 0 < low <= high < 1000";
-  if (!(tolerance >= 0 && tolerance <= 0.01)) return "tolerance: expected a length in [0, 0.01] m";
-  return {};
+    return SettingProblem{"friction_low", "friction_low, friction_high: expected 0 < low <= high < 1000"};
+  if (!(tolerance >= 0 && tolerance <= 0.01)) return bad("tolerance", "expected a length in [0, 0.01] m");
+  return std::nullopt;
+}
+
+void TruthFamily::validate(const std::string& where) const { throw_if(problem(), where); }
+
+std::string TruthFamily::first_invalid() const {
+  const auto p = problem();
+  return p ? p->message : std::string();
 }
 
 namespace {
@@ -44,7 +52,7 @@ void vary_moments(sim::LambdaVector<double>& lambda, int first, double spread, D
 }  // namespace
 
 sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& f) {
-  if (const std::string why = f.first_invalid(); !why.empty()) fail("truth family", why);
+  f.validate("truth family");
   Draw draw(seed);
   sim::RobotFile truth = priors;
   sim::LambdaVector<double>& l = truth.lambda;

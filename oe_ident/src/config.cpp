@@ -129,9 +129,9 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   o.prior_log_sigma = root.get_double("prior_log_sigma", o.prior_log_sigma);
   o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
   // Ranges: IdentificationOptions' own check, reported at the option's key in this file.
-  if (const auto bad = o.first_invalid()) {
-    const YamlNode n = node_of(root, bad->option);
-    n.fail(n.path() == bad->option ? bad->message : "option '" + bad->option + "': " + bad->message);
+  if (const auto bad = o.problem()) {
+    const YamlNode n = node_of(root, bad->key);
+    n.fail(n.path() == bad->key ? bad->message : "option '" + bad->key + "': " + bad->message);
   }
   return cfg;
 }

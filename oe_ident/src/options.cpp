@@ -1,4 +1,4 @@
-// oe_ident/src/options.cpp — IdentificationOptions::validate: every numeric setting and the
+// oe_ident/src/options.cpp — IdentificationOptions::problem and validate: every numeric setting and the
 // anchor range-checked in one place, for identify() and the settings-file parser alike.
 #include <cmath>
 #include <sstream>
@@ -11,12 +11,12 @@ namespace vcloe::oe_ident {
 
 namespace {
 
-std::optional<InvalidOption> expected(const char* option, const std::string& what, double x) {
-  return InvalidOption{option, "expected " + what + ", got " + exact_number(x)};
+std::optional<SettingProblem> expected(const char* option, const std::string& what, double x) {
+  return SettingProblem{option, "expected " + what + ", got " + exact_number(x)};
 }
 
 // x finite and in the interval from lo to hi, each end open or closed.
-std::optional<InvalidOption> in_range(const char* option, double x, double lo, bool lo_open, double hi, bool hi_open,
+std::optional<SettingProblem> in_range(const char* option, double x, double lo, bool lo_open, double hi, bool hi_open,
                                       const std::string& what) {
   if (std::isfinite(x) && (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi)) return std::nullopt;
   return expected(option,
@@ -25,32 +25,32 @@ std::optional<InvalidOption> in_range(const char* option, double x, double lo, b
                   x);
 }
 
-std::optional<InvalidOption> positive(const char* option, double x, const std::string& what) {
+std::optional<SettingProblem> positive(const char* option, double x, const std::string& what) {
   if (std::isfinite(x) && x > 0) return std::nullopt;
   return expected(option, what, x);
 }
 
-std::optional<InvalidOption> check_horizons(const std::vector<double>& h) {
+std::optional<SettingProblem> check_horizons(const std::vector<double>& h) {
   std::ostringstream list;
   for (std::size_t i = 0; i < h.size(); ++i) list << (i ? ", " : "[") << exact_number(h[i]);
   const std::string given = h.empty() ? "[]" : list.str() + "]";
   if (h.empty() || h.back() != 1.0)
-    return InvalidOption{"horizons", "expected increasing fractions in (0, 1] ending with 1 (the whole record), got " + given};
+    return SettingProblem{"horizons", "expected increasing fractions in (0, 1] ending with 1 (the whole record), got " + given};
   for (std::size_t i = 0; i < h.size(); ++i)
     if (!(h[i] > 0 && h[i] <= 1) || (i > 0 && !(h[i] > h[i - 1])))
-      return InvalidOption{"horizons", "expected increasing fractions in (0, 1] ending with 1, got " + given};
+      return SettingProblem{"horizons", "expected increasing fractions in (0, 1] ending with 1, got " + given};
   return std::nullopt;
 }
 
-std::optional<InvalidOption> check_anchor(const Anchor& a) {
+std::optional<SettingProblem> check_anchor(const Anchor& a) {
   if (a.kind != AnchorKind::KnownParameter) return std::nullopt;
   if (a.parameter < 0 || a.parameter >= sim::kNumLambda)
-    return InvalidOption{"anchor.parameter", "expected a registry index in [0, " + std::to_string(sim::kNumLambda) +
+    return SettingProblem{"anchor.parameter", "expected a registry index in [0, " + std::to_string(sim::kNumLambda) +
                                                  "), got " + std::to_string(a.parameter)};
   const auto k = sim::parameter_registry()[static_cast<std::size_t>(a.parameter)].kind;
   if (k != sim::ParameterKind::Mass && k != sim::ParameterKind::GainP && k != sim::ParameterKind::GainI &&
       k != sim::ParameterKind::GainD)
-    return InvalidOption{"anchor.parameter", "expected a mass or a joint PID gain as the anchor, got " +
+    return SettingProblem{"anchor.parameter", "expected a mass or a joint PID gain as the anchor, got " +
                                                  sim::parameter_registry()[static_cast<std::size_t>(a.parameter)].name};
   return positive("anchor.value", a.value, "a positive known value (SI)");
 }
@@ -59,12 +59,12 @@ std::optional<InvalidOption> check_anchor(const Anchor& a) {
 
 // The checks in the order of the settings file (docs/identification.md); the first failing
 // one is reported.
-std::optional<InvalidOption> IdentificationOptions::first_invalid() const {
+std::optional<SettingProblem> IdentificationOptions::problem() const {
   const double inf = INFINITY;
   if (spec.size() != static_cast<std::size_t>(sim::kNumLambda))
-    return InvalidOption{"spec", "expected one entry per Lambda parameter (" + std::to_string(sim::kNumLambda) +
+    return SettingProblem{"spec", "expected one entry per Lambda parameter (" + std::to_string(sim::kNumLambda) +
                                      "), got " + std::to_string(spec.size())};
-  std::optional<InvalidOption> bad = check_anchor(anchor);
+  std::optional<SettingProblem> bad = check_anchor(anchor);
   for (int c = 0; c < 6 && !bad; ++c)
     bad = positive(c < 3 ? "noise_sigma.position" : "noise_sigma.angle", sigma(c), "a positive noise level (m, rad)");
   if (!bad) bad = positive("loss.scale", loss_scale, "a positive scale (in sigmas)");
@@ -72,7 +72,7 @@ std::optional<InvalidOption> IdentificationOptions::first_invalid() const {
   if (!bad) bad = positive("stopping.stage_tol1", stage_tol1, "a positive relative cost change");
   if (!bad) bad = positive("stopping.tol2", tol2, "a positive relative parameter change");
   if (!bad && max_iterations < 1)
-    bad = InvalidOption{"stopping.max_iterations", "expected at least 1 iteration, got " + std::to_string(max_iterations)};
+    bad = SettingProblem{"stopping.max_iterations", "expected at least 1 iteration, got " + std::to_string(max_iterations)};
   if (!bad) bad = check_horizons(horizons);
   if (!bad) bad = in_range("prior_log_sigma", prior_log_sigma, 0, false, inf, true, "a width (0 = no prior)");
   if (!bad) bad = positive("initial_trust_region", initial_trust_region, "a positive radius");
@@ -82,13 +82,13 @@ std::optional<InvalidOption> IdentificationOptions::first_invalid() const {
   if (!bad) bad = in_range("uncertainty_block", uncertainty_block, 0, true, 60, true, "a block length in seconds");
   if (!bad) bad = in_range("qr_eps", qr_eps, 0, true, 1, true, "a pivot ratio");
   if (!bad && !(threads >= 1 && threads <= kMaxIdentificationThreads))
-    bad = InvalidOption{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +
+    bad = SettingProblem{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +
                                        std::to_string(threads)};
   return bad;
 }
 
-void IdentificationOptions::validate() const {
-  if (const auto bad = first_invalid()) fail("identification option '" + bad->option + "'", bad->message);
+void IdentificationOptions::validate(const std::string& where) const {
+  if (const auto bad = problem()) fail(where + " '" + bad->key + "'", bad->message);
 }
 
 }  // namespace vcloe::oe_ident

@@ -14,23 +14,29 @@ bool is_whole(double x) { return std::abs(x - std::round(x)) < 1e-9 * std::max(1
 int LoopTiming::ticks_per_frame() const { return static_cast<int>(std::lround(controller_hz / camera_hz)); }
 int LoopTiming::latency_ticks() const { return static_cast<int>(std::lround(latency * controller_hz)); }
 
-void LoopTiming::validate(const std::string& where) const {
-  if (!(controller_hz > 0 && controller_hz <= 1e5)) fail(where, "timing.controller_hz must be in (0, 100000] Hz");
+std::optional<SettingProblem> LoopTiming::problem() const {
+  // "timing.<key> <what>": the key, and the message that begins with it.
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + " " + what}; };
+  if (!(controller_hz > 0 && controller_hz <= 1e5)) return bad("timing.controller_hz", "must be in (0, 100000] Hz");
   // 1e-300 Hz overflowed the ticks per frame (SIGFPE); 1e-3 Hz left the outer loop idle for 1000 s
   // and the twin diverged without naming the setting.
-  if (!(camera_hz >= 1)) fail(where, "timing.camera_hz must be at least 1 Hz (got " + exact_number(camera_hz) + " Hz)");
+  if (!(camera_hz >= 1)) return bad("timing.camera_hz", "must be at least 1 Hz (got " + exact_number(camera_hz) + " Hz)");
   if (camera_hz > controller_hz || !is_whole(controller_hz / camera_hz))
-    fail(where, "timing.camera_hz must divide timing.controller_hz (got " + exact_number(camera_hz) + " and " +
-                    exact_number(controller_hz) + " Hz)");
+    return bad("timing.camera_hz", "must divide timing.controller_hz (got " + exact_number(camera_hz) + " and " +
+                                       exact_number(controller_hz) + " Hz)");
   if (!(latency >= 0 && latency <= 86400) || !is_whole(latency * controller_hz))
-    fail(where, "timing.latency must be a multiple of the controller period, in [0, 86400] s: " +
-                    exact_number(1.0 / controller_hz) + " s (got " + exact_number(latency) + " s)");
-  if (substeps < 1 || substeps > 1000) fail(where, "timing.substeps must be between 1 and 1000");
+    return bad("timing.latency", "must be a multiple of the controller period, in [0, 86400] s: " +
+                                     exact_number(1.0 / controller_hz) + " s (got " + exact_number(latency) + " s)");
+  if (substeps < 1 || substeps > 1000) return bad("timing.substeps", "must be between 1 and 1000");
   // Each bound alone allowed 10^8 RK4 steps per simulated second (100 kHz x 1000): 40 min for 2 s.
   if (controller_hz * substeps > kMaxStepsPerSecond)
-    fail(where, "timing.controller_hz x timing.substeps is " + exact_number(controller_hz * substeps) +
-                    " integration steps per second; at most 10^6 (a step of 1 us)");
+    return SettingProblem{"timing.substeps", "timing.controller_hz x timing.substeps is " +
+                                                 exact_number(controller_hz * substeps) +
+                                                 " integration steps per second; at most 10^6 (a step of 1 us)"};
+  return std::nullopt;
 }
+
+void LoopTiming::validate(const std::string& where) const { throw_if(problem(), where); }
 
 static Vec6d per_axis(const YamlNode& n) {
   if (n.is_sequence()) return n.as_vector(6);

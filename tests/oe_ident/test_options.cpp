@@ -59,7 +59,7 @@ const std::vector<BadSetting>& bad_settings() {
 }  // namespace
 
 TEST(IdentificationOptions, DefaultsAndTheDefaultFileAreValid) {
-  EXPECT_FALSE(IdentificationOptions{}.first_invalid().has_value());
+  EXPECT_FALSE(IdentificationOptions{}.problem().has_value());
   EXPECT_NO_THROW(IdentificationOptions{}.validate());
   const auto cfg = load_identification_config(std::string(VCLOE_SOURCE_DIR) + "/config/identify.yaml");
   EXPECT_NO_THROW(cfg.options.validate());
@@ -69,9 +69,9 @@ TEST(IdentificationOptions, EachSettingOutOfRangeIsRefusedNamingTheOption) {
   for (const BadSetting& b : bad_settings()) {
     IdentificationOptions o;
     b.apply(o);
-    const auto bad = o.first_invalid();
+    const auto bad = o.problem();
     ASSERT_TRUE(bad.has_value()) << b.option;
-    EXPECT_EQ(bad->option, b.option);
+    EXPECT_EQ(bad->key, b.option);
     const std::string e = error_of([&] { o.validate(); });
     EXPECT_NE(e.find(std::string("identification option '") + b.option + "'"), std::string::npos) << e;
     EXPECT_NE(e.find("expected"), std::string::npos) << e;

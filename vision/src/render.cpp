@@ -102,19 +102,22 @@ MarkerView view_markers(const StereoRig& rig, const MarkerSet& markers, const Tr
   return v;
 }
 
-void RenderSettings::validate() const {
-  auto within = [](const char* name, double x, double lo, bool lo_open, double hi) {
-    if (std::isfinite(x) && (lo_open ? x > lo : x >= lo) && x <= hi) return;
-    fail(std::string("render settings: ") + name,
-         std::string("expected ") + (lo_open ? "(" : "[") + exact_number(lo) + ", " + exact_number(hi) + "], got " +
-             exact_number(x));
+std::optional<SettingProblem> RenderSettings::problem() const {
+  auto within = [](const char* name, double x, double lo, bool lo_open, double hi) -> std::optional<SettingProblem> {
+    if (std::isfinite(x) && (lo_open ? x > lo : x >= lo) && x <= hi) return std::nullopt;
+    return SettingProblem{name, std::string(name) + ": expected " + (lo_open ? "(" : "[") + exact_number(lo) + ", " +
+                                    exact_number(hi) + "], got " + exact_number(x)};
   };
-  within("background_dn", background_dn, 0, false, kMaxDn);
-  within("marker_peak_dn", marker_peak_dn, 0, false, kMaxDn);
-  within("blur_sigma_px", blur_sigma_px, kMinBlurPx, true, kMaxBlurPx);
-  within("noise_sigma_dn", noise_sigma_dn, 0, false, kMaxDn);
-  for (const SpuriousBlob& b : spurious) within("spurious radius_px", b.radius_px, 0, true, 1000);
+  std::optional<SettingProblem> p = within("background_dn", background_dn, 0, false, kMaxDn);
+  if (!p) p = within("marker_peak_dn", marker_peak_dn, 0, false, kMaxDn);
+  if (!p) p = within("blur_sigma_px", blur_sigma_px, kMinBlurPx, true, kMaxBlurPx);
+  if (!p) p = within("noise_sigma_dn", noise_sigma_dn, 0, false, kMaxDn);
+  for (const SpuriousBlob& b : spurious)
+    if (!p) p = within("spurious radius_px", b.radius_px, 0, true, 1000);
+  return p;
 }
+
+void RenderSettings::validate(const std::string& where) const { throw_if(problem(), where); }
 
 StereoImages render_markers(const StereoRig& rig, const MarkerSet& markers, const Transform& T_O_E,
                             const RenderSettings& s) {

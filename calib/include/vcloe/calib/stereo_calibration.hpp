@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vcloe/calib/image_pairs.hpp"
+#include "vcloe/core/settings.hpp"
 #include "vcloe/vision/camera.hpp"
 #include "vcloe/vision/render.hpp"
 
@@ -28,9 +29,11 @@ struct StereoCalibrationSettings {
   int min_pairs = 5;
   bool fix_k3 = false;            // estimate k1, k2, p1, p2, k3 (true: k3 = 0, for narrow views)
 
-  // Throws vcloe::Error naming the setting unless every limit is finite and positive
-  // (max_view_rms_px at most 100 px, outlier_factor > 1) and min_pairs >= 3.
-  void validate() const;
+  // The first setting out of range: every limit finite and positive (max_view_rms_px at most
+  // 100 px, outlier_factor > 1) and min_pairs >= 3. validate throws it as vcloe::Error
+  // "stereo calibration: <key>: ..." (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "stereo calibration") const;
 };
 
 struct ViewReport {

@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::excitation {
@@ -37,13 +38,16 @@ struct FourierTrajectory {
   int harmonics() const { return static_cast<int>(s.cols()); }
   TrajectorySample sample(double t) const;
   Vec6d pose(double t) const { return sample(t).chi; }
+  // Frequency, duration and harmonics within the bounds above, coefficients finite; validate
+  // throws vcloe::Error "<where>: <message>" (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where) const;
 };
 
 // Errors name the file, line and key (zero harmonics, non-positive frequency or duration, ...).
 FourierTrajectory load_trajectory(const std::string& file);
 FourierTrajectory parse_trajectory(const std::string& yaml_text, const std::string& name);
 std::string trajectory_to_yaml(const FourierTrajectory& trajectory);
-void validate(const FourierTrajectory& trajectory, const std::string& where);
 
 // Limits every sample must respect, on top of the robot's own (joint range, singularity).
 struct MotionLimits {
@@ -61,8 +65,9 @@ struct MotionLimits {
   // are amplified so much that the pose cannot be controlled or the identification trusted.
   double max_joint_error_gain = 10.0;
 
-  // Throws vcloe::Error naming `where` and the field unless every limit is finite and positive
-  // (the margins in [0, 1)): a NaN limit passed every check silently.
+  // The first limit not finite and positive (the margins not in [0, 1)): a NaN limit passed
+  // every check silently. validate throws vcloe::Error "<where>: <key>: ..." (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
 };
 
@@ -103,9 +108,10 @@ struct RandomTrajectoryOptions {
   double angle_amplitude = 0.06;      // rad, per axis
   MotionLimits limits;
 
-  // Throws vcloe::Error naming `where` and the field: at least one harmonic (at most
-  // kMaxHarmonics), f0 at least one cycle a day (kMinF0), duration in (0, kMaxDuration],
-  // amplitudes positive and finite, valid limits.
+  // The first of: at least one harmonic (at most kMaxHarmonics), f0 at least one cycle a day
+  // (kMinF0), duration in (0, kMaxDuration], amplitudes positive and finite, valid limits.
+  // validate throws vcloe::Error "<where>: <key>: ..." (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
 };
 FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,

@@ -32,7 +32,9 @@ struct ExcitationProblem {
   int local_evaluations = 1500;
   int baseline_trajectories = 20;  // random feasible trajectories for the 'initial' median
   std::string source = "excitation";  // the settings file, named by errors the limits cause
-  // Throws vcloe::Error naming the setting (zero harmonics, bad frequency, ...).
+  // The first setting out of range (zero harmonics, bad frequency, ...); validate throws it as
+  // vcloe::Error "<where>: <message>" (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
 };
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::hw {
@@ -25,7 +26,10 @@ struct ModelCheckOptions {
   int inverse_dynamics_samples = 50;
   // Targets (docs/model.md): pose divergence, loop closure, inverse dynamics.
   double pos_max_mm = 0.05, rot_max_mrad = 0.1, closure_max_mm = 0.01, id_rel_err_max = 1e-6;
-  void validate() const;  // throws vcloe::Error naming the option
+  // The first value out of range, named by its command-line option ("--duration: expected ...");
+  // validate throws it as vcloe::Error, the message alone by default (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 struct ModelCheck {

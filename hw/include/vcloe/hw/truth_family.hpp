@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::hw {
@@ -21,7 +22,11 @@ struct TruthFamily {
   bool unmodelled = false;
   double tolerance = 2e-4;
 
-  std::string first_invalid() const;  // "key: what is expected", or empty
+  // The first spread out of range ("<key>: expected ..."); validate throws it as vcloe::Error
+  // "<where>: <message>" (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where) const;
+  std::string first_invalid() const;  // problem()'s message, or empty (for `vcloe truth random`)
 };
 
 // A truth: the priors' structure and values, varied as `family` says, then every body's moments

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/oe_ident/adequacy.hpp"
 #include "vcloe/oe_ident/progress.hpp"
 #include "vcloe/oe_ident/payload.hpp"
@@ -52,13 +53,6 @@ struct Experiment {
 
 enum class Loss { Squared, Huber, Cauchy };
 
-// A setting out of range: the option, named as in the settings file ("loss.scale", "threads",
-// "stopping.tol1", ...), and what is expected instead of what it holds.
-struct InvalidOption {
-  std::string option;
-  std::string message;
-};
-
 struct IdentificationOptions {
   std::vector<ParameterSpec> spec = std::vector<ParameterSpec>(sim::kNumLambda);
   Anchor anchor;
@@ -83,11 +77,12 @@ struct IdentificationOptions {
   bool verbose = false;
   ProgressFunction progress;        // called after each LM iteration (progress.hpp); empty: silent
 
-  // Every numeric setting and the anchor range-checked, in one place (in the manner of Ceres'
-  // Solver::Options::IsValid): the first setting out of range, or nullopt if all are in range.
-  std::optional<InvalidOption> first_invalid() const;
-  // Throws vcloe::Error "identification option '<option>': <message>" for the first_invalid().
-  void validate() const;
+  // Every numeric setting and the anchor range-checked, in one place (core/settings.hpp): the
+  // first setting out of range, its key named as in the settings file ("loss.scale", "threads",
+  // "stopping.tol1", ...) and what is expected instead of what it holds; nullopt if all are in
+  // range. validate throws it as vcloe::Error "<where> '<key>': <message>".
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "identification option") const;
 };
 
 constexpr int kMaxIdentificationThreads = 64;

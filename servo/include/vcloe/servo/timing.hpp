@@ -9,6 +9,7 @@
 #include <string>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::servo {
 
@@ -24,7 +25,9 @@ struct LoopTiming {
   double camera_period() const { return 1.0 / camera_hz; }
   int ticks_per_frame() const;  // controller_hz / camera_hz (must be whole)
   int latency_ticks() const;    // latency / controller period (must be whole)
-  // Throws vcloe::Error naming `where` and the offending key.
+  // The first value out of range; validate throws it as vcloe::Error "<where>: <message>"
+  // (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
 };
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/vision/markers.hpp"
 
 namespace vcloe::vision {
@@ -36,8 +37,10 @@ struct RenderSettings {
   std::vector<std::string> occluded_left;     // hidden in the left image only
   std::vector<SpuriousBlob> spurious;
 
-  // Throws vcloe::Error naming the first setting out of range (called by render_markers).
-  void validate() const;
+  // The first setting out of range ("<key>: expected ..."); validate throws it as vcloe::Error
+  // "render settings: <key>: ..." (core/settings.hpp; called by render_markers).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "render settings") const;
 };
 
 struct StereoImages {
