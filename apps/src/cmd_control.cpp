@@ -14,7 +14,7 @@
 #include <map>
 
 #include "commands.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
 #include "rig_common.hpp"
 #include "vcloe/core/error.hpp"
@@ -40,7 +40,7 @@ struct Received {  // one pose as the recorder got it
 
 class Controller {
  public:
-  Controller(const ControlOptions& o, const ExperimentSetup& s)
+  Controller(const ControlOptions& o, const rig::ExperimentSetup& s)
       : o_(o),
         s_(s),
         clock_(parse_clock(o.clock)),
@@ -93,7 +93,7 @@ class Controller {
 
  private:
   const ControlOptions& o_;
-  const ExperimentSetup& s_;
+  const rig::ExperimentSetup& s_;
   RigClock clock_;
   servo::VisualServo<double> outer_;
   zmq::context_t context_;
@@ -243,7 +243,7 @@ void Controller::finish() {
   std::vector<double> seen;
   std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
-  t.metadata = trace_metadata(s_, "rig");
+  t.metadata = rig::trace_metadata(s_, "rig");
   t.metadata["clock"] = o_.clock;
   if (const auto& p = o_.payload)
     t.metadata["payload"] = {{"mass", p->mass}, {"inertia", {p->inertia(0), p->inertia(1), p->inertia(2)}}};
@@ -315,7 +315,7 @@ void add_control_command(CLI::App& app) {
     check_endpoints(o->endpoints, "pks");
     for (const std::string& f : {o->out, sidecar_path(o->out), o->out + ".partial"})
       check_output_path(f, o->force, {o->robot, o->experiment, o->reference});
-    const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    const rig::ExperimentSetup s = rig::load_setup(o->robot, o->experiment, o->reference);
     const double period = s.experiment.timing.camera_period();
     check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600,
                   "0 (the clock's default)");

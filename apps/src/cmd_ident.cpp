@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "ident_report.hpp"
 #include "report_html.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -42,11 +42,11 @@ PoseTrace read_noting_unbound(const std::string& file) {
 // Priors far from any robot (a mass or inertia 1000x off) either stop the twin — refused with
 // the reason — or leave it unable to follow the reference the measured robot followed: refused
 // too, before a fit that would start from nonsense.
-void check_priors(const ExperimentSetup& s, const PoseTrace& measured, const std::string& robot,
+void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, const std::string& robot,
                   const std::string& trace) {
   PoseTrace twin;
   try {
-    twin = twin_trace(s, s.lambda);
+    twin = rig::twin_trace(s, s.lambda);
   } catch (const Error& e) {
     fail(robot, "the twin cannot run at these priors on the reference of " + trace + ": " + e.what());
   }
@@ -76,19 +76,19 @@ IdentifyOutcome run_identification(const IdentifyRequest& q) {
   oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(q.config);
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
-  out.setup = load_setup(q.robot, experiment, reference);
-  std::vector<oe_ident::Experiment> exps = {to_experiment(out.setup, measured, q.measured)};
-  check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
-  check_recorded_payload(measured, q.measured, std::nullopt, "");
+  out.setup = rig::load_setup(q.robot, experiment, reference);
+  std::vector<oe_ident::Experiment> exps = {rig::to_experiment(out.setup, measured, q.measured)};
+  rig::check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
+  rig::check_recorded_payload(measured, q.measured, std::nullopt, "");
   check_priors(out.setup, measured, q.robot, q.measured);
   if (!q.payload_trace.empty()) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
     const PoseTrace pt = read_noting_unbound(q.payload_trace);
     const std::string pref = q.reference.empty() ? recorded_path(pt, "reference", q.payload_trace) : q.reference;
-    out.payload_setup = load_setup(q.robot, experiment, pref);
-    exps.push_back(to_experiment(*out.payload_setup, pt, q.payload_trace, cfg.payload));
-    check_recorded_robot(*out.payload_setup, pt, q.payload_trace, q.accept_robot_mismatch);
-    check_recorded_payload(pt, q.payload_trace, cfg.payload, q.payload_file.empty() ? q.config : q.payload_file);
+    out.payload_setup = rig::load_setup(q.robot, experiment, pref);
+    exps.push_back(rig::to_experiment(*out.payload_setup, pt, q.payload_trace, cfg.payload));
+    rig::check_recorded_robot(*out.payload_setup, pt, q.payload_trace, q.accept_robot_mismatch);
+    rig::check_recorded_payload(pt, q.payload_trace, cfg.payload, q.payload_file.empty() ? q.config : q.payload_file);
   } else if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
     fail(q.config, "the payload anchor needs a second trace with the payload (--payload-trace)");
   }

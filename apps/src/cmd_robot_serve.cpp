@@ -15,7 +15,7 @@
 #include <map>
 
 #include "commands.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
 #include "rig_common.hpp"
 #include "vcloe/core/error.hpp"
@@ -35,7 +35,7 @@ struct RobotServeOptions {
 
 class RobotServer {
  public:
-  RobotServer(const RobotServeOptions& o, const ExperimentSetup& s, const sim::RobotFile& truth,
+  RobotServer(const RobotServeOptions& o, const rig::ExperimentSetup& s, const sim::RobotFile& truth,
               const std::optional<oe_ident::Payload>& payload)
       : o_(o),
         clock_(parse_clock(o.clock)),
@@ -98,7 +98,7 @@ class RobotServer {
     return std::nullopt;
   }
 
-  static bridge::SafetyLimits limits(const RobotServeOptions& o, const ExperimentSetup& s) {
+  static bridge::SafetyLimits limits(const RobotServeOptions& o, const rig::ExperimentSetup& s) {
     bridge::SafetyLimits l = safety_limits(o.timeouts, parse_clock(o.clock), s.experiment.timing.camera_period());
     l.max_invalid_in_row = o.max_invalid;
     l.max_command_speed = o.max_command_speed;
@@ -106,7 +106,7 @@ class RobotServer {
     if (const std::string why = l.first_invalid(); !why.empty()) fail("robot serve", why);
     return l;
   }
-  static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s) {
+  static hw::VirtualRobotOptions robot_options(const rig::ExperimentSetup& s) {
     hw::VirtualRobotOptions opt;
     opt.controller_hz = s.experiment.timing.controller_hz;
     return opt;
@@ -272,7 +272,7 @@ void add_robot_command(CLI::App& app) {
     check_start_timeout(o->start_timeout);
     check_endpoints(o->endpoints, "cpks");
     const std::optional<oe_ident::Payload> payload = payload_from(o->payload);
-    const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    const rig::ExperimentSetup s = rig::load_setup(o->robot, o->experiment, o->reference);
     o->timeouts.validate(s.experiment.timing.camera_period(), o->experiment);
     catch_interrupts();
     RobotServer server(*o, s, sim::load_robot(o->truth, true), payload);

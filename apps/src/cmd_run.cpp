@@ -4,7 +4,7 @@
 
 #include "camera_option.hpp"
 #include "commands.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -19,13 +19,13 @@ void add_run_command(CLI::App& app) {
     double noise_position = 2e-5, noise_angle = 5e-5;
     PayloadOption payload;
     bool force = false;
-    CameraOption camera;
+    rig::CameraOption camera;
 
     // Every option before any file is read or the robot moves. Camera noise: at most 10 mm and
     // 0.1 rad (1e300 made the engine diverge; a noise-free camera, 0, is allowed); the payload
     // both options or neither (payload_option.hpp).
     std::optional<oe_ident::Payload> validate() const {
-      check_camera_noise(noise_position, noise_angle);
+      rig::check_camera_noise(noise_position, noise_angle);
       camera.validate();
       for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
       return payload_from(payload);
@@ -54,18 +54,18 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "overwrite existing output");
   cmd->callback([o] {
     const std::optional<oe_ident::Payload> payload = o->validate();
-    const ExperimentSetup s = load_setup(o->robot, o->experiment, o->reference);
+    const rig::ExperimentSetup s = rig::load_setup(o->robot, o->experiment, o->reference);
     const sim::RobotFile truth = sim::load_robot(o->truth, true);
-    VirtualRun vo;
+    rig::VirtualRun vo;
     vo.seed = o->seed;
     vo.noise_sigma << o->noise_position, o->noise_position, o->noise_position, o->noise_angle, o->noise_angle,
         o->noise_angle;
-    const auto add_camera_metadata = install_camera(o->camera, vo);
-    PoseTrace t = virtual_trace(s, truth, vo, o->truth, payload);
+    const auto add_camera_metadata = rig::install_camera(o->camera, vo);
+    PoseTrace t = rig::virtual_trace(s, truth, vo, o->truth, payload);
     add_camera_metadata(t);
     write_trace(o->out, t, o->force);
-    print_written(o->out, t);
-    warn_if_not_following(t, o->out);
+    rig::print_written(o->out, t);
+    rig::warn_if_not_following(t, o->out);
   });
 }
 

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 
 namespace vcloe::app {
 
@@ -25,11 +25,11 @@ void add_simulate_command(CLI::App& app) {
   cmd->callback([o] {
     check_output_path(o->out, o->force, {o->model, o->experiment, o->reference});
     check_output_path(sidecar_path(o->out), o->force, {o->model, o->experiment, o->reference});
-    const ExperimentSetup s = load_setup(o->model, o->experiment, o->reference);
-    const PoseTrace t = twin_trace(s, s.lambda);
+    const rig::ExperimentSetup s = rig::load_setup(o->model, o->experiment, o->reference);
+    const PoseTrace t = rig::twin_trace(s, s.lambda);
     write_trace(o->out, t, o->force);
-    print_written(o->out, t);
-    warn_if_not_following(t, o->out);
+    rig::print_written(o->out, t);
+    rig::warn_if_not_following(t, o->out);
   });
 }
 

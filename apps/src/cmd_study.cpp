@@ -10,7 +10,7 @@
 
 #include "child_step.hpp"
 #include "commands.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "study_table.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/core/error.hpp"
@@ -36,7 +36,7 @@ struct StudyOptions {
     // Each file read as its step will read it, before the directory or any step: a trace given
     // as --reference or priors with a negative gain failed inside a child's log.
     (void)sim::load_robot(priors);
-    if (!reference.empty()) (void)load_setup(priors, experiment, reference);
+    if (!reference.empty()) (void)rig::load_setup(priors, experiment, reference);
     else if (!experiment.empty()) (void)servo::load_experiment(experiment);
     if (!config.empty()) (void)oe_ident::load_identification_config(config);
   }
@@ -46,11 +46,11 @@ struct StudyOptions {
 // RMS of measured - twin(truth) per experiment: the noise floor the fit is measured against.
 std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std::string& truth,
                                                 const std::vector<std::pair<std::string, std::optional<oe_ident::Payload>>>& traces) {
-  const ExperimentSetup s = load_setup(truth, o.experiment, o.reference);
+  const rig::ExperimentSetup s = rig::load_setup(truth, o.experiment, o.reference);
   std::vector<std::array<double, 6>> floors;
   for (const auto& [trace, payload] : traces)
     floors.push_back(oe_ident::rms_error(s.model, s.lambda, s.experiment.outer,
-                                         to_experiment(s, read_trace(trace), trace, payload), "the truth"));
+                                         rig::to_experiment(s, read_trace(trace), trace, payload), "the truth"));
   return floors;
 }
 

@@ -11,7 +11,7 @@
 #include <map>
 
 #include "commands.hpp"
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -73,13 +73,13 @@ void run_validate(const ValidateOptions& o) {
     row.seed = o.seed + static_cast<unsigned>(i);
     const excitation::FourierTrajectory traj = excitation::random_feasible_trajectory(model.model, row.seed);
     const std::string name = "random trajectory (seed " + std::to_string(row.seed) + ")";
-    const ExperimentSetup setup = make_setup(model, experiment, traj, name);
-    VirtualRun vo;
+    const rig::ExperimentSetup setup = rig::make_setup(model, experiment, traj, name);
+    rig::VirtualRun vo;
     vo.seed = row.seed;
-    const PoseTrace measured = virtual_trace(setup, truth, vo, o.truth);
-    row.model = compare_traces(measured, twin_trace(setup, model.lambda), TraceColumns::Measured, TraceColumns::Measured,
+    const PoseTrace measured = rig::virtual_trace(setup, truth, vo, o.truth);
+    row.model = compare_traces(measured, rig::twin_trace(setup, model.lambda), TraceColumns::Measured, TraceColumns::Measured,
                                "measured", "twin");
-    row.floor = compare_traces(measured, twin_trace(setup, truth.lambda), TraceColumns::Measured,
+    row.floor = compare_traces(measured, rig::twin_trace(setup, truth.lambda), TraceColumns::Measured,
                                TraceColumns::Measured, "measured", "twin(truth)");
     const auto a = rms6(row.model), f = rms6(row.floor);
     for (int c = 0; c < 6; ++c) row.worst_ratio = std::max(row.worst_ratio, a[c] / f[c]);
@@ -88,13 +88,13 @@ void run_validate(const ValidateOptions& o) {
     if (o.reidentify) {
       // The same trajectory as an identification experiment (with its payload run when the
       // anchor asks for one), from the priors.
-      const ExperimentSetup ps = make_setup(*priors, experiment, traj, name);
-      std::vector<oe_ident::Experiment> exps = {to_experiment(ps, measured, name)};
+      const rig::ExperimentSetup ps = rig::make_setup(*priors, experiment, traj, name);
+      std::vector<oe_ident::Experiment> exps = {rig::to_experiment(ps, measured, name)};
       if (id_config->options.anchor.kind == oe_ident::AnchorKind::Payload) {
-        VirtualRun vp = vo;
+        rig::VirtualRun vp = vo;
         vp.seed = row.seed + 100000;
-        const PoseTrace loaded = virtual_trace(setup, truth, vp, o.truth, id_config->payload);
-        exps.push_back(to_experiment(ps, loaded, name + " with payload", id_config->payload));
+        const PoseTrace loaded = rig::virtual_trace(setup, truth, vp, o.truth, id_config->payload);
+        exps.push_back(rig::to_experiment(ps, loaded, name + " with payload", id_config->payload));
       }
       fits.push_back(oe_ident::identify(priors->model, priors->lambda, experiment.outer, exps, id_config->options));
       if (!o.json && !o.quiet)

@@ -34,7 +34,7 @@ struct VisionServeOptions {
   RigEndpoints endpoints;
   std::uint64_t seed = 1;
   double noise_position = 2e-5, noise_angle = 5e-5, robot_timeout = 2.0, start_timeout = 30;
-  CameraOption camera;
+  rig::CameraOption camera;
 };
 
 class VisionServer {
@@ -111,12 +111,12 @@ class VisionServer {
 
   void serve_virtual() {
     bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All);
-    VirtualRun vo;
+    rig::VirtualRun vo;
     vo.seed = o_.seed;
-    check_camera_noise(o_.noise_position, o_.noise_angle);
+    rig::check_camera_noise(o_.noise_position, o_.noise_angle);
     vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
         o_.noise_angle;
-    install_camera(o_.camera, vo);
+    rig::install_camera(o_.camera, vo);
     servo::GaussianPoseNoise gaussian(vo.noise_sigma, vo.seed);
     wait_for_start(&camera);
     for (;;) {
@@ -219,8 +219,8 @@ void add_vision_command(CLI::App& app) {
           ->capture_default_str(),
       cmd->add_option("--noise-angle", o->noise_angle, "virtual camera: noise sigma per angle channel (rad)")
           ->capture_default_str()};
-  add_camera_options(cmd, o->camera);
-  virtual_only.insert(virtual_only.end(), o->camera.stereo_only.begin(), o->camera.stereo_only.end());
+  const std::vector<CLI::Option*> stereo_only = add_camera_options(cmd, o->camera);
+  virtual_only.insert(virtual_only.end(), stereo_only.begin(), stereo_only.end());
   virtual_only.push_back(cmd->get_option("--camera"));
   const std::vector<CLI::Option*> images_only = {
       cmd->add_option("--rig", o->rig, "images and cameras: calibrated rig file (default config/rig.yaml)"),

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 
 namespace vcloe::app {
 
@@ -15,12 +15,12 @@ struct IdentifyRequest {
   std::string report;  // --report: the HTML report to write after the fit (empty: none)
   bool verbose = false;
   bool quiet = false;  // no live progress line
-  bool accept_robot_mismatch = false;  // --accept-robot-mismatch (experiment_setup.hpp, check_recorded_robot)
+  bool accept_robot_mismatch = false;  // --accept-robot-mismatch (rig/setup.hpp, rig::check_recorded_robot)
 };
 
 struct IdentifyOutcome {
-  ExperimentSetup setup;
-  std::optional<ExperimentSetup> payload_setup;
+  rig::ExperimentSetup setup;
+  std::optional<rig::ExperimentSetup> payload_setup;
   oe_ident::IdentificationResult result;
   std::string anchor;
   Vec6d noise_sigma = Vec6d::Ones();  // the settings' camera noise (m, rad): the fit's yardstick

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "pose_plot.hpp"
 #include "report_figures.hpp"
 #include "report_sections.hpp"
@@ -53,7 +53,7 @@ Vec6d declared_sigma(const PoseTrace& t) {
 
 PoseSeries series(const std::string& name, const PoseTrace& t) { return {name, t.time, t.measured}; }
 
-double observability_index(const ExperimentSetup& s) {
+double observability_index(const rig::ExperimentSetup& s) {
   const excitation::ExcitationProblem p;
   Eigen::MatrixXd H;
   if (!excitation::stack_regressor(s.model, s.trajectory, p.regressor_period, H)) return 0;
@@ -62,9 +62,9 @@ double observability_index(const ExperimentSetup& s) {
 
 // The time plots of experiment 1, the diagnostics and the excitation, as HTML figures.
 std::string figures(const ReportInput& in, const ReportFiles& files, const fs::path& dir, Vec6d& sigma) {
-  const ExperimentSetup setup = load_setup(files.robot, files.experiment, files.reference);
+  const rig::ExperimentSetup setup = rig::load_setup(files.robot, files.experiment, files.reference);
   const PoseTrace measured = read_trace(files.measured);
-  const PoseTrace before = twin_trace(setup, setup.lambda), after = twin_trace(setup, sim::load_robot(files.model).lambda);
+  const PoseTrace before = rig::twin_trace(setup, setup.lambda), after = rig::twin_trace(setup, sim::load_robot(files.model).lambda);
   sigma = declared_sigma(measured);
   ResidualSeries r;
   r.sigma = sigma;

@@ -17,7 +17,7 @@ struct RigRun {
   std::string transport = "ipc";    // ipc | tcp
   std::uint64_t seed = 1;           // the virtual camera's noise
   double noise_position = 2e-5, noise_angle = 5e-5;
-  CameraOption camera;
+  rig::CameraOption camera;
   std::optional<oe_ident::Payload> payload;
   TimeoutOptions timeouts;
   bool force = false;

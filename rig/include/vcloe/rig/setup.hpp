@@ -1,8 +1,9 @@
 #pragma once
-// An experiment as the commands set it up: robot, timing, reference; and where the one loop
-// (servo::run_loop) is composed with a robot (the twin, or the virtual robot of hw) and a pose
-// source (DESIGN.md section 2: composed at the top, not inside a library). Shared by the
-// simulate, run, identify, validate and demo commands.
+// vcloe_rig: the experiment and the live rig, composed above the libraries they join.
+// setup.hpp: an experiment as the commands set it up: robot, timing, reference; and where the
+// one loop (servo::run_loop) is composed with a robot (the twin, or the virtual robot of hw) and
+// a pose source (composed here, at the top, not inside servo or hw: docs/architecture.md).
+// Shared by the simulate, run, identify, validate and demo commands and the live rig.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -14,7 +15,7 @@
 #include "vcloe/oe_ident/problem.hpp"
 #include "vcloe/servo/reference.hpp"
 
-namespace vcloe::app {
+namespace vcloe::rig {
 
 struct ExperimentSetup {
   std::string robot_file, experiment_file, reference_file;
@@ -77,4 +78,4 @@ void warn_if_not_following(const PoseTrace& trace, const std::string& path);
 // Prints "wrote PATH (N poses, T s) and SIDECAR" after a trace was written.
 void print_written(const std::string& path, const PoseTrace& trace);
 
-}  // namespace vcloe::app
+}  // namespace vcloe::rig

@@ -1,4 +1,4 @@
-#include "experiment_setup.hpp"
+#include "vcloe/rig/setup.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include "vcloe/servo/twin.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 
-namespace vcloe::app {
+namespace vcloe::rig {
 
 nlohmann::json trace_metadata(const ExperimentSetup& s, const std::string& source) {
   const servo::LoopTiming& t = s.experiment.timing;
@@ -271,4 +271,4 @@ void print_written(const std::string& path, const PoseTrace& t) {
             << "\n";
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::rig
