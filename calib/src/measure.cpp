@@ -204,15 +204,13 @@ Report measure_folder(const MeasureOptions& o) {
   }
   if (!o.out.empty()) {
     if (r.trace.size() == 0) fail(o.images, "no valid pose: nothing to write");
-    r.trace.metadata = {{"format", "vcloe-trace-1"},
-                        {"source", "measure"},
-                        {"software_version", defaults::software_version()},
-                        {"camera_hz", o.rate},
-                        {"rig", file_entry(o.rig)},
-                        {"markers", file_entry(o.markers)},
-                        {"frames", pairs.size()},
-                        {"missing_frames", missing},
-                        {"invalid_frames", static_cast<int>(pairs.size()) - r.valid}};
+    TraceMetadata& m = r.trace.metadata;
+    m.format = kTraceFormat, m.source = "measure", m.software_version = defaults::software_version();
+    m.camera_hz = o.rate;
+    m.rig = file_record(o.rig), m.markers = file_record(o.markers);
+    m.frames = pairs.size();
+    m.missing_frames = std::vector<std::int64_t>(missing.begin(), missing.end());
+    m.invalid_frames = static_cast<int>(pairs.size()) - r.valid;
     write_trace(o.out, r.trace, o.force);
     j["out"] = o.out;
   }

@@ -70,13 +70,9 @@ Report filter_trace(const FilterTraceOptions& o, std::ostream& notes) {
   const double cutoff_hz = o.cutoff_for(fs_hz, t.time.back() - t.time.front(), notes);
   const SosFilter sos = butterworth_lowpass(o.order, cutoff_hz, fs_hz);
   filter_measured(t, sos);
-  t.metadata["filter"] = {
-      {"type", "butterworth low-pass, zero-phase (scipy sosfiltfilt: odd padding, steady-state initial conditions)"},
-      {"order", o.order},
-      {"cutoff_hz", cutoff_hz},
-      {"sample_rate_hz", fs_hz},
-      {"padlen", sosfiltfilt_default_padlen(sos)},
-      {"input", file_entry(o.in)}};
+  t.metadata.filter = FilterRecord{
+      "butterworth low-pass, zero-phase (scipy sosfiltfilt: odd padding, steady-state initial conditions)",
+      o.order, sosfiltfilt_default_padlen(sos), cutoff_hz, fs_hz, file_record(o.in)};
   write_trace(o.out, t, o.force);
   std::ostringstream text;
   text << "filtered the measured poses of " << o.in << " (" << t.size() << " samples at " << fixed(fs_hz, 3)

@@ -101,18 +101,15 @@ void write_png(const std::string& path, const cv::Mat& image, bool force) {
   write_file_atomically(path, std::string(png.begin(), png.end()), force);
 }
 
-nlohmann::json truth_metadata(const RenderPairsOptions& o) {
-  return {{"format", "vcloe-trace-1"},
-          {"source", "render"},
-          {"software_version", defaults::software_version()},
-          {"camera_hz", o.rate},
-          {"note", "measured = reference = truth: the true poses of the rendered frames"},
-          {"rig", file_entry(o.rig)},
-          {"markers", file_entry(o.markers)},
-          {"reference", file_entry(o.reference)},
-          {"seed", o.seed},
-          {"noise_dn", o.noise_dn},
-          {"blur_px", o.blur_px}};
+TraceMetadata truth_metadata(const RenderPairsOptions& o) {
+  TraceMetadata m;
+  m.format = kTraceFormat, m.source = "render", m.software_version = defaults::software_version();
+  m.camera_hz = o.rate;
+  m.note = "measured = reference = truth: the true poses of the rendered frames";
+  m.rig = file_record(o.rig), m.markers = file_record(o.markers), m.reference = file_record(o.reference);
+  m.seed = o.seed;
+  m.noise_dn = o.noise_dn, m.blur_px = o.blur_px;
+  return m;
 }
 
 }  // namespace
