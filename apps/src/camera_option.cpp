@@ -10,7 +10,6 @@ std::vector<CLI::Option*> add_camera_options(CLI::App* cmd, rig::CameraOption& o
                   "pose pipeline, docs/vision.md)")
       ->check(CLI::IsMember({"gaussian", "stereo"}))
       ->capture_default_str();
-  o.config_dir = default_config_dir();
   const std::vector<CLI::Option*> stereo_only = {
       cmd->add_option("--centroid-noise-px", o.centroid_noise_px, "stereo camera: centroid noise sigma (px)")
           ->capture_default_str(),

@@ -8,8 +8,7 @@
 
 namespace vcloe::app {
 
-// Adds --camera and the stereo-only options; sets the option's config_dir to the default one
-// and records each stereo-only option given (refused with --camera gaussian by validate()).
+// Adds --camera and the stereo-only options and records each stereo-only option given (refused with --camera gaussian by validate()).
 // Returns the stereo-only options.
 std::vector<CLI::Option*> add_camera_options(CLI::App* cmd, rig::CameraOption& option);
 

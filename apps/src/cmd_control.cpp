@@ -244,24 +244,17 @@ void Controller::finish() {
   std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   t.metadata = rig::trace_metadata(s_, "rig");
-  t.metadata["clock"] = o_.clock;
-  if (const auto& p = o_.payload)
-    t.metadata["payload"] = {{"mass", p->mass}, {"inertia", {p->inertia(0), p->inertia(1), p->inertia(2)}}};
-  t.metadata["endpoints"] = {{"poses", o_.endpoints.poses}, {"commands", o_.endpoints.commands},
-                             {"status", o_.endpoints.status}};
-  t.metadata["stream"] = {{"poses_received", c.received},   {"sequence_gaps", c.gaps},
-                          {"duplicates", c.duplicates},      {"malformed", recorder_.malformed()},
-                          {"status_malformed", status_.malformed()},
-                          {"missing_frames", missing},       {"invalid_frames", invalid},
-                          {"latency_ms", {{"p50", quantile(seen, 0.5)}, {"p99", quantile(seen, 0.99)},
-                                          {"max", quantile(seen, 1.0)}}},
-                          {"receive_s", receive_s},          {"publish_to_receive_ms", latency_ms}};
+  t.metadata.clock = o_.clock;
+  if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
+  t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
+  t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
+                                   missing, invalid, quantile(seen, 0.5), quantile(seen, 0.99), quantile(seen, 1.0),
+                                   receive_s, latency_ms};
   const bool finished = last_status_.state == bridge::RobotState::Stopped &&
                         last_status_.reason == bridge::StopReason::Finished && end_reason_.empty();
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
   if (!finished)
-    t.metadata["stopped"] = {{"reason", why}, {"frames", frames},
-                             {"time_s", last_status_.tick * s_.experiment.timing.controller_period()}};
+    t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};
   if (frames == 0) {
     partial_.close();
     std::filesystem::remove(o_.out + ".partial");

@@ -45,7 +45,7 @@ void add_rig_run_command(CLI::App& rig) {
   cmd->callback([o] {
     RigRun& r = o->run;
     // Every option the three processes would refuse, refused here: one line, before any starts.
-    rig::check_camera_noise(r.noise_position, r.noise_angle);
+    defaults::check_camera_noise(r.noise_position, r.noise_angle);
     r.camera.validate();
     const double period = servo::load_experiment(r.experiment).timing.camera_period();
     r.timeouts.validate(period, r.experiment);

@@ -33,7 +33,7 @@ struct VisionServeOptions {
   std::string source = "virtual", experiment, rig, markers;
   RigEndpoints endpoints;
   std::uint64_t seed = 1;
-  double noise_position = 2e-5, noise_angle = 5e-5, robot_timeout = 2.0, start_timeout = 30;
+  double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle, robot_timeout = 2.0, start_timeout = 30;
   rig::CameraOption camera;
 };
 
@@ -113,7 +113,7 @@ class VisionServer {
     bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All);
     rig::VirtualRun vo;
     vo.seed = o_.seed;
-    rig::check_camera_noise(o_.noise_position, o_.noise_angle);
+    defaults::check_camera_noise(o_.noise_position, o_.noise_angle);
     vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
         o_.noise_angle;
     rig::install_camera(o_.camera, vo);

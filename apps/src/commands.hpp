@@ -4,12 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "vcloe/core/defaults.hpp"
+
 namespace vcloe::app {
 
-// Directory holding the default config files (robot.yaml, ...): $VCLOE_CONFIG_DIR if set,
-// else the source tree's config/ directory.
-std::string default_config_dir();
-std::string default_robot_file();
+// The default config files have their one home in core/defaults.hpp; these two names remain
+// for the commands not yet moved to it.
+inline std::string default_config_dir() { return defaults::config_dir(); }
+inline std::string default_robot_file() { return defaults::robot_file(); }
 
 void add_validate_model_command(CLI::App& app);
 void add_trajectory_command(CLI::App& app);

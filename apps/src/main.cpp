@@ -16,16 +16,6 @@
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
 
-namespace vcloe::app {
-
-std::string default_config_dir() {
-  if (const char* dir = std::getenv("VCLOE_CONFIG_DIR"); dir && *dir) return dir;
-  return VCLOE_DEFAULT_CONFIG_DIR;
-}
-std::string default_robot_file() { return default_config_dir() + "/robot.yaml"; }
-
-}  // namespace vcloe::app
-
 namespace {
 
 // Every --seed, of every command: a whole number below 2^64 (CLI11 stored 99999999999999999999 as

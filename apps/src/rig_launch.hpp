@@ -16,7 +16,7 @@ struct RigRun {
   std::string clock = "lockstep";   // lockstep | realtime
   std::string transport = "ipc";    // ipc | tcp
   std::uint64_t seed = 1;           // the virtual camera's noise
-  double noise_position = 2e-5, noise_angle = 5e-5;
+  double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
   rig::CameraOption camera;
   std::optional<oe_ident::Payload> payload;
   TimeoutOptions timeouts;

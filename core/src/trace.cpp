@@ -85,17 +85,16 @@ void write_file_atomically(const std::string& path, const std::string& text, boo
 }
 
 nlohmann::json file_entry(const std::string& path) {
-  if (path.empty()) return nullptr;
-  return {{"path", fs::absolute(path).lexically_normal().string()}, {"sha256", sha256_file(path)}};
+  const FileRecord f = file_record(path);
+  if (f.none()) return nullptr;
+  return {{"path", f.path}, {"sha256", f.sha256}};
 }
 
-std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string& key, const std::string& trace_path) {
-  if (!t.metadata.is_object() || !t.metadata.contains(key) || t.metadata[key].is_null()) return std::nullopt;
+std::optional<RecordedFile> recorded_file(const std::optional<FileRecord>& entry, const std::string& key,
+                                          const std::string& trace_path) {
+  if (!entry || entry->none()) return std::nullopt;
   const std::string where = sidecar_path(trace_path);
-  const nlohmann::json& e = t.metadata[key];
-  if (!e.is_object() || !e.contains("path") || !e["path"].is_string() || (e.contains("sha256") && !e["sha256"].is_string()))
-    fail(where, "key '" + key + "': expected {\"path\": string, \"sha256\": string}");
-  RecordedFile f{e["path"].get<std::string>(), e.value("sha256", "")};
+  RecordedFile f = *entry;
   // The non-throwing overloads: a recorded path the system refuses (too long, a component not a
   // directory) is "not found", not a library exception (found by fuzz/fuzz_sidecar).
   std::error_code ec;
@@ -107,6 +106,15 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string&
   if (!fs::is_regular_file(f.path, ec))
     fail(f.path, "recorded in " + where + " as the " + key + " file, is not a regular file");
   return f;
+}
+
+std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string& key, const std::string& trace_path) {
+  const TraceMetadata& m = t.metadata;
+  for (const auto& [name, entry] : {std::pair{"robot", &m.robot}, {"experiment", &m.experiment},
+                                    {"reference", &m.reference}, {"truth", &m.truth}, {"rig", &m.rig},
+                                    {"markers", &m.markers}})
+    if (key == name) return recorded_file(*entry, key, trace_path);
+  return std::nullopt;
 }
 
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
@@ -192,8 +200,9 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   if (fs::is_directory(path)) fail(path, "is a directory, expected a file name");
   if (fs::is_directory(sidecar_path(path)))
     fail(sidecar_path(path), "is a directory, expected a file name");
-  nlohmann::json meta = t.metadata.is_object() ? t.metadata : nlohmann::json::object();
-  meta["csv_sha256"] = sha256(out);
+  TraceMetadata recorded = t.metadata;
+  recorded.csv_sha256 = sha256(out);
+  const nlohmann::json meta = to_json(recorded);
   // Both files complete under temporary names, then the sidecar renamed first: a kill between
   // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
   // beside no CSV, never a new CSV that an old sidecar seems to describe.
@@ -210,45 +219,8 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   move_into_place(csv_tmp, path);
 }
 
-namespace {
-
-// The sidecar's own fields (docs/traces.md): their JSON types and ranges. A field written by
-// another tool may be absent; present, it must be what vcloe writes.
-void check_sidecar_fields(const nlohmann::json& j, const std::string& name) {
-  auto key = [&](const char* k) { return "key '" + std::string(k) + "': "; };
-  if (j.contains("format") && j["format"] != "vcloe-trace-1")
-    fail(name, key("format") + "expected \"vcloe-trace-1\" (this vcloe reads no other), got " + j["format"].dump());
-  for (const char* k : {"controller_hz", "camera_hz", "duration_s"})
-    if (j.contains(k) && (!j[k].is_number() || !(j[k].get<double>() > 0)))
-      fail(name, key(k) + "expected a positive number, got " + j[k].dump());
-  if (j.contains("latency_s") && (!j["latency_s"].is_number() || !(j["latency_s"].get<double>() >= 0)))
-    fail(name, key("latency_s") + "expected a non-negative number, got " + j["latency_s"].dump());
-  // Whole numbers, also when another tool wrote them as 1.0.
-  auto whole = [&](const char* k, double lo, double hi) {
-    return j[k].is_number() && j[k].get<double>() >= lo && j[k].get<double>() <= hi &&
-           j[k].get<double>() == std::floor(j[k].get<double>());
-  };
-  if (j.contains("substeps") && !whole("substeps", 1, 1000))
-    fail(name, key("substeps") + "expected a whole number from 1 to 1000, got " + j["substeps"].dump());
-  if (j.contains("seed") && !whole("seed", 0, 18446744073709549568.0))
-    fail(name, key("seed") + "expected a whole number from 0 to 2^64 - 2, got " + j["seed"].dump());
-  if (j.contains("outer_form") && j["outer_form"] != "feedforward" && j["outer_form"] != "literal")
-    fail(name, key("outer_form") + "expected \"feedforward\" or \"literal\", got " + j["outer_form"].dump());
-  for (const char* k : {"source", "software_version"})
-    if (j.contains(k) && !j[k].is_string()) fail(name, key(k) + "expected a string, got " + j[k].dump());
-}
-
-}  // namespace
-
-nlohmann::json parse_sidecar(const std::string& json_text, const std::string& name) {
-  const nlohmann::json j = parse_json(json_text, name);
-  if (!j.is_object()) fail(name, "expected a JSON object (the trace's metadata, docs/traces.md)");
-  if (j.contains("csv_sha256") &&
-      (!j["csv_sha256"].is_string() || j["csv_sha256"].get<std::string>().size() != 64 ||
-       j["csv_sha256"].get<std::string>().find_first_not_of("0123456789abcdefABCDEF") != std::string::npos))
-    fail(name, "key 'csv_sha256': expected the CSV's SHA-256 as 64 hexadecimal digits, got " + j["csv_sha256"].dump());
-  check_sidecar_fields(j, name);
-  return j;
+TraceMetadata parse_sidecar(const std::string& json_text, const std::string& name) {
+  return trace_metadata_from_json(parse_json(json_text, name), name);
 }
 
 PoseTrace read_trace(const std::string& path) {
@@ -260,8 +232,8 @@ PoseTrace read_trace(const std::string& path) {
   if (has_meta) {
     t.metadata = parse_sidecar(read_input_file(meta), meta);
     t.has_sidecar = true;
-    if (t.metadata.contains("csv_sha256")) {
-      std::string recorded = t.metadata["csv_sha256"].get<std::string>();  // hex in either case
+    if (t.metadata.csv_sha256) {
+      std::string recorded = *t.metadata.csv_sha256;  // hex in either case
       std::transform(recorded.begin(), recorded.end(), recorded.begin(), [](unsigned char c) { return std::tolower(c); });
       if (recorded != sha256(csv))
         fail(path, "does not belong with its sidecar " + meta +

@@ -11,6 +11,7 @@
 
 #include "figures.hpp"
 #include "sections.hpp"
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 
 namespace vcloe::report {
@@ -35,13 +36,7 @@ const char* const kStyle =
     ".verdict{padding:8px;border-radius:4px}.ok{background:#e8f4e8}.bad{background:#fbe9e7}code{font-size:12px}</style>\n";
 
 // The declared camera sigma of a trace (sidecar noise_sigma), else the defaults.
-Vec6d declared_sigma(const PoseTrace& t) {
-  Vec6d s = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();
-  const auto it = t.metadata.find("noise_sigma");
-  if (it != t.metadata.end() && it->is_array() && it->size() == 6)
-    for (int c = 0; c < 6; ++c) s(c) = (*it)[static_cast<std::size_t>(c)].get<double>();
-  return s;
-}
+Vec6d declared_sigma(const PoseTrace& t) { return t.metadata.noise_sigma.value_or(defaults::camera_noise_sigma()); }
 
 PoseSeries series(const std::string& name, const PoseTrace& t) { return {name, t.time, t.measured}; }
 

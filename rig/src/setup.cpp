@@ -15,20 +15,16 @@
 
 namespace vcloe::rig {
 
-nlohmann::json trace_metadata(const ExperimentSetup& s, const std::string& source) {
+TraceMetadata trace_metadata(const ExperimentSetup& s, const std::string& source) {
   const servo::LoopTiming& t = s.experiment.timing;
-  return {{"format", "vcloe-trace-1"},
-          {"source", source},
-          {"software_version", VCLOE_VERSION},
-          {"controller_hz", t.controller_hz},
-          {"camera_hz", t.camera_hz},
-          {"latency_s", t.latency},
-          {"substeps", t.substeps},
-          {"duration_s", s.reference.duration},
-          {"outer_form", s.experiment.outer.literal ? "literal" : "feedforward"},
-          {"robot", file_entry(s.robot_file)},
-          {"experiment", file_entry(s.experiment_file)},
-          {"reference", file_entry(s.reference_file)}};
+  TraceMetadata m;
+  m.format = kTraceFormat, m.source = source, m.software_version = defaults::software_version();
+  m.controller_hz = t.controller_hz, m.camera_hz = t.camera_hz, m.latency_s = t.latency, m.substeps = t.substeps;
+  m.duration_s = s.reference.duration;
+  m.outer_form = s.experiment.outer.literal ? "literal" : "feedforward";
+  m.robot = file_record(s.robot_file), m.experiment = file_record(s.experiment_file);
+  m.reference = file_record(s.reference_file);
+  return m;
 }
 
 namespace {
@@ -106,14 +102,11 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = trace_metadata(s, "virtual");
-  t.metadata["truth"] = file_entry(truth_file);
-  t.metadata["seed"] = run.seed;
-  t.metadata["noise_sigma"] = {run.noise_sigma(0), run.noise_sigma(1), run.noise_sigma(2),
-                               run.noise_sigma(3), run.noise_sigma(4), run.noise_sigma(5)};
-  t.metadata["engine"] = {{"name", "MuJoCo 2.2"}, {"timestep_s", opt.engine.timestep}};
-  if (payload)
-    t.metadata["payload"] = {{"mass", payload->mass},
-                             {"inertia", {payload->inertia(0), payload->inertia(1), payload->inertia(2)}}};
+  t.metadata.truth = file_record(truth_file);
+  t.metadata.seed = run.seed;
+  t.metadata.noise_sigma = run.noise_sigma;
+  t.metadata.engine = EngineRecord{"MuJoCo 2.2", opt.engine.timestep};
+  if (payload) t.metadata.payload = PayloadRecord{payload->mass, payload->inertia};
   return t;
 }
 
@@ -122,20 +115,23 @@ namespace {
 // The experiment the sidecar records against the one given now: a twin run on other timing or
 // another reference would be fitted to poses it never produced.
 void check_recorded_setup(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name) {
-  const nlohmann::json now = trace_metadata(s, "");
+  const TraceMetadata now = trace_metadata(s, "");
+  const TraceMetadata& rec = measured.metadata;
   const std::string from = (s.experiment_file.empty() ? std::string("the default experiment") : s.experiment_file);
-  for (const char* k : {"controller_hz", "camera_hz", "latency_s", "duration_s", "outer_form"}) {
-    if (!measured.metadata.contains(k)) continue;
-    const nlohmann::json& rec = measured.metadata[k];
-    const bool same = rec.is_number() ? std::abs(rec.get<double>() - now[k].get<double>()) <=
-                                            1e-9 * std::max(1.0, std::abs(now[k].get<double>()))
-                                      : rec == now[k];
-    auto text = [](const nlohmann::json& v) { return v.is_number() ? exact_number(v.get<double>()) : v.dump(); };
-    if (!same)
-      fail(name, "was recorded with " + std::string(k) + " " + text(rec) + " (" + sidecar_path(name) + "), but " +
-                     (std::string(k) == "duration_s" ? s.reference_file : from) + " gives " + text(now[k]) +
-                     ": the twin would run another experiment than the one measured");
-  }
+  auto differs = [&](const char* k, const std::string& recorded, const std::string& given) {
+    fail(name, "was recorded with " + std::string(k) + " " + recorded + " (" + sidecar_path(name) + "), but " +
+                   (std::string(k) == "duration_s" ? s.reference_file : from) + " gives " + given +
+                   ": the twin would run another experiment than the one measured");
+  };
+  auto number = [&](const char* k, const std::optional<double>& r, const std::optional<double>& g) {
+    if (r && std::abs(*r - *g) > 1e-9 * std::max(1.0, std::abs(*g))) differs(k, exact_number(*r), exact_number(*g));
+  };
+  number("controller_hz", rec.controller_hz, now.controller_hz);
+  number("camera_hz", rec.camera_hz, now.camera_hz);
+  number("latency_s", rec.latency_s, now.latency_s);
+  number("duration_s", rec.duration_s, now.duration_s);
+  if (rec.outer_form && *rec.outer_form != *now.outer_form)
+    differs("outer_form", "\"" + *rec.outer_form + "\"", "\"" + *now.outer_form + "\"");
 }
 
 }  // namespace
@@ -163,16 +159,11 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
   }
   // The camera noise the trace declares (sidecar `noise_sigma`): the yardstick of the model
   // adequacy verdict (oe_ident/adequacy.hpp).
-  if (const auto it = measured.metadata.find("noise_sigma"); it != measured.metadata.end()) {
-    Vec6d sigma;
-    if (!it->is_array() || it->size() != 6) fail(sidecar_path(name), "noise_sigma: expected 6 numbers (m, rad)");
-    for (int c = 0; c < 6; ++c) {
-      const auto& v = (*it)[static_cast<std::size_t>(c)];
-      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+  if (const std::optional<Vec6d>& sigma = measured.metadata.noise_sigma) {
+    for (int c = 0; c < 6; ++c)
+      if (!((*sigma)(c) > 0))
         fail(sidecar_path(name), "noise_sigma[" + std::to_string(c) + "]: expected a positive number");
-      sigma(c) = v.get<double>();
-    }
-    e.declared_noise = sigma;
+    e.declared_noise = *sigma;
   }
   return e;
 }
@@ -220,35 +211,29 @@ void check_recorded_robot(const ExperimentSetup& s, const PoseTrace& t, const st
 
 void check_recorded_payload(const PoseTrace& t, const std::string& trace_file,
                             const std::optional<oe_ident::Payload>& payload, const std::string& payload_source) {
-  if (!t.has_sidecar || !t.metadata.is_object()) return;  // nothing recorded to compare with
+  if (!t.has_sidecar) return;  // nothing recorded to compare with
   const std::string sidecar = sidecar_path(trace_file);
-  const bool recorded = t.metadata.contains("payload") && !t.metadata["payload"].is_null();
+  const std::optional<PayloadRecord>& recorded = t.metadata.payload;  // its form checked when read
   if (!payload) {
     if (recorded)
       fail(trace_file, "was recorded with a payload (" + sidecar + "); give it as --payload-trace, with the payload");
     return;
   }
   if (!recorded) {
-    const std::string source = t.metadata.value("source", std::string());
+    const std::string source = t.metadata.source.value_or("");
     if (source == "virtual" || source == "twin")
       fail(trace_file, "was recorded without a payload (" + sidecar + " records none), but is given as the run with the payload of " +
                            payload_source);
     return;
   }
-  const nlohmann::json& p = t.metadata["payload"];
-  if (!p.is_object() || !p.contains("mass") || !p["mass"].is_number() || !p.contains("inertia") ||
-      !p["inertia"].is_array() || p["inertia"].size() != 3 || !p["inertia"][0].is_number() ||
-      !p["inertia"][1].is_number() || !p["inertia"][2].is_number())
-    fail(sidecar, "key 'payload': expected {\"mass\": kg, \"inertia\": [Ix, Iy, Iz]}");
   auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
-  const double mass = p["mass"].get<double>();
-  if (!same(payload->mass, mass))
-    fail(payload_source, "payload mass " + exact_number(payload->mass) + " kg disagrees with the " + exact_number(mass) +
-                             " kg recorded in " + sidecar + " for the run of " + trace_file);
+  if (!same(payload->mass, recorded->mass))
+    fail(payload_source, "payload mass " + exact_number(payload->mass) + " kg disagrees with the " +
+                             exact_number(recorded->mass) + " kg recorded in " + sidecar + " for the run of " + trace_file);
   for (int k = 0; k < 3; ++k)
-    if (!same(payload->inertia(k), p["inertia"][static_cast<std::size_t>(k)].get<double>()))
+    if (!same(payload->inertia(k), recorded->inertia(k)))
       fail(payload_source, std::string("payload inertia I") + "xyz"[k] + " " + exact_number(payload->inertia(k)) +
-                               " kg*m^2 disagrees with the " + exact_number(p["inertia"][static_cast<std::size_t>(k)].get<double>()) +
+                               " kg*m^2 disagrees with the " + exact_number(recorded->inertia(k)) +
                                " kg*m^2 recorded in " + sidecar + " for the run of " + trace_file);
 }
 

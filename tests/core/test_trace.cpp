@@ -37,7 +37,7 @@ TEST(Trace, RoundTripIsExactAndFilesAreByteIdentical) {
     EXPECT_EQ(r.truth[i], t.truth[i]);
   }
   EXPECT_TRUE(r.has_sidecar);
-  EXPECT_EQ(r.metadata["seed"], 7);
+  EXPECT_EQ(r.metadata.seed.value_or(0), 7u);
   EXPECT_EQ(sha256_file(a.string()), sha256_file(b.string()));
 }
 

@@ -54,17 +54,16 @@ TEST(Trace, RecordedFilesAreCheckedAndFoundBesideTheTrace) {
   PoseTrace t = sample_trace();
   const std::string trace = (dir() / "recorded.csv").string();
   // A path relative to the trace's directory (an older sidecar, read from elsewhere).
-  t.metadata = {{"reference", {{"path", "ref.yaml"}, {"sha256", "x"}}}};
+  t.metadata.reference = FileRecord{"ref.yaml", "x"};
   const auto f = recorded_file(t, "reference", trace);
   ASSERT_TRUE(f);
   EXPECT_EQ(fs::path(f->path), fs::path(ref));
   EXPECT_FALSE(recorded_file(t, "robot", trace));  // not recorded
   // A field of the wrong JSON type is an error naming the sidecar, not a library exception.
-  t.metadata = {{"reference", {{"path", 42}}}};
-  EXPECT_EQ(error_of([&] { recorded_file(t, "reference", trace); }),
+  EXPECT_EQ(error_of([&] { parse_sidecar(R"({"reference": {"path": 42}})", trace + ".meta.json"); }),
             trace + ".meta.json: key 'reference': expected {\"path\": string, \"sha256\": string}");
   // A device or a directory recorded as a file: refused (reading /dev/zero would never end).
-  t.metadata = {{"robot", {{"path", "/dev/zero"}, {"sha256", ""}}}};
+  t.metadata.robot = FileRecord{"/dev/zero", ""};
   EXPECT_NE(error_of([&] { recorded_file(t, "robot", trace); }).find("is not a regular file"), std::string::npos);
 }
 
@@ -78,7 +77,7 @@ TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
   changed.measured[2](0) = 0.5;
   write_trace(b.string(), changed, false);
   const PoseTrace r = read_trace(a.string());
-  EXPECT_EQ(r.metadata["csv_sha256"], sha256_file(a.string()));
+  EXPECT_EQ(r.metadata.csv_sha256.value_or(""), sha256_file(a.string()));
   EXPECT_TRUE(r.sidecar_bound);
   fs::copy_file(b, a, fs::copy_options::overwrite_existing);  // new CSV, old sidecar
   const std::string e = error_of([&] { read_trace(a.string()); });
@@ -141,7 +140,7 @@ TEST(Trace, ARecordedPathTheSystemRefusesIsNotFoundNotALibraryException) {
   const std::string e = test::error_of([&] { recorded_file(t, "truth", "/nonexistent-vcloe/t.csv"); });
   EXPECT_NE(e.find("as the truth file, not found"), std::string::npos) << e;
   PoseTrace long_path;
-  long_path.metadata = {{"robot", {{"path", std::string(5000, 'a')}, {"sha256", ""}}}};
+  long_path.metadata.robot = FileRecord{std::string(5000, 'a'), ""};
   EXPECT_NE(test::error_of([&] { recorded_file(long_path, "robot", "t.csv"); }).find("not found"), std::string::npos);
 }
 

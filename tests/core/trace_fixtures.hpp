@@ -30,7 +30,7 @@ inline PoseTrace sample_trace() {
     t.command.push_back(p * 0.5);
     t.truth.push_back(p * 0.99);
   }
-  t.metadata = {{"source", "test"}, {"seed", 7}};
+  t.metadata.source = "test", t.metadata.seed = 7;
   return t;
 }
 using vcloe::test::error_of;

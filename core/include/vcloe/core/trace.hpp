@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/core/trace_metadata.hpp"
 
 namespace vcloe {
 
@@ -21,7 +22,7 @@ struct PoseTrace {
   std::vector<Vec6d> measured;      // chi_m (required)
   std::vector<Vec6d> command;       // joint position command U_theta (optional)
   std::vector<Vec6d> truth;         // true pose, virtual robot only (optional)
-  nlohmann::json metadata = nlohmann::json::object();  // the sidecar (docs/traces.md)
+  TraceMetadata metadata;           // the sidecar (docs/traces.md; core/trace_metadata.hpp)
   bool has_sidecar = false;         // set by read_trace
   // Set by read_trace: the sidecar records the CSV's SHA-256 and it matched. False for a sidecar
   // written before the hash was recorded (accepted: its pairing cannot be checked) or none.
@@ -39,10 +40,10 @@ void write_trace(const std::string& path, const PoseTrace& trace, bool force);
 // Reads the CSV and its sidecar if present (parse_trace and parse_sidecar on the files' text).
 // A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files.
 PoseTrace read_trace(const std::string& path);
-// The CSV alone (no sidecar; errors name `name`, its line and column), and a sidecar's JSON
-// (an object; `csv_sha256`, if present, a string).
+// The CSV alone (no sidecar; errors name `name`, its line and column), and a sidecar's text
+// (one JSON object, read by trace_metadata_from_json).
 PoseTrace parse_trace(const std::string& csv_text, const std::string& name);
-nlohmann::json parse_sidecar(const std::string& json_text, const std::string& name);
+TraceMetadata parse_sidecar(const std::string& json_text, const std::string& name);
 // The CSV's header line and row i (with '\n'), as write_trace writes them: for a recorder that
 // streams rows to disk as they come (`vcloe control`), in the one format.
 std::string trace_csv_header(const PoseTrace& layout);
@@ -50,18 +51,19 @@ std::string trace_csv_row(const PoseTrace& trace, std::size_t i);
 
 std::string sidecar_path(const std::string& trace_path);
 
-// A file a trace's sidecar records under `key` ({path, sha256}: robot, experiment, reference,
-// truth). Nothing if the key is absent or null. The path is taken as recorded if it names a
-// file, else relative to the trace's own directory (sidecars written before paths were
-// absolute). Throws vcloe::Error naming the sidecar for a malformed entry, and naming the
-// file if it is missing or not a regular file.
-struct RecordedFile {
-  std::string path, sha256;
-};
+// A file a trace's sidecar records (`entry`, recorded as `key`: robot, experiment, reference,
+// truth, rig, markers). Nothing if not recorded or none. The path is taken as recorded if it
+// names a file, else relative to the trace's own directory (sidecars written before paths were
+// absolute). Throws vcloe::Error naming the file if it is missing or not a regular file (a
+// malformed entry was refused when the sidecar was read).
+using RecordedFile = FileRecord;
+std::optional<RecordedFile> recorded_file(const std::optional<FileRecord>& entry, const std::string& key,
+                                          const std::string& trace_path);
+// The same for the entry `key` names (one of those above; another key: nothing).
 std::optional<RecordedFile> recorded_file(const PoseTrace& trace, const std::string& key, const std::string& trace_path);
 
-// {"path": absolute path, "sha256": hash of the file} as recorded in sidecars, so that a
-// trace is usable from any working directory; null for an empty path.
+// {"path": absolute path, "sha256": hash of the file} (file_record as JSON, for reports); null
+// for an empty path.
 nlohmann::json file_entry(const std::string& path);
 
 // SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs).

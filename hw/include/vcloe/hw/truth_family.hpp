@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "vcloe/core/report.hpp"
 #include "vcloe/core/settings.hpp"
 #include "vcloe/sim/robot.hpp"
 
@@ -34,5 +35,17 @@ struct TruthFamily {
 // the same truth. It passes the robot file's reader (home pose reachable, inertia consistent);
 // throws vcloe::Error if the family is invalid or a drawn truth would not.
 sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& family = {});
+
+// `vcloe truth random`: a truth drawn around the robot file `priors` and written to `out` as a
+// robot file whose header says how it was drawn.
+struct RandomTruthOptions {
+  std::string priors, out;
+  std::uint64_t seed = 1;
+  TruthFamily family;
+  bool force = false;
+
+  void validate() const;  // the family (named "truth random") and the output (never the priors)
+};
+Report write_random_truth(const RandomTruthOptions& options);  // text: "wrote OUT"
 
 }  // namespace vcloe::hw

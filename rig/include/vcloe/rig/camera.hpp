@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/setup.hpp"
 
@@ -13,9 +14,8 @@ namespace vcloe::rig {
 
 struct CameraOption {
   std::string model = "gaussian";  // gaussian | stereo
-  double centroid_noise_px = 0.05;
-  std::string rig, markers;        // empty: config_dir/rig.yaml, config_dir/markers.yaml
-  std::string config_dir = ".";    // where the default rig and marker files are
+  double centroid_noise_px = defaults::kCentroidNoisePx;
+  std::string rig, markers;        // empty: the default rig and marker files (core/defaults.hpp)
   // The stereo-only options given (--centroid-noise-px, --camera-rig, --camera-markers): with
   // --camera gaussian they are refused, not ignored.
   std::vector<std::string> stereo_options_given;
@@ -30,10 +30,6 @@ inline const std::vector<std::string>& stereo_only_options() {
   static const std::vector<std::string> names = {"--centroid-noise-px", "--camera-rig", "--camera-markers"};
   return names;
 }
-
-// The virtual camera's Gaussian pose noise: [0, 0.01] m and [0, 0.1] rad (1e300 made the engine
-// diverge; a noise-free camera, 0, is allowed). `run`, `vision serve`, `rig run`.
-void check_camera_noise(double position, double angle);
 
 // Installs the chosen camera into the virtual run (seeded by run.seed) and
 // returns what to call on the recorded trace afterwards (adds the camera to its metadata).

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
@@ -35,7 +36,7 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 
 // The sidecar's common part: format, source, software, timing, and the robot, experiment and
 // reference files (absolute paths and SHA-256), docs/traces.md.
-nlohmann::json trace_metadata(const ExperimentSetup& setup, const std::string& source);
+TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);
 
 // The twin's trace (measured = simulated pose) for parameters lambda.
 PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda);
@@ -44,7 +45,7 @@ PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<doubl
 // Gaussian pose noise (seeded) unless `camera` is set (e.g. the stereo pose pipeline).
 struct VirtualRun {
   hw::VirtualRobotOptions robot;
-  Vec6d noise_sigma = (Vec6d() << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5).finished();  // m, rad
+  Vec6d noise_sigma = defaults::camera_noise_sigma();  // m, rad
   std::uint64_t seed = 1;
   std::function<Vec6d(const Vec6d& true_pose)> camera;
 };

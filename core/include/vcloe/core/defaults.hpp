@@ -1,0 +1,44 @@
+#pragma once
+// vcloe/core/defaults.hpp — the defaults every command shares, each written once: where the
+// default config files are ($VCLOE_CONFIG_DIR, else the source tree's config/), the virtual
+// camera's noise and its bounds, and the software version sidecars record.
+#include <string>
+
+#include "vcloe/core/rotation.hpp"
+
+namespace vcloe::defaults {
+
+// $VCLOE_CONFIG_DIR if set and not empty, else the directory compiled in (the source tree's
+// config/); config_file(name) is a file in it.
+std::string config_dir();
+std::string config_file(const std::string& name);
+
+// The default config files, in config_dir().
+inline std::string robot_file() { return config_file("robot.yaml"); }          // the twin's priors
+inline std::string truth_file() { return config_file("truth.yaml"); }          // the virtual robot's truth
+inline std::string experiment_file() { return config_file("experiment.yaml"); }
+inline std::string reference_file() { return config_file("reference.yaml"); }
+inline std::string excitation_file() { return config_file("excitation.yaml"); }
+inline std::string identify_file() { return config_file("identify.yaml"); }
+inline std::string rig_file() { return config_file("rig.yaml"); }              // the stereo rig
+inline std::string markers_file() { return config_file("markers.yaml"); }
+
+// The virtual camera's Gaussian pose noise: sigma per position channel (m) and per angle
+// channel (rad), and the most a command accepts (1e300 made the engine diverge; a noise-free
+// camera, 0, is allowed).
+inline constexpr double kCameraNoisePosition = 2e-5, kCameraNoiseAngle = 5e-5;
+inline constexpr double kMaxCameraNoisePosition = 0.01, kMaxCameraNoiseAngle = 0.1;
+// [position x3, angle x3] as the loop's noise model takes it.
+Vec6d camera_noise_sigma(double position = kCameraNoisePosition, double angle = kCameraNoiseAngle);
+// Both sigmas within [0, max]; a vcloe::Error naming --noise-position or --noise-angle.
+void check_camera_noise(double position, double angle);
+
+// The stereo camera's marker-centroid noise sigma (px) and its bound; a vcloe::Error naming
+// `option` outside [0, kMaxCentroidNoisePx].
+inline constexpr double kCentroidNoisePx = 0.05, kMaxCentroidNoisePx = 10;
+void check_centroid_noise(double sigma_px, const std::string& option);
+
+// This build's version (the project's, CMakeLists.txt), as sidecars record it.
+std::string software_version();
+
+}  // namespace vcloe::defaults

@@ -1,0 +1,16 @@
+#pragma once
+// vcloe/excitation/pose_path.hpp — a trajectory file (docs/trajectory-file.md) as a PosePath
+// (core/pose_path.hpp), the loader `render` and `calibrate base` are given.
+#include <string>
+
+#include "vcloe/core/pose_path.hpp"
+#include "vcloe/excitation/fourier.hpp"
+
+namespace vcloe::excitation {
+
+inline PosePath load_pose_path(const std::string& file) {
+  const FourierTrajectory t = load_trajectory(file);
+  return {t.offset, t.duration, [t](double time) { return t.pose(time); }};
+}
+
+}  // namespace vcloe::excitation

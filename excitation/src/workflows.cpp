@@ -1,0 +1,150 @@
+#include "vcloe/excitation/workflows.hpp"
+
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/sim/parameters.hpp"
+
+namespace vcloe::excitation {
+
+using nlohmann::json;
+
+json feasibility_json(const FeasibilityReport& r) {
+  json j = {{"feasible", r.feasible},
+            {"reason", r.reason},
+            {"time", r.time},
+            {"joint", r.joint + 1},
+            {"samples", r.samples},
+            {"max_abs_theta", r.max_abs_theta},
+            {"max_abs_theta_dot", r.max_abs_theta_dot},
+            {"max_abs_theta_ddot", r.max_abs_theta_ddot},
+            {"min_transmission", r.min_transmission},
+            {"min_parallel_conditioning", r.min_parallel_conditioning}};
+  const auto& g = r.joint_error;
+  if (g.max_rotation > 0)  // at least one pose passed the singularity checks
+    j["joint_error"] = {{"max_displacement_mm_per_mrad", g.max_displacement},
+                        {"max_rotation_mrad_per_mrad", g.max_rotation},
+                        {"displacement_over_rotation_m", {g.min_ratio, g.max_ratio}}};
+  return j;
+}
+
+std::string feasibility_text(const FeasibilityReport& r) {
+  std::ostringstream s;
+  s << (r.feasible ? "feasible" : "NOT feasible: " + r.reason) << "\n"
+    << "  samples checked        " << r.samples << "\n"
+    << "  max |theta|            " << r.max_abs_theta << " rad\n"
+    << "  max |theta_dot|        " << r.max_abs_theta_dot << " rad/s\n"
+    << "  max |theta_ddot|       " << r.max_abs_theta_ddot << " rad/s^2\n"
+    << "  min transmission       " << r.min_transmission << "\n"
+    << "  min J_a2 conditioning  " << r.min_parallel_conditioning << "\n";
+  const auto& g = r.joint_error;
+  if (g.max_rotation > 0)
+    s << "  1 mrad at one joint    moves the platform <= " << g.max_displacement << " mm, turns it <= "
+      << g.max_rotation << " mrad (displacement/rotation " << g.min_ratio << " to " << g.max_ratio << " m)\n";
+  return s.str();
+}
+
+Report write_random_trajectory(const RandomTrajectoryFileOptions& o) {
+  o.random.validate("trajectory random options");
+  check_output_path(o.out, o.force, {o.robot});
+  const sim::RobotModel robot = sim::load_robot(o.robot).model;
+  const FourierTrajectory tr = random_feasible_trajectory(robot, o.seed, o.random);
+  write_file_atomically(o.out, trajectory_to_yaml(tr), o.force);
+  std::ostringstream s;
+  s << "wrote " << o.out << " (" << tr.harmonics() << " harmonics, f0 " << tr.f0 << " Hz, " << tr.duration
+    << " s, seed " << o.seed << ")\n";
+  // The amplitudes are shrunk until the trajectory is feasible: say so when they were.
+  Vec6d peak = Vec6d::Zero();
+  for (int k = 0; k <= 2000; ++k) peak = peak.cwiseMax((tr.pose(k / (2000 * tr.f0)) - tr.offset).cwiseAbs());
+  const double reached_position = peak.head<3>().maxCoeff(), reached_angle = peak.tail<3>().maxCoeff();
+  if (reached_position < 0.99 * o.random.position_amplitude || reached_angle < 0.99 * o.random.angle_amplitude)
+    s << "amplitudes shrunk to fit the limits: largest excursion " << reached_position << " m and " << reached_angle
+      << " rad (requested " << o.random.position_amplitude << " m, " << o.random.angle_amplitude << " rad)\n";
+  return {json::object(), s.str() + feasibility_text(check_feasibility(robot, tr, o.random.limits))};
+}
+
+TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::string& trajectory_file,
+                                      const MotionLimits& limits) {
+  limits.validate("trajectory check options");
+  const sim::RobotModel robot = sim::load_robot(robot_file).model;
+  const FourierTrajectory tr = load_trajectory(trajectory_file);
+  const FeasibilityReport r = check_feasibility(robot, tr, limits);
+  return {{feasibility_json(r), feasibility_text(r)},
+          r.feasible ? "" : trajectory_file + ": trajectory not feasible: " + r.reason};
+}
+
+void ExciteOptions::validate() const {
+  check_output_path(out, force, {robot, config});
+  if (seed_given && seed < 0) fail("--seed", "expected a non-negative seed, got " + std::to_string(seed));
+}
+
+namespace {
+
+ExcitationProgress progress_line(std::ostream* out) {
+  if (!out) return [](const std::string&, int, double) {};
+  return [out](const std::string& stage, int evaluations, double best) {
+    *out << "\r  " << stage << " search: " << evaluations << " evaluations, best cost " << best << "   " << std::flush;
+  };
+}
+
+json unexcited_json(const ColumnReport& columns) {
+  const auto& reg = sim::parameter_registry();
+  json unexcited = json::array();
+  for (const auto& u : columns.dropped) {
+    json with = json::array();
+    for (int k : u.combined_with) with.push_back(reg[k].name);
+    unexcited.push_back({{"name", reg[u.parameter].name},
+                         {"reason", u.zero_column ? "not excited" : "only as a combination"},
+                         {"combined_with", with}});
+  }
+  return unexcited;
+}
+
+Report excite_report(const ExcitationProblem& problem, const ExcitationResult& result, const std::string& out) {
+  Report r;
+  r.json = {{"criterion", to_string(problem.criterion)},
+            {"initial", result.initial},
+            {"final", result.final},
+            {"evaluations", result.evaluations},
+            {"seconds", result.seconds},
+            {"unexcited_parameters", unexcited_json(result.columns)},
+            {"columns_used", result.columns.kept.size()},
+            {"observability_index", result.values.observability_index},
+            {"log_det", result.values.log_det},
+            {"condition_number", result.values.condition_number},
+            {"f0", result.trajectory.f0},
+            {"harmonics", result.trajectory.harmonics()},
+            {"seed", problem.seed},
+            {"max_abs_theta", result.feasibility.max_abs_theta},
+            {"out", out}};
+  std::ostringstream s;
+  s << "wrote " << out << "\n"
+    << "  criterion            " << to_string(problem.criterion) << "\n"
+    << "  initial (median of " << problem.baseline_trajectories << " random feasible) " << result.initial << "\n"
+    << "  final                " << result.final << "  (x" << result.final / result.initial << ")\n"
+    << "  O_in / log det / cond " << result.values.observability_index << " / " << result.values.log_det << " / "
+    << result.values.condition_number << "\n"
+    << "  evaluations          " << result.evaluations << " in " << result.seconds << " s\n"
+    << "  columns used         " << result.columns.kept.size() << " of 64\n"
+    << "  cannot excite        " << result.columns.describe() << "\n";
+  r.text = s.str();
+  return r;
+}
+
+}  // namespace
+
+ExciteRun excite(const ExciteOptions& o, std::ostream* progress) {
+  o.validate();
+  const sim::RobotModel robot = sim::load_robot(o.robot).model;
+  ExciteRun run;
+  run.problem = o.config.empty() ? ExcitationProblem{} : load_excitation_settings(o.config);
+  if (o.seed >= 0) run.problem.seed = static_cast<std::uint64_t>(o.seed);
+  run.result = optimize_excitation(robot, run.problem, progress_line(progress));
+  if (progress) *progress << "\n";
+  write_file_atomically(o.out, trajectory_to_yaml(run.result.trajectory), o.force);
+  run.report = excite_report(run.problem, run.result, o.out);
+  return run;
+}
+
+}  // namespace vcloe::excitation

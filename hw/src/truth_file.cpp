@@ -1,0 +1,29 @@
+#include <fstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/hw/truth_family.hpp"
+
+namespace vcloe::hw {
+
+void RandomTruthOptions::validate() const {
+  if (const std::string why = family.first_invalid(); !why.empty()) fail("truth random", why);
+  check_output_path(out, force, {priors});
+}
+
+Report write_random_truth(const RandomTruthOptions& o) {
+  o.validate();
+  const sim::RobotFile truth = random_truth(sim::load_robot(o.priors), o.seed, o.family);
+  const TruthFamily& f = o.family;
+  std::ofstream out(o.out, std::ios::trunc);
+  out << "# vcloe truth random --seed " << o.seed << (f.unmodelled ? " --unmodelled" : "") << " around " << o.priors
+      << "\n# platform +-" << f.platform * 100 << " %, crank and link moments +-" << f.bodies * 100
+      << " % per leg, friction " << f.friction_low << "-" << f.friction_high << " x per joint, gains +-"
+      << f.gains * 100 << " %, masses of cranks and links as weighed (= priors)";
+  if (f.unmodelled) out << ", joint centres and link lengths +-" << f.tolerance * 1e3 << " mm";
+  out << "\n" << sim::robot_to_yaml(truth.model, truth.lambda);
+  if (!out) fail(o.out, "cannot be written");
+  return {nlohmann::json::object(), "wrote " + o.out + "\n"};
+}
+
+}  // namespace vcloe::hw

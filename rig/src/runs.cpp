@@ -1,0 +1,43 @@
+#include "vcloe/rig/runs.hpp"
+
+#include "vcloe/core/trace.hpp"
+#include "vcloe/rig/setup.hpp"
+
+namespace vcloe::rig {
+
+void SimulateOptions::validate() const {
+  check_output_path(out, force, {model, experiment, reference});
+  check_output_path(sidecar_path(out), force, {model, experiment, reference});
+}
+
+void simulate_to_file(const SimulateOptions& o) {
+  o.validate();
+  const ExperimentSetup s = load_setup(o.model, o.experiment, o.reference);
+  const PoseTrace t = twin_trace(s, s.lambda);
+  write_trace(o.out, t, o.force);
+  print_written(o.out, t);
+  warn_if_not_following(t, o.out);
+}
+
+void RunOptions::validate() const {
+  defaults::check_camera_noise(noise_position, noise_angle);
+  camera.validate();
+  for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
+}
+
+void run_virtual_to_file(const RunOptions& o) {
+  o.validate();
+  const ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  const sim::RobotFile truth = sim::load_robot(o.truth, true);
+  VirtualRun vo;
+  vo.seed = o.seed;
+  vo.noise_sigma = defaults::camera_noise_sigma(o.noise_position, o.noise_angle);
+  const auto add_camera_metadata = install_camera(o.camera, vo);
+  PoseTrace t = virtual_trace(s, truth, vo, o.truth, o.payload);
+  add_camera_metadata(t);
+  write_trace(o.out, t, o.force);
+  print_written(o.out, t);
+  warn_if_not_following(t, o.out);
+}
+
+}  // namespace vcloe::rig

@@ -1,0 +1,31 @@
+#pragma once
+// vcloe/vision/filter_trace.hpp — `vcloe filter`: a zero-phase Butterworth low-pass (scipy
+// sosfiltfilt) of a trace's measured poses, offline only (seed 004 §4.2; docs/vision.md,
+// Zero-phase filter).
+#include <ostream>
+#include <string>
+
+#include "vcloe/vision/report.hpp"
+
+namespace vcloe::vision {
+
+struct FilterTraceOptions {
+  std::string in, out;       // trace to filter; filtered trace to write
+  int order = 8;             // seed 004: 8
+  double cutoff = 60;        // Hz (seed 004: 60)
+  bool cutoff_given = false; // --cutoff given: a cut-off at or above Nyquist is an error, not a note
+  bool force = false;
+
+  void validate() const;  // order, cut-off and the outputs (never the input), naming the option
+  // The cut-off for a trace sampled at fs_hz over span_s: --cutoff if given and valid (else an
+  // error explaining the bound); the default if below Nyquist, else 0.6 x Nyquist with a note
+  // on `notes`. Below one cycle over the record the filter would return the mean: refused.
+  double cutoff_for(double fs_hz, double span_s, std::ostream& notes) const;
+};
+
+// Reads the trace (uniformly sampled, >= 2 samples), filters each measured axis (angles
+// unwrapped first), writes it with the filter recorded in its sidecar. Notes (a cut-off moved
+// below Nyquist) go to `notes`; the report's text says what was written.
+Report filter_trace(const FilterTraceOptions& options, std::ostream& notes);
+
+}  // namespace vcloe::vision

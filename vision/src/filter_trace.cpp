@@ -1,0 +1,84 @@
+#include "vcloe/vision/filter_trace.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/vision/butterworth.hpp"
+
+namespace vcloe::vision {
+
+void FilterTraceOptions::validate() const {
+  if (order < 1 || order > 64) fail("--order", "expected a filter order of 1 to 64, got " + std::to_string(order));
+  if (!(cutoff > 0 && std::isfinite(cutoff))) fail("--cutoff", "expected a positive frequency in Hz, got " + exact_number(cutoff));
+  for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {in, sidecar_path(in)});
+}
+
+double FilterTraceOptions::cutoff_for(double fs_hz, double span_s, std::ostream& notes) const {
+  const double nyquist = fs_hz / 2, lowest = 1 / span_s;
+  const std::string rate = " of " + in + " (samples at " + exact_number(fs_hz) + " Hz)";
+  double c = cutoff;
+  if (cutoff_given && !(cutoff < nyquist))
+    fail("--cutoff", "expected a cut-off below the Nyquist frequency " + exact_number(nyquist) + " Hz" + rate +
+                         ", got " + exact_number(cutoff) + " Hz");
+  if (!cutoff_given && !(cutoff < nyquist)) {
+    c = 0.6 * nyquist;
+    notes << "note: the default cut-off " << exact_number(cutoff) << " Hz is not below the Nyquist frequency "
+          << exact_number(nyquist) << " Hz" << rate << "; using " << exact_number(c)
+          << " Hz (0.6 x Nyquist); choose with --cutoff\n";
+  }
+  if (c < lowest)
+    fail("--cutoff", exact_number(c) + " Hz is below one cycle over the " + exact_number(span_s) + " s record" + rate +
+                         " (at least " + exact_number(lowest) + " Hz): the filter would return the mean");
+  return c;
+}
+
+namespace {
+
+// The mean sample period; refused unless every step is within 1e-6 of it.
+double uniform_period(const PoseTrace& t, const std::string& name) {
+  if (t.size() < 2) fail(name, "needs at least 2 samples to filter");
+  const double dt = (t.time.back() - t.time.front()) / static_cast<double>(t.size() - 1);
+  for (std::size_t k = 1; k < t.size(); ++k)
+    if (std::abs(t.time[k] - t.time[k - 1] - dt) > 1e-6 * dt + 1e-9)
+      fail(name, "samples are not uniformly spaced (row " + std::to_string(k + 1) + ": step " +
+                     exact_number(t.time[k] - t.time[k - 1]) + " s, mean " + exact_number(dt) +
+                     " s); the filter needs a uniform rate (invalid frames leave gaps)");
+  return dt;
+}
+
+void filter_measured(PoseTrace& t, const SosFilter& sos) {
+  for (int axis = 0; axis < 6; ++axis) {
+    std::vector<double> x(t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) x[k] = t.measured[k](axis);
+    if (axis >= 3)  // unwrap the angles so a +-pi crossing is not filtered as a jump
+      for (std::size_t k = 1; k < x.size(); ++k) x[k] -= 2 * M_PI * std::round((x[k] - x[k - 1]) / (2 * M_PI));
+    const std::vector<double> y = sosfiltfilt(sos, x);
+    for (std::size_t k = 0; k < t.size(); ++k) t.measured[k](axis) = axis >= 3 ? std::remainder(y[k], 2 * M_PI) : y[k];
+  }
+}
+
+}  // namespace
+
+Report filter_trace(const FilterTraceOptions& o, std::ostream& notes) {
+  o.validate();
+  PoseTrace t = read_trace(o.in);
+  const double dt = uniform_period(t, o.in);
+  const double fs_hz = 1.0 / dt;
+  const double cutoff_hz = o.cutoff_for(fs_hz, t.time.back() - t.time.front(), notes);
+  const SosFilter sos = butterworth_lowpass(o.order, cutoff_hz, fs_hz);
+  filter_measured(t, sos);
+  t.metadata.filter = FilterRecord{
+      "butterworth low-pass, zero-phase (scipy sosfiltfilt: odd padding, steady-state initial conditions)",
+      o.order, sosfiltfilt_default_padlen(sos), cutoff_hz, fs_hz, file_record(o.in)};
+  write_trace(o.out, t, o.force);
+  std::ostringstream text;
+  text << "filtered the measured poses of " << o.in << " (" << t.size() << " samples at " << fixed(fs_hz, 3)
+       << " Hz) with an order-" << o.order << " zero-phase Butterworth at " << cutoff_hz << " Hz\nwrote " << o.out
+       << " and " << sidecar_path(o.out) << "\n";
+  return {nlohmann::json::object(), text.str()};
+}
+
+}  // namespace vcloe::vision
