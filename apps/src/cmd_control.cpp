@@ -11,14 +11,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 
 #include "commands.hpp"
+#include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
 #include "rig_common.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/servo/visual_servo.hpp"
 
 namespace vcloe::app {
 
@@ -33,18 +32,13 @@ struct ControlOptions {
   std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
 };
 
-struct Received {  // one pose as the recorder got it
-  bridge::PoseMessage pose;
-  std::int64_t receive_ns = 0;
-};
-
 class Controller {
  public:
   Controller(const ControlOptions& o, const rig::ExperimentSetup& s)
       : o_(o),
         s_(s),
         clock_(parse_clock(o.clock)),
-        outer_(s.reference, s.experiment.outer),
+        role_(s),
         commands_(context_, o.endpoints.commands),
         control_(context_, o.endpoints.poses,
                  clock_ == RigClock::Realtime ? bridge::Subscriber::Keep::Latest : bridge::Subscriber::Keep::All),
@@ -52,14 +46,12 @@ class Controller {
         status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All) {
     const double Tcam = s.experiment.timing.camera_period();
     robot_timeout_ = o.robot_timeout > 0 ? o.robot_timeout : clock_ == RigClock::Realtime ? 5 * Tcam : 2.0;
-    last_valid_ = s.reference.start_pose;
-    trace_.reference.push_back(Vec6d::Zero());  // the layout: reference and command columns
-    trace_.command.push_back(Vec6d::Zero());
+    PoseTrace layout;  // the layout: reference and command columns
+    layout.reference.push_back(Vec6d::Zero());
+    layout.command.push_back(Vec6d::Zero());
     partial_.open(o.out + ".partial", std::ios::trunc);
     if (!partial_) fail(o.out + ".partial", "cannot be written");
-    partial_ << trace_csv_header(trace_) << std::flush;
-    trace_.reference.clear();
-    trace_.command.clear();
+    partial_ << trace_csv_header(layout) << std::flush;
   }
 
   void run() {
@@ -86,7 +78,7 @@ class Controller {
     }
     // The last exposures may still be on their way: the recorder waits for them a moment.
     const double end = now_s() + std::min(0.2, robot_timeout_);
-    while (now_s() < end && static_cast<int>(rows_.size()) < s_.reference.clock.frames())
+    while (now_s() < end && role_.frames_recorded() < s_.reference.clock.frames())
       if (bridge::Subscriber::wait_any({&recorder_}, micros(end - now_s()))) record();
     finish();
   }
@@ -95,23 +87,15 @@ class Controller {
   const ControlOptions& o_;
   const rig::ExperimentSetup& s_;
   RigClock clock_;
-  servo::VisualServo<double> outer_;
+  rig::ControlRole role_;  // the controller and the recorder (rig/roles.hpp)
   zmq::context_t context_;
   bridge::Publisher commands_;
   bridge::Subscriber control_, recorder_, status_;
   double robot_timeout_ = 2, last_sent_ = -1e300, last_robot_ = 0;
-  std::map<std::int64_t, Received> rows_;          // by frame, as recorded
-  std::map<std::int64_t, Vec6d> commands_sent_;    // U after each frame's update
-  std::int64_t last_acted_ = -1;
   bool running_ = false, stopped_ = false;
   bridge::StatusMessage last_status_;
   std::string end_reason_;
-  // The trace as it is emitted, row by row in frame order, and streamed to TRACE.partial.
-  PoseTrace trace_;
-  std::ofstream partial_;
-  Vec6d last_valid_ = Vec6d::Zero();
-  std::vector<std::int64_t> missing_, invalid_;
-  std::vector<double> receive_s_, latency_ms_;
+  std::ofstream partial_;  // the trace's rows as they are emitted, in frame order
 
   void send(const bridge::Message& m) {
     commands_.publish(m);
@@ -140,9 +124,7 @@ class Controller {
 
   void record() {
     while (auto m = recorder_.receive(std::chrono::milliseconds(0)))
-      if (const auto* p = std::get_if<bridge::PoseMessage>(&*m))
-        if (p->frame >= 0 && p->frame < s_.reference.clock.frames())
-          rows_.emplace(p->frame, Received{*p, bridge::steady_now_ns()});
+      if (const auto* p = std::get_if<bridge::PoseMessage>(&*m)) role_.record(*p, bridge::steady_now_ns());
   }
 
   // Eq. (30) on the newest pose (realtime) or on each pose in order (lockstep); an invalid
@@ -151,7 +133,7 @@ class Controller {
     std::optional<bridge::PoseMessage> newest;
     while (auto m = control_.receive(std::chrono::milliseconds(0))) {
       const auto* p = std::get_if<bridge::PoseMessage>(&*m);
-      if (!p || p->frame <= last_acted_ || p->frame >= s_.reference.clock.updates()) continue;
+      if (!p || !role_.acts_on(*p)) continue;
       if (clock_ == RigClock::Lockstep) step(*p);
       else newest = *p;
     }
@@ -159,14 +141,7 @@ class Controller {
   }
 
   void step(const bridge::PoseMessage& p) {
-    const Vec6d U = p.valid ? outer_.on_frame(static_cast<int>(p.frame), p.pose) : outer_.command();
-    bridge::CommandMessage c;
-    c.header.exposure_ns = p.header.exposure_ns;
-    c.frame = p.frame;
-    c.theta = U;
-    send(c);
-    commands_sent_[p.frame] = U;
-    last_acted_ = p.frame;
+    if (const auto c = role_.on_pose(p)) send(*c);
   }
 
   void read_status() {
@@ -184,43 +159,16 @@ class Controller {
     }
   }
 
-  // U held at frame j's exposure: after the last update that arrived before it (TickClock).
-  Vec6d command_at(std::int64_t j) const {
-    if (auto it = commands_sent_.find(j); it != commands_sent_.end()) return it->second;
-    const servo::TickClock& c = s_.reference.clock;
-    Vec6d U = s_.reference.start_theta;
-    for (const auto& [i, Ui] : commands_sent_)
-      if (c.arrival_tick(static_cast<int>(i)) < c.exposure_tick(static_cast<int>(j))) U = Ui;
-    return U;
-  }
-
   void emit_rows(bool all);
   void finish();
 };
 
-// Rows leave in frame order once final: the frame was acted on (its command is known) or a
-// later one was; at the end (`all`), every frame up to the last recorded. A frame the recorder
-// never got (sequence gap) or an invalid pose repeats the last valid pose (as `vcloe run`'s
-// stereo camera does) and is listed in the sidecar. Each row is flushed to TRACE.partial as it
+// The rows now final (rig::ControlRole::emit_rows), each flushed to TRACE.partial as it
 // leaves: a controller killed mid-run leaves every row up to there on disk.
 void Controller::emit_rows(bool all) {
-  const std::int64_t known = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
-  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
-  for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
-    const auto it = rows_.find(j);
-    if (it == rows_.end()) missing_.push_back(j);
-    else if (!it->second.pose.valid) invalid_.push_back(j);
-    else last_valid_ = it->second.pose.pose;
-    const auto k = static_cast<std::size_t>(j);
-    trace_.time.push_back(s_.reference.exposure_times[k]);
-    trace_.reference.push_back(s_.reference.reference_at_exposure[k]);
-    trace_.measured.push_back(last_valid_);
-    trace_.command.push_back(command_at(j));
-    const bool got = it != rows_.end();
-    receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
-    latency_ms_.push_back(got ? (it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
-    partial_ << trace_csv_row(trace_, k) << std::flush;
-  }
+  const std::size_t emitted = role_.emit_rows(all);
+  const PoseTrace& t = role_.trace();
+  for (std::size_t k = t.size() - emitted; k < t.size(); ++k) partial_ << trace_csv_row(t, k) << std::flush;
 }
 
 double quantile(std::vector<double> v, double q) {
@@ -234,12 +182,12 @@ double quantile(std::vector<double> v, double q) {
 // invalid pose repeats the last valid pose (as `vcloe run`'s stereo camera does) and is listed.
 void Controller::finish() {
   emit_rows(true);
-  PoseTrace& t = trace_;
+  PoseTrace& t = role_.trace();
   const auto frames = static_cast<std::int64_t>(t.size());
-  const std::vector<std::int64_t>& missing = missing_;
-  const std::vector<std::int64_t>& invalid = invalid_;
-  const std::vector<double>& receive_s = receive_s_;
-  const std::vector<double>& latency_ms = latency_ms_;
+  const std::vector<std::int64_t>& missing = role_.missing();
+  const std::vector<std::int64_t>& invalid = role_.invalid();
+  const std::vector<double>& receive_s = role_.receive_s();
+  const std::vector<double>& latency_ms = role_.latency_ms();
   std::vector<double> seen;
   std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);

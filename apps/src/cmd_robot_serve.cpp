@@ -12,9 +12,9 @@
 #include <zmq.hpp>
 
 #include <iostream>
-#include <map>
 
 #include "commands.hpp"
+#include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
 #include "rig_common.hpp"
@@ -39,55 +39,51 @@ class RobotServer {
               const std::optional<oe_ident::Payload>& payload)
       : o_(o),
         clock_(parse_clock(o.clock)),
-        ticks_(s.reference.clock),
+        schedule_(s.reference.clock, s.reference.start_theta),
         Tc_(s.experiment.timing.controller_period()),
         monitor_(limits(o, s), s.experiment.timing.camera_period()),
         robot_(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, robot_options(s)),
-        held_(s.reference.start_theta),
         status_pub_(context_, o.endpoints.status),
         camera_pub_(context_, o.endpoints.camera),
         commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All),
         poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All) {
-    monitor_.on_command(held_, -1);  // the start hold: IK of the start pose
+    monitor_.on_command(schedule_.held(), -1);  // the start hold: IK of the start pose
   }
 
   void serve() {
     handshake();
     monitor_.start(now_s());
     t0_ = now_s();
-    for (tick_ = 0; tick_ < ticks_.total_ticks; ++tick_) {
-      if (const int j = ticks_.exposed_at(tick_); j >= 0) expose(j);
-      const int arrived = ticks_.arriving_at(tick_);
-      if (arrived >= 0) due_ = arrived;
+    for (; !schedule_.finished(); schedule_.advance()) {
+      if (const int j = schedule_.exposed(); j >= 0) expose(j);
+      const int arrived = schedule_.begin_tick();
       const bool wait = clock_ == RigClock::Lockstep && arrived >= 0;
-      pump(wait ? 1e300 : 0.0, [&] { return !wait || last_frame_ >= arrived; });
+      pump(wait ? 1e300 : 0.0, [&] { return !wait || schedule_.command_here(arrived); });
       if (const auto why = stop_cause()) return controlled_stop(*why);
-      apply_due_command(arrived);
-      if (!robot_.step(held_)) return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
-      if (clock_ == RigClock::Realtime) pump(t0_ + (tick_ + 1) * Tc_ - now_s(), [] { return false; });
+      if (!robot_.step(schedule_.apply_due(arrived)))
+        return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
+      if (clock_ == RigClock::Realtime) pump(t0_ + (tick() + 1) * Tc_ - now_s(), [] { return false; });
       if (const auto why = stop_cause()) return controlled_stop(*why);
     }
     for (int n = 0; n < 3; ++n) publish_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);
-    summary("finished: " + std::to_string(tick_) + " ticks (" + std::to_string(tick_ * Tc_) + " s)");
+    summary("finished: " + std::to_string(tick()) + " ticks (" + std::to_string(tick() * Tc_) + " s)");
   }
 
  private:
   const RobotServeOptions& o_;
   RigClock clock_;
-  servo::TickClock ticks_;
+  rig::RobotSchedule schedule_;  // the tick schedule (servo::TickClock) and the commands by frame
   double Tc_;
   bridge::SafetyMonitor monitor_;
   hw::VirtualRobot robot_;
-  Vec6d held_;
   zmq::context_t context_;
   bridge::Publisher status_pub_, camera_pub_;
   bridge::Subscriber commands_, poses_;
-  std::map<std::int64_t, Vec6d> pending_;  // commands received, by frame, not yet due
-  std::int64_t last_frame_ = -1, due_ = -1;
   std::uint64_t last_sequence_ = 0, poses_seen_ = 0;
-  int tick_ = 0, late_ = 0;
   double t0_ = 0, last_status_ = -1e300;
   bool controller_seen_ = false, poses_stream_seen_ = false;
+
+  int tick() const { return schedule_.tick(); }
 
   // Why the robot must stop now: its safety monitor, or SIGINT/SIGTERM (the operator, or `rig
   // run` passing on its own interruption): the same controlled stop either way.
@@ -115,7 +111,7 @@ class RobotServer {
   // The true pose at frame j's exposure, for the virtual camera, and the status.
   void expose(int j) {
     bridge::PoseMessage p;
-    const double exposure = clock_ == RigClock::Realtime ? t0_ + tick_ * Tc_ : now_s();
+    const double exposure = clock_ == RigClock::Realtime ? t0_ + tick() * Tc_ : now_s();
     p.header.exposure_ns = static_cast<std::int64_t>(exposure * 1e9);
     p.frame = j;
     p.pose = robot_.pose();
@@ -130,7 +126,7 @@ class RobotServer {
     m.state = state;
     m.reason = reason;
     m.last_command = last_sequence_;
-    m.tick = tick_;
+    m.tick = tick();
     m.theta = robot_.joint_angles();
     status_pub_.publish(m);
     last_status_ = now_s();
@@ -141,7 +137,7 @@ class RobotServer {
   template <typename Done>
   void pump(double seconds, Done done) {
     const double deadline = now_s() + seconds;
-    const double period = std::min(ticks_.timing.camera_period(), 0.01);
+    const double period = std::min(schedule_.ticks().timing.camera_period(), 0.01);
     for (;;) {
       while (auto m = commands_.receive(std::chrono::milliseconds(0))) on_command(*m);
       while (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
@@ -158,14 +154,10 @@ class RobotServer {
     if (std::holds_alternative<bridge::HeartbeatMessage>(m)) return;
     const auto* c = std::get_if<bridge::CommandMessage>(&m);
     if (!c) return monitor_.on_malformed_command("a message of another type on the command stream");
-    if (c->frame <= last_frame_ || c->frame >= ticks_.updates())
-      return monitor_.on_malformed_command("command for frame " + std::to_string(c->frame) + " after frame " +
-                                           std::to_string(last_frame_) + " (frames 0 to " +
-                                           std::to_string(ticks_.updates() - 1) + " reach the controller)");
+    if (const std::string why = schedule_.frame_problem(c->frame); !why.empty()) return monitor_.on_malformed_command(why);
     monitor_.on_command(c->theta, c->frame);
     if (monitor_.stop()) return;  // never applied
-    pending_[c->frame] = c->theta;
-    last_frame_ = c->frame;
+    schedule_.take(c->frame, c->theta);
     last_sequence_ = c->header.sequence;
   }
 
@@ -175,16 +167,6 @@ class RobotServer {
       ++poses_seen_;
       monitor_.on_pose(now_s(), p->valid);
     }
-  }
-
-  // At frame `arrived`'s arrival tick, its command replaces the held one; in realtime a command
-  // that comes late is applied on the tick it arrives (the newest one due).
-  void apply_due_command(int arrived) {
-    if (arrived >= 0 && !pending_.count(arrived)) ++late_;
-    auto last_due = pending_.upper_bound(due_);
-    if (last_due == pending_.begin()) return;
-    held_ = std::prev(last_due)->second;
-    pending_.erase(pending_.begin(), last_due);
   }
 
   // Until every process is connected: heartbeats on the camera stream and a waiting status, so
@@ -206,20 +188,19 @@ class RobotServer {
         if (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
       }
     }
-    pending_.clear();
-    last_frame_ = -1;
+    schedule_.forget_pending();
   }
 
   // Holds the joints where they are, drives enabled, for --hold seconds, saying why; then ends.
   void controlled_stop(const bridge::StopCause& why) {
     const bool failed = why.reason == bridge::StopReason::RobotFailure;
-    held_ = robot_.joint_angles();
-    const double stopped_at = tick_ * Tc_;
+    schedule_.hold(robot_.joint_angles());
+    const double stopped_at = tick() * Tc_;
     publish_status(bridge::RobotState::Stopped, why.reason);
     const double end = now_s() + o_.hold;
     for (double next = now_s(); now_s() < end && !failed; next += Tc_) {
-      if (!robot_.step(held_)) break;
-      if (now_s() - last_status_ > ticks_.timing.camera_period())
+      if (!robot_.step(schedule_.held())) break;
+      if (now_s() - last_status_ > schedule_.ticks().timing.camera_period())
         publish_status(bridge::RobotState::Stopped, why.reason);
       while (now_s() < next) bridge::Subscriber::wait_any({&commands_}, micros(next - now_s()));
       while (commands_.receive(std::chrono::milliseconds(0))) {
@@ -234,7 +215,7 @@ class RobotServer {
   void summary(const std::string& how) {
     const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
     std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps
-              << ", late " << late_ << "), malformed frames: commands " << commands_.malformed() << ", poses "
+              << ", late " << schedule_.late() << "), malformed frames: commands " << commands_.malformed() << ", poses "
               << poses_.malformed() << "; poses " << poses_seen_ << "\n"
               << std::flush;
   }

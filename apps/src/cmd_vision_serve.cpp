@@ -20,7 +20,7 @@
 #include "rig_common.hpp"
 #include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/servo/components.hpp"
+#include "vcloe/rig/roles.hpp"
 #include "vcloe/servo/timing.hpp"
 #include "vcloe/vision/pose.hpp"
 #include "vision_io.hpp"
@@ -104,9 +104,12 @@ class VisionServer {
     p.pose = m.valid ? m.chi : Vec6d::Zero();
     p.registration_error = m.valid ? m.fre_m : 0.0;
     p.markers_used = static_cast<std::uint32_t>(m.markers_used.size());
+    publish(p);
+  }
+  void publish(const bridge::PoseMessage& p) {
     poses_.publish(p);
     ++published_;
-    invalid_ += !m.valid;
+    invalid_ += !p.valid;
   }
 
   void serve_virtual() {
@@ -117,16 +120,13 @@ class VisionServer {
     vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
         o_.noise_angle;
     rig::install_camera(o_.camera, vo);
-    servo::GaussianPoseNoise gaussian(vo.noise_sigma, vo.seed);
+    rig::VisionRole role = rig::VisionRole::of(vo);
     wait_for_start(&camera);
     for (;;) {
       while (auto m = camera.receive(std::chrono::milliseconds(0)))
         if (const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
           last_robot_ = now_s();
-          vision::PoseMeasurement pose;
-          pose.valid = true;
-          pose.chi = vo.camera ? vo.camera(truth->pose) : gaussian.measure(static_cast<int>(truth->frame), truth->pose);
-          publish(truth->frame, truth->header.exposure_ns, pose);
+          publish(role.on_truth(*truth));
         }
       read_status();
       if (robot_state_ == bridge::RobotState::Stopped && !bridge::Subscriber::wait_any({&camera}, micros(0.05)))
