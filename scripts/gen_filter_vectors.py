@@ -20,7 +20,7 @@ OUT = os.path.join(HERE, "..", "tests", "data", "filter")
 
 # (name, order, cutoff_hz, sample_rate_hz, samples)
 CASES = [
-    ("paper_o8_60hz_fs500", 8, 60.0, 500.0, 400),   # seed 004 §4.2 at a fast camera rate
+    ("paper_o8_60hz_fs500", 8, 60.0, 500.0, 400),   # Li et al. 2019 §4.2 at a fast camera rate
     ("paper_o8_60hz_fs1000", 8, 60.0, 1000.0, 300),  # the controller rate
     ("o1_10hz_fs100", 1, 10.0, 100.0, 120),
     ("o2_20hz_fs100", 2, 20.0, 100.0, 150),

@@ -1,18 +1,13 @@
-// `vcloe report`: the identification as one self-contained HTML file (report_html.hpp,
-// docs/report.md).
+// `vcloe report`: options declared here, the procedure in vcloe/workflow/report.hpp (docs/report.md).
 #include <iostream>
 
 #include "commands.hpp"
-#include "report_html.hpp"
+#include "vcloe/workflow/report.hpp"
 
 namespace vcloe::app {
 
 void add_report_command(CLI::App& app) {
-  struct Options {
-    std::string identification, validation, out;
-    bool force = false;
-  };
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<workflow::ReportOptions>();
   CLI::App* cmd = app.add_subcommand(
       "report",
       "One self-contained HTML report of an identification (tables, traces, residuals, correlation, singular\n"
@@ -22,7 +17,7 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "HTML file to write")->required();
   cmd->add_flag("--force", o->force, "overwrite an existing report");
   cmd->callback([o] {
-    write_identification_report(o->identification, o->validation, o->out, o->force);
+    workflow::write_report(*o);
     std::cout << "wrote " << o->out << "\n";
   });
 }

@@ -1,26 +1,10 @@
 #pragma once
-// Plots of the six pose components over time (seed 004 Figs. 11-12 form), drawn by gnuplot:
-// x, y, z in mm and alpha, beta, gamma in mrad, one panel each, one line per named series.
-#include <string>
-#include <vector>
-
-#include "vcloe/core/rotation.hpp"
+// The pose plots moved to the report module (vcloe/report/pose_plot.hpp); this name stays for
+// cmd_excite.cpp until it includes that header itself.
+#include "vcloe/report/pose_plot.hpp"
 
 namespace vcloe::app {
-
-struct PoseSeries {
-  std::string name;
-  std::vector<double> time;  // s
-  std::vector<Vec6d> pose;   // m, rad
-};
-
-// Checks a plot file before any work: a known extension (.png, .svg, .pdf), an existing
-// directory, not a directory, not one of `inputs`, not overwritten without `force`.
-void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs = {});
-
-// Writes FILE (.png, .svg or .pdf by extension), checked as by check_plot_path; a clear
-// vcloe::Error if gnuplot is missing or fails.
-void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
-                      bool force);
-
+using report::check_plot_path;
+using report::plot_pose_series;
+using report::PoseSeries;
 }  // namespace vcloe::app

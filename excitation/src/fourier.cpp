@@ -123,7 +123,7 @@ FourierTrajectory parse_trajectory(const std::string& yaml_text, const std::stri
 std::string trajectory_to_yaml(const FourierTrajectory& tr) {
   std::ostringstream o;
   const auto num = [](double x) { return exact_number(x); };
-  o << "# vcloe pose-space Fourier trajectory, seed 004 eq. (37); format: docs/trajectory-file.md\n";
+  o << "# vcloe pose-space Fourier trajectory, Li et al. 2019 eq. (37); format: docs/trajectory-file.md\n";
   o << "f0: " << num(tr.f0) << "          # fundamental frequency (Hz)\n";
   o << "duration: " << num(tr.duration) << "    # s\n";
   o << "offset: [";

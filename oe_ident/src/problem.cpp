@@ -28,9 +28,9 @@ void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor
   if (anchor.kind == AnchorKind::None)
     fail("identify",
          "no scale anchor: pose data alone cannot fix the scale (multiplying every inertia, mass, friction "
-         "coefficient and the three joint PID gains by one factor leaves every pose trace unchanged, seed 004 "
-         "eq. 32). Give a known mass (anchor: {parameter: m_p, value: ...}), a known gain, or a second "
-         "experiment with a known payload");
+         "coefficient and the three joint PID gains by one factor leaves every pose trace unchanged, "
+         "Li et al. 2019 eq. 32). Give a known mass (anchor: {parameter: m_p, value: ...}), a known gain, "
+         "or a second experiment with a known payload");
   if (anchor.kind == AnchorKind::Payload && (with == 0 || without == 0))
     fail("identify", "a payload anchor needs one experiment with the known payload and one without");
 }

@@ -38,7 +38,7 @@ PoseCheck check_pose(const RobotModel& model, const Vec6d& chi) {
     return c;
   }
   c.theta = k.theta();
-  // Joint range (seed 004 section 3.3).
+  // Joint range (Li et al. 2019 §3.3).
   for (int i = 0; i < kLegs; ++i) {
     if (std::abs(c.theta(i)) > model.joint_limit) {
       c.status = PoseStatus::JointLimit;

@@ -28,9 +28,31 @@ fs::path temp_dir() {  // one directory per test process, kept across calls
 }  // namespace
 
 TEST(Cli, HelpListsTheCommands) {
+  // Exactly these commands (apps/src/main.cpp), each with a --help of its own that exits 0.
+  const std::vector<std::string> commands = {"validate-model", "trajectory", "excite", "simulate", "run", "compare",
+                                             "identify", "validate", "demo", "truth", "study", "report", "calibrate",
+                                             "render", "measure", "filter", "rig", "robot", "vision", "control"};
   const CommandResult r = vcloe("--help");
   EXPECT_EQ(r.status, 0);
-  for (const char* c : {"validate-model", "trajectory", "excite"}) EXPECT_NE(r.out.find(c), std::string::npos) << c;
+  // The names listed under the subcommands heading: the first word of each indented line.
+  std::vector<std::string> listed;
+  std::istringstream lines(r.out);
+  bool in_list = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("SUBCOMMANDS:", 0) == 0 || line.rfind("Subcommands:", 0) == 0) {
+      in_list = true;
+    } else if (in_list && line.size() > 2 && line.rfind("  ", 0) == 0 && line[2] != ' ') {
+      listed.push_back(line.substr(2, line.find(' ', 2) - 2));
+    } else if (in_list && line.find_first_not_of(' ') == std::string::npos) {
+      in_list = false;
+    }
+  }
+  EXPECT_EQ(listed, commands) << r.out;
+  for (const std::string& c : commands) {
+    const CommandResult h = vcloe(c + " --help");
+    EXPECT_EQ(h.status, 0) << c << ": " << h.out;
+    EXPECT_NE(h.out.find(c), std::string::npos) << c << ": " << h.out;
+  }
 }
 
 TEST(Cli, ExciteWritesAFeasibleTrajectoryJsonAndPlot) {

@@ -1,4 +1,4 @@
-// Specification of `vcloe report` and `identify --report` (apps/src/report_html.hpp,
+// Specification of `vcloe report` and `identify --report` (vcloe/report/html.hpp,
 // docs/report.md): one self-contained HTML file — every figure embedded, nothing fetched —
 // with every parameter in its table, the verdict, the inputs' hashes and the validation; in a
 // real browser (headless Chromium, tests/apps/report_browser.py) it renders, every image loads,

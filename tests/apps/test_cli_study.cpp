@@ -1,4 +1,4 @@
-// Specification of `vcloe study` (apps/src/cmd_study.cpp, docs/identification.md "Truths it was
+// Specification of `vcloe study` (workflow/src/study.cpp, docs/identification.md "Truths it was
 // not tuned on"): the chain per truth as child processes, the table and the JSON; refusals.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Specification of the camera-to-base calibration (seed 004 eq. 28, DESIGN.md §7, issue 6):
+// Specification of the camera-to-base calibration (Li et al. 2019 eq. 28, docs/design.md §7, issue 6):
 // directly from the base markers, cross-checked by robot-world/hand-eye calibration over
 // commanded platform poses measured by the pipeline, on the virtual rig at 0.05 px.
 #include <gtest/gtest.h>

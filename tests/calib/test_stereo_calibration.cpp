@@ -1,4 +1,4 @@
-// Specification of the stereo calibration (DESIGN.md §7, issue 6): on chessboards rendered
+// Specification of the stereo calibration (docs/design.md §7, issue 6): on chessboards rendered
 // through a known rig (the default rig's geometry at a quarter of its resolution), the
 // intrinsics and the baseline are recovered, bad views are rejected, and the rig file written
 // reads back.

@@ -1,4 +1,4 @@
-// Specification of the pose conventions (DESIGN.md section 3, seed 004 eqs. 1-2, 38).
+// Specification of the pose conventions (docs/design.md §3, Li et al. 2019 eqs. 1-2, 38).
 #include <gtest/gtest.h>
 
 #include <random>

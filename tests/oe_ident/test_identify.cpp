@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../sim/sim_fixtures.hpp"
+#include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -100,7 +101,11 @@ TEST(Identify, MismatchedTraceIsAClearError) {
   e.measured.pop_back();
   IdentificationOptions o = options();
   o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), truth()(sim::platform_index(0))};
-  EXPECT_THROW(identify(default_robot(), test::default_priors(), servo::OuterGains{}, {e}, o), vcloe::Error);
+  // The message names the experiment and both lengths: the poses measured and the frames exposed.
+  const std::size_t frames = ref.exposure_times.size();
+  const std::string err = test::error_of([&] { identify(default_robot(), test::default_priors(), servo::OuterGains{}, {e}, o); });
+  EXPECT_EQ(err, "run: measured trace has " + std::to_string(frames - 1) + " poses but the experiment exposes " +
+                     std::to_string(frames) + " frames");
 }
 
 TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {

@@ -1,4 +1,4 @@
-// Specification of servo/: the cascade of seed 004 Fig. 3 with explicit sampled-data timing.
+// Specification of servo/: the cascade of Li et al. 2019 Fig. 3 with explicit sampled-data timing.
 // The twin tracks a feasible reference, honours the camera rate and the latency, reports a
 // diverging run instead of returning NaNs, and differentiates through ceres::Jet.
 #include <ceres/jet.h>
@@ -119,7 +119,7 @@ TEST(Twin, StartsStandingWithItsModeledDrivesHoldingThePose) {
 
 TEST(Twin, LiteralOuterLawAlsoHoldsThePose) {
   // The literal eq. (30) has no feedforward: its integrator alone must hold the pose. Started at
-  // the start joint angles (DESIGN.md section 5), it holds a standing robot exactly, and it
+  // the start joint angles (docs/design.md §5), it holds a standing robot exactly, and it
   // tracks a moving reference (less tightly than the feedforward form).
   OuterGains g;
   g.literal = true;

@@ -7,10 +7,14 @@
 // GCC 12 under -fsanitize=address warns -Wmaybe-uninitialized inside <regex> itself (a false
 // positive in libstdc++'s NFA, GCC bug 105616; docs/robustness.md, "Sanitizers"):
 // silenced for that header only. Warnings in this file's own code are unaffected.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <regex>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #include <sstream>
 
 #include "../test_support.hpp"

@@ -1,4 +1,4 @@
-// Specification of the zero-phase Butterworth filter (seed 004 §4.2, DESIGN.md §7): design and
+// Specification of the zero-phase Butterworth filter (Li et al. 2019 §4.2, docs/design.md §7): design and
 // sosfiltfilt agree with scipy 1.10 (vectors from scripts/gen_filter_vectors.py).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Specification of the camera and rig model, marker layouts, labelling and rigid registration
-// (DESIGN.md §7): projection and undistortion agree with OpenCV, triangulation recovers points,
+// (docs/design.md §7): projection and undistortion agree with OpenCV, triangulation recovers points,
 // file errors name the file, line and key, and Umeyama never returns a reflection.
 #include <gtest/gtest.h>
 

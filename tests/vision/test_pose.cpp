@@ -1,4 +1,4 @@
-// Specification of the pose pipeline (seed 004 §3.1 eqs. 27-28, DESIGN.md §7, issue 6
+// Specification of the pose pipeline (Li et al. 2019 §3.1 eqs. 27-28, docs/design.md §7, issue 6
 // acceptance): accuracy at 0.05 px centroid noise against truth and against first-order error
 // propagation, invalid flags, occlusion, spurious blobs, and the image path end to end.
 #include <gtest/gtest.h>
@@ -48,7 +48,7 @@ TEST(PosePipeline, NoiseFreeCentroidsGiveTheTruePose) {
   }
 }
 
-// The default 20 s experiment trajectory (config/reference.yaml, seed 004 eq. 37) sampled at the
+// The default 20 s experiment trajectory (config/reference.yaml, Li et al. 2019 eq. 37) sampled at the
 // default camera rate of 100 Hz.
 TEST(PosePipeline, TwentySecondTrajectoryAtFiveHundredthsPixelMeetsAccuracyAndFirstOrderPrediction) {
   const StereoRig rig = default_rig();

@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/bridge/messages.hpp — the messages between the vision, control and robot processes
-// (DESIGN.md section 10, docs/protocol.md). Each message is one ZeroMQ frame: a 40-byte header
+// (docs/design.md §10, docs/protocol.md). Each message is one ZeroMQ frame: a 40-byte header
 // (magic, schema version, type, body length, CRC-32, sequence number, exposure and publish
 // times on a steady clock) and a fixed-size body, all little-endian. A decoder never trusts a frame: every
 // malformed, truncated, wrong-version or unknown-type frame is reported, never half-read.

@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/bridge/safety.hpp — the robot side's watchdog (DESIGN.md sections 6 and 10): when the
+// vcloe/bridge/safety.hpp — the robot side's watchdog (docs/design.md §6 and §10): when the
 // pose stream goes silent, too many poses in a row are invalid, the controller stops sending,
 // or a command is outside the joint range, faster than the rate limit or malformed, the robot
 // comes to a controlled stop (holds position, drives enabled) and says why in its status.

@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/calib/camera_to_base.hpp — the camera-to-base transform T_C_O (seed 004 eq. 28).
+// vcloe/calib/camera_to_base.hpp — the camera-to-base transform T_C_O (Li et al. 2019 eq. 28).
 //
 // Two independent estimates: (1) directly from the base markers, averaged over frames; (2) a
 // robot-world/hand-eye cross-check (cv::calibrateRobotWorldHandEye) from platform poses measured

@@ -2,7 +2,7 @@
 // vcloe/core/rotation.hpp — pose vocabulary shared by every module.
 //
 // Pose vector chi = [x, y, z, alpha, beta, gamma] (m, rad) with R = Rx(alpha) Ry(beta) Rz(gamma)
-// (seed 004 eq. 1). Twist v = [h_dot; omega] with omega in the base frame, omega = J_e phi_dot
+// (Li et al. 2019 eq. 1). Twist v = [h_dot; omega] with omega in the base frame, omega = J_e phi_dot
 // (eq. 2). All functions are templated on the scalar so that ceres::Jet flows through.
 #include <Eigen/Core>
 #include <Eigen/Geometry>

@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/core/trace_compare.hpp — per-axis differences of two pose traces (seed 004 Table 3
+// vcloe/core/trace_compare.hpp — per-axis differences of two pose traces (Li et al. 2019 Table 3
 // form): RMS and max of A - B in mm and mrad, at A's timestamps; B is linearly interpolated
 // when the time grids differ.
 #include <algorithm>

@@ -2,7 +2,7 @@
 // vcloe/excitation/criteria.hpp — how well a trajectory excites the dynamic parameters.
 //
 // H stacks the regressor Gamma (eq. 25) over sampled poses of a trajectory (eq. 26). Columns
-// the model structure cannot excite are found by QR (seed 004 section 4: |R_ii| < eps, on
+// the model structure cannot excite are found by QR (Li et al. 2019 §4: |R_ii| < eps, on
 // unit-norm columns) and named; the criteria are computed on the columns that remain:
 //   observability index  O_in = (sigma_1 ... sigma_p)^(1/p) / sqrt(m)   (eq. 39)
 //   d-optimality         log det(H^T H) = 2 sum log sigma_i
@@ -37,7 +37,7 @@ struct ColumnReport {
 };
 
 // QR in registry order on unit-norm columns: a column whose |R_ii| < eps * max |R_jj| is a
-// combination of earlier ones (or zero) and is dropped (seed 004 section 4, eps = 1e-3).
+// combination of earlier ones (or zero) and is dropped (Li et al. 2019 §4, eps = 1e-3).
 ColumnReport excited_columns(const Eigen::MatrixXd& H, double eps = 1e-3);
 
 struct CriterionValues {

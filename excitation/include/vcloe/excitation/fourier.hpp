@@ -1,7 +1,7 @@
 #pragma once
 // vcloe/excitation/fourier.hpp — reference and excitation trajectories in pose space.
 //
-// The finite Fourier series of seed 004 eq. (37), per pose axis i (fundamental f0 in Hz,
+// The finite Fourier series of Li et al. 2019 eq. (37), per pose axis i (fundamental f0 in Hz,
 // n harmonics, coefficients s_il, c_il, offset chi0_i):
 //   chi_i(t)      = sum_l [ sin(2 pi f0 l t) s_il - cos(2 pi f0 l t) c_il ] / (2 pi f0 l) + chi0_i
 //   chi_dot_i(t)  = sum_l [ cos(2 pi f0 l t) s_il + sin(2 pi f0 l t) c_il ]

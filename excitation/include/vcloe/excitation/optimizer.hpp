@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/excitation/optimizer.hpp — optimal excitation trajectories (seed 004 section 3.3).
+// vcloe/excitation/optimizer.hpp — optimal excitation trajectories (Li et al. 2019 §3.3).
 //
 // Maximises the chosen criterion (criteria.hpp) over the Fourier coefficients of eq. (37)
 // (and optionally f0) with every limit of check_feasibility enforced at every sample: a global
@@ -21,7 +21,7 @@ struct ExcitationProblem {
   double duration = 20.0;          // s of the written trajectory
   Criterion criterion = Criterion::ObservabilityIndex;
   bool scale_columns = false;      // criteria on unit-norm columns
-  double qr_eps = 1e-3;            // seed 004 section 4
+  double qr_eps = 1e-3;            // Li et al. 2019 §4
   double regressor_period = 0.1;   // s between stacked regressor samples
   double check_period = 0.02;      // s between limit checks while optimising
   MotionLimits limits;             // limits of the final check (finer sample period)

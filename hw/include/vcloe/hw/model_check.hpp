@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/hw/model_check.hpp — our virtual-work model against the independent MuJoCo model of the
-// same robot (seed 004 section 4.1 did this with SimMechanics, Fig. 8): `vcloe validate-model`.
+// same robot (Li et al. 2019 §4.1 did this with SimMechanics, Fig. 8): `vcloe validate-model`.
 //
 // Both engines, no friction, drives starting unpowered, follow IK of the same smooth motion
 // under the same discrete joint PID (the robot's gains): the one loop (servo::run_loop) with the

@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/hw/virtual_robot.hpp — the stand-in for real hardware (DESIGN.md section 6): the MuJoCo
+// vcloe/hw/virtual_robot.hpp — the stand-in for real hardware (docs/design.md §6): the MuJoCo
 // model of the robot with its own truth parameters, joint drives running their built-in PID
 // (eq. 31 with hidden gains) at the controller rate, and joint friction as applied torques. A
 // servo::CommandedRobot: the loop (servo::run_loop) steps it and a camera (a servo::PoseSource,

@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/oe_ident/adequacy.hpp — is the model adequate? The residual measured - twin at the
-// solution compared with the camera noise the traces declare (DESIGN.md section 9): per
+// solution compared with the camera noise the traces declare (docs/design.md §9): per
 // experiment and pose channel the RMS in noise sigmas and the lag-1 autocorrelation. Camera
 // noise is white (lag-1 ~ 0) at the declared level; model error is slow (lag-1 ~ 1) and adds
 // variance. Their shares, and a verdict in words.

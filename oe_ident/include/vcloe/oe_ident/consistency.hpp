@@ -1,6 +1,6 @@
 #pragma once
-// vcloe/oe_ident/consistency.hpp — every model identify writes is physically consistent (seed
-// 000): positive masses and moments obeying the triangle inequalities for every body. Moments
+// vcloe/oe_ident/consistency.hpp — every model identify writes is physically consistent (Gnad et al.
+// 2024): positive masses and moments obeying the triangle inequalities for every body. Moments
 // the poses do not determine (fixed, not excited, in the Jacobian's null space — e.g. a crank's
 // Ix, Iy or a link's spin Iz, which never enter the dynamics) are moved to the nearest consistent
 // values; identified ones are never changed. What was moved, and why, is reported.

@@ -1,6 +1,6 @@
 #pragma once
-// vcloe/oe_ident/problem.hpp — the closed-loop output-error identification (seed 004 section
-// 3.2, eqs. 32-35; DESIGN.md section 9).
+// vcloe/oe_ident/problem.hpp — the closed-loop output-error identification (Li et al. 2019
+// §3.2, eqs. 32-35; docs/design.md §9).
 //
 //   minimise  sum_j sum_c ((chi_m,j,c - chi_s,j,c(Lambda)) / sigma_c)^2        (eq. 32, weighted)
 //
@@ -77,7 +77,7 @@ struct IdentificationOptions {
   double uncertainty_block = 1.0;   // s: block length of the sandwich covariance (uncertainty.hpp)
   double rank_tolerance = 1e-7;     // sigma_i / sigma_1 of the weighted Jacobian below which
                                     // a direction counts as unidentifiable
-  double rel_sigma_flag = 0.15;     // seed 001: flag parameters whose sigma / |value| exceeds it
+  double rel_sigma_flag = 0.15;     // Mata et al. 2008: flag parameters whose sigma / |value| exceeds it
   double qr_eps = 1e-3;             // structural analysis on the reference's regressor
   int threads = 2;                  // experiments evaluated in parallel
   bool verbose = false;

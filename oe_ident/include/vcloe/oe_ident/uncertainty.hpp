@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/oe_ident/uncertainty.hpp — the covariance of the fit coordinates at the solution, honest
-// about what the data cannot tell apart from model error (DESIGN.md section 9, issue #13;
+// about what the data cannot tell apart from model error (docs/design.md §9, issue #13;
 // docs/identification.md "Honest uncertainty"). Three terms, added:
 //
 //   noise      H^-1 Omega H^-1, Omega = sum over blocks b of s_b s_b^T, s_b = J_b^T r_b the

@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/servo/controllers.hpp — the two control laws of the cascade (seed 004 Fig. 3).
+// vcloe/servo/controllers.hpp — the two control laws of the cascade (Li et al. 2019 Fig. 3).
 //
 // Outer visual servo (eq. 30) at the camera rate: joint position command U_theta from the
 // Cartesian PID of the pose error mapped by J_theta (eq. 29), with the inverse-kinematics
@@ -18,7 +18,7 @@ struct OuterPid {
   Vec6<T> previous_measured = Vec6<T>::Zero();
   bool has_previous = false;
 
-  // Literal form: start the integrator so that U equals theta_start (DESIGN.md section 5).
+  // Literal form: start the integrator so that U equals theta_start (docs/design.md §5).
   void start_literal(const OuterGains& g, const OuterReference& ref, const Vec6d& theta_start) {
     const Vec6d e_int = ref.J_theta.partialPivLu().solve(theta_start).cwiseQuotient(g.ki);
     integral = e_int.cast<T>();

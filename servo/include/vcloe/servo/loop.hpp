@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/servo/loop.hpp — the one sampled-data schedule of the visual-servo loop (seed 004
+// vcloe/servo/loop.hpp — the one sampled-data schedule of the visual-servo loop (Li et al. 2019
 // Fig. 3). Every path drives it: the twin, the forward sensitivities, validate-model, the
 // virtual robot, and (stepping the same VisualServo) the live control process.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/servo/reference.hpp — one experiment's reference prepared for the loop, and the tick
-// arithmetic of the sampled-data schedule (seed 004 Fig. 3), in one place.
+// arithmetic of the sampled-data schedule (Li et al. 2019 Fig. 3), in one place.
 //
 // Tick k is the controller period [k Tc, (k+1) Tc). Frame j is exposed at tick j * ticks_per_frame
 // and reaches the outer controller `latency_ticks` later. A run of N ticks exposes the frames

@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/servo/timing.hpp — the sampled-data timing of the visual-servo loop and the
-// experiment configuration (DESIGN.md section 5).
+// experiment configuration (docs/design.md §5).
 //
 // The plant is continuous. The inner joint PID runs at controller_hz with zero-order-held
 // torques; the plant is integrated with `substeps` RK4 steps per controller period. Camera

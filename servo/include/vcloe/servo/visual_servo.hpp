@@ -18,7 +18,7 @@ class VisualServo {
  public:
   VisualServo(const PreparedReference& reference, const OuterGains& gains)
       : ref_(reference), gains_(gains), U_(reference.start_theta.cast<T>()) {
-    // Literal form: the integrator starts where U equals the start angles (DESIGN.md section 5).
+    // Literal form: the integrator starts where U equals the start angles (docs/design.md §5).
     if (gains.literal && !reference.updates.empty())
       pid_.start_literal(gains, reference.updates.front(), reference.start_theta);
   }

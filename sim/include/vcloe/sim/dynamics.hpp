@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/sim/dynamics.hpp — virtual-work dynamics of the 6-RSS robot (seed 004 section 2.2).
+// vcloe/sim/dynamics.hpp — virtual-work dynamics of the 6-RSS robot (Li et al. 2019 §2.2).
 //
 //   tau_g = M(chi) v_dot + C(chi, v) v + G(chi) + tau_f        (eq. 17)
 //   M = M_p + sum_i J_a^T M_w J_a + J_b^T M_l J_b               (eq. 23)
@@ -10,7 +10,7 @@
 //
 // Body frames: platform axes = columns of R (Ix, Iy, Iz about them). Wrench: z = s_i, x along
 // the crank, so only Iz (with m) enters when axes are fixed. Link: z along the link; the model
-// assumes links do not spin about their axis (seed 004, assumption 2), which is consistent
+// assumes links do not spin about their axis (Li et al. 2019, assumption 2), which is consistent
 // only for an axisymmetric link, so the transverse inertia is (Ix + Iy) / 2 and the spin
 // inertia Iz never enters (docs/model.md). Xi, state and result share the scalar T.
 #include <Eigen/Cholesky>
@@ -51,7 +51,7 @@ Mat3<T> link_inertia(const LegGeometry<T>& g, const T& Ix, const T& Iy, const T&
   return T(0.5) * (Ix + Iy) * (Mat3<T>::Identity() - P) + Iz * P;
 }
 
-// Smooth sign: tanh(x / eps) (DESIGN.md section 4).
+// Smooth sign: tanh(x / eps) (docs/design.md §4).
 template <typename T>
 T smooth_sign(const T& x, double eps) {
   using std::tanh;

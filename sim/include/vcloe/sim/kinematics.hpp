@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/sim/kinematics.hpp — inverse kinematics, Jacobians and their time derivatives of the
-// 6-RSS robot (seed 004 section 2.1, eqs. 2-16, 29; Appendix A eqs. A1-A6).
+// 6-RSS robot (Li et al. 2019 §2.1, eqs. 2-16, 29; Appendix A eqs. A1-A6).
 //
 // Everything is expressed in the base frame O. With v_E = [h_dot; omega] the platform twist:
 //   theta_dot        = J_ad v_E                      (eq. 8)
@@ -77,7 +77,7 @@ T wrap_angle(T x) {
 }  // namespace detail
 
 // Closed-form IK of one leg: with d = A_i - B_i, |d - w(theta)| = L reads
-// a cos(theta) + b sin(theta) = c (DESIGN.md section 4). Returns false if unreachable.
+// a cos(theta) + b sin(theta) = c (docs/design.md §4). Returns false if unreachable.
 template <typename T>
 bool leg_angle(const Leg& leg, const Vec3<T>& d, int branch, T& theta) {
   using std::acos;

@@ -1,10 +1,10 @@
 #pragma once
 // vcloe/sim/parameters.hpp — the parameter registry: the only place that knows the order.
 //
-// Xi (64, seed 004 eq. 25): per body [m, Ix, Iy, Iz] for the platform, wrenches 1-6, links 1-6,
+// Xi (64, Li et al. 2019 eq. 25): per body [m, Ix, Iy, Iz] for the platform, wrenches 1-6, links 1-6,
 // then Coulomb fc1-6 and viscous fv1-6 joint friction. Lambda (67, eq. 32) appends the inner
 // joint PID gains lp, li, ld. Inertias are principal moments at the body's centre of mass in
-// its body frame (DESIGN.md section 3; frames in docs/model.md).
+// its body frame (docs/design.md §3; frames in docs/model.md).
 #include <Eigen/Core>
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/sim/plant.hpp — the rigid robot as a continuous plant x = [chi; v_E] driven by joint
-// torques tau_a, integrated with Boost.Odeint's fixed-step RK4 (DESIGN.md section 5).
+// torques tau_a, integrated with Boost.Odeint's fixed-step RK4 (docs/design.md §5).
 //
 //   chi_dot = blkdiag(I, J_e^-1) v_E,   v_E_dot = forward dynamics (eq. 40)
 //

@@ -6,7 +6,7 @@
 // in the Context): a RobotModel never holds Lambda; the 67 values (inertia, friction, drive
 // gains; parameters.hpp) travel explicitly as a LambdaVector — priors, truth or identified.
 //
-// Frames (DESIGN.md section 3, docs/model.md): O base, E platform. Leg i: actuated revolute
+// Frames (docs/design.md §3, docs/model.md): O base, E platform. Leg i: actuated revolute
 // joint at B_i about axis s_i, wrench (crank) B_i -> T_i, link (rod) T_i -> A_i of fixed
 // length, A_i = E + R a_i. All lengths in m, angles in rad, masses in kg, inertias in kg*m^2.
 // A RobotModel is never modified by an algorithm: per-evaluation state lives elsewhere.
@@ -34,7 +34,7 @@ struct RobotModel {
   std::array<Leg, kLegs> legs;
 
   Vec6d home = Vec6d::Zero();                // home pose chi (m, rad)
-  double joint_limit = 0.9948;               // |theta_i| <= joint_limit (rad), seed 004 section 3.3
+  double joint_limit = 0.9948;               // |theta_i| <= joint_limit (rad), Li et al. 2019 §3.3
   double min_transmission = 0.2;             // leg (serial) singularity margin, see docs/model.md
   double min_parallel_conditioning = 0.05;   // parallel singularity margin, see docs/model.md
   Vec3d gravity = Vec3d(0.0, 0.0, -9.81);    // m/s^2 in O
@@ -52,7 +52,7 @@ struct RobotFile {
 
 // Loads and validates a robot file. Every problem is a vcloe::Error naming file, line and key.
 // Inertial consistency (triangle inequalities) is only reported here, not enforced: priors
-// such as seed 004's Table 1 violate it. Use check_physical_consistency() where it is required.
+// such as Li et al.'s (2019) Table 1 violate it. Use check_physical_consistency() where it is required.
 // With require_consistent_inertia, a body violating positivity or the triangle inequalities
 // is an error naming its key (use for models an engine must load, e.g. truth files).
 RobotFile load_robot(const std::string& file, bool require_consistent_inertia = false);

@@ -1,12 +1,12 @@
 #pragma once
 // vcloe/vision/butterworth.hpp — offline zero-phase Butterworth filtering of recorded traces.
 //
-// Seed 004 §4.2 filters measured poses with an 8th-order Butterworth low-pass at 60 Hz, run
+// Li et al. 2019 §4.2 filters measured poses with an 8th-order Butterworth low-pass at 60 Hz, run
 // forward and backward (Matlab filtfilt). We design the filter as second-order sections exactly
 // as scipy.signal.butter(N, Wn, output='sos') does (same pole/zero pairing and section order)
 // and filter as scipy.signal.sosfiltfilt does (odd extension, steady-state initial conditions
 // from sosfilt_zi). Agreement with scipy is tested on committed vectors (tests/data/filter/).
-// Non-causal: never used inside the control loop (DESIGN.md §7).
+// Non-causal: never used inside the control loop (docs/design.md §7).
 #include <array>
 #include <vector>
 

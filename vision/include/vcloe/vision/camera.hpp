@@ -3,7 +3,7 @@
 // model, the right camera's pose relative to the left, and the rig's pose relative to the robot
 // base (docs/vision.md, "Rig file").
 //
-// Frames (DESIGN.md §3): O robot base, E platform, C sensor = the LEFT camera's frame (OpenCV
+// Frames (docs/design.md §3): O robot base, E platform, C sensor = the LEFT camera's frame (OpenCV
 // axes: z along the optical axis, x to the image right, y down), R the right camera.
 // T_a_b maps coordinates in b to a: p_a = T_a_b * p_b.
 #include <Eigen/Geometry>

@@ -1,5 +1,5 @@
 #pragma once
-// vcloe/vision/pose.hpp — platform pose from a stereo image pair (seed 004 §3.1, eqs. 27-28).
+// vcloe/vision/pose.hpp — platform pose from a stereo image pair (Li et al. 2019 §3.1, eqs. 27-28).
 //
 // Pipeline: bright-blob candidates -> intensity-weighted sub-pixel centroids -> undistortion ->
 // epipolar matching -> triangulation -> labelling by distance matrix -> rigid fit of each body's

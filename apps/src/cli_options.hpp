@@ -1,0 +1,23 @@
+#pragma once
+// The options many commands share, declared once: what --out, --force, --json and --quiet mean
+// is said here; a command says only what its output is. Every option taking a value also gets
+// the forgotten-value check and every --seed the range check (main.cpp, for all commands).
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace vcloe::app {
+
+// --out FILE: `what` the command writes there, e.g. "trace CSV to write (docs/traces.md)".
+// Outputs are checked before any work and never overwrite an input (docs/robustness.md).
+CLI::Option* add_out_option(CLI::App* cmd, std::string& out, const std::string& what);
+
+// --force: replace an existing output (written atomically; never one of the command's inputs).
+CLI::Option* add_force_flag(CLI::App* cmd, bool& force, const std::string& what = "overwrite existing output");
+
+// --json: the result on stdout as JSON instead of the human summary.
+CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what = "print the result as JSON");
+
+// --quiet: no live progress line on stderr (errors and the result are still printed).
+CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what = "no live progress line");
+
+}  // namespace vcloe::app

@@ -1,0 +1,43 @@
+#pragma once
+// The identification report as ONE self-contained HTML file (docs/report.md): summary, Table 2
+// form (every parameter with its 95 % interval and status), Table 3 form (RMS against the
+// declared camera noise), the pose traces measured vs twin before and after (Figs. 12-13 form,
+// Li et al. 2019), residuals with the camera-noise band and their histogram, the parameters'
+// correlation, the Jacobian's singular values with the rank cut, the excitation (Fig. 11 form,
+// observability index) and, when given, the validation (Tables 4 and 5 form). Figures are
+// gnuplot PNGs embedded as data URIs: no network, no script framework.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcloe/core/trace.hpp"
+#include "vcloe/report/identification.hpp"
+#include "vcloe/report/pose_plot.hpp"
+#include "vcloe/report/validation.hpp"
+
+namespace vcloe::report {
+
+// What the report shows, read and typed by its readers.
+struct ReportInput {
+  std::string identification_file;  // <model>.report.json written by `vcloe identify`
+  IdentificationReport identification;
+  std::optional<ValidationResult> validation;  // `vcloe validate --out`, optional
+};
+
+// The time plots' data, experiment 1: the measured trace, the twin at the priors and at the
+// identified values on its reference; the reference sampled for the excitation figure and its
+// observability index (eq. 39) at the priors. Computed by the caller from the report's inputs.
+struct ReportTraces {
+  PoseTrace measured, before, after;
+  PoseSeries reference;
+  double observability_index = 0;
+};
+
+// The HTML text.
+std::string identification_report_html(const ReportInput& input, const ReportTraces& traces);
+
+// An HTML report's path: checked as any output (not overwritten without force, not an input),
+// and named .html or .htm (a report written under report.png opened as a broken image).
+void check_report_path(const std::string& path, bool force, const std::vector<std::string>& inputs);
+
+}  // namespace vcloe::report

@@ -1,0 +1,58 @@
+#pragma once
+// What `vcloe study` measures (docs/identification.md, "Truths it was not tuned on"): per truth
+// one row — iterations, seconds, after/floor, validation/floor, how many parameters were
+// identified and how far from the truth — and over all truths the coverage of the reported
+// sigma and 95 % intervals. Pure functions of the truth, the identify report and the floors;
+// study_json is the one writer of DIR/study.json.
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "vcloe/report/identification.hpp"
+#include "vcloe/report/validation.hpp"
+#include "vcloe/sim/parameters.hpp"
+
+namespace vcloe::report {
+
+// One identified parameter against its truth.
+struct ParameterCheck {
+  std::string name;
+  double truth = 0, value = 0, sigma = 0, rel_sigma = 0, low = 0, high = 0;
+  double error() const { return (value - truth) / truth; }  // relative
+  double z() const { return (value - truth) / sigma; }       // in sigma
+  bool within_bound() const;                                  // |error| <= 5 % or |z| <= 3
+};
+
+struct TruthRow {
+  std::uint64_t seed = 0;
+  int iterations = 0;
+  double seconds = 0;
+  double after_over_floor = 0;       // worst axis and experiment: after-fit RMS / noise floor
+  double validation_over_floor = 0;  // worst over the fresh trajectories (vcloe validate)
+  int identified = 0;
+  bool key_identified = false;       // m_p, Ix_p, Iy_p, Iz_p, lp, li, ld all identified
+  std::string verdict;               // the model-adequacy verdict
+  std::vector<ParameterCheck> checks;  // the identified parameters
+  const ParameterCheck* worst_error() const;
+  const ParameterCheck* worst_z() const;
+};
+
+// floor[e][c]: RMS of measured - twin(truth) of experiment e (mm, mrad), as report's after_rms_all.
+TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                  const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation);
+
+struct StudySummary {
+  int truths = 0, parameters = 0;      // identified parameters over all truths
+  int within1 = 0, within2 = 0, within3 = 0, in_interval = 0, outside_bound = 0;
+  int key_identified_runs = 0;
+  double median_key_rel_sigma = 0;     // m_p and the three gains
+  double max_seconds = 0, max_after_over_floor = 0, max_validation_over_floor = 0;
+};
+
+StudySummary summarise(const std::vector<TruthRow>& rows);
+std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s);
+nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s);
+
+}  // namespace vcloe::report

@@ -1,0 +1,151 @@
+// The identification report made from a fit and printed (identification.hpp).
+#include "vcloe/report/identification.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+#include "vcloe/core/trace.hpp"
+
+namespace vcloe::report {
+
+std::optional<FileEntry> FileEntry::of(const std::string& path) {
+  const nlohmann::json j = file_entry(path);
+  if (j.is_null()) return std::nullopt;
+  return FileEntry{j["path"].get<std::string>(), j["sha256"].get<std::string>()};
+}
+
+std::pair<double, std::string> worst_fit_over_noise(const std::vector<AxesRms>& after_rms_all, const Vec6d& noise_sigma) {
+  static const char* const kAxis[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
+  std::pair<double, std::string> worst{0.0, ""};
+  for (std::size_t e = 0; e < after_rms_all.size(); ++e)
+    for (int c = 0; c < 6; ++c) {
+      const double ratio = after_rms_all[e][static_cast<std::size_t>(c)] * 1e-3 / noise_sigma(c);
+      if (ratio > worst.first) worst = {ratio, std::string(kAxis[c]) + " of experiment " + std::to_string(e + 1)};
+    }
+  return worst;
+}
+
+namespace {
+
+AdequacyEntry adequacy_entry(const oe_ident::Adequacy& a) {
+  AdequacyEntry out{oe_ident::Adequacy::name(a.verdict), a.summary(), a.worst_channel, a.worst_share, a.mean_share,
+                    a.chi2_per_dof, a.sigma_scale(), {}};
+  for (const auto& e : a.experiments) {
+    AdequacyEntry::Experiment x;
+    for (std::size_t c = 0; c < 6; ++c) {
+      x.rms_over_noise[c] = e[c].rms_over_noise;
+      x.lag1[c] = e[c].lag1;
+      x.model_share[c] = e[c].model_share();
+    }
+    out.experiments.push_back(x);
+  }
+  return out;
+}
+
+// The correlation matrix of the fitted parameters (those with a sigma), in registry order.
+Correlation correlation(const oe_ident::IdentificationResult& r) {
+  const auto& reg = sim::parameter_registry();
+  std::vector<int> fitted;
+  for (const auto& p : r.parameters)
+    if (p.sigma > 0) fitted.push_back(p.index);
+  Correlation c;
+  for (int a : fitted) {
+    c.parameters.push_back(reg[static_cast<std::size_t>(a)].name);
+    std::vector<double> row;
+    for (int b : fitted) row.push_back(r.covariance(a, b) / std::sqrt(r.covariance(a, a) * r.covariance(b, b)));
+    c.matrix.push_back(row);
+  }
+  return c;
+}
+
+ParameterEntry parameter_entry(const oe_ident::ParameterResult& p) {
+  const auto& reg = sim::parameter_registry()[static_cast<std::size_t>(p.index)];
+  ParameterEntry e{reg.name, reg.unit, p.prior, p.value, p.sigma, p.rel_sigma, p.sigma_camera, std::nullopt,
+                   p.prior_pull, p.identified, p.flagged, p.status};
+  if (p.sigma > 0) e.interval95 = std::array<double, 2>{p.interval_low, p.interval_high};
+  return e;
+}
+
+}  // namespace
+
+IdentificationReport make_identification_report(const oe_ident::IdentificationResult& r, const std::string& anchor,
+                                                 const Vec6d& noise_sigma) {
+  IdentificationReport out;
+  out.before_rms_all = r.before_rms;
+  out.after_rms_all = r.after_rms;
+  for (const auto& p : r.parameters) out.parameters.push_back(parameter_entry(p));
+  out.identified_count = r.identified_count;
+  out.anchor = anchor;
+  out.iterations = r.iterations;
+  out.seconds = r.seconds;
+  out.jacobian_cost_ratio = r.jacobian_cost_ratio;
+  out.rejected_steps = r.rejected_steps;
+  out.failed_simulations = r.failed_simulations;
+  out.adequacy = adequacy_entry(r.adequacy);
+  out.correlation = correlation(r);
+  out.singular_values = r.singular_values;
+  out.rank_tolerance = r.rank_tolerance;
+  out.consistency = r.consistency;
+  out.moved_to_consistency = r.moved;
+  out.termination = r.termination;
+  out.after_over_noise = worst_fit_over_noise(r.after_rms, noise_sigma).first;
+  return out;
+}
+
+namespace {
+
+void print_rms(const IdentificationReport& r, std::ostream& out) {
+  out << "RMS of measured - twin (Table 3 form)   x mm     y mm     z mm     a mrad   b mrad   g mrad\n";
+  for (std::size_t e = 0; e < r.before_rms_all.size(); ++e) {
+    out << "  experiment " << e + 1 << " before                ";
+    for (double v : r.before_rms_all[e]) out << std::setw(9) << v;
+    out << "\n  experiment " << e + 1 << " after                 ";
+    for (double v : r.after_rms_all[e]) out << std::setw(9) << v;
+    out << "\n";
+  }
+  out << "\nmodel adequacy: " << r.adequacy.verdict << ". " << r.adequacy.summary
+      << "\n  residual / camera noise   x      y      z      a      b      g   (lag-1 autocorrelation)\n";
+  for (std::size_t e = 0; e < r.adequacy.experiments.size(); ++e) {
+    out << "  experiment " << e + 1 << "            ";
+    for (double v : r.adequacy.experiments[e].rms_over_noise) out << std::setw(7) << v;
+    out << "   (";
+    for (double v : r.adequacy.experiments[e].lag1) out << " " << std::setprecision(2) << v;
+    out << std::setprecision(4) << " )\n";
+  }
+}
+
+void print_parameters(const IdentificationReport& r, std::ostream& out) {
+  out << "\nparameters (Table 2 form): " << r.identified_count << " of 67 identified; sigma covers camera noise, "
+         "coloured residuals and sub-fit disagreement (docs/identification.md)\n"
+      << "  name      prior         value         sigma     rel    95 % interval              status\n";
+  for (const auto& p : r.parameters) {
+    out << "  " << std::left << std::setw(8) << p.name << std::right << std::setw(12) << p.prior << "  " << std::setw(12)
+        << p.value << "  ";
+    if (p.sigma > 0 && p.interval95)
+      out << std::setw(10) << p.sigma << " " << std::setw(6) << p.rel_sigma * 100 << "%  [" << std::setw(10)
+          << (*p.interval95)[0] << ", " << std::setw(10) << (*p.interval95)[1] << "]";
+    else out << std::setw(45) << " ";
+    out << (p.flagged ? " !" : "  ") << " " << p.status << "\n";
+  }
+}
+
+}  // namespace
+
+void print_identification(const IdentificationReport& r, std::ostream& out) {
+  out << std::setprecision(4);
+  out << "anchor: " << r.anchor << "\n" << r.termination << "\n"
+      << r.iterations << " iterations, " << r.seconds << " s, Jacobian/residual cost " << r.jacobian_cost_ratio << "\n\n";
+  print_rms(r, out);
+  print_parameters(r, out);
+  if (!r.moved_to_consistency.empty()) {
+    out << "\nmoved to physical consistency (values the poses do not determine; the RMS after is this model's):\n";
+    for (const auto& m : r.moved_to_consistency) out << "  " << m << "\n";
+  }
+  if (!r.consistency.empty()) {
+    out << "\nphysical consistency of the result:\n";
+    for (const auto& c : r.consistency) out << "  " << c << "\n";
+  }
+}
+
+}  // namespace vcloe::report

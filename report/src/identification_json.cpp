@@ -1,0 +1,214 @@
+// The identification report's one writer and one reader (identification.hpp). The reader checks
+// in the order the HTML report did before it was typed (the keys it needs, then the 67
+// parameters, then the rest), so that its first complaint stays the same.
+#include <cmath>
+
+#include "json_read.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
+#include "vcloe/report/identification.hpp"
+#include "vcloe/sim/parameters.hpp"
+
+namespace vcloe::report {
+
+using nlohmann::json;
+using detail::Node;
+
+namespace {
+
+// A bound that overflowed (a relative sigma of hundreds: exp(1.96 * 1000)) is null: unbounded.
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
+
+json axes_json(const AxesRms& a) { return {{"mm", {a[0], a[1], a[2]}}, {"mrad", {a[3], a[4], a[5]}}}; }
+
+json file_json(const std::optional<FileEntry>& f) {
+  return f ? json{{"path", f->path}, {"sha256", f->sha256}} : json();
+}
+
+json parameter_json(const ParameterEntry& p) {
+  return {{"name", p.name},
+          {"unit", p.unit},
+          {"prior", p.prior},
+          {"value", p.value},
+          {"sigma", p.sigma},
+          {"rel_sigma", p.rel_sigma},
+          {"sigma_camera", p.sigma_camera},
+          {"interval95", p.interval95 ? json{finite_or_null((*p.interval95)[0]), finite_or_null((*p.interval95)[1])} : json()},
+          {"prior_pull", p.prior_pull},
+          {"identified", p.identified},
+          {"flagged", p.flagged},
+          {"status", p.status}};
+}
+
+json adequacy_json(const AdequacyEntry& a) {
+  json per = json::array();
+  for (const auto& e : a.experiments)
+    per.push_back({{"rms_over_noise", e.rms_over_noise}, {"lag1", e.lag1}, {"model_share", e.model_share}});
+  return {{"verdict", a.verdict},
+          {"summary", a.summary},
+          {"worst_channel", a.worst_channel},
+          {"worst_model_share", a.worst_model_share},
+          {"mean_model_share", a.mean_model_share},
+          {"chi2_per_dof", a.chi2_per_dof},
+          {"sigma_scale", a.sigma_scale},
+          {"experiments", per}};
+}
+
+json rms_rows_json(const std::vector<AxesRms>& rows) {
+  json a = json::array();
+  for (const auto& r : rows) a.push_back(axes_json(r));
+  return a;
+}
+
+}  // namespace
+
+json to_json(const IdentificationReport& r) {
+  json params = json::array();
+  for (const auto& p : r.parameters) params.push_back(parameter_json(p));
+  const ReportInputs& in = r.inputs;
+  return {{"before_rms", r.before_rms_all.empty() ? json() : axes_json(r.before_rms_all.front())},
+          {"after_rms", r.after_rms_all.empty() ? json() : axes_json(r.after_rms_all.front())},
+          {"before_rms_all", rms_rows_json(r.before_rms_all)},
+          {"after_rms_all", rms_rows_json(r.after_rms_all)},
+          {"parameters", params},
+          {"identified_count", r.identified_count},
+          {"anchor", r.anchor},
+          {"iterations", r.iterations},
+          {"seconds", r.seconds},
+          {"jacobian_cost_ratio", r.jacobian_cost_ratio},
+          {"rejected_steps", r.rejected_steps},
+          {"failed_simulations", r.failed_simulations},
+          {"adequacy", adequacy_json(r.adequacy)},
+          {"correlation", {{"parameters", r.correlation.parameters}, {"matrix", r.correlation.matrix}}},
+          {"singular_values", r.singular_values},
+          {"rank_tolerance", r.rank_tolerance},
+          {"consistency", r.consistency},
+          {"moved_to_consistency", r.moved_to_consistency},
+          {"termination", r.termination},
+          {"after_over_noise", r.after_over_noise},
+          {"inputs", {{"robot", file_json(in.robot)},
+                      {"measured", file_json(in.measured)},
+                      {"payload_trace", file_json(in.payload_trace)},
+                      {"reference", file_json(in.reference)},
+                      {"experiment", file_json(in.experiment)},
+                      {"config", file_json(in.config)},
+                      {"model", file_json(in.model)}}}};
+}
+
+namespace {
+
+AxesRms read_axes(const Node& n) {
+  const auto mm = n["mm"].fixed<3>(true), mrad = n["mrad"].fixed<3>(true);
+  return {mm[0], mm[1], mm[2], mrad[0], mrad[1], mrad[2]};
+}
+
+std::vector<AxesRms> read_rms_rows(const Node& n) {
+  std::vector<AxesRms> rows(n.array_size());
+  if (rows.empty()) n.refuse("one row per experiment");
+  for (std::size_t e = 0; e < rows.size(); ++e) rows[e] = read_axes(n[e]);
+  return rows;
+}
+
+ParameterEntry read_parameter(const Node& p) {
+  if (p["name"].absent() || !p["name"].value().is_string())
+    fail(p.file(), p.key() + ": expected an object with a string 'name'");
+  ParameterEntry e;
+  e.name = p["name"].string();
+  e.prior = p["prior"].number();
+  e.value = p["value"].number();
+  e.unit = p["unit"].string();
+  e.sigma = p["sigma"].non_negative();
+  e.rel_sigma = p["rel_sigma"].non_negative();
+  e.sigma_camera = p["sigma_camera"].non_negative();
+  if (const Node i = p["interval95"]; !i.is_null()) {
+    i.array_size(2);
+    e.interval95 = std::array<double, 2>{i[0].bound(), i[1].bound()};
+  }
+  e.prior_pull = p["prior_pull"].non_negative();
+  e.identified = p["identified"].boolean();
+  e.flagged = p["flagged"].boolean();
+  e.status = p["status"].string();
+  return e;
+}
+
+AdequacyEntry read_adequacy(const Node& a) {
+  AdequacyEntry out{a["verdict"].string(), a["summary"].string(), a["worst_channel"].string(),
+                    a["worst_model_share"].number(), a["mean_model_share"].number(), a["chi2_per_dof"].non_negative(),
+                    a["sigma_scale"].non_negative(), {}};
+  const Node per = a["experiments"];
+  for (std::size_t e = 0; e < per.array_size(); ++e)
+    out.experiments.push_back({per[e]["rms_over_noise"].fixed<6>(true), per[e]["lag1"].fixed<6>(),
+                               per[e]["model_share"].fixed<6>()});
+  return out;
+}
+
+Correlation read_correlation(const Node& c) {
+  Correlation out{c["parameters"].strings(), {}};
+  const Node m = c["matrix"];
+  for (std::size_t i = 0; i < m.array_size(out.parameters.size()); ++i) {
+    m[i].array_size(out.parameters.size());
+    std::vector<double> row(out.parameters.size());
+    for (std::size_t k = 0; k < row.size(); ++k) row[k] = m[i][k].number_or_nan();
+    out.matrix.push_back(row);
+  }
+  return out;
+}
+
+FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].string()}; }
+
+ReportInputs read_inputs(const Node& in) {
+  auto required = [&](const char* key) {
+    if (in[key].is_null()) fail(in.file(), std::string("inputs: missing '") + key + "'");
+    return read_file_entry(in[key]);
+  };
+  auto optional = [&](const char* key) -> std::optional<FileEntry> {
+    if (in[key].is_null()) return std::nullopt;
+    return read_file_entry(in[key]);
+  };
+  return {required("robot"), required("measured"), required("reference"), required("model"),
+          optional("payload_trace"), optional("experiment"), optional("config")};
+}
+
+}  // namespace
+
+IdentificationReport identification_from_json(const json& document, const std::string& file) {
+  const Node root = Node::root(document, file);
+  for (const char* key : {"parameters", "inputs", "adequacy", "before_rms_all", "after_rms_all", "singular_values"})
+    root.need(key);
+  const Node params = root["parameters"];
+  if (!params.value().is_array() || params.value().size() != sim::kNumLambda)
+    fail(file, "parameters: expected 67 entries, got " + params.value().dump().substr(0, 40));
+  IdentificationReport r;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(sim::kNumLambda); ++k) r.parameters.push_back(read_parameter(params[k]));
+  r.before_rms_all = read_rms_rows(root["before_rms_all"]);
+  r.after_rms_all = read_rms_rows(root["after_rms_all"]);
+  if (r.after_rms_all.size() != r.before_rms_all.size())
+    root["after_rms_all"].refuse("as many experiments as before_rms_all (" + std::to_string(r.before_rms_all.size()) + ")");
+  if (read_axes(root.need("before_rms")) != r.before_rms_all.front()) root["before_rms"].refuse("before_rms_all[0]");
+  if (read_axes(root.need("after_rms")) != r.after_rms_all.front()) root["after_rms"].refuse("after_rms_all[0]");
+  r.identified_count = root.need("identified_count").integer(0, sim::kNumLambda);
+  r.anchor = root.need("anchor").string();
+  r.iterations = root.need("iterations").integer(0, 1 << 30);
+  r.seconds = root.need("seconds").non_negative();
+  r.jacobian_cost_ratio = root.need("jacobian_cost_ratio").non_negative();
+  r.rejected_steps = root.need("rejected_steps").integer(0, 1 << 30);
+  r.failed_simulations = root.need("failed_simulations").integer(0, 1 << 30);
+  r.adequacy = read_adequacy(root["adequacy"]);
+  if (r.adequacy.experiments.size() != r.after_rms_all.size())
+    root["adequacy"]["experiments"].refuse("one entry per experiment (" + std::to_string(r.after_rms_all.size()) + ")");
+  r.correlation = read_correlation(root.need("correlation"));
+  r.singular_values = root["singular_values"].numbers(true);
+  r.rank_tolerance = root.need("rank_tolerance").non_negative();
+  r.consistency = root.need("consistency").strings();
+  r.moved_to_consistency = root.need("moved_to_consistency").strings();
+  r.termination = root.need("termination").string();
+  r.after_over_noise = root.need("after_over_noise").non_negative();
+  r.inputs = read_inputs(root["inputs"]);
+  return r;
+}
+
+IdentificationReport read_identification_report(const std::string& file) {
+  return identification_from_json(read_json_file(file), file);
+}
+
+}  // namespace vcloe::report

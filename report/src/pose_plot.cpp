@@ -1,0 +1,45 @@
+#include "vcloe/report/pose_plot.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "vcloe/report/gnuplot.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+
+namespace vcloe::report {
+
+void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs) {
+  gnuplot_terminal(file, "1,1");
+  check_output_path(file, force, inputs);
+}
+
+void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
+                      bool force) {
+  if (series.empty()) fail(file, "nothing to plot");
+  check_plot_path(file, force);
+  const GnuplotJob job(file);
+  for (std::size_t s = 0; s < series.size(); ++s) {
+    std::ofstream d(job.data_file("series" + std::to_string(s) + ".dat"));
+    for (std::size_t i = 0; i < series[s].time.size(); ++i) {
+      const Vec6d& p = series[s].pose[i];
+      d << series[s].time[i];
+      for (int c = 0; c < 6; ++c) d << ' ' << p(c) * 1e3;  // mm, mrad
+      d << '\n';
+    }
+  }
+  const char* labels[6] = {"x (mm)", "y (mm)", "z (mm)", "alpha (mrad)", "beta (mrad)", "gamma (mrad)"};
+  std::ostringstream g;
+  g << "set multiplot layout 2,3 title " << gnuplot_quote(title) << "\nset xlabel 't (s)'\n";
+  for (int c = 0; c < 6; ++c) {
+    g << "set ylabel '" << labels[c] << "'\nplot ";
+    for (std::size_t s = 0; s < series.size(); ++s)
+      g << (s ? ", " : "") << gnuplot_quote(job.data_file("series" + std::to_string(s) + ".dat")) << " using 1:" << c + 2
+        << " with lines lw 1.5 title " << gnuplot_quote(series[s].name);
+    g << "\n";
+  }
+  g << "unset multiplot";
+  job.run(g.str());
+}
+
+}  // namespace vcloe::report

@@ -1,0 +1,142 @@
+// The study's rows and coverage (vcloe/report/study.hpp).
+#include "vcloe/report/study.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::report {
+
+namespace {
+const std::vector<std::string> kKey = {"m_p", "Ix_p", "Iy_p", "Iz_p", "lp", "li", "ld"};
+}  // namespace
+
+bool ParameterCheck::within_bound() const { return std::abs(error()) <= 0.05 || std::abs(z()) <= 3; }
+
+const ParameterCheck* TruthRow::worst_error() const {
+  const auto it = std::max_element(checks.begin(), checks.end(),
+                                   [](const auto& a, const auto& b) { return std::abs(a.error()) < std::abs(b.error()); });
+  return it == checks.end() ? nullptr : &*it;
+}
+
+const ParameterCheck* TruthRow::worst_z() const {
+  const auto it = std::max_element(checks.begin(), checks.end(),
+                                   [](const auto& a, const auto& b) { return std::abs(a.z()) < std::abs(b.z()); });
+  return it == checks.end() ? nullptr : &*it;
+}
+
+TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                  const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation) {
+  const std::string where = "identify report of truth " + std::to_string(seed);
+  TruthRow row;
+  row.seed = seed;
+  row.iterations = report.iterations;
+  row.seconds = report.seconds;
+  row.validation_over_floor = validation.worst_ratio;
+  row.verdict = report.adequacy.verdict;
+  const auto& after = report.after_rms_all;
+  if (after.size() != floor.size()) fail(where, "after_rms_all has another number of experiments than the floors");
+  for (std::size_t e = 0; e < floor.size(); ++e)
+    for (std::size_t c = 0; c < 6; ++c) row.after_over_floor = std::max(row.after_over_floor, after[e][c] / floor[e][c]);
+  const auto& reg = sim::parameter_registry();
+  int key = 0;
+  for (const ParameterEntry& p : report.parameters) {
+    if (!p.identified) continue;
+    if (!p.interval95) fail(where, "identified parameter '" + p.name + "' has no interval95");
+    const auto k = std::find_if(reg.begin(), reg.end(), [&](const auto& r) { return r.name == p.name; });
+    if (k == reg.end()) fail(where, "unknown parameter '" + p.name + "'");
+    const ParameterCheck c{p.name, truth(static_cast<int>(k - reg.begin())), p.value, p.sigma, p.rel_sigma,
+                           (*p.interval95)[0], (*p.interval95)[1]};
+    key += std::count(kKey.begin(), kKey.end(), c.name) > 0;
+    row.checks.push_back(c);
+  }
+  row.identified = static_cast<int>(row.checks.size());
+  row.key_identified = key == static_cast<int>(kKey.size());
+  return row;
+}
+
+StudySummary summarise(const std::vector<TruthRow>& rows) {
+  StudySummary s;
+  std::vector<double> key_rel;
+  for (const TruthRow& r : rows) {
+    ++s.truths;
+    s.key_identified_runs += r.key_identified;
+    s.max_seconds = std::max(s.max_seconds, r.seconds);
+    s.max_after_over_floor = std::max(s.max_after_over_floor, r.after_over_floor);
+    s.max_validation_over_floor = std::max(s.max_validation_over_floor, r.validation_over_floor);
+    for (const ParameterCheck& c : r.checks) {
+      ++s.parameters;
+      const double z = std::abs(c.z());
+      s.within1 += z <= 1;
+      s.within2 += z <= 2;
+      s.within3 += z <= 3;
+      s.in_interval += c.truth >= c.low && c.truth <= c.high;
+      s.outside_bound += !c.within_bound();
+      if (c.name == "m_p" || c.name == "lp" || c.name == "li" || c.name == "ld") key_rel.push_back(c.rel_sigma);
+    }
+  }
+  if (!key_rel.empty()) {
+    std::sort(key_rel.begin(), key_rel.end());
+    const std::size_t n = key_rel.size();
+    s.median_key_rel_sigma = n % 2 ? key_rel[n / 2] : 0.5 * (key_rel[n / 2 - 1] + key_rel[n / 2]);
+  }
+  return s;
+}
+
+std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s) {
+  std::ostringstream t;
+  t << std::fixed;
+  t << "| truth seed | iterations | identify s | after/floor | validation/floor | identified | worst error | worst "
+       "error/σ | verdict |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const TruthRow& r : rows) {
+    t << "| " << r.seed << " | " << r.iterations << " | " << std::setprecision(1) << r.seconds << " | "
+      << std::setprecision(2) << r.after_over_floor << " | " << r.validation_over_floor << " | " << r.identified
+      << (r.key_identified ? "" : " (not all of m_p, I_p, gains)") << " | ";
+    if (const ParameterCheck* w = r.worst_error()) t << std::setprecision(1) << 100 * w->error() << " % " << w->name;
+    t << " | ";
+    if (const ParameterCheck* w = r.worst_z()) t << std::setprecision(2) << w->z() << " " << w->name;
+    t << " | " << r.verdict << " |\n";
+  }
+  auto pct = [&](int k) { return s.parameters ? 100.0 * k / s.parameters : 0.0; };
+  t << "\n" << s.parameters << " identified parameters over " << s.truths << " truths: " << std::setprecision(1)
+    << pct(s.within1) << " % within 1σ, " << pct(s.within2) << " % within 2σ, " << pct(s.within3)
+    << " % within 3σ of the truth, " << pct(s.in_interval) << " % inside the 95 % interval; " << s.outside_bound
+    << " outside max(5 %, 3σ). m_p, platform moments and gains identified in " << s.key_identified_runs << " of "
+    << s.truths << " runs; median σ/|value| of m_p and the gains " << std::setprecision(2)
+    << 100 * s.median_key_rel_sigma << " %. Worst: identify " << std::setprecision(1) << s.max_seconds
+    << " s, after/floor " << std::setprecision(2) << s.max_after_over_floor << ", validation/floor "
+    << s.max_validation_over_floor << ".\n";
+  return t.str();
+}
+
+nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s) {
+  nlohmann::json out = {{"truths", nlohmann::json::array()}};
+  for (const TruthRow& r : rows) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const ParameterCheck& c : r.checks)
+      params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
+                        {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
+    out["truths"].push_back({{"seed", r.seed}, {"iterations", r.iterations}, {"seconds", r.seconds},
+                             {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
+                             {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
+                             {"parameters", params}});
+  }
+  out["summary"] = {{"truths", s.truths},
+                    {"parameters", s.parameters},
+                    {"within_1_sigma", s.within1},
+                    {"within_2_sigma", s.within2},
+                    {"within_3_sigma", s.within3},
+                    {"inside_95_interval", s.in_interval},
+                    {"outside_bound", s.outside_bound},
+                    {"key_identified_runs", s.key_identified_runs},
+                    {"median_key_rel_sigma", s.median_key_rel_sigma},
+                    {"max_seconds", s.max_seconds},
+                    {"max_after_over_floor", s.max_after_over_floor},
+                    {"max_validation_over_floor", s.max_validation_over_floor}};
+  return out;
+}
+
+}  // namespace vcloe::report

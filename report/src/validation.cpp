@@ -1,0 +1,74 @@
+// The validation result's one writer and one reader (validation.hpp).
+#include "vcloe/report/validation.hpp"
+
+#include "json_read.hpp"
+#include "vcloe/core/json_file.hpp"
+
+namespace vcloe::report {
+
+using nlohmann::json;
+using detail::Node;
+
+namespace {
+
+json axes_json(const AxesDifference& d) {
+  return {{"rms_mm", d.rms_mm}, {"rms_mrad", d.rms_mrad}, {"max_mm", d.max_mm}, {"max_mrad", d.max_mrad}};
+}
+
+AxesDifference read_axes(const Node& n) {
+  return {n["rms_mm"].fixed<3>(true), n["rms_mrad"].fixed<3>(true), n["max_mm"].fixed<3>(true),
+          n["max_mrad"].fixed<3>(true)};
+}
+
+ParameterVariation read_variation(const Node& p) {
+  ParameterVariation v{p["name"].string(), p["unit"].string(), p["model"].number(), p["mean"].number(),
+                       p["std"].non_negative(), p["rel_std"].non_negative(), 0, p["runs"].integer(1, 1 << 30)};
+  v.identified_runs = p["identified_runs"].integer(0, v.runs);
+  return v;
+}
+
+}  // namespace
+
+json to_json(const ValidationResult& r) {
+  json j;
+  j["model"] = r.model;
+  j["truth"] = r.truth;
+  j["seconds"] = r.seconds;
+  json t = json::array();
+  for (const auto& row : r.trajectories)
+    t.push_back({{"seed", row.seed}, {"model", axes_json(row.model)}, {"noise_floor", axes_json(row.noise_floor)},
+                 {"worst_ratio", row.worst_ratio}});
+  j["trajectories"] = t;
+  j["worst_ratio"] = r.worst_ratio;
+  if (r.parameter_variation) {
+    json variation = json::array();
+    for (const auto& v : *r.parameter_variation)
+      variation.push_back({{"name", v.name}, {"unit", v.unit}, {"model", v.model}, {"mean", v.mean}, {"std", v.std},
+                           {"rel_std", v.rel_std}, {"identified_runs", v.identified_runs}, {"runs", v.runs}});
+    j["parameter_variation"] = variation;
+  }
+  return j;
+}
+
+ValidationResult validation_from_json(const json& document, const std::string& file) {
+  const Node root = Node::root(document, file);
+  ValidationResult r;
+  const Node t = root.need("trajectories");
+  r.worst_ratio = root.need("worst_ratio").non_negative();
+  r.model = root.need("model").string();
+  r.truth = root.need("truth").string();
+  r.seconds = root.need("seconds").non_negative();
+  for (std::size_t i = 0; i < t.array_size(); ++i)
+    r.trajectories.push_back({t[i]["seed"].unsigned_integer(), read_axes(t[i]["model"]), read_axes(t[i]["noise_floor"]),
+                              t[i]["worst_ratio"].non_negative()});
+  if (t.array_size() == 0) t.refuse("one entry per trajectory");
+  if (const Node v = root["parameter_variation"]; !v.is_null()) {
+    r.parameter_variation.emplace();
+    for (std::size_t i = 0; i < v.array_size(); ++i) r.parameter_variation->push_back(read_variation(v[i]));
+  }
+  return r;
+}
+
+ValidationResult read_validation(const std::string& file) { return validation_from_json(read_json_file(file), file); }
+
+}  // namespace vcloe::report

@@ -1,0 +1,85 @@
+// Specification of trace comparison (core/trace_compare.hpp): per-axis RMS and max in mm and
+// mrad, B interpolated onto A's times, and the tracking error against the reference's motion.
+#include <gtest/gtest.h>
+
+#include "../test_support.hpp"
+#include "trace_fixtures.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include <sys/stat.h>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/core/trace_compare.hpp"
+
+using namespace vcloe;
+using namespace vcloe::test::trace;
+namespace fs = std::filesystem;
+
+TEST(TraceCompare, RmsAndMaxPerAxisInMillimetresAndMilliradians) {
+  PoseTrace a, b;
+  for (int i = 0; i < 4; ++i) {
+    a.time.push_back(i);
+    b.time.push_back(i);
+    Vec6d p = Vec6d::Zero();
+    a.measured.push_back(p);
+    p(0) = (i % 2 ? 1e-3 : -1e-3);  // +-1 mm in x
+    p(4) = i == 3 ? 2e-3 : 0.0;     // one 2 mrad sample in beta
+    b.measured.push_back(p);
+  }
+  const TraceDifference d = compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured);
+  EXPECT_NEAR(d.rms_mm[0], 1.0, 1e-12);
+  EXPECT_NEAR(d.max_mm[0], 1.0, 1e-12);
+  EXPECT_NEAR(d.rms_mrad[1], std::sqrt(4.0 / 4.0), 1e-12);
+  EXPECT_NEAR(d.max_mrad[1], 2.0, 1e-12);
+  EXPECT_EQ(d.samples, 4u);
+  EXPECT_FALSE(d.interpolated);
+}
+
+TEST(TraceCompare, InterpolatesBOntoTheTimesOfA) {
+  PoseTrace a, b;
+  for (int i = 0; i <= 10; ++i) {  // B: a ramp sampled every 0.1 s
+    b.time.push_back(0.1 * i);
+    b.measured.push_back(Vec6d::Constant(0.1 * i));
+  }
+  for (int i = 0; i <= 4; ++i) {  // A: the same ramp at other times
+    a.time.push_back(0.05 + 0.2 * i);
+    a.measured.push_back(Vec6d::Constant(0.05 + 0.2 * i));
+  }
+  const TraceDifference d = compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured);
+  EXPECT_TRUE(d.interpolated);
+  EXPECT_LT(d.max_mm[0], 1e-9);
+  a.time.push_back(1.5);
+  a.measured.push_back(Vec6d::Zero());
+  EXPECT_THROW(compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured), vcloe::Error);
+  EXPECT_THROW(compare_traces(a, b, TraceColumns::Truth, TraceColumns::Measured), vcloe::Error);
+}
+
+TEST(TraceCompare, TrackingErrorIsMeasuredAgainstTheReferencesOwnMotion) {
+  PoseTrace t;
+  for (int i = 0; i <= 10; ++i) {  // the reference moves 10 mm and 100 mrad; the robot lags
+    t.time.push_back(0.1 * i);
+    Vec6d ref = Vec6d::Zero(), meas = Vec6d::Zero();
+    ref(0) = 1e-3 * i, ref(3) = 1e-2 * i;
+    meas(0) = ref(0) - (i == 4 ? 3e-3 : 1e-3), meas(3) = ref(3) - 2e-3;
+    t.reference.push_back(ref);
+    t.measured.push_back(meas);
+  }
+  TrackingError e = tracking_error(t, "t.csv");
+  EXPECT_NEAR(e.max_position_m, 3e-3, 1e-15);
+  EXPECT_NEAR(e.time_position_s, 0.4, 1e-15);
+  EXPECT_NEAR(e.share_position(), 0.3, 1e-12);
+  EXPECT_NEAR(e.share_angle(), 0.02, 1e-12);
+  EXPECT_TRUE(e.followed());
+  t.measured[7](3) = t.reference[7](3) - 0.06;  // 60 mrad behind: more than half the motion
+  e = tracking_error(t, "t.csv");
+  EXPECT_NEAR(e.share_angle(), 0.6, 1e-12);
+  EXPECT_FALSE(e.followed());
+  t.reference.clear();
+  EXPECT_EQ(error_of([&] { tracking_error(t, "t.csv"); }), "t.csv: has no ref_* columns");
+}

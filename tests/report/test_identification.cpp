@@ -1,0 +1,137 @@
+// Specification of the identification report's one writer and one reader
+// (vcloe/report/identification.hpp, docs/identification.md "Reports"): what is written reads
+// back equal; a wrong type, a short row, a negative sigma, a missing key, an unbounded interval
+// are each refused or read as documented, naming the file and the key in one line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/report/identification.hpp"
+#include "vcloe/sim/parameters.hpp"
+
+using namespace vcloe;
+using nlohmann::json;
+
+namespace {
+
+report::IdentificationReport sample() {
+  report::IdentificationReport r;
+  r.before_rms_all = {{0.467, 0.254, 0.117, 2.75, 4.78, 0.76}, {0.5, 0.3, 0.1, 2.5, 4.5, 0.7}};
+  r.after_rms_all = {{0.0228, 0.0218, 0.0224, 0.101, 0.114, 0.063}, {0.023, 0.022, 0.022, 0.1, 0.11, 0.06}};
+  const auto& reg = sim::parameter_registry();
+  for (std::size_t k = 0; k < reg.size(); ++k) {
+    report::ParameterEntry p{reg[k].name, reg[k].unit, 1.0 + k, 1.1 + k, 0, 0, 0, std::nullopt, 0, false, false, "fixed"};
+    if (k % 3 == 0) {
+      p.sigma = 0.01 * (k + 1);
+      p.rel_sigma = p.sigma / p.value;
+      p.sigma_camera = p.sigma / 2;
+      p.interval95 = std::array<double, 2>{p.value - 2 * p.sigma, p.value + 2 * p.sigma};
+      p.prior_pull = 0.25;
+      p.identified = k % 2 == 0;
+      p.flagged = !p.identified;
+      p.status = p.identified ? "identified" : "poorly determined";
+    }
+    r.parameters.push_back(p);
+  }
+  r.identified_count = 12;
+  r.anchor = "payload 5 kg";
+  r.iterations = 36;
+  r.seconds = 27.1;
+  r.jacobian_cost_ratio = 5.8;
+  r.rejected_steps = 2;
+  r.failed_simulations = 1;
+  r.adequacy = {"model error visible", "the residual is mostly camera noise", "beta of experiment 1", 0.4, 0.21, 1.3,
+                1.14, {{{1, 1, 1, 1.2, 1.1, 1}, {0.1, 0, -0.1, 0.5, 0.4, 0}, {0.1, 0, 0, 0.5, 0.4, 0}}, {}}};
+  r.correlation = {{"m_p", "lp"}, {{1.0, -0.25}, {-0.25, 1.0}}};
+  r.singular_values = {10, 1, 1e-9};
+  r.rank_tolerance = 1e-7;
+  r.consistency = {};
+  r.moved_to_consistency = {"Iz_w1 moved 3e-5 -> 4e-5"};
+  r.termination = "converged (relative cost change below tol1)";
+  r.after_over_noise = 1.8;
+  r.inputs = {{"/r/robot.yaml", "aa"}, {"/r/m.csv", "bb"}, {"/r/ref.yaml", "cc"}, {"/r/model.yaml", "dd"},
+              report::FileEntry{"/r/mp.csv", "ee"}, std::nullopt, report::FileEntry{"/r/identify.yaml", "ff"}};
+  return r;
+}
+
+// The reader's complaint about `document`, or "" if it reads.
+std::string refusal(const json& document) {
+  try {
+    (void)report::identification_from_json(document, "m.report.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(IdentificationReport, WhatIsWrittenReadsBackEqual) {
+  const report::IdentificationReport r = sample();
+  const json j = report::to_json(r);
+  EXPECT_EQ(report::identification_from_json(j, "m.report.json"), r);
+  // The documented form (docs/identification.md): experiment 1's rows, null for what is not given.
+  EXPECT_EQ(j["after_rms"]["mrad"][1].get<double>(), 0.114);
+  EXPECT_TRUE(j["inputs"]["experiment"].is_null());
+  EXPECT_TRUE(j["parameters"][1]["interval95"].is_null());
+  EXPECT_EQ(j["adequacy"]["experiments"][0]["lag1"].size(), 6u);
+  report::IdentificationReport changed = r;
+  changed.parameters[4].status = "not excited";
+  EXPECT_NE(report::identification_from_json(report::to_json(changed), "m.report.json"), r);
+}
+
+TEST(IdentificationReport, AnUnboundedIntervalIsWrittenNullAndReadAsInfinity) {
+  report::IdentificationReport r = sample();
+  (*r.parameters[3].interval95)[1] = INFINITY;
+  const json j = report::to_json(r);
+  EXPECT_TRUE(j["parameters"][3]["interval95"][1].is_null());
+  EXPECT_EQ(report::identification_from_json(j, "m.report.json"), r);
+}
+
+TEST(IdentificationReport, AWrongTypeIsRefusedNamingTheFileAndTheKey) {
+  json j = report::to_json(sample());
+  EXPECT_EQ(refusal(j), "");
+  j["iterations"] = "36";
+  EXPECT_EQ(refusal(j), "m.report.json: iterations: expected a whole number, got \"36\"");
+  j = report::to_json(sample());
+  j["parameters"][0]["value"] = "nan";
+  EXPECT_EQ(refusal(j), "m.report.json: parameters[0].value: expected a number, got \"nan\"");
+  j = report::to_json(sample());
+  j["parameters"][2]["identified"] = 1;
+  EXPECT_EQ(refusal(j), "m.report.json: parameters[2].identified: expected true or false, got 1");
+}
+
+TEST(IdentificationReport, ATooShortRmsRowIsRefusedNamingTheKey) {
+  json j = report::to_json(sample());
+  j["after_rms_all"][1]["mrad"] = {0.1, 0.11};
+  EXPECT_EQ(refusal(j), "m.report.json: after_rms_all[1].mrad: expected an array of 3, got [0.1,0.11]");
+  j = report::to_json(sample());
+  j["before_rms_all"].erase(1);  // one experiment before, two after
+  EXPECT_EQ(refusal(j).rfind("m.report.json: after_rms_all: expected as many experiments as before_rms_all (1)", 0), 0u)
+      << refusal(j);
+}
+
+TEST(IdentificationReport, ANegativeSigmaIsRefusedNamingTheKey) {
+  json j = report::to_json(sample());
+  j["parameters"][6]["sigma"] = -0.07;
+  EXPECT_EQ(refusal(j), "m.report.json: parameters[6].sigma: expected a number >= 0, got -0.07");
+  j = report::to_json(sample());
+  j["singular_values"][2] = -1e-9;
+  EXPECT_EQ(refusal(j), "m.report.json: singular_values[2]: expected a number >= 0, got -1e-09");
+}
+
+TEST(IdentificationReport, AMissingKeyOrParameterIsRefusedAsWrittenByAnotherProgram) {
+  json j = report::to_json(sample());
+  j.erase("seconds");
+  EXPECT_EQ(refusal(j).rfind("m.report.json: missing key 'seconds' (not written by `vcloe identify`", 0), 0u) << refusal(j);
+  j = report::to_json(sample());
+  j["parameters"].erase(66);
+  EXPECT_EQ(refusal(j).rfind("m.report.json: parameters: expected 67 entries", 0), 0u) << refusal(j);
+  j = report::to_json(sample());
+  j["inputs"]["robot"] = nullptr;
+  EXPECT_EQ(refusal(j), "m.report.json: inputs: missing 'robot'");
+  j = report::to_json(sample());
+  j["correlation"]["matrix"][1] = {0.5};
+  EXPECT_EQ(refusal(j), "m.report.json: correlation.matrix[1]: expected an array of 2, got [0.5]");
+}

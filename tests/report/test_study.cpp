@@ -1,0 +1,96 @@
+// Specification of what `vcloe study` counts (vcloe/report/study.hpp): each identified
+// parameter against its truth, the bound max(5 %, 3 sigma), the sigma coverage over truths,
+// the floors and the required parameters.
+#include <gtest/gtest.h>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/report/study.hpp"
+#include "vcloe/sim/parameters.hpp"
+
+using namespace vcloe;
+using report::ParameterEntry;
+
+namespace {
+
+ParameterEntry parameter(const std::string& name, double value, double sigma, bool identified = true) {
+  ParameterEntry p;
+  p.name = name;
+  p.value = value;
+  p.sigma = sigma;
+  p.rel_sigma = sigma / value;
+  p.identified = identified;
+  p.interval95 = std::array<double, 2>{value - 1.96 * sigma, value + 1.96 * sigma};
+  return p;
+}
+
+report::IdentificationReport ident(const std::vector<ParameterEntry>& parameters) {
+  report::IdentificationReport r;
+  r.iterations = 30;
+  r.seconds = 41.5;
+  r.after_rms_all = {{0.022, 0.022, 0.022, 0.1, 0.1, 0.06}, {0.022, 0.022, 0.022, 0.1, 0.1, 0.06}};
+  r.parameters = parameters;
+  r.adequacy.verdict = "model error visible";
+  return r;
+}
+
+report::ValidationResult validation(double worst_ratio) {
+  report::ValidationResult v;
+  v.worst_ratio = worst_ratio;
+  return v;
+}
+
+sim::LambdaVector<double> truth_with(std::initializer_list<std::pair<const char*, double>> values) {
+  sim::LambdaVector<double> t = sim::LambdaVector<double>::Ones();
+  const auto& reg = sim::parameter_registry();
+  for (const auto& [name, v] : values)
+    for (std::size_t k = 0; k < reg.size(); ++k)
+      if (reg[k].name == name) t(static_cast<int>(k)) = v;
+  return t;
+}
+
+const std::vector<std::array<double, 6>> kFloor = {{0.02, 0.02, 0.02, 0.1, 0.1, 0.05}, {0.02, 0.02, 0.02, 0.1, 0.1, 0.06}};
+
+}  // namespace
+
+TEST(StudyTable, ChecksEachIdentifiedParameterAgainstItsTruth) {
+  // m_p 2 % off at 4 sigma: inside the bound (<= 5 %); fv3 10 % off at 5 sigma: outside;
+  // fc1 not identified: not counted.
+  const std::vector<ParameterEntry> params = {parameter("m_p", 20.4, 0.1), parameter("fv3", 0.55, 0.01), parameter("fc1", 3.0, 0.1, false)};
+  const report::TruthRow row = report::make_row(7, truth_with({{"m_p", 20.0}, {"fv3", 0.5}}), ident(params), kFloor,
+                                          validation(1.07));
+  ASSERT_EQ(row.identified, 2);
+  EXPECT_TRUE(row.checks[0].within_bound());
+  EXPECT_FALSE(row.checks[1].within_bound());
+  EXPECT_EQ(row.worst_error()->name, "fv3");
+  EXPECT_NEAR(row.worst_z()->z(), 5.0, 1e-9);
+  EXPECT_NEAR(row.after_over_floor, 1.2, 1e-9);  // gamma of experiment 1: 0.06 / 0.05
+  EXPECT_NEAR(row.validation_over_floor, 1.07, 1e-12);
+  EXPECT_FALSE(row.key_identified);  // not all of m_p, the platform moments and the gains
+}
+
+TEST(StudyTable, CountsCoverageOverAllTruths) {
+  // Errors of 0.5, 1.5, 2.5 and 3.5 sigma over two truths.
+  const auto t = truth_with({{"m_p", 20.0}, {"lp", 300.0}});
+  const report::TruthRow a = report::make_row(1, t, ident({parameter("m_p", 20.05, 0.1), parameter("lp", 301.5, 1.0)}), kFloor,
+                                        validation(1.0));
+  const report::TruthRow b = report::make_row(2, t, ident({parameter("m_p", 20.25, 0.1), parameter("lp", 303.5, 1.0)}), kFloor,
+                                        validation(1.1));
+  const report::StudySummary s = report::summarise({a, b});
+  EXPECT_EQ(s.parameters, 4);
+  EXPECT_EQ(s.within1, 1);
+  EXPECT_EQ(s.within2, 2);
+  EXPECT_EQ(s.within3, 3);
+  EXPECT_EQ(s.in_interval, 2);   // 0.5 and 1.5 sigma lie inside +-1.96 sigma
+  EXPECT_EQ(s.outside_bound, 0);  // every error is under 5 %
+  EXPECT_NEAR(s.median_key_rel_sigma, (1.0 / 301.5 + 1.0 / 303.5 + 0.1 / 20.05 + 0.1 / 20.25) / 4, 2e-3);
+  EXPECT_NE(report::markdown_table({a, b}, s).find("| 2 | 30 | 41.5 |"), std::string::npos);
+}
+
+// (A report without its numbers is refused by its reader: test_identification.cpp.)
+TEST(StudyTable, RefusesAReportThatDoesNotMatchTheFloorsOrTheRegistry) {
+  report::IdentificationReport one = ident({});
+  one.after_rms_all.pop_back();  // one experiment, two floors
+  EXPECT_THROW(report::make_row(1, truth_with({}), one, kFloor, validation(1.0)), Error);
+  EXPECT_THROW(report::make_row(1, truth_with({}), ident({parameter("m_q", 1.0, 0.1)}), kFloor, validation(1.0)), Error);
+  EXPECT_NO_THROW(report::make_row(1, truth_with({}), ident({parameter("m_p", 1.0, 0.1)}), kFloor, validation(1.0)));
+}

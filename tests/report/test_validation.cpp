@@ -1,0 +1,59 @@
+// Specification of the validation result's one writer and one reader
+// (vcloe/report/validation.hpp): Table 4 and Table 5 form read back equal; a wrong type, a short
+// row, a negative RMS refused naming the file and the key.
+#include <gtest/gtest.h>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/report/validation.hpp"
+
+using namespace vcloe;
+using nlohmann::json;
+
+namespace {
+
+report::ValidationResult sample(bool reidentified) {
+  report::ValidationResult v{"model.yaml", "truth.yaml", 12.5, {}, 1.1, std::nullopt};
+  const report::AxesDifference a{{0.02, 0.03, 0.02}, {0.1, 0.12, 0.06}, {0.07, 0.09, 0.06}, {0.4, 0.5, 0.2}};
+  v.trajectories = {{1001, a, a, 1.0}, {1002, a, a, 1.1}};
+  if (reidentified) v.parameter_variation = {{{"m_p", "kg", 25.5, 25.4, 0.2, 0.008, 2, 2}}};
+  return v;
+}
+
+std::string refusal(const json& document) {
+  try {
+    (void)report::validation_from_json(document, "v.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(ValidationResult, WhatIsWrittenReadsBackEqual) {
+  for (const bool reidentified : {false, true}) {
+    const report::ValidationResult v = sample(reidentified);
+    const json j = report::to_json(v);
+    EXPECT_EQ(j.contains("parameter_variation"), reidentified);
+    EXPECT_EQ(report::validation_from_json(j, "v.json"), v);
+  }
+}
+
+TEST(ValidationResult, AWrongTypeAShortRowOrANegativeRmsIsRefusedNamingTheKey) {
+  json j = report::to_json(sample(true));
+  EXPECT_EQ(refusal(j), "");
+  j["worst_ratio"] = "1.1";
+  EXPECT_EQ(refusal(j), "v.json: worst_ratio: expected a number, got \"1.1\"");
+  j = report::to_json(sample(true));
+  j["trajectories"][1]["noise_floor"]["rms_mrad"] = {0.1, 0.12};
+  EXPECT_EQ(refusal(j), "v.json: trajectories[1].noise_floor.rms_mrad: expected an array of 3, got [0.1,0.12]");
+  j = report::to_json(sample(true));
+  j["trajectories"][0]["model"]["rms_mm"][0] = -0.02;
+  EXPECT_EQ(refusal(j), "v.json: trajectories[0].model.rms_mm[0]: expected a number >= 0, got -0.02");
+  j = report::to_json(sample(true));
+  j["parameter_variation"][0]["identified_runs"] = 3;
+  EXPECT_EQ(refusal(j), "v.json: parameter_variation[0].identified_runs: expected a whole number from 0 to 2, got 3");
+  j = report::to_json(sample(true));
+  j.erase("trajectories");
+  EXPECT_EQ(refusal(j).rfind("v.json: missing key 'trajectories'", 0), 0u) << refusal(j);
+}

@@ -1,0 +1,20 @@
+#pragma once
+// `vcloe demo`: the whole chain on the virtual rig with the default configs (excite -> run, and
+// again with the known payload -> identify -> validate -> report), each step printed as the
+// command a user would type and run as a child process (the `vcloe` executable itself).
+#include <string>
+
+namespace vcloe::workflow {
+
+struct DemoOptions {
+  std::string dir = "vcloe-demo";
+  int n = 10;
+  bool force = false, rig = false;
+  std::string config;  // the identification settings the demo's identify uses (their anchor)
+
+  void validate() const;  // before any step runs (they take minutes)
+};
+
+void demo(const DemoOptions& options);
+
+}  // namespace vcloe::workflow

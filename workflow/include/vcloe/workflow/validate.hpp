@@ -1,0 +1,22 @@
+#pragma once
+// `vcloe validate` (Li et al. 2019, Tables 4 and 5): an identified model against fresh random
+// feasible trajectories run on the virtual robot — per trajectory the RMS of measured -
+// twin(model) and the noise floor measured - twin(truth) — and, with reidentify, the spread of
+// the parameters when each trajectory is used for a fresh identification from the priors. The
+// result is printed (Table 4/5 form, or JSON) and written as vcloe/report/validation.hpp's file.
+#include <string>
+
+namespace vcloe::workflow {
+
+struct ValidateOptions {
+  std::string model, truth, priors, experiment, config, out;
+  int n = 10;
+  unsigned seed = 1001;
+  bool json = false, reidentify = false, force = false, quiet = false;
+
+  void validate() const;  // --n in range, --out checked as an output
+};
+
+void validate(const ValidateOptions& options);
+
+}  // namespace vcloe::workflow

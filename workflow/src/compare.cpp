@@ -1,0 +1,44 @@
+// `vcloe compare` (compare.hpp).
+#include "vcloe/workflow/compare.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "vcloe/core/trace_compare.hpp"
+#include "vcloe/report/pose_plot.hpp"
+
+namespace vcloe::workflow {
+
+void CompareOptions::validate() const {
+  if (!plot.empty()) report::check_plot_path(plot, force, {a, b, sidecar_path(a), sidecar_path(b)});
+}
+
+void compare(const CompareOptions& o) {
+  o.validate();
+  const PoseTrace a = read_trace(o.a), b = read_trace(o.b);
+  const TraceColumns wa = trace_columns_from_string(o.columns);
+  const TraceColumns wb = o.columns_b.empty() ? wa : trace_columns_from_string(o.columns_b);
+  const TraceDifference d = compare_traces(a, b, wa, wb, o.a, o.b);
+  if (o.json) {
+    const nlohmann::json j = {{"rms_mm", d.rms_mm},     {"max_mm", d.max_mm},     {"rms_mrad", d.rms_mrad},
+                              {"max_mrad", d.max_mrad}, {"samples", d.samples}, {"interpolated", d.interpolated}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << std::fixed << std::setprecision(4) << "A = " << o.a << "\nB = " << o.b << "\n"
+              << d.samples << " samples" << (d.interpolated ? " (B linearly interpolated onto A's times)" : "") << "\n"
+              << "          x (mm)    y (mm)    z (mm)   alpha (mrad) beta (mrad) gamma (mrad)\n"
+              << "RMS   " << std::setw(9) << d.rms_mm[0] << " " << std::setw(9) << d.rms_mm[1] << " " << std::setw(9)
+              << d.rms_mm[2] << "   " << std::setw(9) << d.rms_mrad[0] << "   " << std::setw(9) << d.rms_mrad[1]
+              << "   " << std::setw(9) << d.rms_mrad[2] << "\n"
+              << "max   " << std::setw(9) << d.max_mm[0] << " " << std::setw(9) << d.max_mm[1] << " " << std::setw(9)
+              << d.max_mm[2] << "   " << std::setw(9) << d.max_mrad[0] << "   " << std::setw(9) << d.max_mrad[1]
+              << "   " << std::setw(9) << d.max_mrad[2] << "\n";
+  }
+  if (!o.plot.empty()) {
+    report::plot_pose_series({{"A: " + o.a, a.time, columns_of(a, wa, o.a)}, {"B: " + o.b, b.time, columns_of(b, wb, o.b)}},
+                     o.plot, "Pose traces", o.force);
+  }
+}
+
+}  // namespace vcloe::workflow

@@ -1,0 +1,112 @@
+// `vcloe study` (study.hpp).
+#include "vcloe/workflow/study.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "child_step.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/oe_ident/config.hpp"
+#include "vcloe/report/study.hpp"
+#include "vcloe/rig/setup.hpp"
+
+namespace vcloe::workflow {
+
+void StudyOptions::validate() const {
+  if (truths < 1 || truths > 1000) fail("--truths", "expected 1 to 1000 truths, got " + std::to_string(truths));
+  if (n < 1 || n > 100) fail("--n", "expected 1 to 100 validation trajectories, got " + std::to_string(n));
+  if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
+  if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the study's files in it");
+  // Each file read as its step will read it, before the directory or any step: a trace given
+  // as --reference or priors with a negative gain failed inside a child's log.
+  (void)sim::load_robot(priors);
+  if (!reference.empty()) (void)rig::load_setup(priors, experiment, reference);
+  else if (!experiment.empty()) (void)servo::load_experiment(experiment);
+  if (!config.empty()) (void)oe_ident::load_identification_config(config);
+}
+
+namespace {
+
+using report::TruthRow;
+
+// RMS of measured - twin(truth) per experiment: the noise floor the fit is measured against.
+std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std::string& truth,
+                                                const std::vector<std::pair<std::string, std::optional<oe_ident::Payload>>>& traces) {
+  const rig::ExperimentSetup s = rig::load_setup(truth, o.experiment, o.reference);
+  std::vector<std::array<double, 6>> floors;
+  for (const auto& [trace, payload] : traces)
+    floors.push_back(oe_ident::rms_error(s.model, s.lambda, s.experiment.outer,
+                                         rig::to_experiment(s, read_trace(trace), trace, payload), "the truth"));
+  return floors;
+}
+
+TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
+  const std::string d = o.dir + "/truth-" + std::to_string(seed) + "/";
+  create_output_directory(d);
+  auto step = [&](const std::string& name, std::vector<std::string> args) {
+    if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
+    if (name != "validate") args.push_back("--force");  // (validate writes no file)
+    run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr, {d + name + ".out", d + name + ".err"});
+  };
+  std::vector<std::string> truth_args = {"truth", "random", "--seed", std::to_string(seed), "--out", d + "truth.yaml",
+                                         "--priors", o.priors};
+  if (o.unmodelled) truth_args.push_back("--unmodelled");
+  step("truth", truth_args);
+  const std::vector<std::string> run = {"run", "--truth", d + "truth.yaml", "--robot", o.priors, "--experiment",
+                                        o.experiment, "--reference", o.reference};
+  auto with = [](std::vector<std::string> a, const std::vector<std::string>& more) {
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  step("run", with(run, {"--seed", "1", "--out", d + "measured.csv"}));
+  std::vector<std::string> identify = {"identify", "--measured", d + "measured.csv", "--robot", o.priors, "--config",
+                                       o.config, "--out", d + "identified.yaml", "--quiet"};
+  std::vector<std::pair<std::string, std::optional<oe_ident::Payload>>> traces = {{d + "measured.csv", std::nullopt}};
+  if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
+    const oe_ident::Payload& p = *cfg.payload;
+    step("run-payload", with(run, {"--seed", "2", "--payload-mass", exact_number(p.mass), "--payload-inertia",
+                                   exact_number(p.inertia(0)), exact_number(p.inertia(1)), exact_number(p.inertia(2)),
+                                   "--out", d + "measured-payload.csv"}));
+    identify.insert(identify.end(), {"--payload-trace", d + "measured-payload.csv"});
+    traces.emplace_back(d + "measured-payload.csv", p);
+  }
+  step("identify", identify);
+  step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--experiment",
+                    o.experiment, "--n", std::to_string(o.n), "--json"});
+  if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
+  return report::make_row(seed, sim::load_robot(d + "truth.yaml").lambda,
+                          report::read_identification_report(d + "identified.yaml.report.json"),
+                          noise_floors(o, d + "truth.yaml", traces), report::read_validation(d + "validate.out"));
+}
+
+}  // namespace
+
+void study(StudyOptions o) {
+  o.validate();
+  create_output_directory(o.dir);
+  const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(o.config);
+  if (o.reference.empty()) {
+    o.reference = o.dir + "/excitation.yaml";
+    std::cout << "optimising the default excitation once for all truths (" << o.dir << "/excite.out)\n" << std::flush;
+    run_vcloe_step("excite", {"excite", "--robot", o.priors, "--out", o.reference, "--force"}, nullptr,
+                   {o.dir + "/excite.out", o.dir + "/excite.err"});
+  }
+  std::vector<TruthRow> rows;
+  for (int k = 0; k < o.truths; ++k) {
+    rows.push_back(study_truth(o, cfg, o.seed + static_cast<std::uint64_t>(k)));
+    const TruthRow& r = rows.back();
+    std::cout << "truth " << r.seed << ": " << r.iterations << " iterations, " << r.seconds << " s, after/floor "
+              << r.after_over_floor << ", validation/floor " << r.validation_over_floor << ", " << r.identified
+              << " identified, " << r.verdict << "\n"
+              << std::flush;
+  }
+  const report::StudySummary s = report::summarise(rows);
+  const std::string table = report::markdown_table(rows, s);
+  std::cout << "\n" << table;
+  write_file_atomically(o.dir + "/study.md", table, true);
+  write_file_atomically(o.dir + "/study.json", report::study_json(rows, s).dump(2) + "\n", true);
+  std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
+}
+
+}  // namespace vcloe::workflow
