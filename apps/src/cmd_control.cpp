@@ -1,288 +1,20 @@
-// `vcloe control`: the control role of the live rig (docs/protocol.md, "Processes"): the
-// visual-servo controller — servo::VisualServo, the eq. (30) code the twin runs — stepping on
-// each pose it receives and sending the joint command for that frame to the robot. Two pose
-// subscribers: the controller's (realtime: CONFLATE, the newest pose only; lockstep: every pose,
-// in order) and the recorder's (every pose, gaps counted). The recorded trace is the format
-// `identify` reads (docs/traces.md), its sidecar adds the stream's receive times, latencies,
-// gap counts and, when the robot stopped early, where and why. Recorded data is always written.
-#include <zmq.hpp>
-
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <map>
-
+// `vcloe control`: the control role of the live rig, rig::run_control (rig/serve.hpp,
+// docs/protocol.md "Processes"): the options declared, the payload read, the controller run.
 #include "commands.hpp"
-#include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
-#include "rig_common.hpp"
-#include "vcloe/core/error.hpp"
-#include "vcloe/servo/visual_servo.hpp"
+#include "rig_options.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/rig/serve.hpp"
 
 namespace vcloe::app {
 
-namespace {
-
-struct ControlOptions {
-  std::string robot, experiment, reference, out, clock = "lockstep";
-  RigEndpoints endpoints;
-  double robot_timeout = 0, start_timeout = 30;
-  bool force = false, keep_partial_on_interrupt = false;
-  PayloadOption payload_option;
-  std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
-};
-
-struct Received {  // one pose as the recorder got it
-  bridge::PoseMessage pose;
-  std::int64_t receive_ns = 0;
-};
-
-class Controller {
- public:
-  Controller(const ControlOptions& o, const rig::ExperimentSetup& s)
-      : o_(o),
-        s_(s),
-        clock_(parse_clock(o.clock)),
-        outer_(s.reference, s.experiment.outer),
-        commands_(context_, o.endpoints.commands),
-        control_(context_, o.endpoints.poses,
-                 clock_ == RigClock::Realtime ? bridge::Subscriber::Keep::Latest : bridge::Subscriber::Keep::All),
-        recorder_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000000),
-        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All) {
-    const double Tcam = s.experiment.timing.camera_period();
-    robot_timeout_ = o.robot_timeout > 0 ? o.robot_timeout : clock_ == RigClock::Realtime ? 5 * Tcam : 2.0;
-    last_valid_ = s.reference.start_pose;
-    trace_.reference.push_back(Vec6d::Zero());  // the layout: reference and command columns
-    trace_.command.push_back(Vec6d::Zero());
-    partial_.open(o.out + ".partial", std::ios::trunc);
-    if (!partial_) fail(o.out + ".partial", "cannot be written");
-    partial_ << trace_csv_header(trace_) << std::flush;
-    trace_.reference.clear();
-    trace_.command.clear();
-  }
-
-  void run() {
-    try {
-      handshake();
-    } catch (const Error&) {  // nothing recorded: no TRACE.partial to block the next run
-      partial_.close();
-      std::error_code ec;
-      std::filesystem::remove(o_.out + ".partial", ec);
-      throw;
-    }
-    last_robot_ = now_s();
-    while (!stopped_) {
-      bridge::Subscriber::wait_any({&control_, &recorder_, &status_}, micros(0.002));
-      record();
-      act();
-      emit_rows(false);
-      read_status();
-      if (now_s() - last_sent_ > s_.experiment.timing.camera_period()) send(bridge::HeartbeatMessage{});
-      if (interrupting_signal() != 0 && !stopped_) {
-        stopped_ = true;
-        end_reason_ = "interrupted by " + signal_name(interrupting_signal());
-      }
-    }
-    // The last exposures may still be on their way: the recorder waits for them a moment.
-    const double end = now_s() + std::min(0.2, robot_timeout_);
-    while (now_s() < end && static_cast<int>(rows_.size()) < s_.reference.clock.frames())
-      if (bridge::Subscriber::wait_any({&recorder_}, micros(end - now_s()))) record();
-    finish();
-  }
-
- private:
-  const ControlOptions& o_;
-  const rig::ExperimentSetup& s_;
-  RigClock clock_;
-  servo::VisualServo<double> outer_;
-  zmq::context_t context_;
-  bridge::Publisher commands_;
-  bridge::Subscriber control_, recorder_, status_;
-  double robot_timeout_ = 2, last_sent_ = -1e300, last_robot_ = 0;
-  std::map<std::int64_t, Received> rows_;          // by frame, as recorded
-  std::map<std::int64_t, Vec6d> commands_sent_;    // U after each frame's update
-  std::int64_t last_acted_ = -1;
-  bool running_ = false, stopped_ = false;
-  bridge::StatusMessage last_status_;
-  std::string end_reason_;
-  // The trace as it is emitted, row by row in frame order, and streamed to TRACE.partial.
-  PoseTrace trace_;
-  std::ofstream partial_;
-  Vec6d last_valid_ = Vec6d::Zero();
-  std::vector<std::int64_t> missing_, invalid_;
-  std::vector<double> receive_s_, latency_ms_;
-
-  void send(const bridge::Message& m) {
-    commands_.publish(m);
-    last_sent_ = now_s();
-  }
-
-  // Until the robot runs: each pose subscriber has heard the vision's heartbeats and the status
-  // subscriber the robot; only then are our heartbeats sent, which the robot waits for before
-  // its first tick (docs/protocol.md, "Start handshake"), so no pose of the run can be missed.
-  void handshake() {
-    const double end = now_s() + o_.start_timeout;
-    bool pose_stream = false, recorder = false;
-    while (!running_) {
-      if (now_s() > end) fail("control", "the robot did not start within " + exact_number(o_.start_timeout) + " s");
-      if (const int sig = interrupting_signal())  // the rig stopping it: at once, not after start_timeout
-        fail("control", "interrupted by " + signal_name(sig) + " before the run began");
-      if (!pose_stream) pose_stream = control_.receive(std::chrono::milliseconds(0)).has_value();
-      if (!recorder) recorder = recorder_.receive(std::chrono::milliseconds(0)).has_value();
-      read_status();
-      if (stopped_) fail("control", "the robot stopped before the run began");
-      if (pose_stream && recorder && status_.counters(bridge::MessageType::Status).received > 0)
-        send(bridge::HeartbeatMessage{});
-      bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
-    }
-  }
-
-  void record() {
-    while (auto m = recorder_.receive(std::chrono::milliseconds(0)))
-      if (const auto* p = std::get_if<bridge::PoseMessage>(&*m))
-        if (p->frame >= 0 && p->frame < s_.reference.clock.frames())
-          rows_.emplace(p->frame, Received{*p, bridge::steady_now_ns()});
-  }
-
-  // Eq. (30) on the newest pose (realtime) or on each pose in order (lockstep); an invalid
-  // pose holds U. Every pose that reaches the controller within the run gets its command.
-  void act() {
-    std::optional<bridge::PoseMessage> newest;
-    while (auto m = control_.receive(std::chrono::milliseconds(0))) {
-      const auto* p = std::get_if<bridge::PoseMessage>(&*m);
-      if (!p || p->frame <= last_acted_ || p->frame >= s_.reference.clock.updates()) continue;
-      if (clock_ == RigClock::Lockstep) step(*p);
-      else newest = *p;
-    }
-    if (newest) step(*newest);
-  }
-
-  void step(const bridge::PoseMessage& p) {
-    const Vec6d U = p.valid ? outer_.on_frame(static_cast<int>(p.frame), p.pose) : outer_.command();
-    bridge::CommandMessage c;
-    c.header.exposure_ns = p.header.exposure_ns;
-    c.frame = p.frame;
-    c.theta = U;
-    send(c);
-    commands_sent_[p.frame] = U;
-    last_acted_ = p.frame;
-  }
-
-  void read_status() {
-    while (auto m = status_.receive(std::chrono::milliseconds(0)))
-      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
-        last_robot_ = now_s();
-        last_status_ = *st;
-        running_ = running_ || st->state == bridge::RobotState::Running;
-        if (st->state == bridge::RobotState::Stopped) stopped_ = true;
-      }
-    if (running_ && !stopped_ && now_s() - last_robot_ > robot_timeout_) {
-      stopped_ = true;
-      end_reason_ = "nothing from the robot on " + o_.endpoints.status + " for " +
-                    std::to_string(now_s() - last_robot_) + " s";
-    }
-  }
-
-  // U held at frame j's exposure: after the last update that arrived before it (TickClock).
-  Vec6d command_at(std::int64_t j) const {
-    if (auto it = commands_sent_.find(j); it != commands_sent_.end()) return it->second;
-    const servo::TickClock& c = s_.reference.clock;
-    Vec6d U = s_.reference.start_theta;
-    for (const auto& [i, Ui] : commands_sent_)
-      if (c.arrival_tick(static_cast<int>(i)) < c.exposure_tick(static_cast<int>(j))) U = Ui;
-    return U;
-  }
-
-  void emit_rows(bool all);
-  void finish();
-};
-
-// Rows leave in frame order once final: the frame was acted on (its command is known) or a
-// later one was; at the end (`all`), every frame up to the last recorded. A frame the recorder
-// never got (sequence gap) or an invalid pose repeats the last valid pose (as `vcloe run`'s
-// stereo camera does) and is listed in the sidecar. Each row is flushed to TRACE.partial as it
-// leaves: a controller killed mid-run leaves every row up to there on disk.
-void Controller::emit_rows(bool all) {
-  const std::int64_t known = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
-  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
-  for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
-    const auto it = rows_.find(j);
-    if (it == rows_.end()) missing_.push_back(j);
-    else if (!it->second.pose.valid) invalid_.push_back(j);
-    else last_valid_ = it->second.pose.pose;
-    const auto k = static_cast<std::size_t>(j);
-    trace_.time.push_back(s_.reference.exposure_times[k]);
-    trace_.reference.push_back(s_.reference.reference_at_exposure[k]);
-    trace_.measured.push_back(last_valid_);
-    trace_.command.push_back(command_at(j));
-    const bool got = it != rows_.end();
-    receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
-    latency_ms_.push_back(got ? (it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
-    partial_ << trace_csv_row(trace_, k) << std::flush;
-  }
-}
-
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
-// The trace up to the last frame recorded. A frame the recorder never got (sequence gap) or an
-// invalid pose repeats the last valid pose (as `vcloe run`'s stereo camera does) and is listed.
-void Controller::finish() {
-  emit_rows(true);
-  PoseTrace& t = trace_;
-  const auto frames = static_cast<std::int64_t>(t.size());
-  const std::vector<std::int64_t>& missing = missing_;
-  const std::vector<std::int64_t>& invalid = invalid_;
-  const std::vector<double>& receive_s = receive_s_;
-  const std::vector<double>& latency_ms = latency_ms_;
-  std::vector<double> seen;
-  std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
-  const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
-  t.metadata = rig::trace_metadata(s_, "rig");
-  t.metadata.clock = o_.clock;
-  if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
-  t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
-  t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
-                                   missing, invalid, quantile(seen, 0.5), quantile(seen, 0.99), quantile(seen, 1.0),
-                                   receive_s, latency_ms};
-  const bool finished = last_status_.state == bridge::RobotState::Stopped &&
-                        last_status_.reason == bridge::StopReason::Finished && end_reason_.empty();
-  const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
-  if (!finished)
-    t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};
-  if (frames == 0) {
-    partial_.close();
-    std::filesystem::remove(o_.out + ".partial");
-    fail("control", "no pose recorded before the end (" + why + "); nothing written");
-  }
-  if (o_.keep_partial_on_interrupt && interrupting_signal()) {  // an interrupted recording: never the final name
-    partial_.close();
-    // The signal, not end_reason_: the robot's own stop (it got the signal too) may end the loop first.
-    fail("control", "interrupted by " + signal_name(interrupting_signal()) + ": the " + std::to_string(frames) + " poses recorded are kept in " + o_.out +
-                        ".partial; " + o_.out + " not written");
-  }
-  write_trace(o_.out, t, o_.force);
-  partial_.close();
-  std::filesystem::remove(o_.out + ".partial");
-  std::cout << "control: wrote " << o_.out << " (" << frames << " poses, " << t.time.back() << " s); latency p50 "
-            << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
-            << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
-            << "\n"
-            << std::flush;
-  if (!finished)
-    fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + " (the trace up to there is " +
-                        o_.out + ")");
-}
-
-}  // namespace
-
 void add_control_command(CLI::App& app) {
-  auto o = std::make_shared<ControlOptions>();
+  struct Options {
+    rig::ControlOptions control;
+    PayloadOption payload;
+  };
+  auto options = std::make_shared<Options>();
+  rig::ControlOptions* o = &options->control;
   o->robot = default_robot_file();
   o->experiment = default_config_dir() + "/experiment.yaml";
   CLI::App* cmd = app.add_subcommand("control", "The control role of the live rig: the visual-servo controller");
@@ -298,23 +30,13 @@ void add_control_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "pks");
-  add_payload_options(cmd, o->payload_option);
+  add_payload_options(cmd, options->payload);
   cmd->add_flag("--force", o->force, "overwrite an existing trace");
   cmd->add_flag("--keep-partial-on-interrupt", o->keep_partial_on_interrupt,
                 "on SIGINT/SIGTERM keep the rows in TRACE.partial and write no TRACE (as `rig run` does)");
-  cmd->callback([o] {
-    o->payload = payload_from(o->payload_option);
-    check_start_timeout(o->start_timeout);
-    check_endpoints(o->endpoints, "pks");
-    for (const std::string& f : {o->out, sidecar_path(o->out), o->out + ".partial"})
-      check_output_path(f, o->force, {o->robot, o->experiment, o->reference});
-    const rig::ExperimentSetup s = rig::load_setup(o->robot, o->experiment, o->reference);
-    const double period = s.experiment.timing.camera_period();
-    check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600,
-                  "0 (the clock's default)");
-    catch_interrupts();
-    Controller controller(*o, s);
-    controller.run();
+  cmd->callback([options] {
+    options->control.payload = payload_from(options->payload);
+    rig::run_control(options->control);
   });
 }
 

@@ -5,24 +5,22 @@
 #include "camera_option.hpp"
 #include "commands.hpp"
 #include "payload_option.hpp"
-#include "rig_launch.hpp"
-#include "vcloe/core/error.hpp"
-#include "vcloe/core/trace.hpp"
-#include "vcloe/servo/timing.hpp"
+#include "rig_options.hpp"
+#include "vcloe/rig/launch.hpp"
 
 namespace vcloe::app {
 
-void add_rig_run_command(CLI::App& rig) {
+void add_rig_run_command(CLI::App& rig_cmd) {
   struct Options {
-    RigRun run;
+    rig::RigRun run;
     PayloadOption payload;
   };
   auto o = std::make_shared<Options>();
-  RigRun& r = o->run;
+  rig::RigRun& r = o->run;
   r.robot = default_robot_file();
   r.truth = default_config_dir() + "/truth.yaml";
   r.experiment = default_config_dir() + "/experiment.yaml";
-  CLI::App* cmd = rig.add_subcommand("run", "Run a reference through the rig's three processes (robot, vision, control)");
+  CLI::App* cmd = rig_cmd.add_subcommand("run", "Run a reference through the rig's three processes (robot, vision, control)");
   cmd->add_option("--reference", r.reference, "trajectory file")->required();
   cmd->add_option("--out", r.out, "trace CSV to write")->required();
   cmd->add_option("--clock", r.clock, "lockstep (deterministic) or realtime (wall clock)")
@@ -43,16 +41,10 @@ void add_rig_run_command(CLI::App& rig) {
   add_timeout_options(cmd, r.timeouts);
   cmd->add_flag("--force", r.force, "overwrite an existing trace");
   cmd->callback([o] {
-    RigRun& r = o->run;
     // Every option the three processes would refuse, refused here: one line, before any starts.
-    defaults::check_camera_noise(r.noise_position, r.noise_angle);
-    r.camera.validate();
-    const double period = servo::load_experiment(r.experiment).timing.camera_period();
-    r.timeouts.validate(period, r.experiment);
-    r.payload = payload_from(o->payload);
-    for (const std::string& f : {r.out, sidecar_path(r.out)})
-      check_output_path(f, r.force, {r.robot, r.experiment, r.reference, r.truth});
-    run_rig(r);
+    o->run.validate();
+    o->run.payload = payload_from(o->payload);
+    rig::run_rig(o->run);
   });
 }
 

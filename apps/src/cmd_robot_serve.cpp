@@ -1,251 +1,21 @@
-// `vcloe robot serve`: the robot role of the live rig (docs/protocol.md, "Processes"): the MuJoCo
-// virtual robot behind the protocol, the test double of a real robot. It takes joint position
-// commands, runs its drives at the controller rate, publishes its status at the camera rate and,
-// for the virtual camera only, its true platform pose at each exposure. Safety lives here
-// (bridge::SafetyMonitor): a silent pose stream or controller, invalid poses, a command out of
-// range, too fast or malformed bring it to a controlled stop (hold, drives enabled).
-//
-// Each command carries the camera frame whose pose produced it; the robot applies it at that
-// frame's arrival tick (exposure + the experiment's latency, servo::TickClock), the schedule of
-// the in-process loop. lockstep: the robot waits at that tick until the command is there.
-// realtime: ticks are paced by the wall clock; a late command is applied on the tick it arrives.
-#include <zmq.hpp>
-
-#include <iostream>
-#include <map>
-
+// `vcloe robot serve`: the robot role of the live rig, rig::serve_robot (rig/serve.hpp,
+// docs/protocol.md "Processes"): the options declared, the payload read, the robot served.
 #include "commands.hpp"
-#include "vcloe/rig/setup.hpp"
 #include "payload_option.hpp"
-#include "rig_common.hpp"
-#include "vcloe/core/error.hpp"
+#include "rig_options.hpp"
+#include "vcloe/rig/serve.hpp"
 
 namespace vcloe::app {
-
-namespace {
-
-struct RobotServeOptions {
-  std::string backend = "virtual", truth, robot, experiment, reference, clock = "lockstep";
-  RigEndpoints endpoints;
-  TimeoutOptions timeouts;
-  int max_invalid = 5;
-  double max_command_speed = 6.0, hold = 0.5, start_timeout = 30;
-  PayloadOption payload;
-};
-
-class RobotServer {
- public:
-  RobotServer(const RobotServeOptions& o, const rig::ExperimentSetup& s, const sim::RobotFile& truth,
-              const std::optional<oe_ident::Payload>& payload)
-      : o_(o),
-        clock_(parse_clock(o.clock)),
-        ticks_(s.reference.clock),
-        Tc_(s.experiment.timing.controller_period()),
-        monitor_(limits(o, s), s.experiment.timing.camera_period()),
-        robot_(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, robot_options(s)),
-        held_(s.reference.start_theta),
-        status_pub_(context_, o.endpoints.status),
-        camera_pub_(context_, o.endpoints.camera),
-        commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All),
-        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All) {
-    monitor_.on_command(held_, -1);  // the start hold: IK of the start pose
-  }
-
-  void serve() {
-    handshake();
-    monitor_.start(now_s());
-    t0_ = now_s();
-    for (tick_ = 0; tick_ < ticks_.total_ticks; ++tick_) {
-      if (const int j = ticks_.exposed_at(tick_); j >= 0) expose(j);
-      const int arrived = ticks_.arriving_at(tick_);
-      if (arrived >= 0) due_ = arrived;
-      const bool wait = clock_ == RigClock::Lockstep && arrived >= 0;
-      pump(wait ? 1e300 : 0.0, [&] { return !wait || last_frame_ >= arrived; });
-      if (const auto why = stop_cause()) return controlled_stop(*why);
-      apply_due_command(arrived);
-      if (!robot_.step(held_)) return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
-      if (clock_ == RigClock::Realtime) pump(t0_ + (tick_ + 1) * Tc_ - now_s(), [] { return false; });
-      if (const auto why = stop_cause()) return controlled_stop(*why);
-    }
-    for (int n = 0; n < 3; ++n) publish_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);
-    summary("finished: " + std::to_string(tick_) + " ticks (" + std::to_string(tick_ * Tc_) + " s)");
-  }
-
- private:
-  const RobotServeOptions& o_;
-  RigClock clock_;
-  servo::TickClock ticks_;
-  double Tc_;
-  bridge::SafetyMonitor monitor_;
-  hw::VirtualRobot robot_;
-  Vec6d held_;
-  zmq::context_t context_;
-  bridge::Publisher status_pub_, camera_pub_;
-  bridge::Subscriber commands_, poses_;
-  std::map<std::int64_t, Vec6d> pending_;  // commands received, by frame, not yet due
-  std::int64_t last_frame_ = -1, due_ = -1;
-  std::uint64_t last_sequence_ = 0, poses_seen_ = 0;
-  int tick_ = 0, late_ = 0;
-  double t0_ = 0, last_status_ = -1e300;
-  bool controller_seen_ = false, poses_stream_seen_ = false;
-
-  // Why the robot must stop now: its safety monitor, or SIGINT/SIGTERM (the operator, or `rig
-  // run` passing on its own interruption): the same controlled stop either way.
-  std::optional<bridge::StopCause> stop_cause() const {
-    if (monitor_.stop()) return *monitor_.stop();
-    if (const int sig = interrupting_signal())
-      return bridge::StopCause{bridge::StopReason::Interrupted, signal_name(sig) + " received"};
-    return std::nullopt;
-  }
-
-  static bridge::SafetyLimits limits(const RobotServeOptions& o, const rig::ExperimentSetup& s) {
-    bridge::SafetyLimits l = safety_limits(o.timeouts, parse_clock(o.clock), s.experiment.timing.camera_period());
-    l.max_invalid_in_row = o.max_invalid;
-    l.max_command_speed = o.max_command_speed;
-    l.joint_limit = s.model.joint_limit;
-    if (const std::string why = l.first_invalid(); !why.empty()) fail("robot serve", why);
-    return l;
-  }
-  static hw::VirtualRobotOptions robot_options(const rig::ExperimentSetup& s) {
-    hw::VirtualRobotOptions opt;
-    opt.controller_hz = s.experiment.timing.controller_hz;
-    return opt;
-  }
-
-  // The true pose at frame j's exposure, for the virtual camera, and the status.
-  void expose(int j) {
-    bridge::PoseMessage p;
-    const double exposure = clock_ == RigClock::Realtime ? t0_ + tick_ * Tc_ : now_s();
-    p.header.exposure_ns = static_cast<std::int64_t>(exposure * 1e9);
-    p.frame = j;
-    p.pose = robot_.pose();
-    p.valid = true;
-    camera_pub_.publish(p);
-    publish_status(bridge::RobotState::Running, bridge::StopReason::None);
-  }
-
-  void publish_status(bridge::RobotState state, bridge::StopReason reason) {
-    bridge::StatusMessage m;
-    m.header.exposure_ns = bridge::steady_now_ns();
-    m.state = state;
-    m.reason = reason;
-    m.last_command = last_sequence_;
-    m.tick = tick_;
-    m.theta = robot_.joint_angles();
-    status_pub_.publish(m);
-    last_status_ = now_s();
-  }
-
-  // Everything that has arrived, until `seconds` have passed or `done()` holds; the status
-  // goes on at the camera rate meanwhile, and the watchdog is checked.
-  template <typename Done>
-  void pump(double seconds, Done done) {
-    const double deadline = now_s() + seconds;
-    const double period = std::min(ticks_.timing.camera_period(), 0.01);
-    for (;;) {
-      while (auto m = commands_.receive(std::chrono::milliseconds(0))) on_command(*m);
-      while (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
-      const double now = now_s();
-      if (monitor_.check(now) || interrupting_signal() || done() || now >= deadline) return;
-      if (now - last_status_ > period) publish_status(bridge::RobotState::Running, bridge::StopReason::None);
-      bridge::Subscriber::wait_any({&commands_, &poses_}, micros(std::min({deadline - now, 0.001})));
-    }
-  }
-
-  void on_command(const bridge::Message& m) {
-    controller_seen_ = true;
-    monitor_.on_controller(now_s());
-    if (std::holds_alternative<bridge::HeartbeatMessage>(m)) return;
-    const auto* c = std::get_if<bridge::CommandMessage>(&m);
-    if (!c) return monitor_.on_malformed_command("a message of another type on the command stream");
-    if (c->frame <= last_frame_ || c->frame >= ticks_.updates())
-      return monitor_.on_malformed_command("command for frame " + std::to_string(c->frame) + " after frame " +
-                                           std::to_string(last_frame_) + " (frames 0 to " +
-                                           std::to_string(ticks_.updates() - 1) + " reach the controller)");
-    monitor_.on_command(c->theta, c->frame);
-    if (monitor_.stop()) return;  // never applied
-    pending_[c->frame] = c->theta;
-    last_frame_ = c->frame;
-    last_sequence_ = c->header.sequence;
-  }
-
-  void on_pose(const bridge::Message& m) {
-    poses_stream_seen_ = true;
-    if (const auto* p = std::get_if<bridge::PoseMessage>(&m)) {
-      ++poses_seen_;
-      monitor_.on_pose(now_s(), p->valid);
-    }
-  }
-
-  // At frame `arrived`'s arrival tick, its command replaces the held one; in realtime a command
-  // that comes late is applied on the tick it arrives (the newest one due).
-  void apply_due_command(int arrived) {
-    if (arrived >= 0 && !pending_.count(arrived)) ++late_;
-    auto last_due = pending_.upper_bound(due_);
-    if (last_due == pending_.begin()) return;
-    held_ = std::prev(last_due)->second;
-    pending_.erase(pending_.begin(), last_due);
-  }
-
-  // Until every process is connected: heartbeats on the camera stream and a waiting status, so
-  // no pose or command is lost to ZeroMQ's slow joiner (docs/protocol.md, "Start handshake").
-  void handshake() {
-    const double end = now_s() + o_.start_timeout;
-    while (!(controller_seen_ && poses_stream_seen_)) {
-      if (const int sig = interrupting_signal())
-        fail("robot serve", "interrupted by " + signal_name(sig) + " before the run began");
-      if (now_s() > end)
-        fail("robot serve", std::string("no ") + (controller_seen_ ? "pose stream on " + o_.endpoints.poses
-                                                                   : "controller on " + o_.endpoints.commands) +
-                                " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
-      camera_pub_.publish(bridge::HeartbeatMessage{});
-      publish_status(bridge::RobotState::Waiting, bridge::StopReason::None);
-      const double until = now_s() + kHandshakePeriod;
-      while (now_s() < until && !(controller_seen_ && poses_stream_seen_)) {
-        if (auto m = commands_.receive(std::chrono::milliseconds(1))) on_command(*m);
-        if (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
-      }
-    }
-    pending_.clear();
-    last_frame_ = -1;
-  }
-
-  // Holds the joints where they are, drives enabled, for --hold seconds, saying why; then ends.
-  void controlled_stop(const bridge::StopCause& why) {
-    const bool failed = why.reason == bridge::StopReason::RobotFailure;
-    held_ = robot_.joint_angles();
-    const double stopped_at = tick_ * Tc_;
-    publish_status(bridge::RobotState::Stopped, why.reason);
-    const double end = now_s() + o_.hold;
-    for (double next = now_s(); now_s() < end && !failed; next += Tc_) {
-      if (!robot_.step(held_)) break;
-      if (now_s() - last_status_ > ticks_.timing.camera_period())
-        publish_status(bridge::RobotState::Stopped, why.reason);
-      while (now_s() < next) bridge::Subscriber::wait_any({&commands_}, micros(next - now_s()));
-      while (commands_.receive(std::chrono::milliseconds(0))) {
-      }
-    }
-    publish_status(bridge::RobotState::Stopped, why.reason);
-    summary("controlled stop");
-    fail("robot serve", "controlled stop at t = " + std::to_string(stopped_at) + " s (" +
-                            std::string(bridge::name_of(why.reason)) + "): " + why.detail);
-  }
-
-  void summary(const std::string& how) {
-    const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
-    std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps
-              << ", late " << late_ << "), malformed frames: commands " << commands_.malformed() << ", poses "
-              << poses_.malformed() << "; poses " << poses_seen_ << "\n"
-              << std::flush;
-  }
-};
-
-}  // namespace
 
 void add_robot_command(CLI::App& app) {
   CLI::App* robot = app.add_subcommand("robot", "The robot role of the live rig (docs/protocol.md)");
   robot->require_subcommand(1);
-  auto o = std::make_shared<RobotServeOptions>();
+  struct Options {
+    rig::RobotServeOptions serve;
+    PayloadOption payload;
+  };
+  auto options = std::make_shared<Options>();
+  rig::RobotServeOptions* o = &options->serve;
   o->robot = default_robot_file();
   o->truth = default_config_dir() + "/truth.yaml";
   o->experiment = default_config_dir() + "/experiment.yaml";
@@ -266,17 +36,11 @@ void add_robot_command(CLI::App& app) {
   cmd->add_option("--max-command-speed", o->max_command_speed, "rate limit of the commands (rad/s)")->capture_default_str();
   cmd->add_option("--hold", o->hold, "after a controlled stop, hold this long before exiting (s)")->capture_default_str();
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the other processes (s)")->capture_default_str();
-  add_payload_options(cmd, o->payload);
-  cmd->callback([o] {
-    if (!(o->hold >= 0 && o->hold <= 3600)) fail("--hold", "expected a time in [0, 3600] s");
-    check_start_timeout(o->start_timeout);
-    check_endpoints(o->endpoints, "cpks");
-    const std::optional<oe_ident::Payload> payload = payload_from(o->payload);
-    const rig::ExperimentSetup s = rig::load_setup(o->robot, o->experiment, o->reference);
-    o->timeouts.validate(s.experiment.timing.camera_period(), o->experiment);
-    catch_interrupts();
-    RobotServer server(*o, s, sim::load_robot(o->truth, true), payload);
-    server.serve();
+  add_payload_options(cmd, options->payload);
+  cmd->callback([options] {
+    options->serve.validate();
+    options->serve.payload = payload_from(options->payload);
+    rig::serve_robot(options->serve);
   });
 }
 

@@ -17,10 +17,10 @@
 
 #include "camera_option.hpp"
 #include "commands.hpp"
-#include "rig_common.hpp"
+#include "rig_options.hpp"
 #include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/servo/components.hpp"
+#include "vcloe/rig/roles.hpp"
 #include "vcloe/servo/timing.hpp"
 #include "vcloe/vision/pose.hpp"
 #include "vision_io.hpp"
@@ -31,7 +31,7 @@ namespace {
 
 struct VisionServeOptions {
   std::string source = "virtual", experiment, rig, markers;
-  RigEndpoints endpoints;
+  rig::RigEndpoints endpoints;
   std::uint64_t seed = 1;
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle, robot_timeout = 2.0, start_timeout = 30;
   rig::CameraOption camera;
@@ -59,22 +59,22 @@ class VisionServer {
   bridge::Publisher poses_;
   bridge::Subscriber status_;
   bridge::RobotState robot_state_ = bridge::RobotState::Waiting;
-  double last_robot_ = now_s();
+  double last_robot_ = rig::now_s();
   std::uint64_t published_ = 0, invalid_ = 0;
 
   // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
   // robot, which got it too or hears the silence, comes to its controlled stop.
   void read_status() {
-    if (const int sig = interrupting_signal()) {
+    if (const int sig = rig::interrupting_signal()) {
       summary();
-      fail("vision serve", "interrupted by " + signal_name(sig));
+      fail("vision serve", "interrupted by " + rig::signal_name(sig));
     }
     while (auto m = status_.receive(std::chrono::milliseconds(0)))
       if (const auto* s = std::get_if<bridge::StatusMessage>(&*m)) {
         robot_state_ = s->state;
-        last_robot_ = now_s();
+        last_robot_ = rig::now_s();
       }
-    if (robot_state_ != bridge::RobotState::Waiting && now_s() - last_robot_ > o_.robot_timeout)
+    if (robot_state_ != bridge::RobotState::Waiting && rig::now_s() - last_robot_ > o_.robot_timeout)
       fail("vision serve", "nothing from the robot on " + o_.endpoints.status + " for " +
                                exact_number(o_.robot_timeout) + " s");
   }
@@ -83,16 +83,16 @@ class VisionServer {
   // "Start handshake"): they tell the robot and the controller that this stream is connected.
   void wait_for_start(bridge::Subscriber* camera) {
     bool heard = false;
-    const double end = now_s() + o_.start_timeout;
+    const double end = rig::now_s() + o_.start_timeout;
     while (robot_state_ != bridge::RobotState::Running) {
-      if (now_s() > end)
+      if (rig::now_s() > end)
         fail("vision serve", "the robot did not start within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
       read_status();
       if (camera) heard = heard || camera->receive(std::chrono::milliseconds(0)).has_value();
       if (robot_state_ == bridge::RobotState::Stopped) return;
       if ((heard || !camera) && status_.counters(bridge::MessageType::Status).received > 0)
         poses_.publish(bridge::HeartbeatMessage{});
-      bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
+      bridge::Subscriber::wait_any({&status_}, rig::micros(rig::kHandshakePeriod));
     }
   }
 
@@ -104,9 +104,12 @@ class VisionServer {
     p.pose = m.valid ? m.chi : Vec6d::Zero();
     p.registration_error = m.valid ? m.fre_m : 0.0;
     p.markers_used = static_cast<std::uint32_t>(m.markers_used.size());
+    publish(p);
+  }
+  void publish(const bridge::PoseMessage& p) {
     poses_.publish(p);
     ++published_;
-    invalid_ += !m.valid;
+    invalid_ += !p.valid;
   }
 
   void serve_virtual() {
@@ -117,21 +120,18 @@ class VisionServer {
     vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
         o_.noise_angle;
     rig::install_camera(o_.camera, vo);
-    servo::GaussianPoseNoise gaussian(vo.noise_sigma, vo.seed);
+    rig::VisionRole role = rig::VisionRole::of(vo);
     wait_for_start(&camera);
     for (;;) {
       while (auto m = camera.receive(std::chrono::milliseconds(0)))
         if (const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
-          last_robot_ = now_s();
-          vision::PoseMeasurement pose;
-          pose.valid = true;
-          pose.chi = vo.camera ? vo.camera(truth->pose) : gaussian.measure(static_cast<int>(truth->frame), truth->pose);
-          publish(truth->frame, truth->header.exposure_ns, pose);
+          last_robot_ = rig::now_s();
+          publish(role.on_truth(*truth));
         }
       read_status();
-      if (robot_state_ == bridge::RobotState::Stopped && !bridge::Subscriber::wait_any({&camera}, micros(0.05)))
+      if (robot_state_ == bridge::RobotState::Stopped && !bridge::Subscriber::wait_any({&camera}, rig::micros(0.05)))
         return summary(&camera);
-      bridge::Subscriber::wait_any({&camera, &status_}, micros(0.01));
+      bridge::Subscriber::wait_any({&camera, &status_}, rig::micros(0.01));
     }
   }
 
@@ -147,10 +147,10 @@ class VisionServer {
     const auto pairs = calib::find_image_pairs(dir);
     check_image_pairs(pairs, p.rig(), rig_file());
     wait_for_start(nullptr);
-    const double start = now_s(), period = timing_.camera_period();
+    const double start = rig::now_s(), period = timing_.camera_period();
     for (std::size_t k = 0; k < pairs.size() && robot_state_ == bridge::RobotState::Running; ++k) {
       const double exposure = start + static_cast<double>(k) * period;
-      while (now_s() < exposure) bridge::Subscriber::wait_any({&status_}, micros(exposure - now_s()));
+      while (rig::now_s() < exposure) bridge::Subscriber::wait_any({&status_}, rig::micros(exposure - rig::now_s()));
       publish(static_cast<std::int64_t>(k), static_cast<std::int64_t>(exposure * 1e9),
               measure_pair(p, pairs[k], rig_file()));
       read_status();
@@ -237,10 +237,10 @@ void add_vision_command(CLI::App& app) {
         fail(opt->get_name(), std::string("does not apply to --source ") + o->source + " (it is for " +
                                   (is_virtual ? "images:DIR and camera:L,R" : "virtual") + ")");
     const double period = servo::load_experiment(o->experiment).timing.camera_period();
-    check_timeout("--robot-timeout", o->robot_timeout, period, one_camera_period(period, o->experiment), 3600);
-    check_start_timeout(o->start_timeout);
-    check_endpoints(o->endpoints, is_virtual ? "cps" : "ps");
-    catch_interrupts();
+    rig::check_timeout("--robot-timeout", o->robot_timeout, period, rig::one_camera_period(period, o->experiment), 3600);
+    rig::check_start_timeout(o->start_timeout);
+    rig::check_endpoints(o->endpoints, is_virtual ? "cps" : "ps");
+    rig::catch_interrupts();
     VisionServer server(*o);
     server.serve();
   });

@@ -1,4 +1,4 @@
-#include "rig_common.hpp"
+#include "vcloe/rig/common.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -15,7 +15,7 @@
 
 #include "vcloe/core/error.hpp"
 
-namespace vcloe::app {
+namespace vcloe::rig {
 
 std::string endpoint_problem(const std::string& endpoint) {
   const std::string expected = "expected ipc://PATH or tcp://HOST:PORT, got '" + endpoint + "'";
@@ -45,20 +45,6 @@ std::string endpoint_problem(const std::string& endpoint) {
     if (parts != 4) return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
   }
   return "";
-}
-
-void add_endpoint_options(CLI::App* cmd, RigEndpoints& e, const std::string& which) {
-  const auto check = [](const std::string& s) { return endpoint_problem(s); };
-  if (which.find('c') != std::string::npos)
-    cmd->add_option("--camera-stream", e.camera, "true poses of the virtual robot, for the virtual camera")
-        ->capture_default_str()
-        ->check(check);
-  if (which.find('p') != std::string::npos)
-    cmd->add_option("--poses", e.poses, "the measured pose stream (vision publishes)")->capture_default_str()->check(check);
-  if (which.find('k') != std::string::npos)
-    cmd->add_option("--commands", e.commands, "the joint commands (control publishes)")->capture_default_str()->check(check);
-  if (which.find('s') != std::string::npos)
-    cmd->add_option("--status", e.status, "the robot's status (robot publishes)")->capture_default_str()->check(check);
 }
 
 namespace {
@@ -138,15 +124,6 @@ RigClock parse_clock(const std::string& name) {
   fail("--clock", "expected lockstep or realtime, got '" + name + "'");
 }
 
-void add_timeout_options(CLI::App* cmd, TimeoutOptions& t) {
-  cmd->add_option("--pose-timeout", t.pose,
-                  "stop when the pose stream is silent this long (s; 0: 2 camera periods realtime, 2 s lockstep)")
-      ->capture_default_str();
-  cmd->add_option("--heartbeat-timeout", t.heartbeat,
-                  "stop when the controller is silent this long (s; 0: 5 camera periods realtime, 2 s lockstep)")
-      ->capture_default_str();
-}
-
 void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
                    const std::string& zero) {
   if (!zero.empty() && seconds == 0) return;
@@ -199,4 +176,4 @@ bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, doub
   return l;
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::rig

@@ -1,4 +1,4 @@
-#include "rig_launch.hpp"
+#include "vcloe/rig/launch.hpp"
 
 #include <signal.h>
 #include <spawn.h>
@@ -15,11 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/servo/timing.hpp"
 
 extern char** environ;
 
-namespace vcloe::app {
+namespace vcloe::rig {
 
 namespace {
 
@@ -150,7 +153,17 @@ void wait_all(std::vector<Child>& children, double grace) {
 
 }  // namespace
 
+void RigRun::validate() const {
+  defaults::check_camera_noise(noise_position, noise_angle);
+  camera.validate();
+  const double period = servo::load_experiment(experiment).timing.camera_period();
+  timeouts.validate(period, experiment);
+}
+
 void run_rig(const RigRun& r) {
+  r.validate();
+  for (const std::string& f : {r.out, sidecar_path(r.out)})
+    check_output_path(f, r.force, {r.robot, r.experiment, r.reference, r.truth});
   if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
   std::string dir;
   RigEndpoints e;
@@ -175,4 +188,4 @@ void run_rig(const RigRun& r) {
   if (!failed.empty()) fail("rig run", "ended with " + failed + "; see their messages above");
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::rig

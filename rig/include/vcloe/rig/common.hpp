@@ -1,15 +1,16 @@
 #pragma once
 // What the rig's three processes (`vcloe robot serve`, `vision serve`, `control`) and their
 // launcher (`vcloe rig run`) share: the endpoints of the four streams, the two clocks, the
-// safety timeouts as options, and the start handshake's pacing (docs/protocol.md, "Processes").
-#include <CLI/CLI.hpp>
+// safety timeouts, and the start handshake's pacing (docs/protocol.md, "Processes"). Their
+// command-line options are declared in apps/src/rig_options.hpp.
+#include <algorithm>
 #include <chrono>
 #include <string>
 
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/bridge/transport.hpp"
 
-namespace vcloe::app {
+namespace vcloe::rig {
 
 // Each stream is bound by the process that publishes it.
 struct RigEndpoints {
@@ -18,13 +19,11 @@ struct RigEndpoints {
   std::string commands = "ipc:///tmp/vcloe-commands";  // control -> robot: commands and heartbeats
   std::string status = "ipc:///tmp/vcloe-status";      // robot -> control, vision
 };
-// Adds --camera-stream/--poses/--commands/--status for the streams named in `which` ("cpks").
-void add_endpoint_options(CLI::App* cmd, RigEndpoints& endpoints, const std::string& which);
 // What is wrong with a ZeroMQ endpoint ("" if nothing): ipc://PATH, or tcp://HOST:PORT with a
 // port in 1..65535 and, for a dotted address, octets up to 255 (ZeroMQ only fails later, or
 // waits for ever); an ipc PATH where something other than a socket is (a file, a directory:
 // ZeroMQ's bind deletes whatever is there; a socket left by an earlier run is reused). A
-// CLI11 check on every endpoint option.
+// check of every endpoint option.
 std::string endpoint_problem(const std::string& endpoint);
 // Before any socket is bound: every endpoint of the streams in `which` ("cpks") checked (the
 // defaults too), and no two the same endpoint (ipc paths as files, tcp by host and port).
@@ -54,7 +53,6 @@ struct TimeoutOptions {
   // Each 0 (the default) or in [one camera period, 60] s (check_timeout).
   void validate(double camera_period, const std::string& experiment_file) const;
 };
-void add_timeout_options(CLI::App* cmd, TimeoutOptions& t);
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
 
 // SIGINT and SIGTERM caught (installed by each rig process): interrupting_signal() is the
@@ -73,4 +71,4 @@ inline std::chrono::microseconds micros(double seconds) {
   return std::chrono::microseconds(static_cast<std::int64_t>(std::max(seconds, 0.0) * 1e6));
 }
 
-}  // namespace vcloe::app
+}  // namespace vcloe::rig

@@ -5,11 +5,12 @@
 #include <optional>
 #include <string>
 
-#include "camera_option.hpp"
-#include "rig_common.hpp"
+#include "vcloe/core/defaults.hpp"
+#include "vcloe/rig/camera.hpp"
+#include "vcloe/rig/common.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 
-namespace vcloe::app {
+namespace vcloe::rig {
 
 struct RigRun {
   std::string robot, truth, experiment, reference, out;
@@ -17,16 +18,20 @@ struct RigRun {
   std::string transport = "ipc";    // ipc | tcp
   std::uint64_t seed = 1;           // the virtual camera's noise
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
-  rig::CameraOption camera;
+  CameraOption camera;
   std::optional<oe_ident::Payload> payload;
   TimeoutOptions timeouts;
   bool force = false;
+
+  // Every option the three processes would refuse, refused here: one line, before any starts
+  // (camera noise, camera, timeouts against the experiment's camera period).
+  void validate() const;
 };
 
 // Starts `vcloe robot serve`, `vision serve --source virtual` and `control` (this binary) on
 // fresh endpoints, waits for all three and removes the ipc directory. When one ends with an
 // error the others get a grace period to come to their controlled stop, then are ended.
 // Throws vcloe::Error naming the process(es) that failed; the trace control wrote stays.
-void run_rig(const RigRun& run);
+void run_rig(const RigRun& run);  // validates first, then checks the outputs (TRACE, its sidecar)
 
-}  // namespace vcloe::app
+}  // namespace vcloe::rig

@@ -1,0 +1,112 @@
+#pragma once
+// The live rig's three roles as steppable objects (docs/protocol.md, "Processes"), written once
+// on servo::TickClock, the schedule of the in-process loop (servo::run_loop): the robot applies
+// frame j's command at TickClock::arrival_tick(j); vision measures each exposure; control steps
+// servo::VisualServo::on_frame on each pose and records the trace. No sockets and no clocks
+// here: the processes (`robot serve`, `vision serve`, `control`) feed them from bridge/, and
+// stepped_trace feeds them from memory (rig/transport.hpp).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcloe/bridge/messages.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/rig/setup.hpp"
+#include "vcloe/servo/reference.hpp"
+#include "vcloe/servo/visual_servo.hpp"
+
+namespace vcloe::rig {
+
+// The robot's side of the schedule: per tick, the frame exposed and the frame whose command is
+// due; commands arrive by frame and wait until due. A frame whose command has not come when
+// due leaves the previous command held (counted late); a late one is applied once it comes.
+class RobotSchedule {
+ public:
+  RobotSchedule(const servo::TickClock& ticks, const Vec6d& start_theta) : ticks_(ticks), held_(start_theta) {}
+
+  const servo::TickClock& ticks() const { return ticks_; }
+  int tick() const { return tick_; }
+  bool finished() const { return tick_ >= ticks_.total_ticks; }
+  int exposed() const { return ticks_.exposed_at(tick_); }
+  // The frame whose command is due at this tick (-1: none); marks it due.
+  int begin_tick();
+  // Lockstep: the robot waits at frame `arrived`'s arrival tick until its command is here.
+  bool command_here(int arrived) const { return arrived < 0 || last_frame_ >= arrived; }
+  // Why a command for `frame` cannot be taken ("" if it can): frames come in order, within the run.
+  std::string frame_problem(std::int64_t frame) const;
+  void take(std::int64_t frame, const Vec6d& theta);
+  // At this tick: the newest command due replaces the held one; returns the command to apply.
+  const Vec6d& apply_due(int arrived);
+  void advance() { ++tick_; }
+  void hold(const Vec6d& theta) { held_ = theta; }  // a controlled stop: hold where the joints are
+  void forget_pending();                             // after the start handshake
+  const Vec6d& held() const { return held_; }
+  int late() const { return late_; }
+
+ private:
+  servo::TickClock ticks_;
+  Vec6d held_;
+  std::map<std::int64_t, Vec6d> pending_;  // commands received, by frame, not yet due
+  std::int64_t last_frame_ = -1, due_ = -1;
+  int tick_ = 0, late_ = 0;
+};
+
+// The vision role on the virtual camera: frame j's true pose in, its measurement out.
+class VisionRole {
+ public:
+  // camera: the measurement of frame j's true pose (Gaussian noise, or the stereo pipeline).
+  explicit VisionRole(std::function<Vec6d(int frame, const Vec6d& true_pose)> camera) : camera_(std::move(camera)) {}
+  // The camera of a virtual run: run.camera if set, else its seeded Gaussian pose noise.
+  static VisionRole of(const VirtualRun& run);
+  bridge::PoseMessage on_truth(const bridge::PoseMessage& truth);
+
+ private:
+  std::function<Vec6d(int, const Vec6d&)> camera_;
+};
+
+// The control role: the controller (eq. 30 on each pose, an invalid pose holds U) and the
+// recorder (every pose, by frame), emitting the trace's rows in frame order once final.
+class ControlRole {
+ public:
+  explicit ControlRole(const ExperimentSetup& setup);
+
+  // The command for pose p, or none when p is not a new frame reaching the controller.
+  std::optional<bridge::CommandMessage> on_pose(const bridge::PoseMessage& p);
+  bool acts_on(const bridge::PoseMessage& p) const;  // a new frame within the run
+  void record(const bridge::PoseMessage& p, std::int64_t receive_ns);
+  // Appends the rows now final (all: every frame up to the last recorded); returns how many.
+  std::size_t emit_rows(bool all);
+  std::int64_t frames_recorded() const { return static_cast<std::int64_t>(rows_.size()); }
+  PoseTrace& trace() { return trace_; }
+  const std::vector<std::int64_t>& missing() const { return missing_; }
+  const std::vector<std::int64_t>& invalid() const { return invalid_; }
+  const std::vector<double>& receive_s() const { return receive_s_; }
+  const std::vector<double>& latency_ms() const { return latency_ms_; }
+
+ private:
+  struct Received {
+    bridge::PoseMessage pose;
+    std::int64_t receive_ns = 0;
+  };
+  const ExperimentSetup& s_;
+  servo::VisualServo<double> outer_;
+  std::map<std::int64_t, Received> rows_;        // by frame, as recorded
+  std::map<std::int64_t, Vec6d> commands_sent_;  // U after each frame's update
+  std::int64_t last_acted_ = -1;
+  PoseTrace trace_;
+  Vec6d last_valid_;
+  std::vector<std::int64_t> missing_, invalid_;
+  std::vector<double> receive_s_, latency_ms_;
+
+  Vec6d command_at(std::int64_t frame) const;
+};
+
+// The three roles stepped together in this process, lockstep, over memory streams: the
+// recorded trace (time, reference, measured, command) equals virtual_trace's to the last bit.
+PoseTrace stepped_trace(const ExperimentSetup& setup, const sim::RobotFile& truth, const VirtualRun& run,
+                        const std::optional<oe_ident::Payload>& payload = std::nullopt);
+
+}  // namespace vcloe::rig

@@ -1,0 +1,54 @@
+#pragma once
+// The live rig's process entry points (docs/protocol.md, "Processes"): `vcloe robot serve`,
+// `control` and `rig listen` each call one of these with their options. Each role's part of the
+// schedule is rig/roles.hpp; here it meets the sockets (bridge/), the wall clock, the start
+// handshake, the safety monitor and the signals. Errors are vcloe::Error naming the option.
+#include <optional>
+#include <string>
+
+#include "vcloe/oe_ident/payload.hpp"
+#include "vcloe/rig/common.hpp"
+
+namespace vcloe::rig {
+
+struct RobotServeOptions {
+  std::string backend = "virtual", truth, robot, experiment, reference, clock = "lockstep";
+  RigEndpoints endpoints;
+  TimeoutOptions timeouts;
+  int max_invalid = 5;
+  double max_command_speed = 6.0, hold = 0.5, start_timeout = 30;
+  std::optional<oe_ident::Payload> payload;  // bolted to the virtual robot's platform
+  // --hold in [0, 3600] s, the start timeout, the endpoints (before any file is read).
+  void validate() const;
+};
+
+// Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
+// vcloe::Error saying when and why (after holding the joints for `hold` s).
+void serve_robot(const RobotServeOptions& options);
+
+struct ControlOptions {
+  std::string robot, experiment, reference, out, clock = "lockstep";
+  RigEndpoints endpoints;
+  double robot_timeout = 0, start_timeout = 30;
+  bool force = false, keep_partial_on_interrupt = false;
+  std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
+  // The start timeout, the endpoints, the outputs (TRACE, its sidecar, TRACE.partial).
+  void validate() const;
+};
+
+// Runs the visual-servo controller on the pose stream and writes the recorded trace.
+void run_control(const ControlOptions& options);
+
+struct ListenOptions {
+  std::string endpoint;
+  double seconds = 10;
+  int frames = 0;  // stop after this many poses (0: run for `seconds`)
+  bool json = false;
+  // An endpoint, seconds in (0, 86400], frames >= 0.
+  void validate() const;
+};
+
+// Shows a live pose stream: a line a second (or, with json, only the summary at the end).
+void listen(const ListenOptions& options);
+
+}  // namespace vcloe::rig

@@ -1,0 +1,91 @@
+// `vcloe rig listen` (rig::listen): shows a live pose stream (docs/protocol.md) — its rate, its publish ->
+// receive latency, gaps, duplicates, malformed frames and invalid poses — for a user checking a
+// tracker or the vision process before an experiment. One line a second; a summary at the end.
+#include <zmq.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "vcloe/bridge/transport.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/rig/serve.hpp"
+
+namespace vcloe::rig {
+
+namespace {
+
+struct Stream {
+  std::vector<double> latency_ms;  // publish -> receive, same steady clock
+  std::int64_t first_ns = 0, last_ns = 0, last_frame = -1;
+  int poses = 0, invalid = 0, frame_gaps = 0;
+  double quantile(double q) {
+    if (latency_ms.empty()) return 0;
+    std::vector<double> v = latency_ms;
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+  }
+  double rate_hz() const { return poses > 1 ? (poses - 1) / ((last_ns - first_ns) * 1e-9) : 0; }
+};
+
+nlohmann::json summary(Stream& s, bridge::Subscriber& sub) {
+  const bridge::StreamCounters& c = sub.counters(bridge::MessageType::Pose);
+  return {{"poses", s.poses},
+          {"invalid_poses", s.invalid},
+          {"rate_hz", s.rate_hz()},
+          {"latency_ms", {{"p50", s.quantile(0.5)}, {"p99", s.quantile(0.99)}, {"max", s.quantile(1.0)}}},
+          {"frame_gaps", s.frame_gaps},  // camera frames the source never sent
+          {"sequence_gaps", c.gaps},     // messages lost between sender and listener
+          {"duplicates", c.duplicates},
+          {"malformed", sub.malformed()}};
+}
+
+}  // namespace
+
+void ListenOptions::validate() const {
+  if (endpoint.empty()) fail("--endpoint", "expected ipc://PATH or tcp://HOST:PORT");
+  if (!(seconds > 0) || seconds > 86400) fail("--seconds", "expected a duration in (0, 86400] s");
+  if (frames < 0) fail("--frames", "expected a non-negative count");
+}
+
+void listen(const ListenOptions& o) {
+  o.validate();
+  zmq::context_t context;
+  bridge::Subscriber sub(context, o.endpoint, bridge::Subscriber::Keep::All, 100000);
+  Stream s;
+  using Clock = std::chrono::steady_clock;
+  const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+  auto next_line = Clock::now() + std::chrono::seconds(1);
+  while (Clock::now() < end && (o.frames == 0 || s.poses < o.frames)) {
+    const auto m = sub.receive(std::chrono::milliseconds(100));
+    if (m && std::holds_alternative<bridge::PoseMessage>(*m)) {
+      const auto& p = std::get<bridge::PoseMessage>(*m);
+      const std::int64_t now = bridge::steady_now_ns();
+      s.latency_ms.push_back((now - p.header.publish_ns) * 1e-6);
+      s.first_ns = s.poses == 0 ? p.header.exposure_ns : s.first_ns;
+      s.last_ns = p.header.exposure_ns;
+      ++s.poses;
+      s.invalid += !p.valid;
+      if (s.last_frame >= 0 && p.frame > s.last_frame + 1) s.frame_gaps += static_cast<int>(p.frame - s.last_frame - 1);
+      s.last_frame = std::max(s.last_frame, p.frame);
+    }
+    if (!o.json && Clock::now() >= next_line) {
+      next_line += std::chrono::seconds(1);
+      const nlohmann::json j = summary(s, sub);
+      std::cout << std::fixed << std::setprecision(2) << "poses " << s.poses << "  rate " << s.rate_hz() << " Hz  latency p50 "
+                << j["latency_ms"]["p50"].get<double>() << " ms  p99 " << j["latency_ms"]["p99"].get<double>()
+                 << " ms  frame gaps " << s.frame_gaps << "  lost " << j["sequence_gaps"] << "  invalid " << s.invalid << "  malformed " << j["malformed"] << "\n"
+                << std::flush;
+    }
+  }
+  const nlohmann::json j = summary(s, sub);
+  if (o.json) std::cout << j.dump(2) << "\n";
+  else std::cout << "summary: " << j.dump() << "\n";
+  if (s.poses == 0) fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s");
+}
+
+}  // namespace vcloe::rig

@@ -1,0 +1,166 @@
+#include "vcloe/rig/roles.hpp"
+
+#include <memory>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/hw/virtual_robot.hpp"
+#include "vcloe/rig/transport.hpp"
+#include "vcloe/servo/components.hpp"
+
+namespace vcloe::rig {
+
+int RobotSchedule::begin_tick() {
+  const int arrived = ticks_.arriving_at(tick_);
+  if (arrived >= 0) due_ = arrived;
+  return arrived;
+}
+
+std::string RobotSchedule::frame_problem(std::int64_t frame) const {
+  if (frame > last_frame_ && frame < ticks_.updates()) return "";
+  return "command for frame " + std::to_string(frame) + " after frame " + std::to_string(last_frame_) +
+         " (frames 0 to " + std::to_string(ticks_.updates() - 1) + " reach the controller)";
+}
+
+void RobotSchedule::take(std::int64_t frame, const Vec6d& theta) {
+  pending_[frame] = theta;
+  last_frame_ = frame;
+}
+
+const Vec6d& RobotSchedule::apply_due(int arrived) {
+  if (arrived >= 0 && !pending_.count(arrived)) ++late_;
+  auto last_due = pending_.upper_bound(due_);
+  if (last_due == pending_.begin()) return held_;
+  held_ = std::prev(last_due)->second;
+  pending_.erase(pending_.begin(), last_due);
+  return held_;
+}
+
+void RobotSchedule::forget_pending() {
+  pending_.clear();
+  last_frame_ = -1;
+}
+
+VisionRole VisionRole::of(const VirtualRun& run) {
+  if (run.camera) return VisionRole([camera = run.camera](int, const Vec6d& pose) { return camera(pose); });
+  auto gaussian = std::make_shared<servo::GaussianPoseNoise>(run.noise_sigma, run.seed);
+  return VisionRole([gaussian](int frame, const Vec6d& pose) { return gaussian->measure(frame, pose); });
+}
+
+bridge::PoseMessage VisionRole::on_truth(const bridge::PoseMessage& truth) {
+  bridge::PoseMessage p;
+  p.header.exposure_ns = truth.header.exposure_ns;
+  p.frame = truth.frame;
+  p.valid = true;
+  p.pose = camera_(static_cast<int>(truth.frame), truth.pose);
+  return p;
+}
+
+ControlRole::ControlRole(const ExperimentSetup& s)
+    : s_(s), outer_(s.reference, s.experiment.outer), last_valid_(s.reference.start_pose) {}
+
+bool ControlRole::acts_on(const bridge::PoseMessage& p) const {
+  return p.frame > last_acted_ && p.frame < s_.reference.clock.updates();
+}
+
+std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMessage& p) {
+  if (!acts_on(p)) return std::nullopt;
+  const Vec6d U = p.valid ? outer_.on_frame(static_cast<int>(p.frame), p.pose) : outer_.command();
+  bridge::CommandMessage c;
+  c.header.exposure_ns = p.header.exposure_ns;
+  c.frame = p.frame;
+  c.theta = U;
+  commands_sent_[p.frame] = U;
+  last_acted_ = p.frame;
+  return c;
+}
+
+void ControlRole::record(const bridge::PoseMessage& p, std::int64_t receive_ns) {
+  if (p.frame >= 0 && p.frame < s_.reference.clock.frames()) rows_.emplace(p.frame, Received{p, receive_ns});
+}
+
+// U held at frame j's exposure: after the last update that arrived before it (TickClock).
+Vec6d ControlRole::command_at(std::int64_t j) const {
+  if (auto it = commands_sent_.find(j); it != commands_sent_.end()) return it->second;
+  const servo::TickClock& c = s_.reference.clock;
+  Vec6d U = s_.reference.start_theta;
+  for (const auto& [i, Ui] : commands_sent_)
+    if (c.arrival_tick(static_cast<int>(i)) < c.exposure_tick(static_cast<int>(j))) U = Ui;
+  return U;
+}
+
+// Rows leave in frame order once final: the frame was acted on (its command is known) or a
+// later one was; at the end (`all`), every frame up to the last recorded. A frame the recorder
+// never got (sequence gap) or an invalid pose repeats the last valid pose (as `vcloe run`'s
+// stereo camera does) and is listed.
+std::size_t ControlRole::emit_rows(bool all) {
+  const std::int64_t known = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
+  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
+  const std::size_t before = trace_.size();
+  for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
+    const auto it = rows_.find(j);
+    if (it == rows_.end()) missing_.push_back(j);
+    else if (!it->second.pose.valid) invalid_.push_back(j);
+    else last_valid_ = it->second.pose.pose;
+    const auto k = static_cast<std::size_t>(j);
+    trace_.time.push_back(s_.reference.exposure_times[k]);
+    trace_.reference.push_back(s_.reference.reference_at_exposure[k]);
+    trace_.measured.push_back(last_valid_);
+    trace_.command.push_back(command_at(j));
+    const bool got = it != rows_.end();
+    receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
+    latency_ms_.push_back(got ? (it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
+  }
+  return trace_.size() - before;
+}
+
+namespace {
+
+// One tick of the three roles over memory: the robot exposes, vision measures, control acts
+// and records, the robot takes the commands and steps with the one due.
+bool step_all(RobotSchedule& schedule, hw::VirtualRobot& robot, VisionRole& vision, ControlRole& control,
+              MemoryStream& camera, MemoryStream& poses, MemoryStream& commands) {
+  if (const int j = schedule.exposed(); j >= 0) {
+    bridge::PoseMessage truth;
+    truth.frame = j;
+    truth.pose = robot.pose();
+    truth.valid = true;
+    camera.publish(truth);
+  }
+  while (auto m = camera.receive()) poses.publish(vision.on_truth(std::get<bridge::PoseMessage>(*m)));
+  while (auto m = poses.receive()) {
+    const auto& p = std::get<bridge::PoseMessage>(*m);
+    control.record(p, 0);
+    if (auto c = control.on_pose(p)) commands.publish(*c);
+  }
+  while (auto m = commands.receive()) {
+    const auto& c = std::get<bridge::CommandMessage>(*m);
+    if (const std::string why = schedule.frame_problem(c.frame); !why.empty()) fail("robot role", why);
+    schedule.take(c.frame, c.theta);
+  }
+  const int arrived = schedule.begin_tick();
+  if (!schedule.command_here(arrived)) fail("robot role", "no command for frame " + std::to_string(arrived));
+  const bool ok = robot.step(schedule.apply_due(arrived));
+  schedule.advance();
+  return ok;
+}
+
+}  // namespace
+
+PoseTrace stepped_trace(const ExperimentSetup& s, const sim::RobotFile& truth, const VirtualRun& run,
+                        const std::optional<oe_ident::Payload>& payload) {
+  hw::VirtualRobotOptions opt = run.robot;
+  opt.controller_hz = s.experiment.timing.controller_hz;
+  hw::VirtualRobot robot(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, opt);
+  RobotSchedule schedule(s.reference.clock, s.reference.start_theta);
+  VisionRole vision = VisionRole::of(run);
+  ControlRole control(s);
+  MemoryStream camera, poses, commands;
+  while (!schedule.finished())
+    if (!step_all(schedule, robot, vision, control, camera, poses, commands)) fail("virtual robot", robot.failure());
+  control.emit_rows(true);
+  PoseTrace t = control.trace();
+  t.metadata = trace_metadata(s, "rig");
+  return t;
+}
+
+}  // namespace vcloe::rig

@@ -1,0 +1,125 @@
+// Specification of rig/roles: the live rig's three roles, stepped together in one process over
+// memory streams, record the trace of the in-process loop to the last bit; and each role keeps
+// its part of the schedule (servo::TickClock) when a message is missing or invalid.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "vcloe/excitation/fourier.hpp"
+#include "vcloe/rig/roles.hpp"
+#include "vcloe/rig/transport.hpp"
+#include "vcloe/servo/timing.hpp"
+#include "vcloe/sim/robot.hpp"
+
+using namespace vcloe;
+
+namespace {
+
+std::string config(const std::string& name) { return std::string(VCLOE_SOURCE_DIR) + "/config/" + name; }
+
+// The default reference, cut to `seconds`, on the default robot and experiment.
+rig::ExperimentSetup short_setup(double seconds) {
+  excitation::FourierTrajectory trajectory = excitation::load_trajectory(config("reference.yaml"));
+  trajectory.duration = seconds;
+  rig::ExperimentSetup s = rig::make_setup(sim::load_robot(config("robot.yaml")),
+                                           servo::load_experiment(config("experiment.yaml")), trajectory, "reference");
+  s.robot_file = config("robot.yaml");
+  s.experiment_file = config("experiment.yaml");
+  s.reference_file = config("reference.yaml");
+  return s;
+}
+
+bool same_bits(const std::vector<Vec6d>& a, const std::vector<Vec6d>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec6d)) == 0);
+}
+
+bridge::PoseMessage pose_of(std::int64_t frame, const Vec6d& pose, bool valid = true) {
+  bridge::PoseMessage p;
+  p.frame = frame;
+  p.pose = pose;
+  p.valid = valid;
+  return p;
+}
+
+}  // namespace
+
+TEST(RigRoles, SteppedTogetherTheyRecordTheInProcessRunsTraceToTheLastBit) {
+  const rig::ExperimentSetup s = short_setup(1.0);
+  const sim::RobotFile truth = sim::load_robot(config("truth.yaml"), true);
+  rig::VirtualRun run;
+  run.seed = 7;
+  const PoseTrace loop = rig::virtual_trace(s, truth, run, config("truth.yaml"));
+  const PoseTrace roles = rig::stepped_trace(s, truth, run);
+  ASSERT_EQ(roles.size(), loop.size());
+  EXPECT_GT(roles.size(), 50u);
+  EXPECT_EQ(std::memcmp(roles.time.data(), loop.time.data(), loop.time.size() * sizeof(double)), 0);
+  EXPECT_TRUE(same_bits(roles.reference, loop.reference));
+  EXPECT_TRUE(same_bits(roles.measured, loop.measured));
+  EXPECT_TRUE(same_bits(roles.command, loop.command));
+  EXPECT_EQ(roles.metadata["source"], "rig");
+}
+
+TEST(RigRoles, TheRobotHoldsThePreviousCommandWhenAFramesCommandHasNotArrived) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  const servo::TickClock& c = s.reference.clock;
+  rig::RobotSchedule robot(c, s.reference.start_theta);
+  const Vec6d first = Vec6d::Constant(0.01), third = Vec6d::Constant(0.03);
+  robot.take(0, first);
+  std::vector<Vec6d> applied(static_cast<std::size_t>(c.total_ticks));
+  for (; !robot.finished(); robot.advance()) {
+    const int arrived = robot.begin_tick();
+    if (arrived == 2) robot.take(2, third);  // frame 1's command never comes
+    applied[static_cast<std::size_t>(robot.tick())] = robot.apply_due(arrived);
+  }
+  const auto at = [&](int tick) { return applied[static_cast<std::size_t>(tick)]; };
+  EXPECT_EQ(at(c.arrival_tick(0) - 1), s.reference.start_theta);  // before frame 0's arrival: the start hold
+  EXPECT_EQ(at(c.arrival_tick(0)), first);
+  EXPECT_EQ(at(c.arrival_tick(1)), first) << "frame 1's command is missing: frame 0's is held";
+  EXPECT_EQ(at(c.arrival_tick(2) - 1), first);
+  EXPECT_EQ(at(c.arrival_tick(2)), third);
+  EXPECT_EQ(robot.late(), c.updates() - 2) << "every frame but 0 and 2 came without its command";
+}
+
+TEST(RigRoles, TheRobotTakesCommandsInFrameOrderWithinTheRunOnly) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  rig::RobotSchedule robot(s.reference.clock, s.reference.start_theta);
+  EXPECT_EQ(robot.frame_problem(0), "");
+  robot.take(3, Vec6d::Zero());
+  EXPECT_NE(robot.frame_problem(3), "");
+  EXPECT_NE(robot.frame_problem(2), "");
+  EXPECT_EQ(robot.frame_problem(4), "");
+  EXPECT_NE(robot.frame_problem(s.reference.clock.updates()), "");
+}
+
+TEST(RigRoles, ControlHoldsItsCommandOnAnInvalidPoseAndTheTraceRepeatsTheLastValidPose) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  rig::ControlRole control(s);
+  const Vec6d p0 = s.reference.start_pose + Vec6d::Constant(1e-4);
+  const auto c0 = control.on_pose(pose_of(0, p0));
+  ASSERT_TRUE(c0.has_value());
+  const auto c1 = control.on_pose(pose_of(1, Vec6d::Constant(5.0), false));
+  ASSERT_TRUE(c1.has_value());
+  EXPECT_EQ(c1->theta, c0->theta) << "an invalid pose holds U";
+  EXPECT_FALSE(control.on_pose(pose_of(1, p0)).has_value()) << "a frame already acted on";
+  control.record(pose_of(0, p0), 0);
+  control.record(pose_of(1, Vec6d::Constant(5.0), false), 0);
+  control.record(pose_of(3, p0 * 2), 0);  // frame 2 never recorded
+  EXPECT_EQ(control.emit_rows(true), 4u);
+  const PoseTrace& t = control.trace();
+  EXPECT_EQ(t.measured[1], p0);
+  EXPECT_EQ(t.measured[2], p0);
+  EXPECT_EQ(t.measured[3], p0 * 2);
+  EXPECT_EQ(control.invalid(), std::vector<std::int64_t>{1});
+  EXPECT_EQ(control.missing(), std::vector<std::int64_t>{2});
+}
+
+TEST(RigRoles, AMemoryStreamDeliversEachMessageOnceInOrder) {
+  rig::MemoryStream stream;
+  stream.publish(pose_of(4, Vec6d::Zero()));
+  stream.publish(bridge::HeartbeatMessage{});
+  const auto a = stream.receive(), b = stream.receive();
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(std::get<bridge::PoseMessage>(*a).frame, 4);
+  EXPECT_TRUE(std::holds_alternative<bridge::HeartbeatMessage>(*b));
+  EXPECT_FALSE(stream.receive().has_value());
+}
