@@ -56,7 +56,7 @@ TEST(RigRoles, SteppedTogetherTheyRecordTheInProcessRunsTraceToTheLastBit) {
   EXPECT_TRUE(same_bits(roles.reference, loop.reference));
   EXPECT_TRUE(same_bits(roles.measured, loop.measured));
   EXPECT_TRUE(same_bits(roles.command, loop.command));
-  EXPECT_EQ(roles.metadata["source"], "rig");
+  EXPECT_EQ(roles.metadata.source, "rig");
 }
 
 TEST(RigRoles, TheRobotHoldsThePreviousCommandWhenAFramesCommandHasNotArrived) {
