@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/calib/workflows.hpp"
 #include "vcloe/excitation/pose_path.hpp"
@@ -31,9 +32,9 @@ void add_calibrate_base_command(CLI::App& parent) {
   cmd->add_option("--poses", o->poses, "virtual rig: robot poses for the hand-eye cross-check")->capture_default_str();
   cmd->add_option("--noise-px", o->noise_px, "virtual rig: centroid noise sigma (px)")->capture_default_str();
   cmd->add_option("--seed", o->seed, "virtual rig: noise seed")->capture_default_str();
-  cmd->add_option("--out", o->out, "rig file to write with the estimated camera_from_base");
-  cmd->add_flag("--json", *json, "print the result as JSON");
-  cmd->add_flag("--force", o->force, "overwrite an existing rig file");
+  add_out_option(cmd, o->out, "rig file to write with the estimated camera_from_base");
+  add_json_flag(cmd, *json, "print the result as JSON");
+  add_force_flag(cmd, o->force, "overwrite an existing rig file");
   cmd->callback([o, json] {
     std::cout << calib::calibrate_base_workflow(*o, excitation::load_pose_path).print(*json);
   });

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/calib/workflows.hpp"
 
@@ -17,11 +18,11 @@ void add_calibrate_stereo_command(CLI::App& parent) {
       ->required();
   cmd->add_option("--board", o->board, "inner corners COLSxROWS, e.g. 9x6")->required();
   cmd->add_option("--square", o->square, "square size (m)")->required();
-  cmd->add_option("--out", o->out, "rig file to write (docs/vision.md)")->required();
+  add_out_option(cmd, o->out, "rig file to write (docs/vision.md)")->required();
   cmd->add_option("--max-view-rms", o->max_view_rms, "reject views above this per-view RMS (px)")->capture_default_str();
   cmd->add_flag("--fix-k3", o->fix_k3, "estimate k1, k2, p1, p2 only (k3 = 0), for narrow fields of view");
-  cmd->add_flag("--json", *json, "print the result as JSON");
-  cmd->add_flag("--force", o->force, "overwrite an existing rig file");
+  add_json_flag(cmd, *json, "print the result as JSON");
+  add_force_flag(cmd, o->force, "overwrite an existing rig file");
   cmd->callback([o, json] { std::cout << calib::calibrate_stereo_files(*o).print(*json); });
 }
 

@@ -1,4 +1,5 @@
 // `vcloe compare`: options declared here, the procedure in vcloe/workflow/compare.hpp.
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/workflow/compare.hpp"
 
@@ -13,8 +14,8 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--columns", o->columns, "which poses of A: measured, truth or reference")->capture_default_str();
   cmd->add_option("--columns-b", o->columns_b, "which poses of B (default: as A)");
   cmd->add_option("--plot", o->plot, "plot the six pose components of both (.png, .svg, .pdf)");
-  cmd->add_flag("--json", o->json, "print the result as JSON");
-  cmd->add_flag("--force", o->force, "overwrite an existing plot");
+  add_json_flag(cmd, o->json, "print the result as JSON");
+  add_force_flag(cmd, o->force, "overwrite an existing plot");
   cmd->callback([o] { workflow::compare(*o); });
 }
 

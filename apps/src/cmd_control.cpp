@@ -1,5 +1,6 @@
 // `vcloe control`: the control role of the live rig, rig::run_control (rig/serve.hpp,
 // docs/protocol.md "Processes"): the options declared, the payload read, the controller run.
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "payload_option.hpp"
 #include "rig_options.hpp"
@@ -15,13 +16,13 @@ void add_control_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   rig::ControlOptions* o = &options->control;
-  o->robot = default_robot_file();
-  o->experiment = default_config_dir() + "/experiment.yaml";
+  o->robot = defaults::robot_file();
+  o->experiment = defaults::experiment_file();
   CLI::App* cmd = app.add_subcommand("control", "The control role of the live rig: the visual-servo controller");
   cmd->add_option("--robot", o->robot, "robot file (kinematics of the outer loop)")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file")->required();
-  cmd->add_option("--out", o->out, "trace CSV to write")->required();
+  add_out_option(cmd, o->out, "trace CSV to write")->required();
   cmd->add_option("--clock", o->clock, "lockstep (every pose, in order) or realtime (the newest pose)")
       ->check(CLI::IsMember({"lockstep", "realtime"}))
       ->capture_default_str();
@@ -31,7 +32,7 @@ void add_control_command(CLI::App& app) {
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "pks");
   add_payload_options(cmd, options->payload);
-  cmd->add_flag("--force", o->force, "overwrite an existing trace");
+  add_force_flag(cmd, o->force, "overwrite an existing trace");
   cmd->add_flag("--keep-partial-on-interrupt", o->keep_partial_on_interrupt,
                 "on SIGINT/SIGTERM keep the rows in TRACE.partial and write no TRACE (as `rig run` does)");
   cmd->callback([options] {

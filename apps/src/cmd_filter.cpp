@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/vision/filter_trace.hpp"
 
@@ -13,14 +14,14 @@ void add_filter_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "filter", "Zero-phase Butterworth low-pass (scipy sosfiltfilt) of a trace's measured poses, offline only");
   cmd->add_option("trace", o->in, "trace CSV to filter (docs/traces.md)")->required();
-  cmd->add_option("--out", o->out, "filtered trace CSV to write")->required();
-  cmd->add_option("--order", o->order, "filter order (seed 004: 8)")->capture_default_str();
+  add_out_option(cmd, o->out, "filtered trace CSV to write")->required();
+  cmd->add_option("--order", o->order, "filter order (Li et al. 2019: 8)")->capture_default_str();
   const CLI::Option* cutoff =
       cmd->add_option("--cutoff", o->cutoff,
-                      "cut-off frequency (Hz; seed 004: 60; if not given and not below the trace's Nyquist\n"
+                      "cut-off frequency (Hz; Li et al. 2019: 60; if not given and not below the trace's Nyquist\n"
                       "frequency, 0.6 x Nyquist, with a note)")
           ->capture_default_str();
-  cmd->add_flag("--force", o->force, "overwrite an existing output");
+  add_force_flag(cmd, o->force, "overwrite an existing output");
   cmd->callback([o, cutoff] {
     o->cutoff_given = cutoff->count() > 0;
     std::cout << vision::filter_trace(*o, std::cout).text;

@@ -1,4 +1,5 @@
 // `vcloe identify`: options declared here, the procedure in vcloe/workflow/identify.hpp.
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/workflow/identify.hpp"
 
@@ -6,8 +7,8 @@ namespace vcloe::app {
 
 void add_identify_command(CLI::App& app) {
   auto q = std::make_shared<workflow::IdentifyOptions>();
-  q->robot = default_robot_file();
-  q->config = default_config_dir() + "/identify.yaml";
+  q->robot = defaults::robot_file();
+  q->config = defaults::identify_file();
   CLI::App* cmd = app.add_subcommand(
       "identify",
       "Fit inertia, friction and the inner joint PID gains to measured pose traces (closed-loop output error,\n"
@@ -19,12 +20,12 @@ void add_identify_command(CLI::App& app) {
   cmd->add_option("--robot", q->robot, "robot file with the priors")->capture_default_str();
   cmd->add_option("--reference", q->reference, "reference the trace ran (default: from its sidecar)");
   cmd->add_option("--experiment", q->experiment, "experiment file (default: from its sidecar)");
-  cmd->add_option("--out", q->out, "identified robot file to write (+ <out>.report.json)")->required();
-  cmd->add_flag("--json", q->json, "print the report as JSON");
+  add_out_option(cmd, q->out, "identified robot file to write (+ <out>.report.json)")->required();
+  add_json_flag(cmd, q->json, "print the report as JSON");
   cmd->add_option("--report", q->report, "also write the HTML report (vcloe report) to this file");
-  cmd->add_flag("--force", q->force, "overwrite existing output");
+  add_force_flag(cmd, q->force, "overwrite existing output");
   cmd->add_flag("--verbose", q->verbose, "print the optimiser's iterations (Ceres' table)");
-  cmd->add_flag("--quiet", q->quiet, "no progress line per iteration");
+  add_quiet_flag(cmd, q->quiet, "no progress line per iteration");
   cmd->add_flag("--accept-robot-mismatch", q->accept_robot_mismatch,
                 "fit a trace whose recorded robot file differs from --robot or cannot be checked (moved, changed,\n"
                 "unreadable, not recorded); a warning is printed instead of the refusal");

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/calib/measure.hpp"
 
@@ -23,9 +24,9 @@ void add_measure_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--base-per-frame", o->base_per_frame, "T_C_O from each frame's base markers, not the rig file");
   cmd->add_option("--truth", o->truth, "trace of the true poses (e.g. from vcloe render): error statistics");
-  cmd->add_option("--out", o->out, "trace CSV of the valid poses (docs/traces.md)");
-  cmd->add_flag("--json", *json, "print per-frame results as JSON");
-  cmd->add_flag("--force", o->force, "overwrite an existing trace");
+  add_out_option(cmd, o->out, "trace CSV of the valid poses (docs/traces.md)");
+  add_json_flag(cmd, *json, "print per-frame results as JSON");
+  add_force_flag(cmd, o->force, "overwrite an existing trace");
   cmd->callback([o, json] { std::cout << calib::measure_folder(*o).print(*json); });
 }
 

@@ -1,6 +1,7 @@
 // `vcloe report`: options declared here, the procedure in vcloe/workflow/report.hpp (docs/report.md).
 #include <iostream>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/workflow/report.hpp"
 
@@ -14,8 +15,8 @@ void add_report_command(CLI::App& app) {
       "values, excitation, validation), figures by gnuplot embedded; opens offline.");
   cmd->add_option("--identification", o->identification, "the identify report (<model>.report.json)")->required();
   cmd->add_option("--validation", o->validation, "validation results (vcloe validate --out FILE)");
-  cmd->add_option("--out", o->out, "HTML file to write")->required();
-  cmd->add_flag("--force", o->force, "overwrite an existing report");
+  add_out_option(cmd, o->out, "HTML file to write")->required();
+  add_force_flag(cmd, o->force, "overwrite an existing report");
   cmd->callback([o] {
     workflow::write_report(*o);
     std::cout << "wrote " << o->out << "\n";

@@ -2,6 +2,7 @@
 // receive latency, gaps, duplicates, malformed frames and invalid poses — for a user checking a
 // tracker or the vision process before an experiment. One line a second; a summary at the end.
 // The listening itself is rig::listen (rig/serve.hpp).
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/rig/serve.hpp"
 
@@ -18,7 +19,7 @@ void add_rig_command(CLI::App& app) {
       ->check([](const std::string& s) { return rig::endpoint_problem(s); });
   cmd->add_option("--seconds", o->seconds, "how long to listen")->capture_default_str();
   cmd->add_option("--frames", o->frames, "stop after this many poses (0: listen for --seconds)")->capture_default_str();
-  cmd->add_flag("--json", o->json, "print only the summary, as JSON");
+  add_json_flag(cmd, o->json, "print only the summary, as JSON");
   cmd->callback([o] { rig::listen(*o); });
   add_rig_run_command(*rig_cmd);
 }

@@ -2,6 +2,7 @@
 // `vision serve --source virtual` and `control` as three processes over ZeroMQ — recording the
 // trace `identify` reads. With --clock lockstep the measured poses equal those of `vcloe run
 // --backend virtual` with the same seed, truth and reference (docs/protocol.md, "Processes").
+#include "cli_options.hpp"
 #include "camera_option.hpp"
 #include "commands.hpp"
 #include "payload_option.hpp"
@@ -17,12 +18,12 @@ void add_rig_run_command(CLI::App& rig_cmd) {
   };
   auto o = std::make_shared<Options>();
   rig::RigRun& r = o->run;
-  r.robot = default_robot_file();
-  r.truth = default_config_dir() + "/truth.yaml";
-  r.experiment = default_config_dir() + "/experiment.yaml";
+  r.robot = defaults::robot_file();
+  r.truth = defaults::truth_file();
+  r.experiment = defaults::experiment_file();
   CLI::App* cmd = rig_cmd.add_subcommand("run", "Run a reference through the rig's three processes (robot, vision, control)");
   cmd->add_option("--reference", r.reference, "trajectory file")->required();
-  cmd->add_option("--out", r.out, "trace CSV to write")->required();
+  add_out_option(cmd, r.out, "trace CSV to write")->required();
   cmd->add_option("--clock", r.clock, "lockstep (deterministic) or realtime (wall clock)")
       ->check(CLI::IsMember({"lockstep", "realtime"}))
       ->capture_default_str();
@@ -39,7 +40,7 @@ void add_rig_run_command(CLI::App& rig_cmd) {
   add_camera_options(cmd, r.camera);
   add_payload_options(cmd, o->payload);
   add_timeout_options(cmd, r.timeouts);
-  cmd->add_flag("--force", r.force, "overwrite an existing trace");
+  add_force_flag(cmd, r.force, "overwrite an existing trace");
   cmd->callback([o] {
     // Every option the three processes would refuse, refused here: one line, before any starts.
     o->run.validate();

@@ -16,9 +16,9 @@ void add_robot_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   rig::RobotServeOptions* o = &options->serve;
-  o->robot = default_robot_file();
-  o->truth = default_config_dir() + "/truth.yaml";
-  o->experiment = default_config_dir() + "/experiment.yaml";
+  o->robot = defaults::robot_file();
+  o->truth = defaults::truth_file();
+  o->experiment = defaults::experiment_file();
   CLI::App* cmd = robot->add_subcommand("serve", "Serve the virtual robot behind the rig protocol");
   cmd->add_option("--backend", o->backend, "virtual: the MuJoCo virtual robot")
       ->check(CLI::IsMember({"virtual"}))

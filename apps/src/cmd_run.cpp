@@ -3,6 +3,7 @@
 // docs/virtual-robot.md).
 #include <memory>
 
+#include "cli_options.hpp"
 #include "camera_option.hpp"
 #include "commands.hpp"
 #include "payload_option.hpp"
@@ -28,14 +29,14 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--robot", o->robot, "robot file the reference is checked against")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file")->required();
-  cmd->add_option("--out", o->out, "trace CSV to write")->required();
+  add_out_option(cmd, o->out, "trace CSV to write")->required();
   cmd->add_option("--seed", o->seed, "measurement-noise seed")->capture_default_str();
   cmd->add_option("--noise-position", o->noise_position, "camera noise sigma per position channel (m)")
       ->capture_default_str();
   cmd->add_option("--noise-angle", o->noise_angle, "camera noise sigma per angle channel (rad)")->capture_default_str();
   add_camera_options(cmd, o->camera);
   add_payload_options(cmd, o->payload_option);
-  cmd->add_flag("--force", o->force, "overwrite existing output");
+  add_force_flag(cmd, o->force, "overwrite existing output");
   cmd->callback([o] {
     o->validate();  // the options in their order: camera noise, camera, outputs, then the payload
     o->payload = payload_from(o->payload_option);

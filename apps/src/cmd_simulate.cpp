@@ -2,6 +2,7 @@
 // written as a pose trace (rig::simulate_to_file; docs/traces.md).
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/rig/runs.hpp"
 
@@ -16,8 +17,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--model", o->model, "robot file with the parameters to simulate")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file (docs/trajectory-file.md)")->required();
-  cmd->add_option("--out", o->out, "trace CSV to write (docs/traces.md)")->required();
-  cmd->add_flag("--force", o->force, "overwrite existing output");
+  add_out_option(cmd, o->out, "trace CSV to write (docs/traces.md)")->required();
+  add_force_flag(cmd, o->force, "overwrite existing output");
   cmd->callback([o] { rig::simulate_to_file(*o); });
 }
 

@@ -1,4 +1,5 @@
 // `vcloe study`: options declared here, the procedure in vcloe/workflow/study.hpp.
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/workflow/study.hpp"
 
@@ -6,9 +7,9 @@ namespace vcloe::app {
 
 void add_study_command(CLI::App& app) {
   auto o = std::make_shared<workflow::StudyOptions>();
-  o->priors = default_robot_file();
-  o->config = default_config_dir() + "/identify.yaml";
-  o->experiment = default_config_dir() + "/experiment.yaml";
+  o->priors = defaults::robot_file();
+  o->config = defaults::identify_file();
+  o->experiment = defaults::experiment_file();
   CLI::App* cmd = app.add_subcommand(
       "study",
       "Identification on random virtual robots it was not tuned on: per truth `truth random`, `run` (and with the\n"
@@ -22,8 +23,8 @@ void add_study_command(CLI::App& app) {
   cmd->add_option("--priors", o->priors, "robot file of priors")->capture_default_str();
   cmd->add_option("--config", o->config, "identification settings")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
-  cmd->add_flag("--force", o->force, "reuse an existing directory, overwriting the study's files in it");
-  cmd->add_flag("--quiet", o->quiet, "no live line of the step running");
+  add_force_flag(cmd, o->force, "reuse an existing directory, overwriting the study's files in it");
+  add_quiet_flag(cmd, o->quiet, "no live line of the step running");
   cmd->callback([o] { workflow::study(*o); });
 }
 

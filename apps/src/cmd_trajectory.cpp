@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/workflows.hpp"
@@ -16,7 +17,7 @@ void add_trajectory_command(CLI::App& app) {
   };
   auto opt = std::make_shared<Options>();
   opt->robot = defaults::robot_file();
-  CLI::App* cmd = app.add_subcommand("trajectory", "Make or check pose-space Fourier trajectories (seed 004 eq. 37)");
+  CLI::App* cmd = app.add_subcommand("trajectory", "Make or check pose-space Fourier trajectories (Li et al. 2019 eq. 37)");
   cmd->require_subcommand(1);
 
   CLI::App* random = cmd->add_subcommand(
@@ -30,8 +31,8 @@ void add_trajectory_command(CLI::App& app) {
       ->capture_default_str();
   random->add_option("--angle-amplitude", opt->random.angle_amplitude, "per-axis amplitude (rad)")
       ->capture_default_str();
-  random->add_option("--out", opt->out, "trajectory YAML to write")->required();
-  random->add_flag("--force", opt->force, "overwrite an existing file");
+  add_out_option(random, opt->out, "trajectory YAML to write")->required();
+  add_force_flag(random, opt->force, "overwrite an existing file");
   random->callback([opt] { std::cout << excitation::write_random_trajectory(*opt).text; });
 
   CLI::App* check = cmd->add_subcommand("check", "Check every sample of a trajectory against the robot's limits");
@@ -40,7 +41,7 @@ void add_trajectory_command(CLI::App& app) {
   check->add_option("--max-joint-velocity", opt->random.limits.max_joint_velocity, "rad/s")->capture_default_str();
   check->add_option("--max-joint-acceleration", opt->random.limits.max_joint_acceleration, "rad/s^2")
       ->capture_default_str();
-  check->add_flag("--json", opt->json, "print the report as JSON");
+  add_json_flag(check, opt->json, "print the report as JSON");
   check->callback([opt] {
     const excitation::TrajectoryCheck c = excitation::check_trajectory_file(opt->robot, opt->file, opt->random.limits);
     std::cout << c.report.print(opt->json);

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/hw/truth_family.hpp"
 
@@ -17,7 +18,7 @@ void add_truth_command(CLI::App& app) {
   truth->require_subcommand(1);
   CLI::App* cmd = truth->add_subcommand("random", "Draw a physically consistent truth around the robot file of priors");
   cmd->add_option("--seed", o->seed, "the draw's seed")->required();
-  cmd->add_option("--out", o->out, "robot file to write")->required();
+  add_out_option(cmd, o->out, "robot file to write")->required();
   cmd->add_option("--priors", o->priors, "robot file of priors")->capture_default_str();
   CLI::Option* unmodelled =
       cmd->add_flag("--unmodelled", o->family.unmodelled,
@@ -30,7 +31,7 @@ void add_truth_command(CLI::App& app) {
   cmd->add_option("--body-spread", o->family.bodies, "crank and link moments: relative spread per leg")
       ->capture_default_str();
   cmd->add_option("--gain-spread", o->family.gains, "drive gains: relative spread")->capture_default_str();
-  cmd->add_flag("--force", o->force, "overwrite an existing file");
+  add_force_flag(cmd, o->force, "overwrite an existing file");
   cmd->callback([o] { std::cout << hw::write_random_truth(*o).text; });
 }
 

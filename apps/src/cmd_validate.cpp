@@ -1,4 +1,5 @@
 // `vcloe validate`: options declared here, the procedure in vcloe/workflow/validate.hpp.
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/workflow/validate.hpp"
 
@@ -6,10 +7,10 @@ namespace vcloe::app {
 
 void add_validate_command(CLI::App& app) {
   auto o = std::make_shared<workflow::ValidateOptions>();
-  o->truth = default_config_dir() + "/truth.yaml";
-  o->priors = default_robot_file();
-  o->config = default_config_dir() + "/identify.yaml";
-  o->experiment = default_config_dir() + "/experiment.yaml";
+  o->truth = defaults::truth_file();
+  o->priors = defaults::robot_file();
+  o->config = defaults::identify_file();
+  o->experiment = defaults::experiment_file();
   CLI::App* cmd = app.add_subcommand(
       "validate",
       "Validate an identified model on fresh random feasible trajectories run on the virtual robot: per-axis RMS\n"
@@ -23,10 +24,10 @@ void add_validate_command(CLI::App& app) {
   cmd->add_flag("--reidentify", o->reidentify, "identify on each trajectory too (about a minute each)");
   cmd->add_option("--priors", o->priors, "robot file with the priors (for --reidentify)")->capture_default_str();
   cmd->add_option("--config", o->config, "identification settings (for --reidentify)")->capture_default_str();
-  cmd->add_flag("--json", o->json, "print the result as JSON");
-  cmd->add_option("--out", o->out, "also write the JSON result to this file (for vcloe report)");
-  cmd->add_flag("--quiet", o->quiet, "no progress line per trajectory");
-  cmd->add_flag("--force", o->force, "overwrite an existing --out file");
+  add_json_flag(cmd, o->json, "print the result as JSON");
+  add_out_option(cmd, o->out, "also write the JSON result to this file (for vcloe report)");
+  add_quiet_flag(cmd, o->quiet, "no progress line per trajectory");
+  add_force_flag(cmd, o->force, "overwrite an existing --out file");
   cmd->callback([o] { workflow::validate(*o); });
 }
 

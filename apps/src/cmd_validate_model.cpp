@@ -1,8 +1,9 @@
 // `vcloe validate-model`: our virtual-work model against an independent MuJoCo model of the
-// same robot (rig::validate_model; seed 004 section 4.1 did this with SimMechanics, Fig. 8).
+// same robot (rig::validate_model; Li et al. 2019 §4.1 did this with SimMechanics, Fig. 8).
 #include <iostream>
 #include <memory>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/rig/validate_model.hpp"
 
@@ -24,7 +25,7 @@ void add_validate_model_command(CLI::App& app) {
   cmd->add_option("--duration", o->duration, "trajectory length (s)")->capture_default_str();
   cmd->add_option("--timestep", o->timestep, "integration step of both engines (s)")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the smooth trajectory")->capture_default_str();
-  cmd->add_flag("--json", o->json, "print the result as JSON");
+  add_json_flag(cmd, o->json, "print the result as JSON");
   cmd->callback([o] {
     const rig::ModelValidation v = rig::validate_model(*o);
     std::cout << v.report.print(o->json);

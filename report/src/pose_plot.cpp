@@ -14,6 +14,15 @@ void check_plot_path(const std::string& file, bool force, const std::vector<std:
   check_output_path(file, force, inputs);
 }
 
+PoseSeries sample_series(const std::string& name, const PosePath& path, double step) {
+  PoseSeries s{name, {}, {}};
+  for (double t = 0; t <= path.duration + 1e-9; t += step) {
+    s.time.push_back(t);
+    s.pose.push_back(path.pose(t));
+  }
+  return s;
+}
+
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
                       bool force) {
   if (series.empty()) fail(file, "nothing to plot");

@@ -1,7 +1,7 @@
 #pragma once
 // vcloe/calib/measure.hpp — `vcloe measure`: platform poses T_O_E from a folder (or list) of
 // stereo image pairs through the pose pipeline, written as a trace, with error statistics
-// against a true trace (seed 004 §3.1, eqs. 27-28; docs/vision.md, Pipeline). Also the image
+// against a true trace (Li et al. 2019 §3.1, eqs. 27-28; docs/vision.md, Pipeline). Also the image
 // checks every command reading image pairs shares.
 #include <string>
 #include <vector>

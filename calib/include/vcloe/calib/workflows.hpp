@@ -1,9 +1,9 @@
 #pragma once
 // vcloe/calib/workflows.hpp — the two calibrations as the command line runs them, from files
 // to a rig file and a report (docs/vision.md): `calibrate stereo` (stereo intrinsics and
-// extrinsics from chessboard image pairs, replacing seed 004 §3.1's CMM) and `calibrate base`
+// extrinsics from chessboard image pairs, replacing the CMM of Li et al. 2019 §3.1) and `calibrate base`
 // (the camera-to-base transform T_C_O from the base markers, cross-checked by
-// robot-world/hand-eye calibration, seed 004 eq. 28). Each options struct validates itself
+// robot-world/hand-eye calibration, Li et al. 2019 eq. 28). Each options struct validates itself
 // naming the option.
 #include <cstdint>
 #include <string>

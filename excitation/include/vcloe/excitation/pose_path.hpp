@@ -8,9 +8,9 @@
 
 namespace vcloe::excitation {
 
-inline PosePath load_pose_path(const std::string& file) {
-  const FourierTrajectory t = load_trajectory(file);
+inline PosePath pose_path(const FourierTrajectory& t) {
   return {t.offset, t.duration, [t](double time) { return t.pose(time); }};
 }
+inline PosePath load_pose_path(const std::string& file) { return pose_path(load_trajectory(file)); }
 
 }  // namespace vcloe::excitation

@@ -2,7 +2,7 @@
 // vcloe/excitation/workflows.hpp — the trajectory commands as the command line runs them, from
 // files to files and a report: `trajectory random` (a random feasible trajectory, validation
 // sets), `trajectory check` (every sample against the limits) and `excite` (an excitation
-// trajectory optimised by the observability index, seed 004 eqs. 37-39).
+// trajectory optimised by the observability index, Li et al. 2019 eqs. 37-39).
 #include <cstdint>
 #include <ostream>
 #include <string>

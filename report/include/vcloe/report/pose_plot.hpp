@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/pose_path.hpp"
 #include "vcloe/core/rotation.hpp"
 
 namespace vcloe::report {
@@ -13,6 +14,9 @@ struct PoseSeries {
   std::vector<double> time;  // s
   std::vector<Vec6d> pose;   // m, rad
 };
+
+// A pose path sampled every `step` s over [0, duration] as one named series.
+PoseSeries sample_series(const std::string& name, const PosePath& path, double step = 0.02);
 
 // Checks a plot file before any work: a known extension (.png, .svg, .pdf), an existing
 // directory, not a directory, not one of `inputs`, not overwritten without `force`.

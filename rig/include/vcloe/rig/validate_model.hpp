@@ -1,7 +1,7 @@
 #pragma once
 // vcloe/rig/validate_model.hpp — `vcloe validate-model`: our virtual-work model against an
 // independent MuJoCo model of the same robot, both following the IK of one smooth random
-// trajectory under the same discrete joint PID (hw::check_against_mujoco; seed 004 §4.1 did
+// trajectory under the same discrete joint PID (hw::check_against_mujoco; Li et al. 2019 §4.1 did
 // this with SimMechanics, Fig. 8).
 #include <cstdint>
 #include <string>

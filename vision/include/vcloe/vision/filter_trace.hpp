@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/vision/filter_trace.hpp — `vcloe filter`: a zero-phase Butterworth low-pass (scipy
-// sosfiltfilt) of a trace's measured poses, offline only (seed 004 §4.2; docs/vision.md,
+// sosfiltfilt) of a trace's measured poses, offline only (Li et al. 2019 §4.2; docs/vision.md,
 // Zero-phase filter).
 #include <ostream>
 #include <string>
@@ -11,8 +11,8 @@ namespace vcloe::vision {
 
 struct FilterTraceOptions {
   std::string in, out;       // trace to filter; filtered trace to write
-  int order = 8;             // seed 004: 8
-  double cutoff = 60;        // Hz (seed 004: 60)
+  int order = 8;             // Li et al. 2019: 8
+  double cutoff = 60;        // Hz (Li et al. 2019: 60)
   bool cutoff_given = false; // --cutoff given: a cut-off at or above Nyquist is an error, not a note
   bool force = false;
 
