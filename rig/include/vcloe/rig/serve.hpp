@@ -1,12 +1,15 @@
 #pragma once
 // The live rig's process entry points (docs/protocol.md, "Processes"): `vcloe robot serve`,
-// `control` and `rig listen` each call one of these with their options. Each role's part of the
+// `vision serve`, `control` and `rig listen` each call one of these with their options. Each role's part of the
 // schedule is rig/roles.hpp; here it meets the sockets (bridge/), the wall clock, the start
 // handshake, the safety monitor and the signals. Errors are vcloe::Error naming the option.
+#include <cstdint>
 #include <optional>
 #include <string>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/oe_ident/payload.hpp"
+#include "vcloe/rig/camera.hpp"
 #include "vcloe/rig/common.hpp"
 
 namespace vcloe::rig {
@@ -25,6 +28,21 @@ struct RobotServeOptions {
 // Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
 // vcloe::Error saying when and why (after holding the joints for `hold` s).
 void serve_robot(const RobotServeOptions& options);
+
+struct VisionServeOptions {
+  std::string source = "virtual", experiment, rig, markers;  // rig, markers: "" = the defaults
+  RigEndpoints endpoints;
+  std::uint64_t seed = 1;
+  double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
+  double robot_timeout = 2.0, start_timeout = 30;
+  CameraOption camera;
+  // --robot-timeout against the experiment's camera period, the start timeout, the endpoints.
+  void validate() const;
+};
+
+// Publishes the pose stream of `source` (virtual | images:DIR | camera:LEFT,RIGHT) from the
+// robot's start until it stops; prints how many poses were published.
+void serve_vision(const VisionServeOptions& options);
 
 struct ControlOptions {
   std::string robot, experiment, reference, out, clock = "lockstep";

@@ -1,0 +1,213 @@
+// `vcloe vision serve` (rig::serve_vision): the vision role of the live rig (docs/protocol.md,
+// "Processes"): a pose stream, one frame per pose, with its exposure time, registration error,
+// markers used and a valid flag. Sources:
+//   virtual          the virtual camera: the virtual robot's true pose at each exposure (its
+//                    camera stream), measured by the same camera models as `vcloe run`
+//                    (Gaussian pose noise, or marker centroids through the stereo pipeline);
+//   images:DIR       a folder of stereo image pairs (e.g. `vcloe render` output) replayed at
+//                    the camera rate through the pose pipeline;
+//   camera:L,R       two OpenCV VideoCapture devices (indices or device paths) grabbed in pairs.
+// Frame j of every source is counted from the robot's start (its status turning to running).
+#include <zmq.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "vcloe/calib/measure.hpp"
+#include "vcloe/core/defaults.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/rig/common.hpp"
+#include "vcloe/rig/roles.hpp"
+#include "vcloe/rig/serve.hpp"
+#include "vcloe/servo/timing.hpp"
+#include "vcloe/vision/pose.hpp"
+
+namespace vcloe::rig {
+
+namespace {
+
+class VisionServer {
+ public:
+  explicit VisionServer(const VisionServeOptions& o)
+      : o_(o),
+        timing_(servo::load_experiment(o.experiment).timing),
+        poses_(context_, o.endpoints.poses),
+        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All) {}
+
+  void serve() {
+    if (o_.source == "virtual") return serve_virtual();
+    if (o_.source.rfind("images:", 0) == 0) return serve_images(o_.source.substr(7));
+    if (o_.source.rfind("camera:", 0) == 0) return serve_cameras(o_.source.substr(7));
+    fail("--source", "expected virtual, images:DIR or camera:LEFT,RIGHT, got '" + o_.source + "'");
+  }
+
+ private:
+  const VisionServeOptions& o_;
+  servo::LoopTiming timing_;
+  zmq::context_t context_;
+  bridge::Publisher poses_;
+  bridge::Subscriber status_;
+  bridge::RobotState robot_state_ = bridge::RobotState::Waiting;
+  double last_robot_ = now_s();
+  std::uint64_t published_ = 0, invalid_ = 0;
+
+  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
+  // robot, which got it too or hears the silence, comes to its controlled stop.
+  void read_status() {
+    if (const int sig = interrupting_signal()) {
+      summary();
+      fail("vision serve", "interrupted by " + signal_name(sig));
+    }
+    while (auto m = status_.receive(std::chrono::milliseconds(0)))
+      if (const auto* s = std::get_if<bridge::StatusMessage>(&*m)) {
+        robot_state_ = s->state;
+        last_robot_ = now_s();
+      }
+    if (robot_state_ != bridge::RobotState::Waiting && now_s() - last_robot_ > o_.robot_timeout)
+      fail("vision serve", "nothing from the robot on " + o_.endpoints.status + " for " +
+                               exact_number(o_.robot_timeout) + " s");
+  }
+
+  // Heartbeats on the pose stream from when the robot is heard until it runs (docs/protocol.md,
+  // "Start handshake"): they tell the robot and the controller that this stream is connected.
+  void wait_for_start(bridge::Subscriber* camera) {
+    bool heard = false;
+    const double end = now_s() + o_.start_timeout;
+    while (robot_state_ != bridge::RobotState::Running) {
+      if (now_s() > end)
+        fail("vision serve", "the robot did not start within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
+      read_status();
+      if (camera) heard = heard || camera->receive(std::chrono::milliseconds(0)).has_value();
+      if (robot_state_ == bridge::RobotState::Stopped) return;
+      if ((heard || !camera) && status_.counters(bridge::MessageType::Status).received > 0)
+        poses_.publish(bridge::HeartbeatMessage{});
+      bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
+    }
+  }
+
+  void publish(std::int64_t frame, std::int64_t exposure_ns, const vision::PoseMeasurement& m) {
+    bridge::PoseMessage p;
+    p.header.exposure_ns = exposure_ns;
+    p.frame = frame;
+    p.valid = m.valid;
+    p.pose = m.valid ? m.chi : Vec6d::Zero();
+    p.registration_error = m.valid ? m.fre_m : 0.0;
+    p.markers_used = static_cast<std::uint32_t>(m.markers_used.size());
+    publish(p);
+  }
+  void publish(const bridge::PoseMessage& p) {
+    poses_.publish(p);
+    ++published_;
+    invalid_ += !p.valid;
+  }
+
+  void serve_virtual() {
+    bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All);
+    VirtualRun vo;
+    vo.seed = o_.seed;
+    defaults::check_camera_noise(o_.noise_position, o_.noise_angle);
+    vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
+        o_.noise_angle;
+    install_camera(o_.camera, vo);
+    VisionRole role = VisionRole::of(vo);
+    wait_for_start(&camera);
+    for (;;) {
+      while (auto m = camera.receive(std::chrono::milliseconds(0)))
+        if (const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
+          last_robot_ = now_s();
+          publish(role.on_truth(*truth));
+        }
+      read_status();
+      if (robot_state_ == bridge::RobotState::Stopped && !bridge::Subscriber::wait_any({&camera}, micros(0.05)))
+        return summary(&camera);
+      bridge::Subscriber::wait_any({&camera, &status_}, micros(0.01));
+    }
+  }
+
+  std::string rig_file() const { return o_.rig.empty() ? defaults::rig_file() : o_.rig; }
+
+  vision::PosePipeline pipeline() const {
+    return vision::PosePipeline(vision::load_rig(rig_file()),
+                                vision::load_markers(o_.markers.empty() ? defaults::markers_file() : o_.markers));
+  }
+
+  void serve_images(const std::string& dir) {
+    const vision::PosePipeline p = pipeline();
+    const auto pairs = calib::find_image_pairs(dir);
+    calib::check_image_pairs(pairs, p.rig(), rig_file());
+    wait_for_start(nullptr);
+    const double start = now_s(), period = timing_.camera_period();
+    for (std::size_t k = 0; k < pairs.size() && robot_state_ == bridge::RobotState::Running; ++k) {
+      const double exposure = start + static_cast<double>(k) * period;
+      while (now_s() < exposure) bridge::Subscriber::wait_any({&status_}, micros(exposure - now_s()));
+      publish(static_cast<std::int64_t>(k), static_cast<std::int64_t>(exposure * 1e9),
+              calib::measure_pair(p, pairs[k], rig_file()));
+      read_status();
+    }
+    summary();
+  }
+
+  void serve_cameras(const std::string& devices) {
+    const auto comma = devices.find(',');
+    if (comma == std::string::npos) fail("--source", "camera:LEFT,RIGHT needs two devices, got '" + devices + "'");
+    const vision::PosePipeline p = pipeline();
+    cv::VideoCapture left = open_device(devices.substr(0, comma)), right = open_device(devices.substr(comma + 1));
+    wait_for_start(nullptr);
+    cv::Mat l, r;
+    auto gray = [](const cv::Mat& m) {
+      if (m.channels() == 1) return m;
+      cv::Mat g;
+      cv::cvtColor(m, g, cv::COLOR_BGR2GRAY);
+      return g;
+    };
+    for (std::int64_t j = 0; robot_state_ == bridge::RobotState::Running; ++j) {
+      if (!left.grab() || !right.grab()) fail("--source", "a camera stopped delivering frames (" + devices + ")");
+      const std::int64_t exposure = bridge::steady_now_ns();
+      left.retrieve(l);
+      right.retrieve(r);
+      publish(j, exposure, p.measure_images(gray(l), gray(r)));
+      read_status();
+    }
+    summary();
+  }
+
+  // A device index or a /dev path is a Video4Linux camera (opened with that backend only: probing
+  // every backend also tries FireWire and USB still-camera libraries, which leak on failure); any
+  // other name goes to OpenCV as it is (a GStreamer pipeline, a stream URL). A /dev path that does
+  // not exist is refused before OpenCV sees it.
+  static cv::VideoCapture open_device(const std::string& name) {
+    cv::VideoCapture c;
+    const bool index = !name.empty() && name.size() < 6 && name.find_first_not_of("0123456789") == std::string::npos;
+    const bool device = name.rfind("/dev/", 0) == 0;
+    if (device && !std::filesystem::exists(name)) fail("--source", "camera '" + name + "' does not exist");
+    const bool ok = index ? c.open(std::stoi(name), cv::CAP_V4L2) : device ? c.open(name, cv::CAP_V4L2) : c.open(name);
+    if (!ok) fail("--source", "cannot open camera '" + name + "' (a device index or path OpenCV can open)");
+    return c;
+  }
+
+  void summary(const bridge::Subscriber* camera = nullptr) const {
+    std::cout << "vision serve: published " << published_ << " poses (" << invalid_ << " invalid); malformed frames: "
+              << "camera " << (camera ? camera->malformed() : 0) << ", status " << status_.malformed() << "\n"
+              << std::flush;
+  }
+};
+
+}  // namespace
+
+void VisionServeOptions::validate() const {
+  const double period = servo::load_experiment(experiment).timing.camera_period();
+  check_timeout("--robot-timeout", robot_timeout, period, one_camera_period(period, experiment), 3600);
+  check_start_timeout(start_timeout);
+  check_endpoints(endpoints, source == "virtual" ? "cps" : "ps");
+}
+
+void serve_vision(const VisionServeOptions& options) {
+  options.validate();
+  catch_interrupts();
+  VisionServer server(options);
+  server.serve();
+}
+
+}  // namespace vcloe::rig
