@@ -13,7 +13,7 @@ void add_vision_command(CLI::App& app) {
   CLI::App* vision = app.add_subcommand("vision", "The vision role of the live rig (docs/protocol.md)");
   vision->require_subcommand(1);
   auto o = std::make_shared<rig::VisionServeOptions>();
-  o->experiment = default_config_dir() + "/experiment.yaml";
+  o->experiment = defaults::experiment_file();
   CLI::App* cmd = vision->add_subcommand("serve", "Publish a pose stream: the virtual camera, image pairs or two cameras");
   cmd->add_option("--source", o->source, "virtual | images:DIR | camera:LEFT,RIGHT")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing (the camera rate)")->capture_default_str();

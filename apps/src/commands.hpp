@@ -8,11 +8,6 @@
 
 namespace vcloe::app {
 
-// The default config files have their one home in core/defaults.hpp; these two names remain
-// for the commands not yet moved to it.
-inline std::string default_config_dir() { return defaults::config_dir(); }
-inline std::string default_robot_file() { return defaults::robot_file(); }
-
 void add_validate_model_command(CLI::App& app);
 void add_trajectory_command(CLI::App& app);
 void add_excite_command(CLI::App& app);
