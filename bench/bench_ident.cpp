@@ -20,10 +20,7 @@ const sim::LambdaVector<double>& priors() { return robot_file().lambda; }
 const servo::PreparedReference& reference() {
   static const servo::PreparedReference ref = [] {
     const auto tr = excitation::load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml");
-    return servo::prepare_reference(robot(), servo::LoopTiming{}, tr.duration, [&](double t) {
-      const auto s = tr.sample(t);
-      return servo::ReferenceSample{s.chi, s.chi_dot};
-    });
+    return servo::prepare_reference(robot(), servo::LoopTiming{}, tr);
   }();
   return ref;
 }

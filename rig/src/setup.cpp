@@ -50,10 +50,7 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
   s.trajectory = trajectory;
   const excitation::FeasibilityReport f = excitation::check_feasibility(model, trajectory);
   if (!f.feasible) fail(reference_name, "reference refused before any motion: " + f.reason);
-  s.reference = servo::prepare_reference(model, experiment.timing, trajectory.duration, [&](double t) {
-    const excitation::TrajectorySample x = trajectory.sample(t);
-    return servo::ReferenceSample{x.chi, x.chi_dot};
-  });
+  s.reference = servo::prepare_reference(model, experiment.timing, trajectory);
   return s;
 }
 

@@ -48,10 +48,7 @@ TEST(ConsistentModel, TheTwinsTraceIsUnchanged) {
   excitation::RandomTrajectoryOptions o;
   o.duration = 1.0;
   const auto tr = excitation::random_feasible_trajectory(model, 3, o);
-  const servo::PreparedReference ref = servo::prepare_reference(model, servo::LoopTiming{}, o.duration, [&](double t) {
-    const auto s = tr.sample(t);
-    return servo::ReferenceSample{s.chi, s.chi_dot};
-  });
+  const servo::PreparedReference ref = servo::prepare_reference(model, servo::LoopTiming{}, tr);
   const auto a = servo::simulate_twin<double>(model, priors, ref, servo::OuterGains{});
   const auto b = servo::simulate_twin<double>(model, oe_ident::make_consistent(priors, seen()).lambda, ref, servo::OuterGains{});
   ASSERT_TRUE(a.ok && b.ok);

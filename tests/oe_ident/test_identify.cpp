@@ -38,10 +38,7 @@ servo::PreparedReference reference(double duration, std::uint64_t seed) {
   o.position_amplitude = 0.03;
   o.angle_amplitude = 0.12;
   const auto tr = excitation::random_feasible_trajectory(default_robot(), seed, o);
-  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, duration, [&](double t) {
-    const auto s = tr.sample(t);
-    return servo::ReferenceSample{s.chi, s.chi_dot};
-  });
+  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, tr);
 }
 
 // A "true" robot: priors perturbed by up to +-25 %, friction present; known masses unchanged.

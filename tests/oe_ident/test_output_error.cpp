@@ -21,10 +21,7 @@ servo::PreparedReference reference(double duration, std::uint64_t seed) {
   excitation::RandomTrajectoryOptions o;
   o.duration = duration;
   const auto tr = excitation::random_feasible_trajectory(default_robot(), seed, o);
-  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, duration, [&](double t) {
-    const auto s = tr.sample(t);
-    return servo::ReferenceSample{s.chi, s.chi_dot};
-  });
+  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, tr);
 }
 
 sim::LambdaVector<double> truth() {

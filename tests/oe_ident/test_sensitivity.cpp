@@ -17,10 +17,7 @@ servo::PreparedReference short_reference(double duration) {
   excitation::RandomTrajectoryOptions o;
   o.duration = duration;
   const auto tr = excitation::random_feasible_trajectory(default_robot(), 9, o);
-  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, duration, [&](double t) {
-    const auto s = tr.sample(t);
-    return servo::ReferenceSample{s.chi, s.chi_dot};
-  });
+  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, tr);
 }
 
 // A parameter vector with every entry non-zero (friction too), so no direction is trivial.
@@ -96,10 +93,9 @@ TEST(Sensitivity, GoldenJacobianAtThePriorsIsThatRecordedBeforeTheRedesign) {
   // columns the poses cannot see (rounding noise, below 1e-6 of the largest entry) within 1e-9
   // of that floor.
   const auto tr = excitation::load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/config/excitation-default.yaml");
-  const auto ref = servo::prepare_reference(default_robot(), servo::LoopTiming{}, 2.0, [&](double t) {
-    const auto s = tr.sample(t);
-    return servo::ReferenceSample{s.chi, s.chi_dot};
-  });
+  auto first_2s = tr;  // the same trajectory, run for its first 2 s only
+  first_2s.duration = 2.0;
+  const auto ref = servo::prepare_reference(default_robot(), servo::LoopTiming{}, first_2s);
   const auto s = oe_ident::simulate_twin_sensitivity(default_robot(), test::default_priors(), ref, servo::OuterGains{},
                                                      Eigen::MatrixXd::Identity(67, 67), 2);
   ASSERT_TRUE(s.trace.ok) << s.trace.failure;

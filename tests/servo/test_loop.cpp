@@ -26,10 +26,7 @@ excitation::FourierTrajectory reference_trajectory(double duration) {
 
 PreparedReference prepared(const LoopTiming& timing, double duration) {
   const auto tr = reference_trajectory(duration);
-  return prepare_reference(default_robot(), timing, duration, [&](double t) {
-    const auto s = tr.sample(t);
-    return ReferenceSample{s.chi, s.chi_dot};
-  });
+  return prepare_reference(default_robot(), timing, tr);
 }
 
 double max_tracking_error_mm(const PreparedReference& ref, const LoopResult<double>& r) {

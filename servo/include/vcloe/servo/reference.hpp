@@ -55,6 +55,21 @@ struct PreparedReference {
 PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTiming& timing, double duration,
                                     const ReferenceFunction& reference);
 
+// The one adapter from a trajectory to the loop's reference: any path with a `duration` (s) and
+// `sample(t)` giving the pose χ_d and its rate (an excitation::FourierTrajectory, a test's motion).
+template <class Path>
+  requires requires(const Path& p) {
+    p.duration;
+    p.sample(0.0).chi;
+    p.sample(0.0).chi_dot;
+  }
+PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTiming& timing, const Path& path) {
+  return prepare_reference(model, timing, path.duration, [&path](double t) {
+    const auto x = path.sample(t);
+    return ReferenceSample{x.chi, x.chi_dot};
+  });
+}
+
 // The first `frames` frames of a prepared reference: the same experiment, stopped early (the
 // identification fits growing prefixes of a record before the whole of it).
 PreparedReference truncate_reference(const PreparedReference& ref, std::size_t frames);
