@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -154,97 +155,138 @@ std::string trajectory_to_yaml(const FourierTrajectory& tr) {
   return o.str();
 }
 
-FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& tr,
-                                    const MotionLimits& limits) {
-  tr.validate("trajectory");
-  limits.validate("motion limits");
+namespace {
+
+// A failed check: when, which joint (-1: none in particular), why.
+struct Failure {
+  double t;
+  int joint;
+  std::string why;
+};
+
+FeasibilityReport failed(FeasibilityReport r, const Failure& f) {
+  r.feasible = false;
+  r.time = f.t;
+  r.joint = f.joint;
+  std::ostringstream s;
+  s << std::setprecision(4) << f.why << " at t = " << f.t << " s";
+  r.reason = s.str();
+  return r;
+}
+
+void require_bounded_sample_count(const FourierTrajectory& tr, const MotionLimits& limits) {
   if (!(tr.duration / limits.sample_period <= 1e7))
     fail("trajectory", "its " + exact_number(tr.duration) + " s would need " +
                            exact_number(std::ceil(tr.duration / limits.sample_period)) + " limit checks at one every " +
                            exact_number(limits.sample_period) + " s (limits.sample_period); at most 10^7: up to " +
                            exact_number(1e7 * limits.sample_period) + " s at this period");
+}
+
+// A harmonic faster than the samples of the check resolve.
+std::optional<Failure> unresolved_harmonic(const FourierTrajectory& tr, const MotionLimits& limits) {
+  const double fastest = tr.f0 * tr.harmonics(), resolved = 0.1 / limits.sample_period;
+  if (!(fastest > resolved)) return std::nullopt;
+  std::ostringstream s;
+  s << std::setprecision(4) << "harmonic " << tr.harmonics() << " at " << fastest << " Hz is faster than the "
+    << limits.sample_period * 1e3 << " ms samples of this check resolve (at most " << resolved
+    << " Hz): a peak could pass between samples";
+  return Failure{0, -1, s.str()};
+}
+
+// The pose at t: reachable, within the joint range and the margins (recorded in r).
+std::optional<Failure> check_pose_margins(const sim::RobotModel& model, const Vec6d& chi, double t,
+                                          const MotionLimits& limits, FeasibilityReport& r) {
+  const sim::PoseCheck pc = sim::check_pose(model, chi);
+  if (pc.status == sim::PoseStatus::Unreachable || pc.status == sim::PoseStatus::JointLimit)
+    return Failure{t, pc.leg, pc.describe()};
+  if (pc.min_transmission < limits.min_transmission) {
+    std::ostringstream s;
+    s << std::setprecision(4) << "transmission " << pc.min_transmission << " below the trajectory margin "
+      << limits.min_transmission;
+    return Failure{t, -1, s.str()};
+  }
+  if (pc.parallel_conditioning < limits.min_parallel_conditioning) {
+    std::ostringstream s;
+    s << std::setprecision(4) << "J_a2 conditioning " << pc.parallel_conditioning << " below the trajectory margin "
+      << limits.min_parallel_conditioning;
+    return Failure{t, -1, s.str()};
+  }
+  r.min_transmission = std::min(r.min_transmission, pc.min_transmission);
+  r.min_parallel_conditioning = std::min(r.min_parallel_conditioning, pc.parallel_conditioning);
+  r.max_abs_theta = std::max(r.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());
+  if (!pc.ok()) return Failure{t, pc.leg, pc.describe()};
+  return std::nullopt;
+}
+
+// How far a joint error moves the platform (recorded in r.joint_error), within the limit.
+std::optional<Failure> check_joint_error_gain(const sim::RobotModel& model, const Mat6d& J_ad, double t,
+                                              const MotionLimits& limits, FeasibilityReport& r) {
+  // delta [h; phi] = J_ad^-1 delta theta (eq. 8 inverted); the pose passed the
+  // singularity check, so J_ad is well conditioned here.
+  const Mat6d pose_per_joint = J_ad.fullPivLu().inverse();
+  for (int i = 0; i < sim::kLegs; ++i) {
+    const double d = pose_per_joint.col(i).head<3>().norm(), a = pose_per_joint.col(i).tail<3>().norm();
+    auto& g = r.joint_error;
+    g.max_displacement = std::max(g.max_displacement, d);
+    g.max_rotation = std::max(g.max_rotation, a);
+    g.min_ratio = std::min(g.min_ratio, d / a);
+    g.max_ratio = std::max(g.max_ratio, d / a);
+    const double crank = model.legs[i].wrench.norm();
+    if (a > limits.max_joint_error_gain || d / crank > limits.max_joint_error_gain) {
+      std::ostringstream s;
+      s << std::setprecision(3) << "near-singular geometry: 1 mrad at joint " << i + 1 << " turns the platform " << a
+        << " mrad and moves it " << d << " mm, " << d / crank << " x the crank tip's motion (limit "
+        << limits.max_joint_error_gain << " for each)";
+      return Failure{t, i, s.str()};
+    }
+  }
+  return std::nullopt;
+}
+
+// Joint velocities and accelerations (their peaks recorded in r) within the limits.
+std::optional<Failure> check_joint_rates(const Vec6d& qd, const Vec6d& qdd, double t, const MotionLimits& limits,
+                                         FeasibilityReport& r) {
+  for (int i = 0; i < sim::kLegs; ++i) {
+    r.max_abs_theta_dot = std::max(r.max_abs_theta_dot, std::abs(qd(i)));
+    r.max_abs_theta_ddot = std::max(r.max_abs_theta_ddot, std::abs(qdd(i)));
+    if (std::abs(qd(i)) > limits.max_joint_velocity) {
+      std::ostringstream s;
+      s << std::setprecision(4) << "joint " << i + 1 << " velocity " << qd(i) << " rad/s exceeds the limit "
+        << limits.max_joint_velocity << " rad/s";
+      return Failure{t, i, s.str()};
+    }
+    if (std::abs(qdd(i)) > limits.max_joint_acceleration) {
+      std::ostringstream s;
+      s << std::setprecision(4) << "joint " << i + 1 << " acceleration " << qdd(i) << " rad/s^2 exceeds the limit "
+        << limits.max_joint_acceleration << " rad/s^2";
+      return Failure{t, i, s.str()};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierTrajectory& tr,
+                                    const MotionLimits& limits) {
+  tr.validate("trajectory");
+  limits.validate("motion limits");
+  require_bounded_sample_count(tr, limits);
   FeasibilityReport r;
   const int n = static_cast<int>(std::ceil(tr.duration / limits.sample_period - 1e-9));
-  auto failed = [&](double t, int joint, const std::string& why) {
-    r.feasible = false;
-    r.time = t;
-    r.joint = joint;
-    std::ostringstream s;
-    s << std::setprecision(4) << why << " at t = " << t << " s";
-    r.reason = s.str();
-    return r;
-  };
-  const double fastest = tr.f0 * tr.harmonics(), resolved = 0.1 / limits.sample_period;
-  if (fastest > resolved) {
-    std::ostringstream s;
-    s << std::setprecision(4) << "harmonic " << tr.harmonics() << " at " << fastest << " Hz is faster than the "
-      << limits.sample_period * 1e3 << " ms samples of this check resolve (at most " << resolved
-      << " Hz): a peak could pass between samples";
-    return failed(0, -1, s.str());
-  }
+  if (const auto f = unresolved_harmonic(tr, limits)) return failed(r, *f);
   for (int k = 0; k <= n; ++k) {
     const double t = std::min(k * limits.sample_period, tr.duration);
     const TrajectorySample smp = tr.sample(t);
     ++r.samples;
-    const sim::PoseCheck pc = sim::check_pose(model, smp.chi);
-    if (pc.status == sim::PoseStatus::Unreachable || pc.status == sim::PoseStatus::JointLimit)
-      return failed(t, pc.leg, pc.describe());
-    if (pc.min_transmission < limits.min_transmission) {
-      std::ostringstream s;
-      s << std::setprecision(4) << "transmission " << pc.min_transmission << " below the trajectory margin "
-        << limits.min_transmission;
-      return failed(t, -1, s.str());
-    }
-    if (pc.parallel_conditioning < limits.min_parallel_conditioning) {
-      std::ostringstream s;
-      s << std::setprecision(4) << "J_a2 conditioning " << pc.parallel_conditioning << " below the trajectory margin "
-        << limits.min_parallel_conditioning;
-      return failed(t, -1, s.str());
-    }
-    r.min_transmission = std::min(r.min_transmission, pc.min_transmission);
-    r.min_parallel_conditioning = std::min(r.min_parallel_conditioning, pc.parallel_conditioning);
-    r.max_abs_theta = std::max(r.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());
-    if (!pc.ok()) return failed(t, pc.leg, pc.describe());
+    if (const auto f = check_pose_margins(model, smp.chi, t, limits, r)) return failed(r, *f);
     // Joint rates: theta_dot = J_ad v, theta_ddot = J_ad v_dot + J_ad_dot v.
     sim::Kinematics<double> kin;
     sim::compute_kinematics<double>(model, smp.chi, smp.v, kin);
     const Vec6d qd = kin.J_ad() * smp.v;
     const Vec6d qdd = kin.J_ad() * smp.v_dot + kin.J_ad_dot() * smp.v;
-    // delta [h; phi] = J_ad^-1 delta theta (eq. 8 inverted); the pose passed the
-    // singularity check above, so J_ad is well conditioned here.
-    const Mat6d pose_per_joint = kin.J_ad().fullPivLu().inverse();
-    for (int i = 0; i < sim::kLegs; ++i) {
-      const double d = pose_per_joint.col(i).head<3>().norm(), a = pose_per_joint.col(i).tail<3>().norm();
-      auto& g = r.joint_error;
-      g.max_displacement = std::max(g.max_displacement, d);
-      g.max_rotation = std::max(g.max_rotation, a);
-      g.min_ratio = std::min(g.min_ratio, d / a);
-      g.max_ratio = std::max(g.max_ratio, d / a);
-      const double crank = model.legs[i].wrench.norm();
-      if (a > limits.max_joint_error_gain || d / crank > limits.max_joint_error_gain) {
-        std::ostringstream s;
-        s << std::setprecision(3) << "near-singular geometry: 1 mrad at joint " << i + 1 << " turns the platform " << a
-          << " mrad and moves it " << d << " mm, " << d / crank << " x the crank tip's motion (limit "
-          << limits.max_joint_error_gain << " for each)";
-        return failed(t, i, s.str());
-      }
-    }
-    for (int i = 0; i < sim::kLegs; ++i) {
-      r.max_abs_theta_dot = std::max(r.max_abs_theta_dot, std::abs(qd(i)));
-      r.max_abs_theta_ddot = std::max(r.max_abs_theta_ddot, std::abs(qdd(i)));
-      if (std::abs(qd(i)) > limits.max_joint_velocity) {
-        std::ostringstream s;
-        s << std::setprecision(4) << "joint " << i + 1 << " velocity " << qd(i) << " rad/s exceeds the limit "
-          << limits.max_joint_velocity << " rad/s";
-        return failed(t, i, s.str());
-      }
-      if (std::abs(qdd(i)) > limits.max_joint_acceleration) {
-        std::ostringstream s;
-        s << std::setprecision(4) << "joint " << i + 1 << " acceleration " << qdd(i) << " rad/s^2 exceeds the limit "
-          << limits.max_joint_acceleration << " rad/s^2";
-        return failed(t, i, s.str());
-      }
-    }
+    if (const auto f = check_joint_error_gain(model, kin.J_ad(), t, limits, r)) return failed(r, *f);
+    if (const auto f = check_joint_rates(qd, qdd, t, limits, r)) return failed(r, *f);
   }
   return r;
 }

@@ -156,14 +156,10 @@ double trajectory_criterion(const sim::RobotModel& model, const FourierTrajector
   return evaluate_criteria(H, columns, p.scale_columns).value(p.criterion);
 }
 
-ExcitationResult optimize_excitation(const sim::RobotModel& model, const ExcitationProblem& p,
-                                     const ExcitationProgress& progress) {
-  p.validate(p.source);
-  const auto start = std::chrono::steady_clock::now();
-  ExcitationResult result;
+namespace {
 
-  // Baseline: random feasible trajectories with the same harmonics; they also fix the column
-  // set, so every criterion value below is on the same parameters.
+// Baseline: random feasible trajectories with the same harmonics.
+std::vector<FourierTrajectory> baseline_trajectories(const sim::RobotModel& model, const ExcitationProblem& p) {
   RandomTrajectoryOptions ro;
   ro.harmonics = p.harmonics;
   ro.f0 = p.f0;
@@ -176,12 +172,16 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
   } catch (const Error& e) {  // the seeds are internal; the limits are the file's
     fail(p.source, std::string("its limits (limits.*, harmonics, f0) let no baseline trajectory through: ") + e.what());
   }
-  Eigen::MatrixXd H;
-  if (!stack_regressor(model, baseline.front(), p.regressor_period, H))
-    fail("excitation", "baseline trajectory not reachable");
-  result.columns = excited_columns(H, p.qr_eps);
-  const std::vector<int>& columns = result.columns.kept;
+  return baseline;
+}
 
+struct BaselineScore {
+  double median = 0;      // of the baseline's criterion values
+  std::size_t best = 0;   // the baseline trajectory of the lowest cost (the search starts there)
+};
+
+BaselineScore score_baseline(const sim::RobotModel& model, const ExcitationProblem& p,
+                             const std::vector<FourierTrajectory>& baseline, const std::vector<int>& columns) {
   std::vector<double> base_values;
   int best_baseline = 0;
   for (int i = 0; i < p.baseline_trajectories; ++i) {
@@ -192,14 +192,22 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
   std::vector<double> sorted = base_values;
   std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();
-  result.initial = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  return {n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]), static_cast<std::size_t>(best_baseline)};
+}
 
-  const Encoding enc{p, model.home};
+// The objective nlopt minimises (through call) and its record of the best point seen.
+struct Search {
+  const sim::RobotModel& model;
+  const ExcitationProblem& p;
+  const Encoding& enc;
+  const std::vector<int>& columns;
+  const ExcitationProgress& progress;
+  std::vector<double> best_x;
+  std::string stage = "global";
   int evaluations = 0;
   double best_cost = 1e300;
-  std::vector<double> best_x = enc.encode(baseline[static_cast<std::size_t>(best_baseline)]);
-  std::string stage = "global";
-  auto objective = [&](const std::vector<double>& x) {
+
+  double cost(const std::vector<double>& x) {
     ++evaluations;
     const FourierTrajectory tr = enc.decode(x);
     double cost;
@@ -218,59 +226,80 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
     }
     if (progress && evaluations % 250 == 0) progress(stage, evaluations, best_cost);
     return cost;
-  };
-  using Objective = decltype(objective);
-  struct Bridge {
-    Objective* f;
-    unsigned dim;
-    static double call(unsigned dim, const double* x, double*, void* data) {
-      auto* b = static_cast<Bridge*>(data);
-      return (*b->f)(std::vector<double>(x, x + dim));
-    }
-  } bridge{&objective, static_cast<unsigned>(enc.size())};
+  }
 
-  const unsigned dim = static_cast<unsigned>(enc.size());
-  nlopt::srand(p.seed);
-  auto run = [&](nlopt::algorithm algorithm, int budget, std::vector<double> x0) {
+  static double call(unsigned dim, const double* x, double*, void* data) {
+    return static_cast<Search*>(data)->cost(std::vector<double>(x, x + dim));
+  }
+
+  // One nlopt run of `budget` evaluations from the best point so far.
+  void run(nlopt::algorithm algorithm, int budget) {
     if (budget <= 0) return;
+    const unsigned dim = static_cast<unsigned>(enc.size());
     nlopt::opt opt(algorithm, dim);
     opt.set_lower_bounds(std::vector<double>(dim, -1.0));
     opt.set_upper_bounds(std::vector<double>(dim, 1.0));
-    opt.set_min_objective(&Bridge::call, &bridge);
+    opt.set_min_objective(&Search::call, this);
     opt.set_maxeval(budget);
     opt.set_xtol_rel(1e-8);
     if (algorithm == nlopt::LN_SBPLX) opt.set_initial_step(std::vector<double>(dim, 0.05));
+    std::vector<double> x0 = best_x;
     double f = 0;
     try {
       opt.optimize(x0, f);
     } catch (const nlopt::roundoff_limited&) {
       // converged as far as floating point allows: keep the best point seen
     }
-  };
-  run(nlopt::GN_CRS2_LM, p.global_evaluations, best_x);
-  stage = "local";
-  run(nlopt::LN_SBPLX, p.local_evaluations, best_x);
+  }
+};
 
-  if (best_cost >= 1e3)
-    fail(p.source, "no feasible trajectory found within its limits (limits.*, amplitude.*) in " +
-                       std::to_string(p.global_evaluations + p.local_evaluations) + " evaluations (evaluations.*)");
-
-  // Fine re-check; shrink towards the offset until every fine sample passes.
-  FourierTrajectory tr = enc.decode(best_x);
+// Fine re-check; shrink towards the offset until every fine sample passes.
+FourierTrajectory shrink_until_feasible(const sim::RobotModel& model, FourierTrajectory tr, const MotionLimits& limits,
+                                        FeasibilityReport& feasibility) {
   for (int attempt = 0; attempt < 50; ++attempt) {
-    result.feasibility = check_feasibility(model, tr, p.limits);
-    if (result.feasibility.feasible) break;
+    feasibility = check_feasibility(model, tr, limits);
+    if (feasibility.feasible) break;
     tr.s *= 0.99;
     tr.c *= 0.99;
   }
-  if (!result.feasibility.feasible)
-    fail("excitation", "optimised trajectory fails the final check: " + result.feasibility.reason);
-  result.trajectory = tr;
+  if (!feasibility.feasible) fail("excitation", "optimised trajectory fails the final check: " + feasibility.reason);
+  return tr;
+}
+
+}  // namespace
+
+ExcitationResult optimize_excitation(const sim::RobotModel& model, const ExcitationProblem& p,
+                                     const ExcitationProgress& progress) {
+  p.validate(p.source);
+  const auto start = std::chrono::steady_clock::now();
+  ExcitationResult result;
+
+  // The baseline also fixes the column set, so every criterion value below is on the same parameters.
+  const std::vector<FourierTrajectory> baseline = baseline_trajectories(model, p);
+  Eigen::MatrixXd H;
+  if (!stack_regressor(model, baseline.front(), p.regressor_period, H))
+    fail("excitation", "baseline trajectory not reachable");
+  result.columns = excited_columns(H, p.qr_eps);
+  const std::vector<int>& columns = result.columns.kept;
+  const BaselineScore score = score_baseline(model, p, baseline, columns);
+  result.initial = score.median;
+
+  const Encoding enc{p, model.home};
+  Search search{model, p, enc, columns, progress, enc.encode(baseline[score.best])};
+  nlopt::srand(p.seed);
+  search.run(nlopt::GN_CRS2_LM, p.global_evaluations);
+  search.stage = "local";
+  search.run(nlopt::LN_SBPLX, p.local_evaluations);
+  if (search.best_cost >= 1e3)
+    fail(p.source, "no feasible trajectory found within its limits (limits.*, amplitude.*) in " +
+                       std::to_string(p.global_evaluations + p.local_evaluations) + " evaluations (evaluations.*)");
+
+  result.trajectory = shrink_until_feasible(model, enc.decode(search.best_x), p.limits, result.feasibility);
   Eigen::MatrixXd Hf;
-  stack_regressor(model, tr, p.regressor_period, Hf);
+  stack_regressor(model, result.trajectory, p.regressor_period, Hf);
   result.values = evaluate_criteria(Hf, columns, p.scale_columns);
   result.final = result.values.value(p.criterion);
-  result.evaluations = evaluations;
+  result.evaluations = search.evaluations;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -66,45 +66,32 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
              exact_number(b(k)));
 }
 
-}  // namespace
+// One entry of `legs`, read into `leg` (its other fields keep their defaults).
+void read_leg(const YamlNode& n, Leg& leg) {
+  n.reject_unknown_keys({"base_joint", "axis", "wrench", "link_length", "platform_joint"});
+  leg.base_joint = read_vec3(n.at("base_joint"));
+  const Vec3d axis = read_vec3(n.at("axis"));
+  const double largest = axis.cwiseAbs().maxCoeff();  // scaled first: [0, 0, 1e308] is a direction too
+  if (!(largest > 0) || (axis / largest).norm() < 1e-9 || axis.norm() / largest < 1e-9)
+    n.at("axis").fail("axis must be a non-zero vector");
+  // Normalised, unless it already is to rounding: a written file reads back bit for bit
+  // (normalising a normalised vector again can move its last bit; found by fuzz/fuzz_robot).
+  leg.axis = std::abs(axis.norm() - 1) < 1e-15 ? axis : (axis / largest).normalized();
+  leg.wrench = read_vec3(n.at("wrench"));
+  if (leg.wrench.norm() < 1e-6) n.at("wrench").fail("wrench (crank) vector must be non-zero");
+  if (std::abs(leg.wrench.dot(leg.axis)) > 1e-9 * leg.wrench.norm())
+    n.at("wrench").fail("wrench (crank) vector must be perpendicular to the joint axis");
+  leg.link_length = n.at("link_length").as_double();
+  if (!(leg.link_length > 0 && leg.link_length <= kMaxLength))
+    n.at("link_length").fail("expected a positive length in m, at most 100");
+  leg.platform_joint = read_vec3(n.at("platform_joint"));
+  for (const char* key : {"base_joint", "wrench", "platform_joint"})
+    if (read_vec3(n.at(key)).cwiseAbs().maxCoeff() > kMaxLength)
+      n.at(key).fail("expected coordinates within 100 m of the origin");
+}
 
-static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
-  const YamlNode root = doc.root();
-  root.reject_unknown_keys(
-      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "drive_pid", "joint_pid", "notes"});
-  RobotFile file;
-  RobotModel& model = file.model;
-  LambdaVector<double>& lambda = file.lambda;
-  model.source = doc.file();
-  model.name = root.get_string("name", "unnamed");
-
-  const YamlNode legs = root.at("legs");
-  if (legs.size() != kLegs) legs.fail("expected a list of 6 legs, got " + std::to_string(legs.size()));
-  for (int i = 0; i < kLegs; ++i) {
-    const YamlNode n = legs.at(static_cast<std::size_t>(i));
-    n.reject_unknown_keys({"base_joint", "axis", "wrench", "link_length", "platform_joint"});
-    Leg& leg = model.legs[i];
-    leg.base_joint = read_vec3(n.at("base_joint"));
-    const Vec3d axis = read_vec3(n.at("axis"));
-    const double largest = axis.cwiseAbs().maxCoeff();  // scaled first: [0, 0, 1e308] is a direction too
-    if (!(largest > 0) || (axis / largest).norm() < 1e-9 || axis.norm() / largest < 1e-9)
-      n.at("axis").fail("axis must be a non-zero vector");
-    // Normalised, unless it already is to rounding: a written file reads back bit for bit
-    // (normalising a normalised vector again can move its last bit; found by fuzz/fuzz_robot).
-    leg.axis = std::abs(axis.norm() - 1) < 1e-15 ? axis : (axis / largest).normalized();
-    leg.wrench = read_vec3(n.at("wrench"));
-    if (leg.wrench.norm() < 1e-6) n.at("wrench").fail("wrench (crank) vector must be non-zero");
-    if (std::abs(leg.wrench.dot(leg.axis)) > 1e-9 * leg.wrench.norm())
-      n.at("wrench").fail("wrench (crank) vector must be perpendicular to the joint axis");
-    leg.link_length = n.at("link_length").as_double();
-    if (!(leg.link_length > 0 && leg.link_length <= kMaxLength))
-      n.at("link_length").fail("expected a positive length in m, at most 100");
-    leg.platform_joint = read_vec3(n.at("platform_joint"));
-    for (const char* key : {"base_joint", "wrench", "platform_joint"})
-      if (read_vec3(n.at(key)).cwiseAbs().maxCoeff() > kMaxLength)
-        n.at(key).fail("expected coordinates within 100 m of the origin");
-  }
-
+// The optional sections gravity, com and limits.
+void read_environment(const YamlNode& root, RobotModel& model) {
   if (auto g = root.find("gravity")) {
     model.gravity = read_vec3(*g);
     if (model.gravity.norm() > kMaxGravity) g->fail("expected gravity of at most 100 m/s^2");
@@ -129,9 +116,10 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
     if (!(model.min_parallel_conditioning > 0 && model.min_parallel_conditioning < 1))
       lim->at("min_parallel_conditioning").fail("expected a value in (0, 1)");
   }
+}
 
-  // Inertial parameters -> Xi.
-  const YamlNode inertia = root.at("inertia");
+// Inertial parameters -> Xi.
+void read_inertia(const YamlNode& inertia, bool consistent, LambdaVector<double>& lambda) {
   inertia.reject_unknown_keys({"platform", "wrenches", "links"});
   const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
   require_positive_body(inertia.at("platform"), platform, consistent);
@@ -146,8 +134,9 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
       lambda(link_index(i, k)) = links[i](k);
     }
   }
+}
 
-  const YamlNode friction = root.at("friction");
+void read_friction(const YamlNode& friction, RobotModel& model, LambdaVector<double>& lambda) {
   friction.reject_unknown_keys({"coulomb", "viscous", "epsilon"});
   const auto fc = read_per_leg_scalar(friction.at("coulomb"));
   const auto fv = read_per_leg_scalar(friction.at("viscous"));
@@ -159,9 +148,11 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   }
   model.friction_epsilon = friction.get_double("epsilon", model.friction_epsilon);
   if (!(model.friction_epsilon > 0)) friction.at("epsilon").fail("expected a positive velocity in rad/s");
+}
 
-  // The drives' built-in PID (eq. 31): lp, li, ld. (kp, ki, kd name the outer gains of the
-  // experiment file; robot files before version 0.2 used them here.)
+// The drives' built-in PID (eq. 31): lp, li, ld. (kp, ki, kd name the outer gains of the
+// experiment file; robot files before version 0.2 used them here.)
+void read_drive_pid(const YamlNode& root, LambdaVector<double>& lambda) {
   if (root.find("joint_pid"))
     root.at("joint_pid").fail("renamed: write 'drive_pid: {lp, li, ld}' (kp, ki, kd are the outer visual-servo "
                               "gains of the experiment file)");
@@ -172,10 +163,11 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   lambda(kGainD) = pid.get_double("ld");
   for (const char* key : {"lp", "li", "ld"})
     if (!(pid.get_double(key) >= 0 && pid.get_double(key) <= kMaxGain)) pid.at(key).fail("gain must be in [0, 1e8]");
+}
 
-  // Home pose: reachable, inside the joint range, away from singularities. It also fixes
-  // each leg's IK branch: the solution nearer theta = 0.
-  const YamlNode home = root.at("home");
+// Home pose: reachable, inside the joint range, away from singularities. It also fixes
+// each leg's IK branch: the solution nearer theta = 0.
+void read_home(const YamlNode& home, RobotModel& model) {
   model.home = home.as_vector(6);
   for (int i = 0; i < kLegs; ++i) {
     Leg& leg = model.legs[i];
@@ -188,8 +180,28 @@ static RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   }
   const PoseCheck check = check_pose(model, model.home);
   if (!check.ok()) home.fail("home pose not usable: " + check.describe());
+}
+
+RobotFile parse_document(const YamlDoc& doc, bool consistent) {
+  const YamlNode root = doc.root();
+  root.reject_unknown_keys(
+      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "drive_pid", "joint_pid", "notes"});
+  RobotFile file;
+  RobotModel& model = file.model;
+  model.source = doc.file();
+  model.name = root.get_string("name", "unnamed");
+  const YamlNode legs = root.at("legs");
+  if (legs.size() != kLegs) legs.fail("expected a list of 6 legs, got " + std::to_string(legs.size()));
+  for (int i = 0; i < kLegs; ++i) read_leg(legs.at(static_cast<std::size_t>(i)), model.legs[i]);
+  read_environment(root, model);
+  read_inertia(root.at("inertia"), consistent, file.lambda);
+  read_friction(root.at("friction"), model, file.lambda);
+  read_drive_pid(root, file.lambda);
+  read_home(root.at("home"), model);
   return file;
 }
+
+}  // namespace
 
 RobotFile load_robot(const std::string& file, bool require_consistent_inertia) {
   return parse_document(YamlDoc::load(file), require_consistent_inertia);

@@ -125,33 +125,36 @@ TEST(CliVision, RenderThenMeasureRecoversTheTruePosesAndFlagsOccludedFrames) {
   EXPECT_NE(r.out.find("Q9"), std::string::npos) << r.out;
 }
 
-TEST(CliVision, FilterSmoothsTheMeasuredPosesAndNeverOverwrites) {
-  const fs::path d = temp_dir("filter");
-  const fs::path in = d / "noisy.csv";
-  {
-    std::ofstream f(in);
-    f << "time,x,y,z,alpha,beta,gamma\n";
-    std::uint64_t s = 1;
-    auto noise = [&] {  // deterministic +-1e-4 uniform noise
-      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-      return (static_cast<double>(s >> 11) / 9007199254740992.0 - 0.5) * 2e-4;
-    };
-    for (int k = 0; k < 500; ++k) {  // 1 s at 500 Hz: a 2 Hz sine plus noise
-      const double t = k / 500.0, v = 0.01 * std::sin(2 * M_PI * 2 * t);
-      f << t << "," << v + noise() << "," << noise() << "," << 0.18 + noise() << "," << v + noise() << ","
-        << noise() << "," << 3.14159 + noise() << "\n";  // gamma near +pi: unwrapped while filtering
-    }
+namespace {
+
+// 1 s at 500 Hz of a 2 Hz sine in x and alpha, plus deterministic +-1e-4 uniform noise on every
+// axis; gamma near +pi (unwrapped while filtering).
+void write_noisy_trace(const fs::path& path) {
+  std::ofstream f(path);
+  f << "time,x,y,z,alpha,beta,gamma\n";
+  std::uint64_t s = 1;
+  auto noise = [&] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (static_cast<double>(s >> 11) / 9007199254740992.0 - 0.5) * 2e-4;
+  };
+  for (int k = 0; k < 500; ++k) {
+    const double t = k / 500.0, v = 0.01 * std::sin(2 * M_PI * 2 * t);
+    f << t << "," << v + noise() << "," << noise() << "," << 0.18 + noise() << "," << v + noise() << ","
+      << noise() << "," << 3.14159 + noise() << "\n";
   }
-  const fs::path out = d / "filtered.csv";
-  CommandResult r = vcloe("filter " + in.string() + " --out " + out.string());
-  ASSERT_EQ(r.status, 0) << r.out;
-  std::ifstream f(out);
-  std::string line;
+}
+
+// Sum of squared x errors from the 2 Hz sine, before (raw) and after (filtered), over the rows.
+struct XErrors {
+  double before = 0, after = 0;
+  int rows = 0;
+};
+
+XErrors x_errors(const fs::path& raw_path, const fs::path& filtered_path) {
+  XErrors e;
+  std::ifstream f(filtered_path), raw(raw_path);
+  std::string line, raw_line;
   std::getline(f, line);
-  double sum_before = 0, sum_after = 0;
-  int k = 0;
-  std::ifstream raw(in);
-  std::string raw_line;
   std::getline(raw, raw_line);
   while (std::getline(f, line)) {
     std::stringstream ss(line);
@@ -161,34 +164,57 @@ TEST(CliVision, FilterSmoothsTheMeasuredPosesAndNeverOverwrites) {
     std::getline(raw, raw_line);
     const double before = std::stod(raw_line.substr(raw_line.find(',') + 1));
     const double truth = 0.01 * std::sin(2 * M_PI * 2 * v[0]);
-    sum_after += std::pow(v[1] - truth, 2);
-    sum_before += std::pow(before - truth, 2);
-    ++k;
+    e.after += std::pow(v[1] - truth, 2);
+    e.before += std::pow(before - truth, 2);
+    ++e.rows;
   }
-  EXPECT_EQ(k, 500);
+  return e;
+}
+
+}  // namespace
+
+TEST(CliVision, FilterSmoothsTheMeasuredPoses) {
+  const fs::path d = temp_dir("filter");
+  const fs::path in = d / "noisy.csv", out = d / "filtered.csv";
+  write_noisy_trace(in);
+  const CommandResult r = vcloe("filter " + in.string() + " --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const XErrors e = x_errors(in, out);
+  EXPECT_EQ(e.rows, 500);
   // White noise keeps about the share of its power below 60 Hz of the 250 Hz band (less: the
   // forward-backward pass squares the gain); the 2 Hz motion passes unshifted.
-  EXPECT_LT(std::sqrt(sum_after / sum_before), 0.55);
+  EXPECT_LT(std::sqrt(e.after / e.before), 0.55);
   std::ifstream meta(out.string() + ".meta.json");
   const auto j = nlohmann::json::parse(meta);
   EXPECT_EQ(j["filter"]["order"].get<int>(), 8);
   EXPECT_EQ(j["filter"]["cutoff_hz"].get<double>(), 60.0);
   EXPECT_NEAR(j["filter"]["sample_rate_hz"].get<double>(), 500.0, 1e-9);
+}
 
+TEST(CliVision, FilterNeverOverwritesWithoutForce) {
+  const fs::path d = temp_dir("filter-overwrite");
+  const fs::path in = d / "noisy.csv", out = d / "filtered.csv";
+  write_noisy_trace(in);
+  CommandResult r = vcloe("filter " + in.string() + " --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.out;
   r = vcloe("filter " + in.string() + " --out " + out.string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--force"), std::string::npos) << r.out;
   EXPECT_EQ(vcloe("filter " + in.string() + " --out " + out.string() + " --force").status, 0);
-  // The paper's 60 Hz needs more than 120 Hz sampling. On a 100 Hz trace (the default camera
-  // rate) the default is replaced by 0.6 x Nyquist with a note; asked for explicitly, it is
-  // refused explaining the bound (it failed with the filter's own message on every default trace).
+}
+
+// The paper's 60 Hz needs more than 120 Hz sampling. On a 100 Hz trace (the default camera
+// rate) the default is replaced by 0.6 x Nyquist with a note; asked for explicitly, it is
+// refused explaining the bound (it failed with the filter's own message on every default trace).
+TEST(CliVision, FilterCutoffIsKeptBelowTheNyquistFrequencyOfASlowTrace) {
+  const fs::path d = temp_dir("filter-slow");
   const fs::path slow = d / "slow.csv";
   {
     std::ofstream s(slow);
     s << "time,x,y,z,alpha,beta,gamma\n";
     for (int i = 0; i < 100; ++i) s << i / 100.0 << ",0,0,0.18,0,0,0\n";
   }
-  r = vcloe("filter " + slow.string() + " --out " + (d / "slow_f.csv").string());
+  CommandResult r = vcloe("filter " + slow.string() + " --out " + (d / "slow_f.csv").string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("note: the default cut-off 60 Hz is not below the Nyquist frequency 50 Hz of " + slow.string() +
                        " (samples at 100 Hz); using 30 Hz (0.6 x Nyquist); choose with --cutoff"),
