@@ -7,7 +7,7 @@
 namespace vcloe::hw {
 
 void RandomTruthOptions::validate() const {
-  if (const std::string why = family.first_invalid(); !why.empty()) fail("truth random", why);
+  family.validate("truth random");
   check_output_path(out, force, {priors});
 }
 

@@ -88,7 +88,7 @@ class RobotServer {
     l.max_invalid_in_row = o.max_invalid;
     l.max_command_speed = o.max_command_speed;
     l.joint_limit = s.model.joint_limit;
-    if (const std::string why = l.first_invalid(); !why.empty()) fail("robot serve", why);
+    l.validate("robot serve");
     return l;
   }
   static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s) {
@@ -212,11 +212,13 @@ class RobotServer {
 
 }  // namespace
 
-void RobotServeOptions::validate() const {
-  if (!(hold >= 0 && hold <= 3600)) fail("--hold", "expected a time in [0, 3600] s");
-  check_start_timeout(start_timeout);
-  check_endpoints(endpoints, "cpks");
+std::optional<SettingProblem> RobotServeOptions::problem() const {
+  if (!(hold >= 0 && hold <= 3600)) return SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"};
+  if (auto p = start_timeout_problem(start_timeout)) return p;
+  return endpoints_problem(endpoints, "cpks");
 }
+
+void RobotServeOptions::validate(const std::string& where) const { throw_if(problem(), where); }
 
 void serve_robot(const RobotServeOptions& o) {
   o.validate();

@@ -27,7 +27,6 @@ struct TruthFamily {
   // "<where>: <message>" (core/settings.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
-  std::string first_invalid() const;  // problem()'s message, or empty (for `vcloe truth random`)
 };
 
 // A truth: the priors' structure and values, varied as `family` says, then every body's moments
