@@ -214,11 +214,14 @@ class RobotServer {
 
 std::optional<SettingProblem> RobotServeOptions::problem() const {
   if (!(hold >= 0 && hold <= 3600)) return SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"};
-  if (auto p = start_timeout_problem(start_timeout)) return p;
-  return endpoints_problem(endpoints, "cpks");
+  return start_timeout_problem(start_timeout);
 }
 
-void RobotServeOptions::validate(const std::string& where) const { throw_if(problem(), where); }
+void RobotServeOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
+  throw_if(endpoints_problem(endpoints, "cpks"), where);
+}
 
 void serve_robot(const RobotServeOptions& o) {
   o.validate();
