@@ -18,19 +18,22 @@ std::string ms(double seconds) {
 
 }  // namespace
 
-std::string SafetyLimits::first_invalid() const {
-  if (!(pose_timeout > 0 && pose_timeout <= 60)) return "pose_timeout: expected a time in (0, 60] s";
-  if (max_invalid_in_row < 1 || max_invalid_in_row > 1000000) return "max_invalid_in_row: expected 1 to 1000000";
-  if (!(heartbeat_timeout > 0 && heartbeat_timeout <= 60)) return "heartbeat_timeout: expected a time in (0, 60] s";
-  if (!(joint_limit > 0 && joint_limit <= M_PI)) return "joint_limit: expected an angle in (0, pi] rad";
+std::optional<SettingProblem> SafetyLimits::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (!(pose_timeout > 0 && pose_timeout <= 60)) return bad("pose_timeout", "expected a time in (0, 60] s");
+  if (max_invalid_in_row < 1 || max_invalid_in_row > 1000000) return bad("max_invalid_in_row", "expected 1 to 1000000");
+  if (!(heartbeat_timeout > 0 && heartbeat_timeout <= 60)) return bad("heartbeat_timeout", "expected a time in (0, 60] s");
+  if (!(joint_limit > 0 && joint_limit <= M_PI)) return bad("joint_limit", "expected an angle in (0, pi] rad");
   if (!(max_command_speed > 0 && std::isfinite(max_command_speed)))
-    return "max_command_speed: expected a positive speed (rad/s)";
-  return {};
+    return bad("max_command_speed", "expected a positive speed (rad/s)");
+  return std::nullopt;
 }
+
+void SafetyLimits::validate(const std::string& where) const { throw_if(problem(), where); }
 
 SafetyMonitor::SafetyMonitor(const SafetyLimits& limits, double camera_period)
     : limits_(limits), camera_period_(camera_period) {
-  if (const std::string why = limits.first_invalid(); !why.empty()) fail("safety limits", why);
+  limits.validate();
   if (!(camera_period > 0)) fail("safety limits", "the camera period must be positive");
 }
 

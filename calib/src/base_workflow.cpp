@@ -18,11 +18,18 @@ using nlohmann::json;
 using vision::Transform;
 using vision::transform_json;
 
-void CalibrateBaseOptions::validate() const {
-  if (frames < 1 || frames > 100000) fail("--frames", "expected 1 to 100000 frames, got " + std::to_string(frames));
-  if (poses < 3 || poses > 10000) fail("--poses", "expected 3 to 10000 poses, got " + std::to_string(poses));
-  defaults::check_centroid_noise(noise_px, "--noise-px");
-  if (!commanded.empty() && images.empty()) fail("--commanded", "needs --images (the pairs it was commanded for)");
+std::optional<SettingProblem> CalibrateBaseOptions::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (frames < 1 || frames > 100000) return bad("--frames", "expected 1 to 100000 frames, got " + std::to_string(frames));
+  if (poses < 3 || poses > 10000) return bad("--poses", "expected 3 to 10000 poses, got " + std::to_string(poses));
+  if (auto p = defaults::centroid_noise_problem(noise_px, "--noise-px")) return p;
+  if (!commanded.empty() && images.empty()) return bad("--commanded", "needs --images (the pairs it was commanded for)");
+  return std::nullopt;
+}
+
+void CalibrateBaseOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The output: the file system, so here and not in problem() (which stays pure).
   if (!out.empty()) check_output_path(out, force, {rig, markers, commanded, reference, images});
 }
 

@@ -45,10 +45,18 @@ vision::PoseMeasurement measure_pair(const vision::PosePipeline& pipeline, const
   return pipeline.measure_images(left, right);
 }
 
-void MeasureOptions::validate() const {
-  if (!(rate >= 1e-3 && rate <= 1e5)) fail("--rate", "expected a frame rate in [0.001, 100000] Hz, got " + exact_number(rate));
+std::optional<SettingProblem> MeasureOptions::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (!(rate >= 1e-3 && rate <= 1e5))
+    return bad("--rate", "expected a frame rate in [0.001, 100000] Hz, got " + exact_number(rate));
   if (!(max_fre_mm > 0 && max_fre_mm <= 1000))
-    fail("--max-fre-mm", "expected a threshold in (0, 1000] mm, got " + exact_number(max_fre_mm));
+    return bad("--max-fre-mm", "expected a threshold in (0, 1000] mm, got " + exact_number(max_fre_mm));
+  return std::nullopt;
+}
+
+void MeasureOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The outputs: the file system, so here and not in problem() (which stays pure).
   if (!out.empty())
     for (const std::string& f : {out, sidecar_path(out)})
       check_output_path(f, force, {rig, markers, truth, sidecar_path(truth), images});

@@ -17,19 +17,28 @@ Vec6d camera_noise_sigma(double position, double angle) {
   return (Vec6d() << position, position, position, angle, angle, angle).finished();
 }
 
-void check_camera_noise(double position, double angle) {
+std::optional<SettingProblem> camera_noise_problem(double position, double angle) {
   if (!(position >= 0 && position <= kMaxCameraNoisePosition))
-    fail("--noise-position", "expected a camera noise sigma in [0, " + exact_number(kMaxCameraNoisePosition) +
-                                 "] m, got " + exact_number(position));
+    return SettingProblem{"--noise-position", "--noise-position: expected a camera noise sigma in [0, " +
+                                                  exact_number(kMaxCameraNoisePosition) + "] m, got " +
+                                                  exact_number(position)};
   if (!(angle >= 0 && angle <= kMaxCameraNoiseAngle))
-    fail("--noise-angle", "expected a camera noise sigma in [0, " + exact_number(kMaxCameraNoiseAngle) + "] rad, got " +
-                              exact_number(angle));
+    return SettingProblem{"--noise-angle", "--noise-angle: expected a camera noise sigma in [0, " +
+                                               exact_number(kMaxCameraNoiseAngle) + "] rad, got " + exact_number(angle)};
+  return std::nullopt;
+}
+
+void check_camera_noise(double position, double angle) { throw_if(camera_noise_problem(position, angle), ""); }
+
+std::optional<SettingProblem> centroid_noise_problem(double sigma_px, const std::string& option) {
+  if (!(sigma_px >= 0 && sigma_px <= kMaxCentroidNoisePx))
+    return SettingProblem{option, option + ": expected a centroid noise sigma in [0, " +
+                                      exact_number(kMaxCentroidNoisePx) + "] px, got " + exact_number(sigma_px)};
+  return std::nullopt;
 }
 
 void check_centroid_noise(double sigma_px, const std::string& option) {
-  if (!(sigma_px >= 0 && sigma_px <= kMaxCentroidNoisePx))
-    fail(option, "expected a centroid noise sigma in [0, " + exact_number(kMaxCentroidNoisePx) + "] px, got " +
-                     exact_number(sigma_px));
+  throw_if(centroid_noise_problem(sigma_px, option), "");
 }
 
 std::string software_version() { return VCLOE_VERSION; }

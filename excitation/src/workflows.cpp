@@ -74,9 +74,15 @@ TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::
           r.feasible ? "" : trajectory_file + ": trajectory not feasible: " + r.reason};
 }
 
-void ExciteOptions::validate() const {
+std::optional<SettingProblem> ExciteOptions::problem() const {
+  if (seed_given && seed < 0) return SettingProblem{"--seed", "--seed: expected a non-negative seed, got " + std::to_string(seed)};
+  return std::nullopt;
+}
+
+void ExciteOptions::validate(const std::string& where) const {
+  // The output first (as always): the file system, so here and not in problem(), which stays pure.
   check_output_path(out, force, {robot, config});
-  if (seed_given && seed < 0) fail("--seed", "expected a non-negative seed, got " + std::to_string(seed));
+  throw_if(problem(), where);
 }
 
 namespace {

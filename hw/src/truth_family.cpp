@@ -21,11 +21,6 @@ std::optional<SettingProblem> TruthFamily::problem() const {
 
 void TruthFamily::validate(const std::string& where) const { throw_if(problem(), where); }
 
-std::string TruthFamily::first_invalid() const {
-  const auto p = problem();
-  return p ? p->message : std::string();
-}
-
 namespace {
 
 class Draw {

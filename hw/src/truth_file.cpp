@@ -6,8 +6,11 @@
 
 namespace vcloe::hw {
 
-void RandomTruthOptions::validate() const {
-  if (const std::string why = family.first_invalid(); !why.empty()) fail("truth random", why);
+std::optional<SettingProblem> RandomTruthOptions::problem() const { return family.problem(); }
+
+void RandomTruthOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The output: the file system, so here and not in problem() (which stays pure).
   check_output_path(out, force, {priors});
 }
 

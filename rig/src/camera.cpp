@@ -9,15 +9,18 @@
 
 namespace vcloe::rig {
 
-void CameraOption::validate() const {
+std::optional<SettingProblem> CameraOption::problem() const {
   const auto given = [this](const std::string& name) {
     return std::find(stereo_options_given.begin(), stereo_options_given.end(), name) != stereo_options_given.end();
   };
   if (model != "stereo")
     for (const std::string& name : stereo_only_options())
-      if (given(name)) fail(name, "applies to --camera stereo only; the " + model + " camera would ignore it");
-  defaults::check_centroid_noise(centroid_noise_px, "--centroid-noise-px");
+      if (given(name))
+        return SettingProblem{name, name + ": applies to --camera stereo only; the " + model + " camera would ignore it"};
+  return defaults::centroid_noise_problem(centroid_noise_px, "--centroid-noise-px");
 }
+
+void CameraOption::validate(const std::string& where) const { throw_if(problem(), where); }
 
 std::function<void(PoseTrace&)> install_camera(const CameraOption& o, VirtualRun& vo) {
   o.validate();

@@ -67,7 +67,8 @@ std::string endpoint_identity(const std::string& endpoint) {
 
 }  // namespace
 
-void check_endpoints(const RigEndpoints& e, const std::string& which) {
+std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std::string& which) {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   const std::vector<std::pair<char, std::pair<std::string, const std::string*>>> all = {
       {'c', {"--camera-stream", &e.camera}}, {'p', {"--poses", &e.poses}},
       {'k', {"--commands", &e.commands}},    {'s', {"--status", &e.status}}};
@@ -75,13 +76,16 @@ void check_endpoints(const RigEndpoints& e, const std::string& which) {
   for (const auto& [letter, option] : all) {
     if (which.find(letter) == std::string::npos) continue;
     const std::string& endpoint = *option.second;
-    if (const std::string why = endpoint_problem(endpoint); !why.empty()) fail(option.first, why);
+    if (const std::string why = endpoint_problem(endpoint); !why.empty()) return bad(option.first, why);
     for (const auto& [earlier, other] : used)
       if (endpoint_identity(endpoint) == endpoint_identity(*other))
-        fail(option.first, "the same endpoint as " + earlier + " (" + *other + "); each stream needs its own");
+        return bad(option.first, "the same endpoint as " + earlier + " (" + *other + "); each stream needs its own");
     used.push_back(option);
   }
+  return std::nullopt;
 }
+
+void check_endpoints(const RigEndpoints& e, const std::string& which) { throw_if(endpoints_problem(e, which), ""); }
 
 RigEndpoints ipc_endpoints(const std::string& dir) {
   return {"ipc://" + dir + "/camera", "ipc://" + dir + "/poses", "ipc://" + dir + "/commands", "ipc://" + dir + "/status"};
@@ -124,14 +128,21 @@ RigClock parse_clock(const std::string& name) {
   fail("--clock", "expected lockstep or realtime, got '" + name + "'");
 }
 
-void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
-                   const std::string& zero) {
-  if (!zero.empty() && seconds == 0) return;
+std::optional<SettingProblem> timeout_problem(const std::string& option, double seconds, double least,
+                                              const std::string& least_is, double most, const std::string& zero) {
+  if (!zero.empty() && seconds == 0) return std::nullopt;
   const std::string expected = "expected " + (zero.empty() ? "" : zero + " or ") + "a time in [" +
                                exact_number(least) + ", " + exact_number(most) + "] s";
-  if (!(seconds > 0 && seconds <= most)) fail(option, expected + ", got " + exact_number(seconds));
+  auto bad = [&](const std::string& what) { return SettingProblem{option, option + ": " + what}; };
+  if (!(seconds > 0 && seconds <= most)) return bad(expected + ", got " + exact_number(seconds));
   if (seconds < least)
-    fail(option, exact_number(seconds) + " s is shorter than " + least_is + ": it would trip on every run; " + expected);
+    return bad(exact_number(seconds) + " s is shorter than " + least_is + ": it would trip on every run; " + expected);
+  return std::nullopt;
+}
+
+void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
+                   const std::string& zero) {
+  throw_if(timeout_problem(option, seconds, least, least_is, most, zero), "");
 }
 
 std::string one_camera_period(double camera_period, const std::string& experiment_file) {
@@ -139,16 +150,22 @@ std::string one_camera_period(double camera_period, const std::string& experimen
          " Hz in " + experiment_file + ")";
 }
 
-void check_start_timeout(double seconds) {
+std::optional<SettingProblem> start_timeout_problem(double seconds) {
   const double least = 2 * kHandshakePeriod;
-  check_timeout("--start-timeout", seconds, least,
-                "two handshake periods (" + exact_number(least) + " s), before which nothing can be heard", 3600);
+  return timeout_problem("--start-timeout", seconds, least,
+                         "two handshake periods (" + exact_number(least) + " s), before which nothing can be heard", 3600);
 }
 
-void TimeoutOptions::validate(double camera_period, const std::string& experiment_file) const {
+void check_start_timeout(double seconds) { throw_if(start_timeout_problem(seconds), ""); }
+
+std::optional<SettingProblem> TimeoutOptions::problem(double camera_period, const std::string& experiment_file) const {
   const std::string least = one_camera_period(camera_period, experiment_file);
-  check_timeout("--pose-timeout", pose, camera_period, least, 60, "0 (the clock's default)");
-  check_timeout("--heartbeat-timeout", heartbeat, camera_period, least, 60, "0 (the clock's default)");
+  if (auto p = timeout_problem("--pose-timeout", pose, camera_period, least, 60, "0 (the clock's default)")) return p;
+  return timeout_problem("--heartbeat-timeout", heartbeat, camera_period, least, 60, "0 (the clock's default)");
+}
+
+void TimeoutOptions::validate(double camera_period, const std::string& experiment_file, const std::string& where) const {
+  throw_if(problem(camera_period, experiment_file), where);
 }
 
 namespace {
@@ -172,7 +189,7 @@ bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, doub
   const bool realtime = clock == RigClock::Realtime;
   l.pose_timeout = t.pose > 0 ? t.pose : realtime ? 2 * camera_period : 2.0;
   l.heartbeat_timeout = t.heartbeat > 0 ? t.heartbeat : realtime ? 5 * camera_period : 2.0;
-  if (const std::string why = l.first_invalid(); !why.empty()) fail("safety limits", why);
+  l.validate();
   return l;
 }
 

@@ -218,9 +218,13 @@ void Controller::finish() {
 
 }  // namespace
 
-void ControlOptions::validate() const {
-  check_start_timeout(start_timeout);
-  check_endpoints(endpoints, "pks");
+std::optional<SettingProblem> ControlOptions::problem() const { return start_timeout_problem(start_timeout); }
+
+void ControlOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The endpoints (an ipc path is looked at, lstat) and the outputs: the file system, so here
+  // and not in problem(), which stays pure.
+  throw_if(endpoints_problem(endpoints, "pks"), where);
   for (const std::string& f : {out, sidecar_path(out), out + ".partial"})
     check_output_path(f, force, {robot, experiment, reference});
 }

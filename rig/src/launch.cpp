@@ -153,11 +153,16 @@ void wait_all(std::vector<Child>& children, double grace) {
 
 }  // namespace
 
-void RigRun::validate() const {
-  defaults::check_camera_noise(noise_position, noise_angle);
-  camera.validate();
+std::optional<SettingProblem> RigRun::problem() const {
+  if (auto p = defaults::camera_noise_problem(noise_position, noise_angle)) return p;
+  return camera.problem();
+}
+
+void RigRun::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The timeouts against the experiment's camera period: a file read, so not in problem().
   const double period = servo::load_experiment(experiment).timing.camera_period();
-  timeouts.validate(period, experiment);
+  timeouts.validate(period, experiment, where);
 }
 
 void run_rig(const RigRun& r) {

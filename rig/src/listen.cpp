@@ -46,11 +46,15 @@ nlohmann::json summary(Stream& s, bridge::Subscriber& sub) {
 
 }  // namespace
 
-void ListenOptions::validate() const {
-  if (endpoint.empty()) fail("--endpoint", "expected ipc://PATH or tcp://HOST:PORT");
-  if (!(seconds > 0) || seconds > 86400) fail("--seconds", "expected a duration in (0, 86400] s");
-  if (frames < 0) fail("--frames", "expected a non-negative count");
+std::optional<SettingProblem> ListenOptions::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (endpoint.empty()) return bad("--endpoint", "expected ipc://PATH or tcp://HOST:PORT");
+  if (!(seconds > 0) || seconds > 86400) return bad("--seconds", "expected a duration in (0, 86400] s");
+  if (frames < 0) return bad("--frames", "expected a non-negative count");
+  return std::nullopt;
 }
+
+void ListenOptions::validate(const std::string& where) const { throw_if(problem(), where); }
 
 void listen(const ListenOptions& o) {
   o.validate();

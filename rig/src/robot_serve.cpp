@@ -88,7 +88,7 @@ class RobotServer {
     l.max_invalid_in_row = o.max_invalid;
     l.max_command_speed = o.max_command_speed;
     l.joint_limit = s.model.joint_limit;
-    if (const std::string why = l.first_invalid(); !why.empty()) fail("robot serve", why);
+    l.validate("robot serve");
     return l;
   }
   static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s) {
@@ -212,10 +212,15 @@ class RobotServer {
 
 }  // namespace
 
-void RobotServeOptions::validate() const {
-  if (!(hold >= 0 && hold <= 3600)) fail("--hold", "expected a time in [0, 3600] s");
-  check_start_timeout(start_timeout);
-  check_endpoints(endpoints, "cpks");
+std::optional<SettingProblem> RobotServeOptions::problem() const {
+  if (!(hold >= 0 && hold <= 3600)) return SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"};
+  return start_timeout_problem(start_timeout);
+}
+
+void RobotServeOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
+  throw_if(endpoints_problem(endpoints, "cpks"), where);
 }
 
 void serve_robot(const RobotServeOptions& o) {

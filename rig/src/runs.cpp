@@ -19,9 +19,14 @@ void simulate_to_file(const SimulateOptions& o) {
   warn_if_not_following(t, o.out);
 }
 
-void RunOptions::validate() const {
-  defaults::check_camera_noise(noise_position, noise_angle);
-  camera.validate();
+std::optional<SettingProblem> RunOptions::problem() const {
+  if (auto p = defaults::camera_noise_problem(noise_position, noise_angle)) return p;
+  return camera.problem();
+}
+
+void RunOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The outputs: the file system, so here and not in problem() (which stays pure).
   for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
 }
 

@@ -196,11 +196,16 @@ class VisionServer {
 
 }  // namespace
 
-void VisionServeOptions::validate() const {
+std::optional<SettingProblem> VisionServeOptions::problem() const { return start_timeout_problem(start_timeout); }
+
+void VisionServeOptions::validate(const std::string& where) const {
+  // --robot-timeout first (as always): it needs the experiment file's camera period, so it is
+  // checked here and not in problem(), which stays pure.
   const double period = servo::load_experiment(experiment).timing.camera_period();
-  check_timeout("--robot-timeout", robot_timeout, period, one_camera_period(period, experiment), 3600);
-  check_start_timeout(start_timeout);
-  check_endpoints(endpoints, source == "virtual" ? "cps" : "ps");
+  throw_if(timeout_problem("--robot-timeout", robot_timeout, period, one_camera_period(period, experiment), 3600), where);
+  throw_if(problem(), where);
+  // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
+  throw_if(endpoints_problem(endpoints, source == "virtual" ? "cps" : "ps"), where);
 }
 
 void serve_vision(const VisionServeOptions& options) {

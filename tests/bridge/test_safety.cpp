@@ -92,8 +92,12 @@ TEST(Safety, AbsurdLimitsAreRefusedNamingTheKey) {
   SafetyLimits l;
   l.pose_timeout = 0;
   EXPECT_THROW(SafetyMonitor(l, 0.01), Error);
-  EXPECT_NE(l.first_invalid().find("pose_timeout"), std::string::npos);
+  ASSERT_TRUE(l.problem());
+  EXPECT_EQ(l.problem()->key, "pose_timeout");
+  EXPECT_EQ(l.problem()->message, "pose_timeout: expected a time in (0, 60] s");
   l = {};
   l.max_command_speed = -1;
-  EXPECT_NE(l.first_invalid().find("max_command_speed"), std::string::npos);
+  ASSERT_TRUE(l.problem());
+  EXPECT_EQ(l.problem()->key, "max_command_speed");
+  EXPECT_FALSE(SafetyLimits{}.problem());
 }

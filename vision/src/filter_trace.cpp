@@ -10,9 +10,17 @@
 
 namespace vcloe::vision {
 
-void FilterTraceOptions::validate() const {
-  if (order < 1 || order > 64) fail("--order", "expected a filter order of 1 to 64, got " + std::to_string(order));
-  if (!(cutoff > 0 && std::isfinite(cutoff))) fail("--cutoff", "expected a positive frequency in Hz, got " + exact_number(cutoff));
+std::optional<SettingProblem> FilterTraceOptions::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (order < 1 || order > 64) return bad("--order", "expected a filter order of 1 to 64, got " + std::to_string(order));
+  if (!(cutoff > 0 && std::isfinite(cutoff)))
+    return bad("--cutoff", "expected a positive frequency in Hz, got " + exact_number(cutoff));
+  return std::nullopt;
+}
+
+void FilterTraceOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // The outputs: the file system, so here and not in problem() (which stays pure).
   for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {in, sidecar_path(in)});
 }
 

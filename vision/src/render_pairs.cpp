@@ -16,13 +16,20 @@ namespace vcloe::vision {
 
 namespace fs = std::filesystem;
 
-void RenderPairsOptions::validate() const {
-  if (frames < 1 || frames > 100000) fail("--frames", "expected 1 to 100000 frames, got " + std::to_string(frames));
-  if (!(rate > 0 && rate <= 1e5)) fail("--rate", "expected a frame rate in (0, 100000] Hz, got " + exact_number(rate));
+std::optional<SettingProblem> RenderPairsOptions::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (frames < 1 || frames > 100000) return bad("--frames", "expected 1 to 100000 frames, got " + std::to_string(frames));
+  if (!(rate > 0 && rate <= 1e5)) return bad("--rate", "expected a frame rate in (0, 100000] Hz, got " + exact_number(rate));
   if (!(noise_dn >= 0 && noise_dn <= kMaxDn))
-    fail("--noise-dn", "expected a noise sigma in [0, 4095] DN (12-bit), got " + exact_number(noise_dn));
+    return bad("--noise-dn", "expected a noise sigma in [0, 4095] DN (12-bit), got " + exact_number(noise_dn));
   if (!(blur_px > kMinBlurPx && blur_px <= kMaxBlurPx))
-    fail("--blur-px", "expected a blur sigma in (0.1, 50] px, got " + exact_number(blur_px));
+    return bad("--blur-px", "expected a blur sigma in (0.1, 50] px, got " + exact_number(blur_px));
+  return std::nullopt;
+}
+
+void RenderPairsOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // --out: the file system, so here and not in problem() (which stays pure).
   if (fs::exists(out) && !fs::is_directory(out)) fail(out, "is a file; --out names the directory for the images");
 }
 

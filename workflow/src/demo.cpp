@@ -13,9 +13,15 @@
 
 namespace vcloe::workflow {
 
-void DemoOptions::validate() const {
+std::optional<SettingProblem> DemoOptions::problem() const {
   if (n < 1 || n > 1000)
-    fail("--n", "expected 1 to 1000 validation trajectories, got " + std::to_string(n));
+    return SettingProblem{"--n", "--n: expected 1 to 1000 validation trajectories, got " + std::to_string(n)};
+  return std::nullopt;
+}
+
+void DemoOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  // --dir: the file system, so here and not in problem() (which stays pure).
   if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the demo files in it");
   if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
 }

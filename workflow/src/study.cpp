@@ -13,9 +13,16 @@
 
 namespace vcloe::workflow {
 
-void StudyOptions::validate() const {
-  if (truths < 1 || truths > 1000) fail("--truths", "expected 1 to 1000 truths, got " + std::to_string(truths));
-  if (n < 1 || n > 100) fail("--n", "expected 1 to 100 validation trajectories, got " + std::to_string(n));
+std::optional<SettingProblem> StudyOptions::problem() const {
+  if (truths < 1 || truths > 1000)
+    return SettingProblem{"--truths", "--truths: expected 1 to 1000 truths, got " + std::to_string(truths)};
+  if (n < 1 || n > 100)
+    return SettingProblem{"--n", "--n: expected 1 to 100 validation trajectories, got " + std::to_string(n)};
+  return std::nullopt;
+}
+
+void StudyOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
   if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
   if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the study's files in it");
   // Each file read as its step will read it, before the directory or any step: a trace given

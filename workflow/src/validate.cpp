@@ -15,10 +15,15 @@
 
 namespace vcloe::workflow {
 
-void ValidateOptions::validate() const {
+std::optional<SettingProblem> ValidateOptions::problem() const {
   if (n < 1 || n > 1000)
-    fail("--n", "expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
-                    std::to_string(n));
+    return SettingProblem{"--n", "--n: expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
+                                     std::to_string(n)};
+  return std::nullopt;
+}
+
+void ValidateOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
   if (!out.empty()) check_output_path(out, force, {model, truth, priors, experiment, config});
 }
 

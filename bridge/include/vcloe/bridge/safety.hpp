@@ -10,6 +10,7 @@
 #include <string>
 
 #include "vcloe/bridge/messages.hpp"
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::bridge {
 
@@ -20,8 +21,10 @@ struct SafetyLimits {
   double joint_limit = 0.9948;       // rad; every command must satisfy |theta_i| <= joint_limit
   double max_command_speed = 6.0;    // rad/s; |U_i - U_i,previous| / (time between their frames)
 
-  // The first invalid setting as "key: what is expected", or empty.
-  std::string first_invalid() const;
+  // The first limit out of range ("<key>: what is expected"); validate throws it as
+  // vcloe::Error "<where>: <message>" (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "safety limits") const;
 };
 
 struct StopCause {

@@ -3,10 +3,12 @@
 // stereo image pairs through the pose pipeline, written as a trace, with error statistics
 // against a true trace (Li et al. 2019 §3.1, eqs. 27-28; docs/vision.md, Pipeline). Also the image
 // checks every command reading image pairs shares.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vcloe/calib/image_pairs.hpp"
+#include "vcloe/core/settings.hpp"
 #include "vcloe/vision/pose.hpp"
 #include "vcloe/vision/report.hpp"
 
@@ -27,8 +29,10 @@ struct MeasureOptions {
   double rate = 100, max_fre_mm = 0.5;           // Hz; mm
   bool force = false, base_per_frame = false;
 
-  // The rate and threshold's ranges and the outputs (never an input), naming the option.
-  void validate() const;
+  // problem(): the rate and threshold's ranges (core/settings.hpp, the messages beginning with
+  // the option); validate(): those, then the outputs (never an input: the file system).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Pair k is frame N (the number in its names, else k) at N / rate; every pair measured, the

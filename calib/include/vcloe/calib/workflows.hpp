@@ -6,10 +6,12 @@
 // robot-world/hand-eye calibration, Li et al. 2019 eq. 28). Each options struct validates itself
 // naming the option.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/pose_path.hpp"
+#include "vcloe/core/settings.hpp"
 #include "vcloe/vision/report.hpp"
 
 namespace vcloe::calib {
@@ -39,8 +41,10 @@ struct CalibrateBaseOptions {
   bool force = false;
 
   // Counts and noise bounded before any work (a huge --poses ran for minutes): 10^5 frames take
-  // about 6 s, 10^4 poses about 1 s; --commanded only with --images; the output never an input.
-  void validate() const;
+  // about 6 s, 10^4 poses about 1 s; --commanded only with --images (problem(), pure; the
+  // messages begin with the option, core/settings.hpp); validate() then the output, never an input.
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // T_C_O from the base markers (images, or the virtual rig's noisy centroids along the

@@ -4,6 +4,7 @@
 // camera's noise and its bounds, and the software version sidecars record.
 #include <string>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/core/rotation.hpp"
 
 namespace vcloe::defaults {
@@ -30,12 +31,15 @@ inline constexpr double kCameraNoisePosition = 2e-5, kCameraNoiseAngle = 5e-5;
 inline constexpr double kMaxCameraNoisePosition = 0.01, kMaxCameraNoiseAngle = 0.1;
 // [position x3, angle x3] as the loop's noise model takes it.
 Vec6d camera_noise_sigma(double position = kCameraNoisePosition, double angle = kCameraNoiseAngle);
-// Both sigmas within [0, max]; a vcloe::Error naming --noise-position or --noise-angle.
+// Both sigmas within [0, max]; the problem (core/settings.hpp) or a vcloe::Error naming
+// --noise-position or --noise-angle.
+std::optional<SettingProblem> camera_noise_problem(double position, double angle);
 void check_camera_noise(double position, double angle);
 
 // The stereo camera's marker-centroid noise sigma (px) and its bound; a vcloe::Error naming
 // `option` outside [0, kMaxCentroidNoisePx].
 inline constexpr double kCentroidNoisePx = 0.05, kMaxCentroidNoisePx = 10;
+std::optional<SettingProblem> centroid_noise_problem(double sigma_px, const std::string& option);
 void check_centroid_noise(double sigma_px, const std::string& option);
 
 // This build's version (the project's, CMakeLists.txt), as sidecars record it.

@@ -5,9 +5,11 @@
 // trajectory optimised by the observability index, Li et al. 2019 eqs. 37-39).
 #include <cstdint>
 #include <ostream>
+#include <optional>
 #include <string>
 
 #include "vcloe/core/report.hpp"
+#include "vcloe/core/settings.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 
 namespace vcloe::excitation {
@@ -38,8 +40,10 @@ struct ExciteOptions {
   long seed = -1;                  // overrides the config's if given (>= 0)
   bool seed_given = false, force = false;
 
-  // Before the optimisation (minutes): the output (never an input) and the seed, naming them.
-  void validate() const;
+  // Before the optimisation (minutes): the output (never an input; validate() only, the file
+  // system) and the seed (problem(), core/settings.hpp), naming them.
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 struct ExciteRun {
   ExcitationProblem problem;

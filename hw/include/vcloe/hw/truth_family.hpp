@@ -27,7 +27,6 @@ struct TruthFamily {
   // "<where>: <message>" (core/settings.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
-  std::string first_invalid() const;  // problem()'s message, or empty (for `vcloe truth random`)
 };
 
 // A truth: the priors' structure and values, varied as `family` says, then every body's moments
@@ -44,7 +43,10 @@ struct RandomTruthOptions {
   TruthFamily family;
   bool force = false;
 
-  void validate() const;  // the family (named "truth random") and the output (never the priors)
+  // problem(): the family's; validate(): that (named "truth random") and the output (never the
+  // priors: the file system, not in problem()).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "truth random") const;
 };
 Report write_random_truth(const RandomTruthOptions& options);  // text: "wrote OUT"
 

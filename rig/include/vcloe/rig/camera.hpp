@@ -22,7 +22,9 @@ struct CameraOption {
 
   // Centroid noise in [0, 10] px (as `calibrate base --noise-px`); the stereo options only with
   // the stereo camera. Called by install_camera, and by `rig run` before it starts a process.
-  void validate() const;
+  // The settings pair (core/settings.hpp); the messages begin with the option.
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // The stereo-only options, in the order they are checked.

@@ -5,10 +5,12 @@
 // command-line options are declared in apps/src/rig_options.hpp.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/bridge/transport.hpp"
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::rig {
 
@@ -27,7 +29,8 @@ struct RigEndpoints {
 std::string endpoint_problem(const std::string& endpoint);
 // Before any socket is bound: every endpoint of the streams in `which` ("cpks") checked (the
 // defaults too), and no two the same endpoint (ipc paths as files, tcp by host and port).
-void check_endpoints(const RigEndpoints& endpoints, const std::string& which);
+std::optional<SettingProblem> endpoints_problem(const RigEndpoints& endpoints, const std::string& which);
+void check_endpoints(const RigEndpoints& endpoints, const std::string& which);  // throws endpoints_problem
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);
 RigEndpoints tcp_endpoints();
@@ -39,19 +42,26 @@ RigClock parse_clock(const std::string& name);  // "lockstep" | "realtime"
 // means ("0 (the clock's default)"; empty: 0 is refused). `least` is the shortest the stream can
 // keep, said as `least_is` ("one camera period (0.01 s at 100 Hz in exp.yaml)"): a shorter
 // timeout would trip on every run.
+// timeout_problem: the problem (core/settings.hpp), keyed by `option`; check_timeout throws it.
+std::optional<SettingProblem> timeout_problem(const std::string& option, double seconds, double least,
+                                              const std::string& least_is, double most, const std::string& zero = "");
 void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
                    const std::string& zero = "");
 // "one camera period (0.01 s at 100 Hz in FILE)": the least of a timeout on a stream sent once a frame.
 std::string one_camera_period(double camera_period, const std::string& experiment_file);
 // The least start timeout: two of the handshake's periods, the first time anything can be heard.
-void check_start_timeout(double seconds);
+std::optional<SettingProblem> start_timeout_problem(double seconds);
+void check_start_timeout(double seconds);  // throws start_timeout_problem
 
 // The timeouts as options. 0 = the clock's default: realtime 2 camera periods (pose) and 5
 // (controller); lockstep 2 s each (nothing is paced there: they only find a process that died).
 struct TimeoutOptions {
   double pose = 0, heartbeat = 0;
-  // Each 0 (the default) or in [one camera period, 60] s (check_timeout).
-  void validate(double camera_period, const std::string& experiment_file) const;
+  // Each 0 (the default) or in [one camera period, 60] s (timeout_problem). The settings pair
+  // (core/settings.hpp) with the camera period and its file as arguments: the struct does not
+  // hold them; the messages begin with the option, so `where` is empty by default.
+  std::optional<SettingProblem> problem(double camera_period, const std::string& experiment_file) const;
+  void validate(double camera_period, const std::string& experiment_file, const std::string& where = "") const;
 };
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
 

@@ -24,8 +24,11 @@ struct RigRun {
   bool force = false;
 
   // Every option the three processes would refuse, refused here: one line, before any starts
-  // (camera noise, camera, timeouts against the experiment's camera period).
-  void validate() const;
+  // (camera noise, camera, timeouts against the experiment's camera period). problem(): the
+  // noise and the camera; validate() then reads the experiment for the timeouts (a file: not in
+  // problem(), which stays pure). The messages begin with the option (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Starts `vcloe robot serve`, `vision serve --source virtual` and `control` (this binary) on

@@ -30,8 +30,10 @@ struct RunOptions {
   bool force = false;
 
   // Every option before any file is read or the robot moves: the camera noise within its bounds
-  // (core/defaults.hpp), the camera's options, the outputs.
-  void validate() const;
+  // (core/defaults.hpp), the camera's options (problem(), pure), then the outputs (validate():
+  // the file system). The messages begin with the option (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 void run_virtual_to_file(const RunOptions& options);
 

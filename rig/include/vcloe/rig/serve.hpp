@@ -21,8 +21,11 @@ struct RobotServeOptions {
   int max_invalid = 5;
   double max_command_speed = 6.0, hold = 0.5, start_timeout = 30;
   std::optional<oe_ident::Payload> payload;  // bolted to the virtual robot's platform
-  // --hold in [0, 3600] s, the start timeout, the endpoints (before any file is read).
-  void validate() const;
+  // --hold in [0, 3600] s, the start timeout (problem(): core/settings.hpp, the messages
+  // beginning with the option), then the endpoints (validate() only: an ipc path is looked at),
+  // before any file is read. The timeouts are checked once the experiment is read (serve_robot).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
@@ -36,8 +39,11 @@ struct VisionServeOptions {
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
   double robot_timeout = 2.0, start_timeout = 30;
   CameraOption camera;
-  // --robot-timeout against the experiment's camera period, the start timeout, the endpoints.
-  void validate() const;
+  // problem(): the start timeout. validate() first reads the experiment and checks --robot-timeout
+  // against its camera period, then problem(), then the endpoints (the file system: an experiment
+  // file, ipc paths looked at; not in problem(), which stays pure).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Publishes the pose stream of `source` (virtual | images:DIR | camera:LEFT,RIGHT) from the
@@ -50,8 +56,10 @@ struct ControlOptions {
   double robot_timeout = 0, start_timeout = 30;
   bool force = false, keep_partial_on_interrupt = false;
   std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
-  // The start timeout, the endpoints, the outputs (TRACE, its sidecar, TRACE.partial).
-  void validate() const;
+  // problem(): the start timeout. validate() then checks the endpoints and the outputs (TRACE, its
+  // sidecar, TRACE.partial): the file system, so not in problem(), which stays pure.
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Runs the visual-servo controller on the pose stream and writes the recorded trace.
@@ -62,8 +70,9 @@ struct ListenOptions {
   double seconds = 10;
   int frames = 0;  // stop after this many poses (0: run for `seconds`)
   bool json = false;
-  // An endpoint, seconds in (0, 86400], frames >= 0.
-  void validate() const;
+  // An endpoint, seconds in (0, 86400], frames >= 0 (core/settings.hpp).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Shows a live pose stream: a line a second (or, with json, only the summary at the end).

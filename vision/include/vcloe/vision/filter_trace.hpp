@@ -3,8 +3,10 @@
 // sosfiltfilt) of a trace's measured poses, offline only (Li et al. 2019 §4.2; docs/vision.md,
 // Zero-phase filter).
 #include <ostream>
+#include <optional>
 #include <string>
 
+#include "vcloe/core/settings.hpp"
 #include "vcloe/vision/report.hpp"
 
 namespace vcloe::vision {
@@ -16,7 +18,10 @@ struct FilterTraceOptions {
   bool cutoff_given = false; // --cutoff given: a cut-off at or above Nyquist is an error, not a note
   bool force = false;
 
-  void validate() const;  // order, cut-off and the outputs (never the input), naming the option
+  // problem(): order and cut-off (core/settings.hpp, the messages beginning with the option);
+  // validate(): those, then the outputs (never the input: the file system).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
   // The cut-off for a trace sampled at fs_hz over span_s: --cutoff if given and valid (else an
   // error explaining the bound); the default if below Nyquist, else 0.6 x Nyquist with a note
   // on `notes`. Below one cycle over the record the filter would return the mean: refused.

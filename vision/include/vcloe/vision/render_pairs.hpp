@@ -4,10 +4,12 @@
 // virtual rig (docs/vision.md, Rendering).
 #include <cstdint>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vcloe/core/pose_path.hpp"
+#include "vcloe/core/settings.hpp"
 #include "vcloe/vision/report.hpp"
 
 namespace vcloe::vision {
@@ -22,8 +24,10 @@ struct RenderPairsOptions {
   bool force = false;
 
   // Every option's range, before any file is read or image allocated (the rig file bounds the
-  // image size, kMaxImagePixels), naming the option.
-  void validate() const;
+  // image size, kMaxImagePixels), naming the option (core/settings.hpp); validate() then --out,
+  // which is the file system.
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 // Most pixels one render writes (both images of every frame): 10 Gpx, 400 frames of the default

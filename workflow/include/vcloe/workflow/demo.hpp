@@ -2,7 +2,10 @@
 // `vcloe demo`: the whole chain on the virtual rig with the default configs (excite -> run, and
 // again with the known payload -> identify -> validate -> report), each step printed as the
 // command a user would type and run as a child process (the `vcloe` executable itself).
+#include <optional>
 #include <string>
+
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::workflow {
 
@@ -12,7 +15,10 @@ struct DemoOptions {
   bool force = false, rig = false;
   std::string config;  // the identification settings the demo's identify uses (their anchor)
 
-  void validate() const;  // before any step runs (they take minutes)
+  // Before any step runs (they take minutes): problem() the count (core/settings.hpp, the message
+  // beginning with the option); validate() then --dir, which is the file system.
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 void demo(const DemoOptions& options);

@@ -6,7 +6,10 @@
 // one row per truth and the coverage of the reported sigma over all (vcloe/report/study.hpp),
 // printed and written to DIR/study.json and DIR/study.md.
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::workflow {
 
@@ -16,7 +19,11 @@ struct StudyOptions {
   std::uint64_t seed = 1;
   bool unmodelled = false, force = false, quiet = false;
 
-  void validate() const;  // counts in range, --dir usable, every input file read as its step will read it
+  // problem(): the counts in range (core/settings.hpp, the messages beginning with the option).
+  // validate(): those, then --dir usable and every input file read as its step will read it
+  // (the file system, so not in problem(), which stays pure).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 void study(StudyOptions options);

@@ -4,7 +4,10 @@
 // twin(model) and the noise floor measured - twin(truth) — and, with reidentify, the spread of
 // the parameters when each trajectory is used for a fresh identification from the priors. The
 // result is printed (Table 4/5 form, or JSON) and written as vcloe/report/validation.hpp's file.
+#include <optional>
 #include <string>
+
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::workflow {
 
@@ -14,7 +17,10 @@ struct ValidateOptions {
   unsigned seed = 1001;
   bool json = false, reidentify = false, force = false, quiet = false;
 
-  void validate() const;  // --n in range, --out checked as an output
+  // problem(): --n in range (core/settings.hpp, the message beginning with the option);
+  // validate(): that, then --out checked as an output (the file system, not in problem()).
+  std::optional<SettingProblem> problem() const;
+  void validate(const std::string& where = "") const;
 };
 
 void validate(const ValidateOptions& options);
