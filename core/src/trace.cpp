@@ -84,11 +84,7 @@ void write_file_atomically(const std::string& path, const std::string& text, boo
   move_into_place(write_temporary(path, text), path);
 }
 
-nlohmann::json file_entry(const std::string& path) {
-  const FileRecord f = file_record(path);
-  if (f.none()) return nullptr;
-  return {{"path", f.path}, {"sha256", f.sha256}};
-}
+nlohmann::json file_entry(const std::string& path) { return to_json(file_record(path)); }
 
 std::optional<RecordedFile> recorded_file(const std::optional<FileRecord>& entry, const std::string& key,
                                           const std::string& trace_path) {

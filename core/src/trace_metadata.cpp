@@ -17,14 +17,16 @@ FileRecord file_record(const std::string& path) {
   return {std::filesystem::absolute(path).lexically_normal().string(), sha256_file(path)};
 }
 
+json to_json(const FileRecord& f) {
+  if (f.none()) return nullptr;
+  return {{"path", f.path}, {"sha256", f.sha256}};
+}
+
 namespace {
 
 // ---- the writer ----
 
-json file_json(const FileRecord& f) {
-  if (f.none()) return nullptr;
-  return {{"path", f.path}, {"sha256", f.sha256}};
-}
+json file_json(const FileRecord& f) { return to_json(f); }
 
 template <class T>
 void put(json& j, const char* key, const std::optional<T>& v) {

@@ -9,10 +9,9 @@
 
 namespace vcloe::report {
 
-std::optional<FileEntry> FileEntry::of(const std::string& path) {
-  const nlohmann::json j = file_entry(path);
-  if (j.is_null()) return std::nullopt;
-  return FileEntry{j["path"].get<std::string>(), j["sha256"].get<std::string>()};
+std::optional<FileEntry> file_entry_of(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  return file_record(path);
 }
 
 std::pair<double, std::string> worst_fit_over_noise(const std::vector<AxesRms>& after_rms_all, const Vec6d& noise_sigma) {

@@ -21,9 +21,7 @@ json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 json axes_json(const AxesRms& a) { return {{"mm", {a[0], a[1], a[2]}}, {"mrad", {a[3], a[4], a[5]}}}; }
 
-json file_json(const std::optional<FileEntry>& f) {
-  return f ? json{{"path", f->path}, {"sha256", f->sha256}} : json();
-}
+json file_json(const std::optional<FileEntry>& f) { return f ? to_json(*f) : json(); }
 
 json parameter_json(const ParameterEntry& p) {
   return {{"name", p.name},

@@ -132,10 +132,10 @@ void identify(const IdentifyOptions& q) {
                         q.force);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
   // What was read, for `vcloe report` and for the record (absolute paths and SHA-256).
-  r.inputs = {*report::FileEntry::of(q.robot),    *report::FileEntry::of(q.measured),
-                   *report::FileEntry::of(o.setup.reference_file), *report::FileEntry::of(q.out),
-                   report::FileEntry::of(q.payload_trace), report::FileEntry::of(o.setup.experiment_file),
-                   report::FileEntry::of(q.config)};
+  r.inputs = {*report::file_entry_of(q.robot),    *report::file_entry_of(q.measured),
+                   *report::file_entry_of(o.setup.reference_file), *report::file_entry_of(q.out),
+                   report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
+                   report::file_entry_of(q.config)};
   const std::string text = report::to_json(r).dump(2);
   write_file_atomically(q.out + ".report.json", text + "\n", q.force);
   if (q.json) std::cout << text << "\n";

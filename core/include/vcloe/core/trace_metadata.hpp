@@ -21,9 +21,12 @@ inline constexpr const char* kTraceFormat = "vcloe-trace-1";
 struct FileRecord {
   std::string path, sha256;
   bool none() const { return path.empty(); }
+  bool operator==(const FileRecord&) const = default;
 };
 // The record of a file as written now (absolute path, hash); none for an empty path.
 FileRecord file_record(const std::string& path);
+// {"path": ..., "sha256": ...}, or null for none: how sidecars and reports write it.
+nlohmann::json to_json(const FileRecord& f);
 
 struct EngineRecord {  // the virtual robot's physics engine
   std::string name;

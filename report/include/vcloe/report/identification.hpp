@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/core/trace_metadata.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 
 namespace vcloe::report {
@@ -51,11 +52,9 @@ struct Correlation {  // of the fitted parameters (registry order), from the hon
   bool operator==(const Correlation&) const = default;
 };
 
-struct FileEntry {  // a file read or written: absolute path and SHA-256
-  std::string path, sha256;
-  static std::optional<FileEntry> of(const std::string& path);  // none for an empty path (core's file_entry)
-  bool operator==(const FileEntry&) const = default;
-};
+using FileEntry = FileRecord;  // a file read or written: absolute path and SHA-256 (core/trace_metadata.hpp)
+// The record of the file as it is now; none for an empty path.
+std::optional<FileEntry> file_entry_of(const std::string& path);
 
 // What the fit read and wrote; the optional ones are null in the file when not given.
 struct ReportInputs {
