@@ -3,7 +3,7 @@
 // parameters, then the rest), so that its first complaint stays the same.
 #include <cmath>
 
-#include "json_read.hpp"
+#include "vcloe/core/json_node.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/report/identification.hpp"
@@ -12,7 +12,10 @@
 namespace vcloe::report {
 
 using nlohmann::json;
-using detail::Node;
+using Node = vcloe::JsonNode;
+
+// What a missing key says: the file was not written by this vcloe.
+constexpr const char* kMissingHint = "(not written by `vcloe identify`, or by an older vcloe? run it again)";
 
 namespace {
 
@@ -108,8 +111,7 @@ std::vector<AxesRms> read_rms_rows(const Node& n) {
 }
 
 ParameterEntry read_parameter(const Node& p) {
-  if (p["name"].absent() || !p["name"].value().is_string())
-    fail(p.file(), p.key() + ": expected an object with a string 'name'");
+  if (p["name"].absent() || !p["name"].value().is_string()) p.refuse("an object with a string 'name'");
   ParameterEntry e;
   e.name = p["name"].string();
   e.prior = p["prior"].number();
@@ -152,13 +154,10 @@ Correlation read_correlation(const Node& c) {
   return out;
 }
 
-FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].string()}; }
+FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].sha256()}; }
 
 ReportInputs read_inputs(const Node& in) {
-  auto required = [&](const char* key) {
-    if (in[key].is_null()) fail(in.file(), std::string("inputs: missing '") + key + "'");
-    return read_file_entry(in[key]);
-  };
+  auto required = [&](const char* key) { return read_file_entry(in.need(key)); };
   auto optional = [&](const char* key) -> std::optional<FileEntry> {
     if (in[key].is_null()) return std::nullopt;
     return read_file_entry(in[key]);
@@ -170,12 +169,11 @@ ReportInputs read_inputs(const Node& in) {
 }  // namespace
 
 IdentificationReport identification_from_json(const json& document, const std::string& file) {
-  const Node root = Node::root(document, file);
+  const Node root = Node::root(document, file, kMissingHint);
   for (const char* key : {"parameters", "inputs", "adequacy", "before_rms_all", "after_rms_all", "singular_values"})
     root.need(key);
   const Node params = root["parameters"];
-  if (!params.value().is_array() || params.value().size() != sim::kNumLambda)
-    fail(file, "parameters: expected 67 entries, got " + params.value().dump().substr(0, 40));
+  params.array_size(sim::kNumLambda);
   IdentificationReport r;
   for (std::size_t k = 0; k < static_cast<std::size_t>(sim::kNumLambda); ++k) r.parameters.push_back(read_parameter(params[k]));
   r.before_rms_all = read_rms_rows(root["before_rms_all"]);

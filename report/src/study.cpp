@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
+#include "vcloe/core/json_node.hpp"
 
 namespace vcloe::report {
 
@@ -138,5 +140,61 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
                     {"max_validation_over_floor", s.max_validation_over_floor}};
   return out;
 }
+
+namespace {
+
+ParameterCheck read_check(const JsonNode& p) {
+  ParameterCheck c;
+  c.name = p.need("name").string();
+  c.truth = p.need("truth").number(), c.value = p.need("value").number(), c.sigma = p.need("sigma").non_negative();
+  const auto interval = p.need("interval95").fixed<2>();
+  c.low = interval[0], c.high = interval[1];
+  return c;
+}
+
+TruthRow read_row(const JsonNode& t) {
+  TruthRow r;
+  r.seed = t.need("seed").unsigned_integer();
+  r.iterations = t.need("iterations").integer(0, 1 << 30);
+  r.seconds = t.need("seconds").non_negative();
+  r.after_over_floor = t.need("after_over_floor").non_negative();
+  r.validation_over_floor = t.need("validation_over_floor").non_negative();
+  r.identified = t.need("identified").integer(0, sim::kNumLambda);
+  r.key_identified = t.need("key_identified").boolean();
+  r.verdict = t.need("verdict").string();
+  const JsonNode params = t.need("parameters");
+  if (params.array_size() != static_cast<std::size_t>(r.identified)) params.refuse("one entry per identified parameter");
+  for (std::size_t k = 0; k < params.array_size(); ++k) r.checks.push_back(read_check(params[k]));
+  return r;
+}
+
+StudySummary read_summary(const JsonNode& j) {
+  StudySummary s;
+  auto count = [&](const char* key) { return j.need(key).integer(0, 1 << 30); };
+  s.truths = count("truths"), s.parameters = count("parameters");
+  s.within1 = count("within_1_sigma"), s.within2 = count("within_2_sigma"), s.within3 = count("within_3_sigma");
+  s.in_interval = count("inside_95_interval"), s.outside_bound = count("outside_bound");
+  s.key_identified_runs = count("key_identified_runs");
+  s.median_key_rel_sigma = j.need("median_key_rel_sigma").non_negative();
+  s.max_seconds = j.need("max_seconds").non_negative();
+  s.max_after_over_floor = j.need("max_after_over_floor").non_negative();
+  s.max_validation_over_floor = j.need("max_validation_over_floor").non_negative();
+  return s;
+}
+
+}  // namespace
+
+StudyResult study_from_json(const nlohmann::json& document, const std::string& file) {
+  const JsonNode root = JsonNode::root(document, file, "(not written by `vcloe study`, or by an older vcloe? run it again)");
+  StudyResult out;
+  const JsonNode truths = root.need("truths");
+  for (std::size_t i = 0; i < truths.array_size(); ++i) out.rows.push_back(read_row(truths[i]));
+  out.summary = read_summary(root.need("summary"));
+  if (out.summary.truths != static_cast<int>(out.rows.size()))
+    root["summary"]["truths"].refuse("the number of entries in truths (" + std::to_string(out.rows.size()) + ")");
+  return out;
+}
+
+StudyResult read_study(const std::string& file) { return study_from_json(read_json_file(file), file); }
 
 }  // namespace vcloe::report

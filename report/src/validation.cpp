@@ -1,13 +1,16 @@
 // The validation result's one writer and one reader (validation.hpp).
 #include "vcloe/report/validation.hpp"
 
-#include "json_read.hpp"
+#include "vcloe/core/json_node.hpp"
 #include "vcloe/core/json_file.hpp"
 
 namespace vcloe::report {
 
 using nlohmann::json;
-using detail::Node;
+using Node = vcloe::JsonNode;
+
+// What a missing key says: the file was not written by this vcloe.
+constexpr const char* kMissingHint = "(not written by `vcloe validate --out`, or by an older vcloe? run it again)";
 
 namespace {
 
@@ -51,7 +54,7 @@ json to_json(const ValidationResult& r) {
 }
 
 ValidationResult validation_from_json(const json& document, const std::string& file) {
-  const Node root = Node::root(document, file);
+  const Node root = Node::root(document, file, kMissingHint);
   ValidationResult r;
   const Node t = root.need("trajectories");
   r.worst_ratio = root.need("worst_ratio").non_negative();

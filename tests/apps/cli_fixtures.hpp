@@ -20,7 +20,7 @@ struct CommandResult {
   std::string out;  // stdout and stderr
 };
 
-inline CommandResult vcloe(const std::string& args) {
+inline CommandResult run_vcloe(const std::string& args) {
   const std::string cmd = std::string(VCLOE_BINARY) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
@@ -63,7 +63,7 @@ struct Refusal {
 inline void expect_refused(const std::vector<Refusal>& cases, double seconds = 10.0) {
   for (const Refusal& c : cases) {
     const auto t0 = std::chrono::steady_clock::now();
-    const CommandResult r = vcloe(c.args);
+    const CommandResult r = run_vcloe(c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
     EXPECT_EQ(r.out.rfind("vcloe: error: ", 0), 0u) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;

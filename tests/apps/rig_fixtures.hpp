@@ -31,7 +31,7 @@ inline std::string text(const fs::path& p) {
 
 inline fs::path reference(const fs::path& dir, int seconds) {
   const fs::path ref = dir / "reference.yaml";
-  EXPECT_EQ(cli_test::vcloe("trajectory random --seed 4 --duration " + std::to_string(seconds) + " --out " + ref.string())
+  EXPECT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration " + std::to_string(seconds) + " --out " + ref.string())
                 .status,
             0);
   return ref;

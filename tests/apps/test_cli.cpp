@@ -15,7 +15,7 @@
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
 
 namespace {
 
@@ -32,7 +32,7 @@ TEST(Cli, HelpListsTheCommands) {
   const std::vector<std::string> commands = {"validate-model", "trajectory", "excite", "simulate", "run", "compare",
                                              "identify", "validate", "demo", "truth", "study", "report", "calibrate",
                                              "render", "measure", "filter", "rig", "robot", "vision", "control"};
-  const CommandResult r = vcloe("--help");
+  const CommandResult r = run_vcloe("--help");
   EXPECT_EQ(r.status, 0);
   // The names listed under the subcommands heading: the first word of each indented line.
   std::vector<std::string> listed;
@@ -49,7 +49,7 @@ TEST(Cli, HelpListsTheCommands) {
   }
   EXPECT_EQ(listed, commands) << r.out;
   for (const std::string& c : commands) {
-    const CommandResult h = vcloe(c + " --help");
+    const CommandResult h = run_vcloe(c + " --help");
     EXPECT_EQ(h.status, 0) << c << ": " << h.out;
     EXPECT_NE(h.out.find(c), std::string::npos) << c << ": " << h.out;
   }
@@ -62,7 +62,7 @@ TEST(Cli, ExciteWritesAFeasibleTrajectoryJsonAndPlot) {
   const fs::path out = d / "traj.yaml", plot = d / "traj.png";
   fs::remove(out);
   fs::remove(plot);
-  const CommandResult r = vcloe("excite --config " + cfg.string() + " --out " + out.string() + " --json --plot " + plot.string());
+  const CommandResult r = run_vcloe("excite --config " + cfg.string() + " --out " + out.string() + " --json --plot " + plot.string());
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
   for (const char* key : {"criterion", "initial", "final", "evaluations", "seconds", "unexcited_parameters"})
@@ -74,7 +74,7 @@ TEST(Cli, ExciteWritesAFeasibleTrajectoryJsonAndPlot) {
     EXPECT_GT(fs::file_size(plot), 10000u);
   }
   // The written trajectory passes the check; a second run refuses to overwrite it.
-  const CommandResult check = vcloe("trajectory check " + out.string() + " --json");
+  const CommandResult check = run_vcloe("trajectory check " + out.string() + " --json");
   ASSERT_EQ(check.status, 0) << check.out;
   const auto c = nlohmann::json::parse(check.out.substr(check.out.find('{')));
   EXPECT_TRUE(c["feasible"].get<bool>());
@@ -85,7 +85,7 @@ TEST(Cli, ExciteWritesAFeasibleTrajectoryJsonAndPlot) {
   EXPECT_LT(g["displacement_over_rotation_m"][0].get<double>(), g["displacement_over_rotation_m"][1].get<double>());
   EXPECT_GT(g["displacement_over_rotation_m"][0].get<double>(), 0.02);
   EXPECT_LT(g["displacement_over_rotation_m"][1].get<double>(), 0.3);
-  const CommandResult again = vcloe("excite --config " + cfg.string() + " --out " + out.string());
+  const CommandResult again = run_vcloe("excite --config " + cfg.string() + " --out " + out.string());
   EXPECT_NE(again.status, 0);
   EXPECT_NE(again.out.find("exists; pass --force"), std::string::npos) << again.out;
   fs::remove_all(d);
@@ -95,20 +95,20 @@ TEST(Cli, BadInputIsAOneLineErrorNamingTheKey) {
   const fs::path d = temp_dir();
   const fs::path cfg = d / "bad.yaml";
   std::ofstream(cfg) << "harmonics: 0\n";
-  CommandResult r = vcloe("excite --config " + cfg.string() + " --out " + (d / "x.yaml").string());
+  CommandResult r = run_vcloe("excite --config " + cfg.string() + " --out " + (d / "x.yaml").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("harmonics must be between 1 and 200 (got 0)"), std::string::npos) << r.out;
   std::ofstream(cfg) << "f0: 0.1\nduration: 20\noffset: [0, 0, 0.18, 0, 0, 0]\naxes: {}\n";
-  r = vcloe("trajectory check " + cfg.string());
+  r = run_vcloe("trajectory check " + cfg.string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("bad.yaml:4: key 'axes': missing required key 'x'"), std::string::npos) << r.out;
-  r = vcloe("trajectory check /nonexistent.yaml");
+  r = run_vcloe("trajectory check /nonexistent.yaml");
   EXPECT_NE(r.out.find("/nonexistent.yaml: file not found"), std::string::npos) << r.out;
   fs::remove_all(d);
 }
 
 TEST(Cli, ValidateModelReportsTheDocumentedKeysAndMeetsTheTargets) {
-  const CommandResult r = vcloe("validate-model --duration 2 --json");
+  const CommandResult r = run_vcloe("validate-model --duration 2 --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
   for (const char* key : {"pos_max_mm", "pos_rms_mm", "rot_max_mrad", "rot_rms_mrad", "closure_max_mm", "id_rel_err_max"})
@@ -128,11 +128,11 @@ TEST(Cli, TwinWithTheTruthFollowsTheVirtualRobot) {
   // Issue 3: truth parameters in the twin vs the MuJoCo virtual robot, noise off, default 20 s.
   const fs::path d = temp_dir();
   const std::string twin = (d / "twin.csv").string(), robot = (d / "robot.csv").string();
-  ASSERT_EQ(vcloe("simulate --force --model " + cfg("truth.yaml") + " --reference " + cfg("reference.yaml") +
+  ASSERT_EQ(run_vcloe("simulate --force --model " + cfg("truth.yaml") + " --reference " + cfg("reference.yaml") +
                   " --out " + twin).status, 0);
-  ASSERT_EQ(vcloe("run --force --noise-position 0 --noise-angle 0 --reference " + cfg("reference.yaml") + " --out " +
+  ASSERT_EQ(run_vcloe("run --force --noise-position 0 --noise-angle 0 --reference " + cfg("reference.yaml") + " --out " +
                   robot).status, 0);
-  const CommandResult c = vcloe("compare " + robot + " " + twin + " --json");
+  const CommandResult c = run_vcloe("compare " + robot + " " + twin + " --json");
   ASSERT_EQ(c.status, 0) << c.out;
   const auto j = json_of(c);
   EXPECT_EQ(j["samples"].get<int>(), 2000);
@@ -146,18 +146,18 @@ TEST(Cli, TwinWithTheTruthFollowsTheVirtualRobot) {
 TEST(Cli, SameSeedAndConfigGiveByteIdenticalTraces) {
   const fs::path d = temp_dir();
   const fs::path ref = d / "short.yaml";
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   const std::string a = (d / "a.csv").string(), b = (d / "b.csv").string(), c = (d / "c.csv").string();
-  ASSERT_EQ(vcloe("run --seed 9 --reference " + ref.string() + " --out " + a).status, 0);
-  ASSERT_EQ(vcloe("run --seed 9 --reference " + ref.string() + " --out " + b).status, 0);
-  ASSERT_EQ(vcloe("run --seed 10 --reference " + ref.string() + " --out " + c).status, 0);
+  ASSERT_EQ(run_vcloe("run --seed 9 --reference " + ref.string() + " --out " + a).status, 0);
+  ASSERT_EQ(run_vcloe("run --seed 9 --reference " + ref.string() + " --out " + b).status, 0);
+  ASSERT_EQ(run_vcloe("run --seed 10 --reference " + ref.string() + " --out " + c).status, 0);
   auto bytes = [](const std::string& p) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
   };
   EXPECT_EQ(bytes(a), bytes(b));
   EXPECT_NE(bytes(a), bytes(c));
-  const CommandResult again = vcloe("run --seed 9 --reference " + ref.string() + " --out " + a);
+  const CommandResult again = run_vcloe("run --seed 9 --reference " + ref.string() + " --out " + a);
   EXPECT_NE(again.out.find("exists; pass --force"), std::string::npos) << again.out;
   fs::remove_all(d);
 }
@@ -165,16 +165,16 @@ TEST(Cli, SameSeedAndConfigGiveByteIdenticalTraces) {
 TEST(Cli, RunRefusesAPayloadWithoutAPositiveMassOrWithoutItsInertia) {
   const fs::path d = temp_dir();
   const fs::path ref = d / "payload-ref.yaml";
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   const std::string run = "run --reference " + ref.string() + " --out " + (d / "p.csv").string();
-  CommandResult r = vcloe(run + " --payload-mass 0 --payload-inertia 0.02 0.02 0.03");
+  CommandResult r = run_vcloe(run + " --payload-mass 0 --payload-inertia 0.02 0.02 0.03");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--payload-mass"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("positive payload mass"), std::string::npos) << r.out;
-  r = vcloe(run + " --payload-mass 5");  // formerly a point mass, silently
+  r = run_vcloe(run + " --payload-mass 5");  // formerly a point mass, silently
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--payload-mass: needs --payload-inertia"), std::string::npos) << r.out;
-  r = vcloe(run + " --payload-mass 5 --payload-inertia 0.01 0.01 0.03");
+  r = run_vcloe(run + " --payload-mass 5 --payload-inertia 0.01 0.01 0.03");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("triangle inequality"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d / "p.csv"));
@@ -184,7 +184,7 @@ TEST(Cli, RunRefusesAPayloadWithoutAPositiveMassOrWithoutItsInertia) {
 TEST(Cli, AReferenceLeavingTheJointRangeIsRefusedBeforeMotion) {
   const fs::path d = temp_dir();
   const fs::path ref = d / "wild.yaml";
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   // Scale every coefficient by 30: far outside the joint range.
   std::ifstream in(ref);
   std::stringstream scaled;
@@ -205,7 +205,7 @@ TEST(Cli, AReferenceLeavingTheJointRangeIsRefusedBeforeMotion) {
     scaled << out << "]\n";
   }
   std::ofstream(ref) << scaled.str();
-  const CommandResult r = vcloe("run --reference " + ref.string() + " --out " + (d / "x.csv").string());
+  const CommandResult r = run_vcloe("run --reference " + ref.string() + " --out " + (d / "x.csv").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("reference refused before any motion"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("at t = "), std::string::npos) << r.out;
@@ -219,10 +219,10 @@ TEST(Cli, ValidateMeasuresTheNoiseFloorWithTheTruthAndFindsThePriorsFarAbove) {
   // the positions (20 um declared; model error adds little there). The priors miss it by
   // several times; the truth is the floor itself.
   const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
-  const CommandResult truth = vcloe("validate --model " + config + "truth.yaml --n 1 --json");
+  const CommandResult truth = run_vcloe("validate --model " + config + "truth.yaml --n 1 --json");
   ASSERT_EQ(truth.status, 0) << truth.out;
   const auto jt = nlohmann::json::parse(truth.out.substr(truth.out.find('{')));
-  const CommandResult priors = vcloe("validate --model " + config + "robot.yaml --n 1 --json");
+  const CommandResult priors = run_vcloe("validate --model " + config + "robot.yaml --n 1 --json");
   ASSERT_EQ(priors.status, 0) << priors.out;
   const auto jp = nlohmann::json::parse(priors.out.substr(priors.out.find('{')));
   ASSERT_EQ(jt["trajectories"].size(), 1u);
@@ -235,17 +235,17 @@ TEST(Cli, ValidateMeasuresTheNoiseFloorWithTheTruthAndFindsThePriorsFarAbove) {
   }
   EXPECT_NEAR(jt["worst_ratio"].get<double>(), 1.0, 1e-9);
   EXPECT_GT(jp["worst_ratio"].get<double>(), 3.0);
-  EXPECT_EQ(vcloe("validate --model " + config + "robot.yaml --n 0").status, 2);
+  EXPECT_EQ(run_vcloe("validate --model " + config + "robot.yaml --n 0").status, 2);
 }
 
 TEST(Cli, DemoNeverWritesIntoAnExistingDirectory) {
   const fs::path d = temp_dir() / "demo-exists";
   fs::create_directories(d);
-  const CommandResult r = vcloe("demo --dir " + d.string());
+  const CommandResult r = run_vcloe("demo --dir " + d.string());
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.out.find("exists; pass --force"), std::string::npos) << r.out;
   const fs::path fresh = temp_dir() / "demo-bad-n";  // a bad count is refused before any step runs
-  const CommandResult bad = vcloe("demo --n -1 --dir " + fresh.string());
+  const CommandResult bad = run_vcloe("demo --n -1 --dir " + fresh.string());
   EXPECT_EQ(bad.status, 2) << bad.out;
   EXPECT_NE(bad.out.find("--n: expected 1 to 1000 validation trajectories, got -1"), std::string::npos) << bad.out;
   EXPECT_FALSE(fs::exists(fresh));
@@ -256,9 +256,9 @@ TEST(Cli, IdentifyRefusesATraceTooShortOrFromAnotherRobot) {
   fs::create_directories(d);
   const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
   // A 2 s trace offered for the 20 s reference: refused before any fitting.
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + (d / "short.yaml").string()).status, 0);
-  ASSERT_EQ(vcloe("simulate --reference " + (d / "short.yaml").string() + " --out " + (d / "short.csv").string()).status, 0);
-  const CommandResult shorter = vcloe("identify --measured " + (d / "short.csv").string() + " --reference " + config +
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + (d / "short.yaml").string()).status, 0);
+  ASSERT_EQ(run_vcloe("simulate --reference " + (d / "short.yaml").string() + " --out " + (d / "short.csv").string()).status, 0);
+  const CommandResult shorter = run_vcloe("identify --measured " + (d / "short.csv").string() + " --reference " + config +
                                       "reference.yaml --config " + config + "identify.yaml --payload-trace " +
                                       (d / "short.csv").string() + " --out " + (d / "m.yaml").string());
   EXPECT_NE(shorter.status, 0);
@@ -271,15 +271,15 @@ TEST(Cli, IdentifyRefusesATraceTooShortOrFromAnotherRobot) {
     text.replace(text.find(from), from.size(), to);
     std::ofstream(d / "other.yaml") << text;
   }
-  ASSERT_EQ(vcloe("simulate --model " + (d / "other.yaml").string() + " --reference " + config +
+  ASSERT_EQ(run_vcloe("simulate --model " + (d / "other.yaml").string() + " --reference " + config +
                   "reference.yaml --out " + (d / "other.csv").string()).status, 0);
-  const CommandResult other = vcloe("identify --measured " + (d / "other.csv").string() + " --payload-trace " +
+  const CommandResult other = run_vcloe("identify --measured " + (d / "other.csv").string() + " --payload-trace " +
                                     (d / "other.csv").string() + " --out " + (d / "m2.yaml").string());
   EXPECT_NE(other.status, 0);
   EXPECT_NE(other.out.find("was recorded on another robot"), std::string::npos) << other.out;
   // A recorded robot file that cannot be read is an error naming it, not a skipped check.
   std::ofstream(d / "other.yaml") << "legs: [\n";
-  const CommandResult unreadable = vcloe("identify --measured " + (d / "other.csv").string() + " --payload-trace " +
+  const CommandResult unreadable = run_vcloe("identify --measured " + (d / "other.csv").string() + " --payload-trace " +
                                          (d / "other.csv").string() + " --out " + (d / "m3.yaml").string());
   EXPECT_EQ(unreadable.status, 2) << unreadable.out;
   EXPECT_NE(unreadable.out.find("other.yaml"), std::string::npos) << unreadable.out;
@@ -290,10 +290,10 @@ TEST(Cli, OutputPathsAreCheckedBeforeAnyWorkAndNeverAnInput) {
   fs::create_directories(d);
   const std::string config = std::string(VCLOE_SOURCE_DIR) + "/config/";
   const fs::path ref = d / "short.yaml";
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   // identify into a missing directory: refused at once, not after the whole fit.
   const auto t0 = std::chrono::steady_clock::now();
-  const CommandResult missing = vcloe("identify --measured " + (d / "x.csv").string() + " --out " +
+  const CommandResult missing = run_vcloe("identify --measured " + (d / "x.csv").string() + " --out " +
                                       (d / "no-such-dir" / "m.yaml").string());
   EXPECT_EQ(missing.status, 2) << missing.out;
   EXPECT_NE(missing.out.find("no-such-dir does not exist"), std::string::npos) << missing.out;
@@ -303,13 +303,13 @@ TEST(Cli, OutputPathsAreCheckedBeforeAnyWorkAndNeverAnInput) {
     std::ifstream in(ref);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }();
-  const CommandResult self = vcloe("simulate --force --reference " + ref.string() + " --out " + ref.string());
+  const CommandResult self = run_vcloe("simulate --force --reference " + ref.string() + " --out " + ref.string());
   EXPECT_EQ(self.status, 2) << self.out;
   EXPECT_NE(self.out.find("is also an input of this command"), std::string::npos) << self.out;
   std::ifstream in(ref);
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), before);
   // An output that is a directory.
-  const CommandResult dir = vcloe("simulate --reference " + ref.string() + " --out " + d.string());
+  const CommandResult dir = run_vcloe("simulate --reference " + ref.string() + " --out " + d.string());
   EXPECT_EQ(dir.status, 2) << dir.out;
   EXPECT_NE(dir.out.find("is a directory"), std::string::npos) << dir.out;
 }

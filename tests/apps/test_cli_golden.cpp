@@ -13,7 +13,7 @@
 
 #include "cli_fixtures.hpp"
 
-using cli_test::vcloe;
+using cli_test::run_vcloe;
 
 namespace {
 
@@ -51,7 +51,7 @@ std::string sha256_of(const std::string& path) {
 void expect_golden_trace(const std::string& command, const std::string& name) {
   const auto dir = cli_test::fresh_dir("vcloe-golden", name);
   const std::string out = (dir / (name + ".csv")).string();
-  const auto r = vcloe(command + " --out " + out);
+  const auto r = run_vcloe(command + " --out " + out);
   ASSERT_EQ(r.status, 0) << r.out;
   const auto now = numeric_rows(out), then = numeric_rows(kSource + "/tests/data/golden/" + name + ".every10.csv");
   ASSERT_EQ(now.size(), 2000u);
@@ -79,7 +79,7 @@ TEST(Golden, TwinTracesAreThoseRecordedBeforeTheRedesign) {
 }
 
 TEST(Golden, ValidateModelFiguresAreThoseRecordedBeforeTheRedesign) {
-  const auto r = vcloe("validate-model --json");
+  const auto r = run_vcloe("validate-model --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json now = nlohmann::json::parse(r.out), then = golden()["validate_model"];
   for (const auto& [key, value] : then.items()) {

@@ -17,7 +17,11 @@
 
 namespace fs = std::filesystem;
 using cli_test::expect_refused;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
+
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_cli_hostile {
 
 namespace {
 const std::string& config = cli_test::config_dir;
@@ -33,9 +37,9 @@ TEST(CliHostile, AMalformedCommandLineIsAOneLineErrorWithStatusTwo) {
       {"validate --model x --seed -5", "--seed: expected a whole number from 0 to 2^64 - 2, got '-5'"},
       {"run --reference x --out y --rate-hz 5", "were not expected: 5 --rate-hz"},
   });
-  EXPECT_EQ(vcloe("--help").status, 0);
-  EXPECT_EQ(vcloe("simulate --help").status, 0);
-  EXPECT_EQ(vcloe("--version").status, 0);
+  EXPECT_EQ(run_vcloe("--help").status, 0);
+  EXPECT_EQ(run_vcloe("simulate --help").status, 0);
+  EXPECT_EQ(run_vcloe("--version").status, 0);
 }
 
 TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
@@ -75,8 +79,8 @@ TEST(CliHostile, OutputsAreCheckedBeforeTheWorkAndNeverOverwriteAnInput) {
   fs::copy_file(config + "rig.yaml", d / "rig.yaml");
   const std::string robot = (d / "robot.yaml").string(), rig = (d / "rig.yaml").string();
   const std::string ref = (d / "short.yaml").string(), trace = (d / "t.csv").string();
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref).status, 0);
-  ASSERT_EQ(vcloe("simulate --reference " + ref + " --out " + trace).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref).status, 0);
+  ASSERT_EQ(run_vcloe("simulate --reference " + ref + " --out " + trace).status, 0);
   expect_refused({
       // An input trace's sidecar is an input too.
       {"identify --measured " + trace + " --out " + trace + ".meta.json --force", "is also an input of this command"},
@@ -123,7 +127,7 @@ TEST(CliHostile, ARigRunWhoseRobotRefusesItsOptionsStopsEveryProcessCleanly) {
   const std::string out = (d / "t.csv").string();
   const auto t0 = std::chrono::steady_clock::now();
   const cli_test::CommandResult r =
-      vcloe("rig run --reference " + config + "reference.yaml --out " + out + " --truth " + (d / "gone.yaml").string());
+      run_vcloe("rig run --reference " + config + "reference.yaml --out " + out + " --truth " + (d / "gone.yaml").string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("gone.yaml: file not found"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
@@ -179,7 +183,7 @@ TEST(CliHostile, AnImpossibleEndpointIsRefusedAndAShrunkAmplitudeIsSaid) {
       {"robot serve --reference " + config + "reference.yaml --status tcp://127.0.0.1:0", "port '0'"},
   });
   const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "amplitude");
-  const auto r = vcloe("trajectory random --position-amplitude 10 --out " + (d / "t.yaml").string());
+  const auto r = run_vcloe("trajectory random --position-amplitude 10 --out " + (d / "t.yaml").string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("amplitudes shrunk to fit the limits: largest excursion 0.0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(requested 10 m, 0.06 rad)"), std::string::npos) << r.out;
@@ -220,7 +224,7 @@ TEST(CliHostile, AnIpcEndpointOnAFileThatIsNotASocketIsRefusedAndTheFileKept) {
   ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
   ::close(fd);
   ASSERT_TRUE(fs::is_socket(stale));
-  const auto again = vcloe("vision serve --poses " + ipc + "stale --start-timeout 0.2 --camera-stream " + ipc +
+  const auto again = run_vcloe("vision serve --poses " + ipc + "stale --start-timeout 0.2 --camera-stream " + ipc +
                            "cam --status " + ipc + "st");
   EXPECT_EQ(again.status, 2) << again.out;
   EXPECT_NE(again.out.find("the robot did not start within 0.2 s"), std::string::npos) << again.out;
@@ -266,3 +270,5 @@ TEST(CliHostile, ATimeoutShorterThanOneCameraPeriodIsRefusedBeforeAnyProcessStar
   EXPECT_FALSE(fs::exists(d / "o.csv"));
   EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
 }
+
+}  // namespace test_cli_hostile

@@ -13,7 +13,11 @@
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
+
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_cli_numeric {
 
 namespace {
 
@@ -39,7 +43,7 @@ TEST(CliNumeric, ATwinThatDoesNotFollowItsReferenceIsWarnedAboutAndItsPriorsRefu
   const std::string light = robot_with(d, "light.yaml", "platform: [24.0, 17.8e-2, 17.8e-2, 35.0e-2]",
                                        "platform: [0.024, 17.8e-5, 17.8e-5, 35.0e-5]");
   const std::string twin = (d / "light.csv").string();
-  CommandResult r = vcloe("simulate --model " + light + " --reference " + config + "reference.yaml --out " + twin);
+  CommandResult r = run_vcloe("simulate --model " + light + " --reference " + config + "reference.yaml --out " + twin);
   EXPECT_EQ(r.status, 0) << r.out;  // written: it is what the twin did
   EXPECT_NE(r.out.find("vcloe: warning: " + twin + ": the robot did not follow the reference: angle error up to 144 mrad"),
             std::string::npos)
@@ -47,10 +51,10 @@ TEST(CliNumeric, ATwinThatDoesNotFollowItsReferenceIsWarnedAboutAndItsPriorsRefu
   EXPECT_NE(r.out.find("of the reference's own motion (limit 50 %)"), std::string::npos) << r.out;
   // Identification from such priors is refused before fitting, against a robot that follows.
   const std::string measured = (d / "measured.csv").string(), loaded = (d / "loaded.csv").string();
-  ASSERT_EQ(vcloe("run --reference " + config + "reference.yaml --out " + measured).status, 0);
-  ASSERT_EQ(vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + config +
+  ASSERT_EQ(run_vcloe("run --reference " + config + "reference.yaml --out " + measured).status, 0);
+  ASSERT_EQ(run_vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + config +
                   "reference.yaml --out " + loaded).status, 0);
-  r = vcloe("identify --robot " + light + " --measured " + measured + " --payload-trace " + loaded + " --out " +
+  r = run_vcloe("identify --robot " + light + " --measured " + measured + " --payload-trace " + loaded + " --out " +
             (d / "m.yaml").string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find(light + ": the twin at these priors does not follow the reference of " + measured),
@@ -59,7 +63,7 @@ TEST(CliNumeric, ATwinThatDoesNotFollowItsReferenceIsWarnedAboutAndItsPriorsRefu
   EXPECT_NE(r.out.find("the priors are far from this robot"), std::string::npos) << r.out;
   // 1000 times the platform's mass: the twin cannot stand; refused with the reason.
   const std::string heavy = robot_with(d, "heavy.yaml", "platform: [24.0,", "platform: [24000.0,");
-  r = vcloe("identify --robot " + heavy + " --measured " + measured + " --payload-trace " + loaded + " --out " +
+  r = run_vcloe("identify --robot " + heavy + " --measured " + measured + " --payload-trace " + loaded + " --out " +
             (d / "m.yaml").string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find(heavy + ": the twin cannot run at these priors on the reference of " + measured), std::string::npos)
@@ -73,14 +77,14 @@ TEST(CliNumeric, AFitThatEndsFarAboveTheCameraNoiseIsWarnedAbout) {
   const fs::path d = cli_test::fresh_dir("vcloe-cli-numeric", "fit");
   const std::string robot = robot_with(d, "sticky.yaml", "coulomb: 1.0 ", "coulomb: 1000.0 ");
   const fs::path ref = d / "short.yaml", settings = d / "quick.yaml";
-  ASSERT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   const std::string measured = (d / "m.csv").string(), loaded = (d / "p.csv").string();
-  ASSERT_EQ(vcloe("run --reference " + ref.string() + " --out " + measured).status, 0);
-  ASSERT_EQ(vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref.string() +
+  ASSERT_EQ(run_vcloe("run --reference " + ref.string() + " --out " + measured).status, 0);
+  ASSERT_EQ(run_vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref.string() +
                   " --out " + loaded).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
-  const CommandResult r = vcloe("identify --config " + settings.string() + " --robot " + robot + " --measured " +
+  const CommandResult r = run_vcloe("identify --config " + settings.string() + " --robot " + robot + " --measured " +
                                 measured + " --payload-trace " + loaded + " --out " + (d / "id.yaml").string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("vcloe: warning: the fit ends at "), std::string::npos) << r.out;
@@ -115,11 +119,13 @@ TEST(CliNumeric, NearSingularGeometryIsRefusedBeforeAnyMotion) {
     text.replace(at, len.size(), "link_length: 0.36193109558235215");
   std::ofstream(d / "tiny.yaml") << text;
   const std::string tiny = (d / "tiny.yaml").string();
-  CommandResult r = vcloe("trajectory check --robot " + tiny + " " + config + "reference.yaml");
+  CommandResult r = run_vcloe("trajectory check --robot " + tiny + " " + config + "reference.yaml");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("near-singular geometry: 1 mrad at joint "), std::string::npos) << r.out;
-  r = vcloe("simulate --model " + tiny + " --reference " + config + "reference.yaml --out " + (d / "x.csv").string());
+  r = run_vcloe("simulate --model " + tiny + " --reference " + config + "reference.yaml --out " + (d / "x.csv").string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("reference refused before any motion: near-singular geometry"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d / "x.csv"));
 }
+
+}  // namespace test_cli_numeric

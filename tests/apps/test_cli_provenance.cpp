@@ -13,7 +13,7 @@
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
 
 namespace {
 
@@ -32,9 +32,9 @@ Runs make_runs(const std::string& name, const std::string& robot = config + "rob
   r.plain = r.dir / "plain.csv";
   r.loaded = r.dir / "loaded.csv";
   r.settings = r.dir / "quick.yaml";
-  EXPECT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + r.reference.string()).status, 0);
-  EXPECT_EQ(vcloe("run --robot " + robot + " --reference " + r.reference.string() + " --out " + r.plain.string()).status, 0);
-  EXPECT_EQ(vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + r.reference.string() +
+  EXPECT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + r.reference.string()).status, 0);
+  EXPECT_EQ(run_vcloe("run --robot " + robot + " --reference " + r.reference.string() + " --out " + r.plain.string()).status, 0);
+  EXPECT_EQ(run_vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + r.reference.string() +
                   " --out " + r.loaded.string()).status, 0);
   std::ofstream(r.settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                                "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
@@ -55,7 +55,7 @@ TEST(CliProvenance, ATraceWhoseRobotFileChangedMovedOrWasNotRecordedIsRefusedUnl
   const Runs r = make_runs("robot-runs", robot.string());
   // Changed since the recording (same geometry or not, the recorded one cannot be known now).
   std::ofstream(robot, std::ios::app) << "# edited after the run\n";
-  CommandResult c = vcloe(identify(r, r.plain, r.loaded));
+  CommandResult c = run_vcloe(identify(r, r.plain, r.loaded));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("plain.csv: was recorded with the robot file " + robot.string() +
                        ", which has changed since (SHA-256 differs); pass --accept-robot-mismatch"),
@@ -63,7 +63,7 @@ TEST(CliProvenance, ATraceWhoseRobotFileChangedMovedOrWasNotRecordedIsRefusedUnl
       << c.out;
   // Moved away.
   fs::rename(robot, base.dir / "elsewhere.yaml");
-  c = vcloe(identify(r, r.plain, r.loaded));
+  c = run_vcloe(identify(r, r.plain, r.loaded));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("my-robot.yaml: recorded in " + r.plain.string() + ".meta.json as the robot file, not found"),
             std::string::npos)
@@ -71,17 +71,17 @@ TEST(CliProvenance, ATraceWhoseRobotFileChangedMovedOrWasNotRecordedIsRefusedUnl
   // No sidecar at all (an external CSV): nothing shows which robot it was recorded on.
   const fs::path bare = r.dir / "bare.csv";
   fs::copy_file(r.plain, bare);
-  c = vcloe(identify(r, bare, r.loaded));  // (was "its sidecar does not record the reference file")
+  c = run_vcloe(identify(r, bare, r.loaded));  // (was "its sidecar does not record the reference file")
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("bare.csv: has no sidecar recording its reference file (" + bare.string() +
                        ".meta.json); pass --reference"),
             std::string::npos)
       << c.out;
-  c = vcloe(identify(r, bare, r.loaded, "--reference " + r.reference.string()));
+  c = run_vcloe(identify(r, bare, r.loaded, "--reference " + r.reference.string()));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("bare.csv: has no sidecar recording its robot file"), std::string::npos) << c.out;
   // The user's explicit override: fitted, with a warning naming what was not checked.
-  c = vcloe(identify(r, r.plain, r.loaded, "--accept-robot-mismatch --json"));
+  c = run_vcloe(identify(r, r.plain, r.loaded, "--accept-robot-mismatch --json"));
   EXPECT_EQ(c.status, 0) << c.out;
   EXPECT_NE(c.out.find("vcloe: warning: " + r.plain.string() + ": cannot be checked"), std::string::npos) << c.out;
 }
@@ -90,17 +90,17 @@ TEST(CliProvenance, APayloadThatDisagreesWithTheRecordedOneIsRefusedNamingBoth) 
   const Runs r = make_runs("payload");
   const fs::path seven = r.dir / "seven.yaml";
   std::ofstream(seven) << "mass: 7\ninertia: [0.02, 0.02, 0.03]\n";
-  CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--payload " + seven.string()));
+  CommandResult c = run_vcloe(identify(r, r.plain, r.loaded, "--payload " + seven.string()));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find(seven.string() + ": payload mass 7 kg disagrees with the 5 kg recorded in " + r.loaded.string() +
                        ".meta.json"),
             std::string::npos)
       << c.out;
   // The runs swapped, and a run without the payload given as the one with it.
-  c = vcloe(identify(r, r.loaded, r.plain));
+  c = run_vcloe(identify(r, r.loaded, r.plain));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("loaded.csv: was recorded with a payload"), std::string::npos) << c.out;
-  c = vcloe(identify(r, r.plain, r.plain));
+  c = run_vcloe(identify(r, r.plain, r.plain));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("plain.csv: was recorded without a payload"), std::string::npos) << c.out;
 }
@@ -111,7 +111,7 @@ TEST(CliProvenance, ASidecarWithoutTheCsvHashIsReadWithANote) {
   nlohmann::json meta = nlohmann::json::parse(std::ifstream(sidecar));
   meta.erase("csv_sha256");  // as written before the hash was recorded
   std::ofstream(sidecar) << meta.dump(2);
-  const CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--json"));
+  const CommandResult c = run_vcloe(identify(r, r.plain, r.loaded, "--json"));
   EXPECT_EQ(c.status, 0) << c.out;
   EXPECT_NE(c.out.find("vcloe: note: " + sidecar + " records no SHA-256 of " + r.plain.string()), std::string::npos)
       << c.out;
@@ -123,7 +123,7 @@ TEST(CliProvenance, AnExperimentOrReferenceOtherThanTheRecordedOneIsRefusedNamin
   const Runs r = make_runs("experiment");
   const fs::path late = r.dir / "late.yaml";
   std::ofstream(late) << "timing: {latency: 0.02}\n";
-  CommandResult c = vcloe(identify(r, r.plain, r.loaded, "--experiment " + late.string()));
+  CommandResult c = run_vcloe(identify(r, r.plain, r.loaded, "--experiment " + late.string()));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_EQ(c.out.rfind("vcloe: error: ", 0), 0u) << c.out;  // the only line: no priors warning before it
   EXPECT_NE(c.out.find("plain.csv: was recorded with latency_s 0.01 (" + r.plain.string() + ".meta.json), but " +
@@ -131,8 +131,8 @@ TEST(CliProvenance, AnExperimentOrReferenceOtherThanTheRecordedOneIsRefusedNamin
             std::string::npos)
       << c.out;
   const fs::path other = r.dir / "other.yaml";
-  ASSERT_EQ(vcloe("trajectory random --seed 5 --duration 2 --out " + other.string()).status, 0);
-  c = vcloe(identify(r, r.plain, r.loaded, "--reference " + other.string()));
+  ASSERT_EQ(run_vcloe("trajectory random --seed 5 --duration 2 --out " + other.string()).status, 0);
+  c = run_vcloe(identify(r, r.plain, r.loaded, "--reference " + other.string()));
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("plain.csv:2: the reference columns (ref_*) at t = 0 s differ from " + other.string() +
                        ": the trace ran another reference"),
@@ -145,7 +145,7 @@ TEST(CliProvenance, SettingsThatLeaveNothingToFitAreTheOnlyLineNoPriorsWarningBe
   const Runs r = make_runs("nothing-to-fit");
   for (const std::string anchor : {"{type: payload}\nfixed: [\"*\"]", "{type: none}"}) {
     std::ofstream(r.settings) << "anchor: " << anchor << "\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n";
-    const CommandResult c = vcloe(identify(r, r.plain, r.loaded));
+    const CommandResult c = run_vcloe(identify(r, r.plain, r.loaded));
     EXPECT_EQ(c.status, 2) << c.out;
     EXPECT_EQ(c.out.rfind("vcloe: error: identify: no ", 0), 0u) << c.out;
     EXPECT_EQ(c.out.find("warning"), std::string::npos) << c.out;

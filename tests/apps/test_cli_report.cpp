@@ -14,7 +14,7 @@
 #include "cli_fixtures.hpp"
 
 namespace fs = std::filesystem;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
 using cli_test::CommandResult;
 
 namespace {
@@ -29,20 +29,20 @@ Identified identified(const std::string& name) {
   r.dir = cli_test::fresh_dir("vcloe-cli-report", name);
   const fs::path ref = r.dir / "short.yaml", plain = r.dir / "plain.csv", loaded = r.dir / "loaded.csv",
                  settings = r.dir / "quick.yaml", model = r.dir / "model.yaml";
-  EXPECT_EQ(vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
-  EXPECT_EQ(vcloe("run --reference " + ref.string() + " --out " + plain.string()).status, 0);
-  EXPECT_EQ(vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref.string() + " --out " +
+  EXPECT_EQ(run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  EXPECT_EQ(run_vcloe("run --reference " + ref.string() + " --out " + plain.string()).status, 0);
+  EXPECT_EQ(run_vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref.string() + " --out " +
                   loaded.string()).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
   r.html = r.dir / "identify-report.html";
-  const CommandResult id = vcloe("identify --quiet --config " + settings.string() + " --measured " + plain.string() +
+  const CommandResult id = run_vcloe("identify --quiet --config " + settings.string() + " --measured " + plain.string() +
                                  " --payload-trace " + loaded.string() + " --out " + model.string() + " --report " +
                                  r.html.string());
   EXPECT_EQ(id.status, 0) << id.out;
   r.report_json = model.string() + ".report.json";
   r.validation = r.dir / "validation.json";
-  EXPECT_EQ(vcloe("validate --n 1 --model " + model.string() + " --out " + r.validation.string()).status, 0);
+  EXPECT_EQ(run_vcloe("validate --n 1 --model " + model.string() + " --out " + r.validation.string()).status, 0);
   return r;
 }
 
@@ -51,7 +51,7 @@ Identified identified(const std::string& name) {
 TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   const Identified r = identified("content");
   const fs::path out = r.dir / "report.html";
-  const CommandResult c = vcloe("report --identification " + r.report_json.string() + " --validation " +
+  const CommandResult c = run_vcloe("report --identification " + r.report_json.string() + " --validation " +
                                 r.validation.string() + " --out " + out.string());
   ASSERT_EQ(c.status, 0) << c.out;
   const std::string html = cli_test::read_file(out);
@@ -96,23 +96,23 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   } cases[] = {
       {"--identification " + (d / "missing.json").string(), "missing.json"},
       {"--identification " + garbage.string(), "garbage.json: not valid JSON"},
-      {"--identification " + partial.string(), "partial.json: missing key 'inputs'"},
+      {"--identification " + partial.string(), "partial.json: key 'inputs': missing"},
       {"--identification " + d.string(), "is a directory"},
   };
   for (const Case& c : cases) {
-    const CommandResult r = vcloe("report " + c.args + " --out " + out.string());
+    const CommandResult r = run_vcloe("report " + c.args + " --out " + out.string());
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;
     EXPECT_FALSE(fs::exists(out));
   }
   std::ofstream(out) << "mine";
-  const CommandResult exists = vcloe("report --identification " + garbage.string() + " --out " + out.string());
+  const CommandResult exists = run_vcloe("report --identification " + garbage.string() + " --out " + out.string());
   EXPECT_EQ(exists.status, 2);
   EXPECT_NE(exists.out.find("--force"), std::string::npos) << exists.out;
   EXPECT_EQ(cli_test::read_file(out), "mine");
   // A report under an image's name, and a parameter whose value is a string (it showed as an
   // identified infinity).
-  const CommandResult png = vcloe("report --identification " + garbage.string() + " --out " + (d / "r.png").string());
+  const CommandResult png = run_vcloe("report --identification " + garbage.string() + " --out " + (d / "r.png").string());
   EXPECT_NE(png.out.find("r.png: expected an HTML file name (.html or .htm), got '.png'"), std::string::npos) << png.out;
   nlohmann::json bad = {{"inputs", nlohmann::json::object()}, {"adequacy", nlohmann::json::object()},
                         {"before_rms_all", 1}, {"after_rms_all", 1}, {"singular_values", nlohmann::json::array()},
@@ -120,7 +120,7 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   for (int k = 0; k < 67; ++k) bad["parameters"].push_back({{"name", "p"}, {"prior", 1.0}, {"value", 1.0}});
   bad["parameters"][0]["value"] = "nan";
   std::ofstream(d / "bad.json") << bad.dump();
-  const CommandResult typed = vcloe("report --identification " + (d / "bad.json").string() + " --out " + (d / "b.html").string());
+  const CommandResult typed = run_vcloe("report --identification " + (d / "bad.json").string() + " --out " + (d / "b.html").string());
   EXPECT_EQ(typed.status, 2) << typed.out;
-  EXPECT_NE(typed.out.find("bad.json: parameters[0].value: expected a number, got \"nan\""), std::string::npos) << typed.out;
+  EXPECT_NE(typed.out.find("bad.json: key 'parameters[0].value': expected a number, got \"nan\""), std::string::npos) << typed.out;
 }

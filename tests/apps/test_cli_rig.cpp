@@ -42,7 +42,7 @@ TEST(CliRig, ListenReportsRateLatencyGapsAndInvalidPosesOfALiveStream) {
       if (j % 100 != 55) pub.publish(p);
     }
   });
-  const auto r = cli_test::vcloe("rig listen --endpoint " + endpoint + " --frames 200 --seconds 8 --json");
+  const auto r = cli_test::run_vcloe("rig listen --endpoint " + endpoint + " --frames 200 --seconds 8 --json");
   stop = true;
   tracker.join();
   ASSERT_EQ(r.status, 0) << r.out;
@@ -60,35 +60,35 @@ TEST(CliRig, ListenReportsRateLatencyGapsAndInvalidPosesOfALiveStream) {
 }
 
 TEST(CliRig, ListenToNothingSaysSoAndFails) {
-  const auto r = cli_test::vcloe("rig listen --endpoint ipc:///tmp/vcloe-nobody-" + std::to_string(::getpid()) +
+  const auto r = cli_test::run_vcloe("rig listen --endpoint ipc:///tmp/vcloe-nobody-" + std::to_string(::getpid()) +
                                  " --seconds 0.5");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("no pose received in"), std::string::npos) << r.out;
 }
 
 TEST(CliRig, ServeAndControlRefuseBadArgumentsNamingThem) {
-  auto r = cli_test::vcloe("vision serve --source camera:/dev/vcloe-no-such-camera,/dev/vcloe-no-such-camera-2");
+  auto r = cli_test::run_vcloe("vision serve --source camera:/dev/vcloe-no-such-camera,/dev/vcloe-no-such-camera-2");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("camera '/dev/vcloe-no-such-camera' does not exist"), std::string::npos) << r.out;
-  r = cli_test::vcloe("vision serve --source camera:57,58");  // Video4Linux indices with no device
+  r = cli_test::run_vcloe("vision serve --source camera:57,58");  // Video4Linux indices with no device
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("cannot open camera '57'"), std::string::npos) << r.out;
-  r = cli_test::vcloe("vision serve --source camera:0");
+  r = cli_test::run_vcloe("vision serve --source camera:0");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("camera:LEFT,RIGHT needs two devices"), std::string::npos) << r.out;
-  r = cli_test::vcloe("vision serve --source webcam");
+  r = cli_test::run_vcloe("vision serve --source webcam");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("expected virtual, images:DIR or camera:LEFT,RIGHT"), std::string::npos) << r.out;
-  r = cli_test::vcloe("robot serve --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --pose-timeout -1");
+  r = cli_test::run_vcloe("robot serve --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --pose-timeout -1");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("--pose-timeout"), std::string::npos) << r.out;
-  r = cli_test::vcloe("robot serve --reference " + std::string(VCLOE_SOURCE_DIR) +
+  r = cli_test::run_vcloe("robot serve --reference " + std::string(VCLOE_SOURCE_DIR) +
                       "/config/reference.yaml --start-timeout 0.2 --status ipc:///tmp/vcloe-alone-" +
                       std::to_string(::getpid()) + " --camera-stream ipc:///tmp/vcloe-alone-camera-" +
                       std::to_string(::getpid()));
   EXPECT_EQ(r.status, 2) << r.out;  // nobody connects: it says who is missing, it never hangs
   EXPECT_NE(r.out.find("no controller on"), std::string::npos) << r.out;
-  r = cli_test::vcloe("control --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --out " +
+  r = cli_test::run_vcloe("control --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --out " +
                       std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --force");
   EXPECT_EQ(r.status, 2) << r.out;  // never its own input
 }
@@ -148,7 +148,7 @@ TEST(CliRig, InterruptingRigRunStopsEveryProcessAndKeepsTheRecordingUnderItsPart
     const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
     const std::filesystem::path d = cli_test::fresh_dir("vcloe-cli-rig", name);
     const std::string ref = (d / "long.yaml").string(), out = (d / "o.csv").string();
-    ASSERT_EQ(cli_test::vcloe("trajectory random --seed 4 --duration 60 --out " + ref).status, 0);
+    ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 60 --out " + ref).status, 0);
     cli_test::Process rig("rig run --reference " + ref + " --out " + out, d / "rig.log");
     for (int i = 0; i < 6000 && lines_of(out + ".partial") < 50; ++i) std::this_thread::sleep_for(10ms);
     ASSERT_GE(lines_of(out + ".partial"), 50u) << rig.output();

@@ -18,15 +18,7 @@
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using cli_test::Process;
-using cli_test::RigStreams;
-using cli_test::hold_command;
-using cli_test::publisher;
-using cli_test::reference;
-using cli_test::run_as_controller;
-using cli_test::seconds_since;
-using cli_test::Stamper;
-using cli_test::text;
+using namespace cli_test;  // the rig fixtures (rig_fixtures.hpp)
 namespace bridge = vcloe::bridge;
 
 namespace {
@@ -127,7 +119,7 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndT
   // 50 random and mutated frames on its camera and its status stream per frame.
   const fs::path d = cli_test::fresh_dir("vcloe-rig", "malformed-status");
   const fs::path ref = reference(d, 2);
-  ASSERT_EQ(cli_test::vcloe("run --reference " + ref.string() + " --out " + (d / "run.csv").string()).status, 0);
+  ASSERT_EQ(cli_test::run_vcloe("run --reference " + ref.string() + " --out " + (d / "run.csv").string()).status, 0);
   const vcloe::PoseTrace run = vcloe::read_trace((d / "run.csv").string());
   const RigStreams s(d);
   const fs::path out = d / "trace.csv";

@@ -19,15 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using cli_test::Process;
-using cli_test::RigStreams;
-using cli_test::hold_command;
-using cli_test::publisher;
-using cli_test::reference;
-using cli_test::run_as_controller;
-using cli_test::seconds_since;
-using cli_test::Stamper;
-using cli_test::text;
+using namespace cli_test;  // the rig fixtures (rig_fixtures.hpp)
 namespace bridge = vcloe::bridge;
 
 namespace {
@@ -48,9 +40,9 @@ std::string columns(const std::string& csv, int n) {
 TEST(RigRun, LockstepRecordsTheSameTraceAsTheInProcessRun) {
   const fs::path d = cli_test::fresh_dir("vcloe-rig", "lockstep");
   const fs::path ref = reference(d, 2);
-  const auto run = cli_test::vcloe("run --seed 7 --reference " + ref.string() + " --out " + (d / "run.csv").string());
+  const auto run = cli_test::run_vcloe("run --seed 7 --reference " + ref.string() + " --out " + (d / "run.csv").string());
   ASSERT_EQ(run.status, 0) << run.out;
-  const auto rig = cli_test::vcloe("rig run --clock lockstep --seed 7 --reference " + ref.string() + " --out " +
+  const auto rig = cli_test::run_vcloe("rig run --clock lockstep --seed 7 --reference " + ref.string() + " --out " +
                                    (d / "rig.csv").string());
   ASSERT_EQ(rig.status, 0) << rig.out;
   // time, reference, measured and command columns: byte for byte (the in-process run also has truth).
@@ -69,10 +61,10 @@ TEST(RigRun, LockstepRecordsTheSameTraceAsTheInProcessRun) {
 TEST(RigRun, RealtimeOverTcpAgreesWithTheInProcessRunWithinTheCameraNoise) {
   const fs::path d = cli_test::fresh_dir("vcloe-rig", "realtime");
   const fs::path ref = reference(d, 2);
-  ASSERT_EQ(cli_test::vcloe("run --reference " + ref.string() + " --out " + (d / "run.csv").string()).status, 0);
+  ASSERT_EQ(cli_test::run_vcloe("run --reference " + ref.string() + " --out " + (d / "run.csv").string()).status, 0);
   // Timeouts of 0.2 s: on a shared test machine a process may be descheduled for longer than
   // the 20 ms default, which would (rightly) stop the robot; this test is about agreement.
-  const auto rig = cli_test::vcloe("rig run --clock realtime --endpoints tcp --pose-timeout 0.2 --heartbeat-timeout 0.2 "
+  const auto rig = cli_test::run_vcloe("rig run --clock realtime --endpoints tcp --pose-timeout 0.2 --heartbeat-timeout 0.2 "
                                    "--reference " + ref.string() + " --out " + (d / "rig.csv").string());
   ASSERT_EQ(rig.status, 0) << rig.out;
   const vcloe::PoseTrace a = vcloe::read_trace((d / "run.csv").string()), b = vcloe::read_trace((d / "rig.csv").string());
@@ -101,11 +93,11 @@ TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipelin
   // `vcloe render` writes three pairs (the third with most markers hidden: invalid); served from
   // the robot's start at 100 Hz they are the poses `vcloe measure` finds in the same folder.
   const fs::path d = cli_test::fresh_dir("vcloe-rig", "images");
-  ASSERT_EQ(cli_test::vcloe("render --out " + (d / "img").string() + " --frames 2").status, 0);
-  ASSERT_EQ(cli_test::vcloe("render --out " + (d / "hidden").string() + " --frames 1 --occlude P1 P2 P4 P6 P7").status, 0);
+  ASSERT_EQ(cli_test::run_vcloe("render --out " + (d / "img").string() + " --frames 2").status, 0);
+  ASSERT_EQ(cli_test::run_vcloe("render --out " + (d / "hidden").string() + " --frames 1 --occlude P1 P2 P4 P6 P7").status, 0);
   for (const char* side : {"left", "right"})
     fs::copy_file(d / "hidden" / (std::string(side) + "_0000.png"), d / "img" / (std::string(side) + "_0002.png"));
-  const auto measured = cli_test::vcloe("measure --images " + (d / "img").string() + " --json");
+  const auto measured = cli_test::run_vcloe("measure --images " + (d / "img").string() + " --json");
   ASSERT_EQ(measured.status, 0) << measured.out;
   const auto frames = nlohmann::json::parse(measured.out.substr(measured.out.find('{')))["per_frame"];
   ASSERT_EQ(frames.size(), 3u);

@@ -19,15 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using cli_test::Process;
-using cli_test::RigStreams;
-using cli_test::hold_command;
-using cli_test::publisher;
-using cli_test::reference;
-using cli_test::run_as_controller;
-using cli_test::seconds_since;
-using cli_test::Stamper;
-using cli_test::text;
+using namespace cli_test;  // the rig fixtures (rig_fixtures.hpp)
 namespace bridge = vcloe::bridge;
 
 namespace {

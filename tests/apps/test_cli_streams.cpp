@@ -12,7 +12,11 @@
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
+
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_cli_streams {
 
 namespace {
 
@@ -35,15 +39,15 @@ TEST(CliStreams, AValueSpelledLikeAnOptionIsAMissingValueNotAFileName) {
   // `simulate ... --out --force` wrote the trace to a file named "--force" and said so.
   const fs::path dir = cli_test::fresh_dir("vcloe-cli-streams", "option-value");
   const std::string reference = config + "reference.yaml";
-  CommandResult c = vcloe("simulate --reference " + reference + " --out --force");
+  CommandResult c = run_vcloe("simulate --reference " + reference + " --out --force");
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_EQ(c.out, "vcloe: error: --out: expected a value, got '--force', an option: the value is missing (a file of "
                    "that name: ./--force) (see --help)\n");
   EXPECT_FALSE(fs::exists("--force"));
-  c = vcloe("trajectory random --seed 3 --duration 2 --out --seed");
+  c = run_vcloe("trajectory random --seed 3 --duration 2 --out --seed");
   EXPECT_EQ(c.status, 2) << c.out;
   // A negative number is a value, not an option.
-  c = vcloe("trajectory random --duration -2 --out " + (dir / "t.yaml").string());
+  c = run_vcloe("trajectory random --duration -2 --out " + (dir / "t.yaml").string());
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_EQ(c.out.find("an option"), std::string::npos) << c.out;
 }
@@ -67,10 +71,10 @@ TEST(CliStreams, APlotWithoutATemporaryDirectorySaysWhichOne) {
   // TMPDIR naming a missing directory: "vcloe: error: (path): No such file or directory".
   const fs::path dir = cli_test::fresh_dir("vcloe-cli-streams", "tmpdir");
   const std::string ref = (dir / "t.yaml").string(), a = (dir / "a.csv").string();
-  ASSERT_EQ(vcloe("trajectory random --seed 2 --duration 1 --out " + ref).status, 0);
-  ASSERT_EQ(vcloe("simulate --reference " + ref + " --out " + a).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 2 --duration 1 --out " + ref).status, 0);
+  ASSERT_EQ(run_vcloe("simulate --reference " + ref + " --out " + a).status, 0);
   ::setenv("TMPDIR", "/nonexistent-vcloe-tmp", 1);
-  const CommandResult c = vcloe("compare " + a + " " + a + " --plot " + (dir / "p.png").string());
+  const CommandResult c = run_vcloe("compare " + a + " " + a + " --plot " + (dir / "p.png").string());
   ::unsetenv("TMPDIR");
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("vcloe: error: " + (dir / "p.png").string() +
@@ -78,3 +82,5 @@ TEST(CliStreams, APlotWithoutATemporaryDirectorySaysWhichOne) {
             std::string::npos)
       << c.out;
 }
+
+}  // namespace test_cli_streams

@@ -15,7 +15,11 @@
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
+
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_cli_vision {
 
 namespace {
 
@@ -32,7 +36,7 @@ TEST(CliVision, CalibrateStereoWritesARigFileAndReportsPerView) {
   const std::string out = (d / "rig.yaml").string();
   const std::string args =
       "calibrate stereo --images " + data + "/stereo_opencv --board 9x6 --square 0.025 --out " + out + " --json";
-  CommandResult r = vcloe(args);
+  CommandResult r = run_vcloe(args);
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = json_of(r);
   for (const char* key : {"rms_px", "epipolar_px", "pairs_used", "per_view"}) EXPECT_TRUE(j.contains(key)) << key;
@@ -52,21 +56,21 @@ TEST(CliVision, CalibrateStereoWritesARigFileAndReportsPerView) {
   EXPECT_NE(text.find("format: vcloe-rig-1"), std::string::npos);
   EXPECT_NE(text.find("right_from_left"), std::string::npos);
   // Never overwritten without --force; bad input names what was expected.
-  r = vcloe(args);
+  r = run_vcloe(args);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--force"), std::string::npos) << r.out;
-  r = vcloe("calibrate stereo --images " + data + "/stereo_opencv --board 9-6 --square 0.025 --out " +
+  r = run_vcloe("calibrate stereo --images " + data + "/stereo_opencv --board 9-6 --square 0.025 --out " +
             (d / "x.yaml").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("COLSxROWS"), std::string::npos) << r.out;
-  r = vcloe("calibrate stereo --images " + (d / "nothing").string() + " --board 9x6 --square 0.025 --out " +
+  r = run_vcloe("calibrate stereo --images " + (d / "nothing").string() + " --board 9x6 --square 0.025 --out " +
             (d / "x.yaml").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("nothing"), std::string::npos) << r.out;
 }
 
 TEST(CliVision, CalibrateBaseOnTheVirtualRigMeetsTheAcceptanceAndTheCrossCheckAgrees) {
-  const CommandResult r = vcloe("calibrate base --json");
+  const CommandResult r = run_vcloe("calibrate base --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = json_of(r);
   EXPECT_LE(j["truth_error"]["from_base_markers_mm"].get<double>(), 0.1);
@@ -77,15 +81,15 @@ TEST(CliVision, CalibrateBaseOnTheVirtualRigMeetsTheAcceptanceAndTheCrossCheckAg
 
 TEST(CliVision, RenderThenMeasureRecoversTheTruePosesAndFlagsOccludedFrames) {
   const fs::path d = temp_dir("render");
-  CommandResult r = vcloe("render --out " + (d / "img").string() + " --frames 3");
+  CommandResult r = run_vcloe("render --out " + (d / "img").string() + " --frames 3");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(fs::exists(d / "img" / "left_0002.png"));
   EXPECT_TRUE(fs::exists(d / "img" / "truth.csv"));
-  r = vcloe("render --out " + (d / "img").string() + " --frames 3");  // refuses to overwrite
+  r = run_vcloe("render --out " + (d / "img").string() + " --frames 3");  // refuses to overwrite
   EXPECT_EQ(r.status, 2);
 
   const std::string poses = (d / "poses.csv").string();
-  r = vcloe("measure --images " + (d / "img").string() + " --truth " + (d / "img" / "truth.csv").string() +
+  r = run_vcloe("measure --images " + (d / "img").string() + " --truth " + (d / "img" / "truth.csv").string() +
             " --out " + poses + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
   auto j = json_of(r);
@@ -96,13 +100,13 @@ TEST(CliVision, RenderThenMeasureRecoversTheTruePosesAndFlagsOccludedFrames) {
   }
   EXPECT_TRUE(fs::exists(poses));
   // The trace it writes compares against the truth with the existing command.
-  r = vcloe("compare " + poses + " " + (d / "img" / "truth.csv").string() + " --columns-b truth --json");
+  r = run_vcloe("compare " + poses + " " + (d / "img" / "truth.csv").string() + " --columns-b truth --json");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_LT(json_of(r)["rms_mm"][0].get<double>(), 0.05);
 
   // Camera-to-base from the base markers in the rendered images; the three poses 10 ms apart
   // hardly rotate, so the hand-eye cross-check is skipped with the reason.
-  r = vcloe("calibrate base --images " + (d / "img").string() + " --commanded " + (d / "img" / "truth.csv").string() +
+  r = run_vcloe("calibrate base --images " + (d / "img").string() + " --commanded " + (d / "img" / "truth.csv").string() +
             " --json");
   ASSERT_EQ(r.status, 0) << r.out;
   j = json_of(r);
@@ -113,14 +117,14 @@ TEST(CliVision, RenderThenMeasureRecoversTheTruePosesAndFlagsOccludedFrames) {
   EXPECT_NEAR(t[2].get<double>(), 1.0959458687585686, 0.1e-3);
 
   // Five of seven platform markers hidden: every frame is invalid, with the reason.
-  r = vcloe("render --out " + (d / "occluded").string() + " --frames 2 --occlude P1 P2 P4 P6 P7");
+  r = run_vcloe("render --out " + (d / "occluded").string() + " --frames 2 --occlude P1 P2 P4 P6 P7");
   ASSERT_EQ(r.status, 0) << r.out;
-  r = vcloe("measure --images " + (d / "occluded").string() + " --json");
+  r = run_vcloe("measure --images " + (d / "occluded").string() + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
   j = json_of(r);
   EXPECT_EQ(j["valid"].get<int>(), 0);
   EXPECT_NE(j["per_frame"][0]["reason"].get<std::string>().find("fewer than 3 platform markers"), std::string::npos);
-  r = vcloe("render --out " + (d / "x").string() + " --occlude Q9");
+  r = run_vcloe("render --out " + (d / "x").string() + " --occlude Q9");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("Q9"), std::string::npos) << r.out;
 }
@@ -177,7 +181,7 @@ TEST(CliVision, FilterSmoothsTheMeasuredPoses) {
   const fs::path d = temp_dir("filter");
   const fs::path in = d / "noisy.csv", out = d / "filtered.csv";
   write_noisy_trace(in);
-  const CommandResult r = vcloe("filter " + in.string() + " --out " + out.string());
+  const CommandResult r = run_vcloe("filter " + in.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.out;
   const XErrors e = x_errors(in, out);
   EXPECT_EQ(e.rows, 500);
@@ -195,12 +199,12 @@ TEST(CliVision, FilterNeverOverwritesWithoutForce) {
   const fs::path d = temp_dir("filter-overwrite");
   const fs::path in = d / "noisy.csv", out = d / "filtered.csv";
   write_noisy_trace(in);
-  CommandResult r = vcloe("filter " + in.string() + " --out " + out.string());
+  CommandResult r = run_vcloe("filter " + in.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.out;
-  r = vcloe("filter " + in.string() + " --out " + out.string());
+  r = run_vcloe("filter " + in.string() + " --out " + out.string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--force"), std::string::npos) << r.out;
-  EXPECT_EQ(vcloe("filter " + in.string() + " --out " + out.string() + " --force").status, 0);
+  EXPECT_EQ(run_vcloe("filter " + in.string() + " --out " + out.string() + " --force").status, 0);
 }
 
 // The paper's 60 Hz needs more than 120 Hz sampling. On a 100 Hz trace (the default camera
@@ -214,20 +218,20 @@ TEST(CliVision, FilterCutoffIsKeptBelowTheNyquistFrequencyOfASlowTrace) {
     s << "time,x,y,z,alpha,beta,gamma\n";
     for (int i = 0; i < 100; ++i) s << i / 100.0 << ",0,0,0.18,0,0,0\n";
   }
-  CommandResult r = vcloe("filter " + slow.string() + " --out " + (d / "slow_f.csv").string());
+  CommandResult r = run_vcloe("filter " + slow.string() + " --out " + (d / "slow_f.csv").string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("note: the default cut-off 60 Hz is not below the Nyquist frequency 50 Hz of " + slow.string() +
                        " (samples at 100 Hz); using 30 Hz (0.6 x Nyquist); choose with --cutoff"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(d / "slow_f.csv.meta.json"))["filter"]["cutoff_hz"].get<double>(), 30.0);
-  r = vcloe("filter " + slow.string() + " --cutoff 60 --out " + (d / "slow_g.csv").string());
+  r = run_vcloe("filter " + slow.string() + " --cutoff 60 --out " + (d / "slow_g.csv").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--cutoff: expected a cut-off below the Nyquist frequency 50 Hz of " + slow.string()),
             std::string::npos)
       << r.out;
   // Below one cycle over the record the filter returns the mean (1e-9 Hz wrote nan rows).
-  r = vcloe("filter " + slow.string() + " --cutoff 1e-9 --out " + (d / "slow_h.csv").string());
+  r = run_vcloe("filter " + slow.string() + " --cutoff 1e-9 --out " + (d / "slow_h.csv").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("below one cycle over the 0.99 s record"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d / "slow_h.csv"));
@@ -236,7 +240,7 @@ TEST(CliVision, FilterCutoffIsKeptBelowTheNyquistFrequencyOfASlowTrace) {
 TEST(CliVision, VirtualRobotMeasuredThroughTheStereoPipeline) {
   const fs::path d = temp_dir("run");
   const std::string out = (d / "run.csv").string();
-  CommandResult r = vcloe("run --backend virtual --reference " + std::string(VCLOE_SOURCE_DIR) +
+  CommandResult r = run_vcloe("run --backend virtual --reference " + std::string(VCLOE_SOURCE_DIR) +
                           "/config/reference.yaml --out " + out + " --camera stereo --centroid-noise-px 0.05");
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream meta(out + ".meta.json");
@@ -244,7 +248,7 @@ TEST(CliVision, VirtualRobotMeasuredThroughTheStereoPipeline) {
   EXPECT_EQ(m["camera"]["model"].get<std::string>(), "stereo");
   EXPECT_EQ(m["camera"]["invalid_frames"].get<int>(), 0);
   EXPECT_FALSE(m.contains("noise_sigma"));
-  r = vcloe("compare " + out + " " + out + " --columns measured --columns-b truth --json");
+  r = run_vcloe("compare " + out + " " + out + " --columns measured --columns-b truth --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = json_of(r);
   for (int i = 0; i < 3; ++i) {  // the pipeline's accuracy at 0.05 px (docs/vision.md)
@@ -255,3 +259,5 @@ TEST(CliVision, VirtualRobotMeasuredThroughTheStereoPipeline) {
   std::cout << "[ measured ] vcloe run --camera stereo, measured vs truth RMS: " << j["rms_mm"].dump() << " mm, "
             << j["rms_mrad"].dump() << " mrad\n";
 }
+
+}  // namespace test_cli_vision

@@ -21,7 +21,11 @@
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
-using cli_test::vcloe;
+using cli_test::run_vcloe;
+
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_cli_vision_abuse {
 
 namespace {
 
@@ -82,11 +86,11 @@ bool ends_with_iend(const fs::path& p) {
 
 TEST(CliVisionAbuse, AMissingImagePairLeavesAGapAndNeverShiftsLaterTimes) {
   const fs::path d = temp_dir("gap");
-  ASSERT_EQ(vcloe("render --out " + (d / "img").string() + " --frames 5").status, 0);
+  ASSERT_EQ(run_vcloe("render --out " + (d / "img").string() + " --frames 5").status, 0);
   fs::remove(d / "img" / "left_0002.png");  // frame 2 lost, both images
   fs::remove(d / "img" / "right_0002.png");
   const std::string out = (d / "poses.csv").string();
-  const CommandResult r = vcloe("measure --images " + (d / "img").string() + " --truth " +
+  const CommandResult r = run_vcloe("measure --images " + (d / "img").string() + " --truth " +
                                 (d / "img" / "truth.csv").string() + " --out " + out + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
@@ -99,7 +103,7 @@ TEST(CliVisionAbuse, AMissingImagePairLeavesAGapAndNeverShiftsLaterTimes) {
   EXPECT_EQ(times, "0 0.01 0.03 0.04 ");  // was 0 0.01 0.02 0.03: every later frame shifted
   // A left image without its right partner is named.
   fs::remove(d / "img" / "right_0004.png");
-  const CommandResult unpaired = vcloe("measure --images " + (d / "img").string());
+  const CommandResult unpaired = run_vcloe("measure --images " + (d / "img").string());
   EXPECT_EQ(unpaired.status, 2) << unpaired.out;
   EXPECT_NE(unpaired.out.find("images without a left/right partner: left_0004.png"), std::string::npos) << unpaired.out;
 }
@@ -113,7 +117,7 @@ TEST(CliVisionAbuse, TheSameImagesAsBothCamerasAreRefused) {
     for (const char* n : {"01", "02", "03", "04", "05", "06", "07", "08", "09", "11", "12", "13", "14"})
       l << data << "/stereo_opencv/left" << n << ".jpg " << data << "/stereo_opencv/left" << n << ".jpg\n";
   }
-  const CommandResult r = vcloe("calibrate stereo --images " + list.string() + " --board 9x6 --square 0.025 --out " +
+  const CommandResult r = run_vcloe("calibrate stereo --images " + list.string() + " --board 9x6 --square 0.025 --out " +
                                 (d / "rig.yaml").string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("the left and right images of every pair are identical"), std::string::npos) << r.out;
@@ -162,7 +166,7 @@ TEST(CliVisionAbuse, ARigThatCannotSeeTheMarkersRendersNothing) {
   ASSERT_NE(rig.find(focal), std::string::npos);
   rig.replace(rig.find(focal), focal.size(), "focal_px: [1e-300, 1e-300]");
   std::ofstream(d / "blind.yaml") << rig;
-  const CommandResult r = vcloe("render --rig " + (d / "blind.yaml").string() + " --reference " + cli_test::config_dir +
+  const CommandResult r = run_vcloe("render --rig " + (d / "blind.yaml").string() + " --reference " + cli_test::config_dir +
                                 "reference.yaml --frames 2 --out " + (d / "img").string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("blind.yaml along "), std::string::npos) << r.out;
@@ -195,8 +199,8 @@ TEST(CliVisionAbuse, AnImageFileIsCheckedBeforeADecoderSeesIt) {
       {"fifo", "fifo/left_0000.png: is a device, pipe or socket, expected a regular file"}};
   for (const auto& [dir, expected] : cases) {
     const std::string images = (d / dir).string();
-    expect_one_line_refusal(vcloe("measure --images " + images), expected, "measure " + dir);
-    expect_one_line_refusal(vcloe("calibrate stereo --images " + images + calibrate), expected, "calibrate " + dir);
+    expect_one_line_refusal(run_vcloe("measure --images " + images), expected, "measure " + dir);
+    expect_one_line_refusal(run_vcloe("calibrate stereo --images " + images + calibrate), expected, "calibrate " + dir);
   }
   EXPECT_FALSE(fs::exists(d / "rig.yaml"));
 }
@@ -210,11 +214,11 @@ TEST(CliVisionAbuse, AnImageWhoseSizeDiffersFromTheRigIsRefusedNamingBothSizes) 
     write_bytes(d / "tiny" / (std::string(side) + "_0000.png"), png(1, 1));
   }
   const std::string rig = cli_test::config_dir + "rig.yaml";
-  expect_one_line_refusal(vcloe("measure --images " + d.string() + " --out " + (d / "p.csv").string()),
+  expect_one_line_refusal(run_vcloe("measure --images " + d.string() + " --out " + (d / "p.csv").string()),
                           "size/left_0000.png: 640x480 px, but " + rig + " gives the left camera 4096x3000", "measure");
-  expect_one_line_refusal(vcloe("measure --images " + (d / "tiny").string()),
+  expect_one_line_refusal(run_vcloe("measure --images " + (d / "tiny").string()),
                           "tiny/left_0000.png: 1x1 px, but " + rig + " gives the left camera 4096x3000", "1x1");
-  expect_one_line_refusal(vcloe("calibrate base --images " + d.string()), "size/left_0000.png: 640x480 px, but ",
+  expect_one_line_refusal(run_vcloe("calibrate base --images " + d.string()), "size/left_0000.png: 640x480 px, but ",
                           "calibrate base");
   EXPECT_FALSE(fs::exists(d / "p.csv"));
 }
@@ -223,10 +227,10 @@ TEST(CliVisionAbuse, LargeFrameNumbersKeepTheirTimesAndTooLargeOnesAreRefused) {
   // Was: a number of more than 9 digits was "not a frame counter": name order, the second pair
   // at 0.01 s, no frame missing.
   const fs::path d = temp_dir("numbers");
-  ASSERT_EQ(vcloe("render --out " + (d / "img").string() + " --frames 1").status, 0);
+  ASSERT_EQ(run_vcloe("render --out " + (d / "img").string() + " --frames 1").status, 0);
   for (const char* side : {"left", "right"})
     fs::copy_file(d / "img" / (std::string(side) + "_0000.png"), d / "img" / (std::string(side) + "_0003000000.png"));
-  const CommandResult r = vcloe("measure --images " + (d / "img").string() + " --json");
+  const CommandResult r = run_vcloe("measure --images " + (d / "img").string() + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
   ASSERT_EQ(j["per_frame"].size(), 2u);
@@ -237,7 +241,7 @@ TEST(CliVisionAbuse, LargeFrameNumbersKeepTheirTimesAndTooLargeOnesAreRefused) {
   for (const char* side : {"left", "right"})
     fs::rename(d / "img" / (std::string(side) + "_0003000000.png"),
                d / "img" / (std::string(side) + "_99999999999999999999.png"));
-  expect_one_line_refusal(vcloe("measure --images " + (d / "img").string()),
+  expect_one_line_refusal(run_vcloe("measure --images " + (d / "img").string()),
                           "img/left_99999999999999999999.png: frame number 99999999999999999999 (the last number in the "
                           "name) is above 10^7",
                           "20 digits");
@@ -276,3 +280,5 @@ TEST(CliVisionAbuse, RenderWritesEachImageUnderItsNameOnlyWhenComplete) {
   check();
   EXPECT_TRUE(torn.empty()) << torn.size() << " torn images seen, e.g. " << torn.front();
 }
+
+}  // namespace test_cli_vision_abuse

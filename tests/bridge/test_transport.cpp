@@ -16,6 +16,10 @@
 using namespace vcloe::bridge;
 using namespace std::chrono_literals;
 
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_transport {
+
 namespace {
 
 std::string endpoint(const std::string& name) {
@@ -144,3 +148,5 @@ TEST(Transport, AWaitInterruptedByASignalEndsEarlyInsteadOfThrowing) {
   again.join();
   sigaction(SIGUSR1, &old, nullptr);
 }
+
+}  // namespace test_transport

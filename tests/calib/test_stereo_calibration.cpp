@@ -19,7 +19,7 @@
 using namespace vcloe;
 using namespace vcloe::vision;
 using namespace vcloe::calib;
-using namespace vcloe::vision::testing;
+using namespace vcloe::vision::fixtures;
 
 namespace {
 

@@ -95,15 +95,15 @@ TEST(TraceMetadata, AFieldOfTheWrongTypeOrRangeIsRefusedNamingTheSidecarAndTheKe
   EXPECT_EQ(refusal(R"({"noise_sigma": [1, 2]})"),
             "s.meta.json: key 'noise_sigma': expected 6 non-negative numbers (m, rad), got [1,2]");
   EXPECT_EQ(refusal(R"({"noise_sigma": [1, 2, 3, 4, 5, -6]})"),
-            "s.meta.json: key 'noise_sigma': expected 6 non-negative numbers (m, rad), got [1,2,3,4,5,-6]");
-  EXPECT_EQ(refusal(R"({"truth": {"path": 3}})"), "s.meta.json: key 'truth': expected {\"path\": string, \"sha256\": string}");
+            "s.meta.json: key 'noise_sigma[5]': expected a non-negative number, got -6");
+  EXPECT_EQ(refusal(R"({"truth": {"path": 3}})"), "s.meta.json: key 'truth': expected {\"path\": string, \"sha256\": string} or null, got {\"path\":3}");
   EXPECT_EQ(refusal(R"({"payload": {"mass": 5}})"),
-            "s.meta.json: key 'payload': expected {\"mass\": kg, \"inertia\": [Ix, Iy, Iz]}");
+            "s.meta.json: key 'payload.inertia': missing");
   EXPECT_EQ(refusal(R"({"engine": {"name": "MuJoCo", "timestep_s": 0}})"),
             "s.meta.json: key 'engine.timestep_s': expected a positive number, got 0");
   EXPECT_EQ(refusal(R"({"camera": {"model": "stereo"}})"), "s.meta.json: key 'camera.centroid_noise_px': missing");
   EXPECT_EQ(refusal(R"({"missing_frames": [1, 2.5]})"),
-            "s.meta.json: key 'missing_frames': expected an array of whole numbers, got [1,2.5]");
+            "s.meta.json: key 'missing_frames[1]': expected a whole number, got 2.5");
   EXPECT_EQ(refusal(R"({"filter": {"type": "b", "order": 65, "padlen": 1, "cutoff_hz": 1, "sample_rate_hz": 2, "input": null}})"),
             "s.meta.json: key 'filter.order': expected a whole number from 1 to 64, got 65");
   EXPECT_EQ(refusal(R"({"stream": 3})"), "s.meta.json: key 'stream': expected an object, got 3");

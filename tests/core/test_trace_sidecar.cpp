@@ -61,7 +61,7 @@ TEST(Trace, RecordedFilesAreCheckedAndFoundBesideTheTrace) {
   EXPECT_FALSE(recorded_file(t, "robot", trace));  // not recorded
   // A field of the wrong JSON type is an error naming the sidecar, not a library exception.
   EXPECT_EQ(error_of([&] { parse_sidecar(R"({"reference": {"path": 42}})", trace + ".meta.json"); }),
-            trace + ".meta.json: key 'reference': expected {\"path\": string, \"sha256\": string}");
+            trace + ".meta.json: key 'reference': expected {\"path\": string, \"sha256\": string} or null, got {\"path\":42}");
   // A device or a directory recorded as a file: refused (reading /dev/zero would never end).
   t.metadata.robot = FileRecord{"/dev/zero", ""};
   EXPECT_NE(error_of([&] { recorded_file(t, "robot", trace); }).find("is not a regular file"), std::string::npos);
@@ -86,7 +86,7 @@ TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
   // A hash of the wrong JSON type names the sidecar and the key.
   std::ofstream(sidecar_path(a.string())) << "{\"csv_sha256\": 7}\n";
   EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
-            sidecar_path(a.string()) + ": key 'csv_sha256': expected the CSV's SHA-256 as 64 hexadecimal digits, got 7");
+            sidecar_path(a.string()) + ": key 'csv_sha256': expected a SHA-256 as 64 hexadecimal digits, got 7");
   // The hash in capitals (another tool's hex) is the same hash, not a torn pair.
   nlohmann::json upper = {{"csv_sha256", sha256_file(a.string())}};
   std::string hex = upper["csv_sha256"];

@@ -15,6 +15,10 @@ using namespace vcloe;
 using namespace vcloe::oe_ident;
 using vcloe::test::default_robot;
 
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_output_error {
+
 namespace {
 
 servo::PreparedReference reference(double duration, std::uint64_t seed) {
@@ -132,3 +136,5 @@ TEST(OutputError, ADivergingTwinFailsTheEvaluationInsteadOfReturningNaN) {
   const double* good_params[] = {good.data()};
   EXPECT_TRUE(cost.Evaluate(good_params, r.data(), nullptr));
 }
+
+}  // namespace test_output_error

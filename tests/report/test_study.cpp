@@ -94,3 +94,40 @@ TEST(StudyTable, RefusesAReportThatDoesNotMatchTheFloorsOrTheRegistry) {
   EXPECT_THROW(report::make_row(1, truth_with({}), ident({parameter("m_q", 1.0, 0.1)}), kFloor, validation(1.0)), Error);
   EXPECT_NO_THROW(report::make_row(1, truth_with({}), ident({parameter("m_p", 1.0, 0.1)}), kFloor, validation(1.0)));
 }
+
+// study.json: one writer, one typed reader; read back and written again it is the same bytes,
+// and a hand-edited file is refused naming the key.
+TEST(StudyJson, ReadsBackWhatItWroteAndRefusesWhatItCouldNotHaveWritten) {
+  const auto t = truth_with({{"m_p", 20.0}, {"lp", 300.0}});
+  const report::TruthRow a = report::make_row(1, t, ident({parameter("m_p", 20.05, 0.1), parameter("lp", 301.5, 1.0)}), kFloor,
+                                              validation(1.0));
+  const report::TruthRow b = report::make_row(2, t, ident({parameter("m_p", 20.25, 0.1)}), kFloor, validation(1.1));
+  const nlohmann::json written = report::study_json({a, b}, report::summarise({a, b}));
+  const report::StudyResult back = report::study_from_json(written, "s.json");
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(back.rows[1].seed, 2u);
+  EXPECT_EQ(back.rows[0].checks[1].name, "lp");
+  EXPECT_EQ(back.summary.within3, report::summarise({a, b}).within3);
+  EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
+
+  auto refusal = [](const nlohmann::json& j) {
+    try {
+      report::study_from_json(j, "s.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  nlohmann::json j = written;
+  j["truths"][1]["identified"] = 2;  // one parameter listed
+  EXPECT_EQ(refusal(j), "s.json: key 'truths[1].parameters': expected one entry per identified parameter, got [{\"error\":0.0125,\"interval95\":[20.054,20...");
+  j = written;
+  j["truths"][0]["parameters"][0]["sigma"] = -0.1;
+  EXPECT_EQ(refusal(j), "s.json: key 'truths[0].parameters[0].sigma': expected a non-negative number, got -0.1");
+  j = written;
+  j["summary"]["truths"] = 3;
+  EXPECT_EQ(refusal(j), "s.json: key 'summary.truths': expected the number of entries in truths (2), got 3");
+  j = written;
+  j.erase("summary");
+  EXPECT_EQ(refusal(j), "s.json: key 'summary': missing (not written by `vcloe study`, or by an older vcloe? run it again)");
+}

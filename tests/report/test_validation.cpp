@@ -9,6 +9,10 @@
 using namespace vcloe;
 using nlohmann::json;
 
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_validation {
+
 namespace {
 
 report::ValidationResult sample(bool reidentified) {
@@ -43,17 +47,19 @@ TEST(ValidationResult, AWrongTypeAShortRowOrANegativeRmsIsRefusedNamingTheKey) {
   json j = report::to_json(sample(true));
   EXPECT_EQ(refusal(j), "");
   j["worst_ratio"] = "1.1";
-  EXPECT_EQ(refusal(j), "v.json: worst_ratio: expected a number, got \"1.1\"");
+  EXPECT_EQ(refusal(j), "v.json: key 'worst_ratio': expected a non-negative number, got \"1.1\"");
   j = report::to_json(sample(true));
   j["trajectories"][1]["noise_floor"]["rms_mrad"] = {0.1, 0.12};
-  EXPECT_EQ(refusal(j), "v.json: trajectories[1].noise_floor.rms_mrad: expected an array of 3, got [0.1,0.12]");
+  EXPECT_EQ(refusal(j), "v.json: key 'trajectories[1].noise_floor.rms_mrad': expected an array of 3, got [0.1,0.12]");
   j = report::to_json(sample(true));
   j["trajectories"][0]["model"]["rms_mm"][0] = -0.02;
-  EXPECT_EQ(refusal(j), "v.json: trajectories[0].model.rms_mm[0]: expected a number >= 0, got -0.02");
+  EXPECT_EQ(refusal(j), "v.json: key 'trajectories[0].model.rms_mm[0]': expected a non-negative number, got -0.02");
   j = report::to_json(sample(true));
   j["parameter_variation"][0]["identified_runs"] = 3;
-  EXPECT_EQ(refusal(j), "v.json: parameter_variation[0].identified_runs: expected a whole number from 0 to 2, got 3");
+  EXPECT_EQ(refusal(j), "v.json: key 'parameter_variation[0].identified_runs': expected a whole number from 0 to 2, got 3");
   j = report::to_json(sample(true));
   j.erase("trajectories");
-  EXPECT_EQ(refusal(j).rfind("v.json: missing key 'trajectories'", 0), 0u) << refusal(j);
+  EXPECT_EQ(refusal(j).rfind("v.json: key 'trajectories': missing (not written by `vcloe validate --out`", 0), 0u) << refusal(j);
 }
+
+}  // namespace test_validation

@@ -13,6 +13,10 @@ using namespace vcloe::sim;
 using vcloe::test::default_robot;
 using vcloe::test::rel_err;
 
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_dynamics {
+
 namespace {
 constexpr int kSamples = 120;
 
@@ -244,3 +248,5 @@ TEST(JetInstantiation, ForwardDynamicsDerivativesMatchFiniteDifferences) {
     }
   }
 }
+
+}  // namespace test_dynamics

@@ -6,7 +6,7 @@
 #include "vcloe/vision/camera.hpp"
 #include "vcloe/vision/markers.hpp"
 
-namespace vcloe::vision::testing {
+namespace vcloe::vision::fixtures {
 
 inline StereoRig default_rig() { return load_rig(VCLOE_SOURCE_DIR "/config/rig.yaml"); }
 inline MarkerSet default_markers() { return load_markers(VCLOE_SOURCE_DIR "/config/markers.yaml"); }
@@ -21,4 +21,4 @@ inline Vec6d trajectory_pose(double t) {
   return chi;
 }
 
-}  // namespace vcloe::vision::testing
+}  // namespace vcloe::vision::fixtures

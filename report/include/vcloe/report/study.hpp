@@ -3,7 +3,7 @@
 // one row — iterations, seconds, after/floor, validation/floor, how many parameters were
 // identified and how far from the truth — and over all truths the coverage of the reported
 // sigma and 95 % intervals. Pure functions of the truth, the identify report and the floors;
-// study_json is the one writer of DIR/study.json.
+// study_json is the one writer of DIR/study.json, read_study its one reader.
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -54,5 +54,14 @@ struct StudySummary {
 StudySummary summarise(const std::vector<TruthRow>& rows);
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s);
 nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s);
+
+// DIR/study.json read back: every field's type and range checked, the file and key named
+// (core/json_node.hpp). Written again, it gives the same bytes.
+struct StudyResult {
+  std::vector<TruthRow> rows;
+  StudySummary summary;
+};
+StudyResult study_from_json(const nlohmann::json& document, const std::string& file);
+StudyResult read_study(const std::string& file);
 
 }  // namespace vcloe::report
