@@ -31,6 +31,11 @@ void add_truth_command(CLI::App& app) {
   cmd->add_option("--body-spread", o->family.bodies, "crank and link moments: relative spread per leg")
       ->capture_default_str();
   cmd->add_option("--gain-spread", o->family.gains, "drive gains: relative spread")->capture_default_str();
+  CLI::Option* far = cmd->add_flag("--far", o->family.far,
+                                   "priors far off: platform mass, moments, friction and gains each scaled by one "
+                                   "factor log-uniform in [--far-low, --far-high]");
+  cmd->add_option("--far-low", o->family.far_low, "with --far: the smallest factor")->capture_default_str()->needs(far);
+  cmd->add_option("--far-high", o->family.far_high, "with --far: the largest factor")->capture_default_str()->needs(far);
   add_force_flag(cmd, o->force, "overwrite an existing file");
   cmd->callback([o] { std::cout << hw::write_random_truth(*o).text; });
 }

@@ -19,6 +19,7 @@ void add_validate_command(CLI::App& app);  // Tables 4 and 5 (cmd_validate.cpp)
 void add_demo_command(CLI::App& app);      // excite -> run -> identify -> validate
 void add_truth_command(CLI::App& app);     // `truth random` (cmd_truth.cpp)
 void add_study_command(CLI::App& app);     // truths x (run, identify, validate) (cmd_study.cpp)
+void add_study_merge_command(CLI::App& study);  // `study merge`, under `study` (cmd_study.cpp)
 void add_report_command(CLI::App& app);    // the HTML report of an identification (cmd_report.cpp)
 // The camera side (docs/vision.md). add_calibrate_command adds the `calibrate` parent and,
 // under it, `stereo` and `base` through the two add_calibrate_*_command functions.

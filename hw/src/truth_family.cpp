@@ -16,6 +16,8 @@ std::optional<SettingProblem> TruthFamily::problem() const {
   if (!(friction_low > 0 && friction_high >= friction_low && friction_high < 1e3))
     return SettingProblem{"friction_low", "friction_low, friction_high: expected 0 < low <= high < 1000"};
   if (!(tolerance >= 0 && tolerance <= 0.01)) return bad("tolerance", "expected a length in [0, 0.01] m");
+  if (!(far_low > 0 && far_high >= far_low && far_high <= 100))
+    return SettingProblem{"far_low", "far_low, far_high: expected 0 < low <= high <= 100"};
   return std::nullopt;
 }
 
@@ -44,6 +46,24 @@ void vary_moments(sim::LambdaVector<double>& lambda, int first, double spread, D
   for (int k = 0; k < 3; ++k) lambda(first + 1 + k) = I(k);
 }
 
+// The groups of a far-off truth (TruthFamily::far) each scaled by one factor, then every body's
+// moments made consistent again (a common factor keeps a consistent body consistent).
+void scale_groups(sim::LambdaVector<double>& l, std::uint64_t seed, double low, double high) {
+  Draw far(seed ^ 0x9e3779b97f4a7c15ULL);  // its own stream
+  const double mass = far.log_uniform(low, high), moments = far.log_uniform(low, high);
+  const double friction = far.log_uniform(low, high), gains = far.log_uniform(low, high);
+  l(sim::platform_index(0)) *= mass;
+  auto body = [&](int first) { l.segment<3>(first + 1) *= moments; };
+  body(sim::platform_index(0));
+  for (int i = 0; i < sim::kLegs; ++i) {
+    body(sim::wrench_index(i, 0));
+    body(sim::link_index(i, 0));
+    l(sim::coulomb_index(i)) *= friction;
+    l(sim::viscous_index(i)) *= friction;
+  }
+  for (int g : {sim::kGainP, sim::kGainI, sim::kGainD}) l(g) *= gains;
+}
+
 }  // namespace
 
 sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& f) {
@@ -60,6 +80,7 @@ sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, co
     l(sim::viscous_index(i)) *= draw.log_uniform(f.friction_low, f.friction_high);
   }
   for (int g : {sim::kGainP, sim::kGainI, sim::kGainD}) l(g) *= draw.around(f.gains);
+  if (f.far) scale_groups(l, seed, f.far_low, f.far_high);
   if (f.unmodelled) {
     for (sim::Leg& leg : truth.model.legs) {
       for (int k = 0; k < 3; ++k) leg.base_joint(k) += draw.within(f.tolerance);
@@ -67,7 +88,8 @@ sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, co
       leg.link_length += draw.within(f.tolerance);
     }
   }
-  truth.model.name = priors.model.name + "-truth-" + std::to_string(seed) + (f.unmodelled ? "-unmodelled" : "");
+  truth.model.name = priors.model.name + "-truth-" + std::to_string(seed) + (f.far ? "-far" : "") +
+                     (f.unmodelled ? "-unmodelled" : "");
   if (const auto issues = sim::check_physical_consistency(l); !issues.empty())
     fail("truth family", "seed " + std::to_string(seed) + " drew an inconsistent body: " + issues.front());
   // Through the robot file's own reader: a truth is what `vcloe truth random` writes and the

@@ -1,4 +1,4 @@
-#include <fstream>
+#include <sstream>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
@@ -18,14 +18,15 @@ Report write_random_truth(const RandomTruthOptions& o) {
   o.validate();
   const sim::RobotFile truth = random_truth(sim::load_robot(o.priors), o.seed, o.family);
   const TruthFamily& f = o.family;
-  std::ofstream out(o.out, std::ios::trunc);
-  out << "# vcloe truth random --seed " << o.seed << (f.unmodelled ? " --unmodelled" : "") << " around " << o.priors
-      << "\n# platform +-" << f.platform * 100 << " %, crank and link moments +-" << f.bodies * 100
-      << " % per leg, friction " << f.friction_low << "-" << f.friction_high << " x per joint, gains +-"
-      << f.gains * 100 << " %, masses of cranks and links as weighed (= priors)";
+  std::ostringstream out;
+  out << "# vcloe truth random --seed " << o.seed << (f.far ? " --far" : "") << (f.unmodelled ? " --unmodelled" : "")
+      << " around " << o.priors << "\n# platform +-" << f.platform * 100 << " %, crank and link moments +-"
+      << f.bodies * 100 << " % per leg, friction " << f.friction_low << "-" << f.friction_high
+      << " x per joint, gains +-" << f.gains * 100 << " %, masses of cranks and links as weighed (= priors)";
+  if (f.far) out << "; then platform mass, moments, friction and gains each x one factor in " << f.far_low << "-" << f.far_high;
   if (f.unmodelled) out << ", joint centres and link lengths +-" << f.tolerance * 1e3 << " mm";
   out << "\n" << sim::robot_to_yaml(truth.model, truth.lambda);
-  if (!out) fail(o.out, "cannot be written");
+  write_file_atomically(o.out, out.str(), o.force);  // whole or not at all, never over an input
   return {nlohmann::json::object(), "wrote " + o.out + "\n"};
 }
 

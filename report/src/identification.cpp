@@ -138,7 +138,7 @@ void print_identification(const IdentificationReport& r, std::ostream& out) {
   print_rms(r, out);
   print_parameters(r, out);
   if (!r.moved_to_consistency.empty()) {
-    out << "\nmoved to physical consistency (values the poses do not determine; the RMS after is this model's):\n";
+    out << "\nmoved to physical consistency (each says why; the RMS after is this model's):\n";
     for (const auto& m : r.moved_to_consistency) out << "  " << m << "\n";
   }
   if (!r.consistency.empty()) {

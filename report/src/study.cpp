@@ -7,8 +7,6 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
-#include "vcloe/core/json_file.hpp"
-#include "vcloe/core/json_node.hpp"
 
 namespace vcloe::report {
 
@@ -60,11 +58,22 @@ TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, co
   return row;
 }
 
+TruthRow failed_row(std::uint64_t seed, const std::string& why) {
+  TruthRow row;
+  row.seed = seed;
+  row.failed = why.empty() ? "failed" : why;
+  return row;
+}
+
 StudySummary summarise(const std::vector<TruthRow>& rows) {
   StudySummary s;
   std::vector<double> key_rel;
   for (const TruthRow& r : rows) {
     ++s.truths;
+    if (!r.failed.empty()) {
+      ++s.failed;
+      continue;
+    }
     s.key_identified_runs += r.key_identified;
     s.max_seconds = std::max(s.max_seconds, r.seconds);
     s.max_after_over_floor = std::max(s.max_after_over_floor, r.after_over_floor);
@@ -94,6 +103,10 @@ std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary
   t << "| truth seed | iterations | identify s | after/floor | validation/floor | identified | worst error | worst "
        "error/σ | verdict |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const TruthRow& r : rows) {
+    if (!r.failed.empty()) {
+      t << "| " << r.seed << " | — | — | — | — | — | — | — | no result: " << r.failed << " |\n";
+      continue;
+    }
     t << "| " << r.seed << " | " << r.iterations << " | " << std::setprecision(1) << r.seconds << " | "
       << std::setprecision(2) << r.after_over_floor << " | " << r.validation_over_floor << " | " << r.identified
       << (r.key_identified ? "" : " (not all of m_p, I_p, gains)") << " | ";
@@ -110,91 +123,10 @@ std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary
     << s.truths << " runs; median σ/|value| of m_p and the gains " << std::setprecision(2)
     << 100 * s.median_key_rel_sigma << " %. Worst: identify " << std::setprecision(1) << s.max_seconds
     << " s, after/floor " << std::setprecision(2) << s.max_after_over_floor << ", validation/floor "
-    << s.max_validation_over_floor << ".\n";
+    << s.max_validation_over_floor << ".";
+  if (s.failed > 0) t << " " << s.failed << " of " << s.truths << " truths have no result (the table says why).";
+  t << "\n";
   return t.str();
 }
-
-nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s) {
-  nlohmann::json out = {{"truths", nlohmann::json::array()}};
-  for (const TruthRow& r : rows) {
-    nlohmann::json params = nlohmann::json::array();
-    for (const ParameterCheck& c : r.checks)
-      params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
-                        {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
-    out["truths"].push_back({{"seed", r.seed}, {"iterations", r.iterations}, {"seconds", r.seconds},
-                             {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
-                             {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
-                             {"parameters", params}});
-  }
-  out["summary"] = {{"truths", s.truths},
-                    {"parameters", s.parameters},
-                    {"within_1_sigma", s.within1},
-                    {"within_2_sigma", s.within2},
-                    {"within_3_sigma", s.within3},
-                    {"inside_95_interval", s.in_interval},
-                    {"outside_bound", s.outside_bound},
-                    {"key_identified_runs", s.key_identified_runs},
-                    {"median_key_rel_sigma", s.median_key_rel_sigma},
-                    {"max_seconds", s.max_seconds},
-                    {"max_after_over_floor", s.max_after_over_floor},
-                    {"max_validation_over_floor", s.max_validation_over_floor}};
-  return out;
-}
-
-namespace {
-
-ParameterCheck read_check(const JsonNode& p) {
-  ParameterCheck c;
-  c.name = p.need("name").string();
-  c.truth = p.need("truth").number(), c.value = p.need("value").number(), c.sigma = p.need("sigma").non_negative();
-  const auto interval = p.need("interval95").fixed<2>();
-  c.low = interval[0], c.high = interval[1];
-  return c;
-}
-
-TruthRow read_row(const JsonNode& t) {
-  TruthRow r;
-  r.seed = t.need("seed").unsigned_integer();
-  r.iterations = t.need("iterations").integer(0, 1 << 30);
-  r.seconds = t.need("seconds").non_negative();
-  r.after_over_floor = t.need("after_over_floor").non_negative();
-  r.validation_over_floor = t.need("validation_over_floor").non_negative();
-  r.identified = t.need("identified").integer(0, sim::kNumLambda);
-  r.key_identified = t.need("key_identified").boolean();
-  r.verdict = t.need("verdict").string();
-  const JsonNode params = t.need("parameters");
-  if (params.array_size() != static_cast<std::size_t>(r.identified)) params.refuse("one entry per identified parameter");
-  for (std::size_t k = 0; k < params.array_size(); ++k) r.checks.push_back(read_check(params[k]));
-  return r;
-}
-
-StudySummary read_summary(const JsonNode& j) {
-  StudySummary s;
-  auto count = [&](const char* key) { return j.need(key).integer(0, 1 << 30); };
-  s.truths = count("truths"), s.parameters = count("parameters");
-  s.within1 = count("within_1_sigma"), s.within2 = count("within_2_sigma"), s.within3 = count("within_3_sigma");
-  s.in_interval = count("inside_95_interval"), s.outside_bound = count("outside_bound");
-  s.key_identified_runs = count("key_identified_runs");
-  s.median_key_rel_sigma = j.need("median_key_rel_sigma").non_negative();
-  s.max_seconds = j.need("max_seconds").non_negative();
-  s.max_after_over_floor = j.need("max_after_over_floor").non_negative();
-  s.max_validation_over_floor = j.need("max_validation_over_floor").non_negative();
-  return s;
-}
-
-}  // namespace
-
-StudyResult study_from_json(const nlohmann::json& document, const std::string& file) {
-  const JsonNode root = JsonNode::root(document, file, "(not written by `vcloe study`, or by an older vcloe? run it again)");
-  StudyResult out;
-  const JsonNode truths = root.need("truths");
-  for (std::size_t i = 0; i < truths.array_size(); ++i) out.rows.push_back(read_row(truths[i]));
-  out.summary = read_summary(root.need("summary"));
-  if (out.summary.truths != static_cast<int>(out.rows.size()))
-    root["summary"]["truths"].refuse("the number of entries in truths (" + std::to_string(out.rows.size()) + ")");
-  return out;
-}
-
-StudyResult read_study(const std::string& file) { return study_from_json(read_json_file(file), file); }
 
 }  // namespace vcloe::report

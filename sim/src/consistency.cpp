@@ -1,29 +1,97 @@
+// The nearest physically consistent principal moments (vcloe/sim/robot.hpp): a convex quadratic
+// program in three variables, solved exactly by trying every active set.
+#include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
 
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::sim {
 
-Vec3d nearest_consistent_moments(const Vec3d& I, const std::array<bool, 3>& free, double margin) {
-  Vec3d out = I;
-  const double floor = 1e-12;  // kg*m^2: positive
+namespace {
+
+struct Row {  // a . x = b (or >= b as an inequality)
+  Vec3d a;
+  double b;
+};
+
+// The inequalities on x: Ia + Ib - (1 + margin) Ic >= 0 for each c, and x_k >= floor for each
+// moment that may move (a fixed one need only be positive, checked before).
+std::vector<Row> inequalities(const Vec3d& weight, double margin, double floor) {
+  std::vector<Row> rows;
+  for (int c = 0; c < 3; ++c) {
+    Vec3d a = Vec3d::Ones();
+    a(c) = -(1 + margin);
+    rows.push_back({a, 0.0});
+  }
   for (int k = 0; k < 3; ++k)
-    if (free[k] && !(out(k) > floor)) out(k) = std::max(floor, 1e-3 * out.cwiseAbs().maxCoeff());
-  Eigen::Index c = 0;
-  out.maxCoeff(&c);
-  const int a = (static_cast<int>(c) + 1) % 3, b = (static_cast<int>(c) + 2) % 3;
-  // g = Ia + Ib - Ic (1 + margin) >= 0; move along g's gradient restricted to the free moments.
-  const Vec3d grad = [&] {
-    Vec3d n = Vec3d::Zero();
-    n(a) = free[a] ? 1.0 : 0.0;
-    n(b) = free[b] ? 1.0 : 0.0;
-    n(c) = free[c] ? -(1 + margin) : 0.0;
-    return n;
-  }();
-  const double g = out(a) + out(b) - out(c) * (1 + margin);
-  if (g >= 0 || grad.squaredNorm() == 0) return g >= 0 ? out : I;
-  out -= g / grad.squaredNorm() * grad;
-  return out;
+    if (weight(k) > 0) rows.push_back({Vec3d::Unit(k), floor});
+  return rows;
+}
+
+// argmin sum_k w_k (x_k - I_k)^2 over the moments that may move (w_k > 0; the others stay at
+// I_k) subject to the equalities `rows`, in closed form: x = I + W^-1 A^T mu with
+// (A W^-1 A^T) mu = b - A I. The small m x m system keeps the weights' spread (1 to 1e6) out of
+// the conditioning that a full KKT matrix would have. Nothing if the rows are dependent.
+std::optional<Vec3d> solve_equality(const Vec3d& I, const Vec3d& weight, const std::vector<Row>& rows) {
+  const int m = static_cast<int>(rows.size());
+  Eigen::MatrixXd A(m, 3);
+  Eigen::VectorXd r(m);
+  Vec3d inverse = Vec3d::Zero();
+  for (int k = 0; k < 3; ++k)
+    if (weight(k) > 0) inverse(k) = 1 / weight(k);
+  for (int i = 0; i < m; ++i) {
+    A.row(i) = rows[static_cast<std::size_t>(i)].a.transpose();
+    r(i) = rows[static_cast<std::size_t>(i)].b - rows[static_cast<std::size_t>(i)].a.dot(I);
+  }
+  const Eigen::MatrixXd M = A * inverse.asDiagonal() * A.transpose();
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(M);
+  if (m > 0 && !lu.isInvertible()) return std::nullopt;
+  return m == 0 ? I : Vec3d(I + inverse.asDiagonal() * (A.transpose() * lu.solve(r)));
+}
+
+}  // namespace
+
+std::optional<Vec3d> project_consistent_moments(const Vec3d& I, const Vec3d& weight, double margin) {
+  for (int k = 0; k < 3; ++k)
+    if (!(weight(k) >= 0) || !std::isfinite(I(k)) || (weight(k) == 0 && !(I(k) > 0))) return std::nullopt;
+  const double scale = I.cwiseAbs().maxCoeff();
+  // Feasible to 1e-9 of the largest moment: far inside every margin used (1e-6, 2 %).
+  const double floor = std::max(1e-12, 1e-3 * scale), tolerance = 1e-9 * std::max(scale, 1e-12);
+  const std::vector<Row> cons = inequalities(weight, margin, floor);
+  auto feasible = [&](const Vec3d& x) {
+    return std::all_of(cons.begin(), cons.end(), [&](const Row& c) { return c.a.dot(x) >= c.b - tolerance; });
+  };
+  if (feasible(I)) return I;
+  // The optimum of a convex QP solves the equality problem on its active set: try each set of
+  // at most three active inequalities and keep the feasible solution of least cost.
+  std::optional<Vec3d> best;
+  double best_cost = std::numeric_limits<double>::infinity();
+  for (unsigned mask = 0; mask < (1u << cons.size()); ++mask) {
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < cons.size(); ++i)
+      if (mask >> i & 1u) rows.push_back(cons[i]);
+    if (rows.size() > static_cast<std::size_t>((weight.array() > 0).count())) continue;
+    auto x = solve_equality(I, weight, rows);
+    if (!x) continue;
+    for (int k = 0; k < 3; ++k)
+      if (weight(k) == 0) (*x)(k) = I(k);  // kept to the last bit
+    if (!feasible(*x)) continue;
+    const double cost = weight.dot((*x - I).cwiseAbs2());
+    if (cost < best_cost) best_cost = cost, best = *x;
+  }
+  return best;
+}
+
+Vec3d nearest_consistent_moments(const Vec3d& I, const std::array<bool, 3>& free, double margin) {
+  const Vec3d weight(free[0] ? 1.0 : 0.0, free[1] ? 1.0 : 0.0, free[2] ? 1.0 : 0.0);
+  return project_consistent_moments(I, weight, margin).value_or(I);
+}
+
+bool moments_consistent(const Vec3d& I) {
+  return I.minCoeff() > 0 && I(0) + I(1) >= I(2) && I(1) + I(2) >= I(0) && I(2) + I(0) >= I(1);
 }
 
 }  // namespace vcloe::sim

@@ -264,6 +264,16 @@ std::string robot_to_yaml(const RobotModel& m, const LambdaVector<double>& lambd
   return o.str();
 }
 
+std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name) {
+  const std::string text = robot_to_yaml(model, lambda);
+  try {
+    (void)parse_robot(text, name, /*require_consistent_inertia=*/true);
+  } catch (const Error& e) {
+    fail(name, std::string("not written: the model would not load (") + e.what() + ")");
+  }
+  return text;
+}
+
 std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda, double tol) {
   std::vector<std::string> issues;
   const auto& reg = parameter_registry();

@@ -21,17 +21,36 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
-  const std::string args = "study --truths 1 --seed 7 --n 1 --quiet --reference " + ref.string() + " --config " +
-                           settings.string() + " --dir " + dir.string();
-  const CommandResult c = cli_test::run_vcloe(args);
+  // The second of two shards of truths 4..7 runs truths 5 and 7. Truth 5's chain cannot finish
+  // (its trace's name is taken by a directory): a row that says why, and the study goes on.
+  fs::create_directories(dir / "truth-5" / "measured.csv");
+  const std::string args = "study --truths 4 --seed 4 --shard 2/2 --n 1 --quiet --reference " + ref.string() +
+                           " --config " + settings.string() + " --dir " + dir.string();
+  const CommandResult c = cli_test::run_vcloe(args + " --force");
   ASSERT_EQ(c.status, 0) << c.out;
   for (const char* f : {"truth.yaml", "measured.csv", "measured-payload.csv", "identified.yaml", "validate.out"})
     EXPECT_TRUE(fs::exists(dir / "truth-7" / f)) << f;
   const vcloe::report::StudyResult study = vcloe::report::read_study((dir / "study.json").string());
-  ASSERT_EQ(study.rows.size(), 1u);
-  EXPECT_EQ(study.rows[0].seed, 7u);
-  EXPECT_EQ(study.summary.parameters, study.rows[0].identified);
-  EXPECT_NE(cli_test::read_file(dir / "study.md").find("| 7 | "), std::string::npos);
+  ASSERT_EQ(study.rows.size(), 2u);
+  EXPECT_EQ(study.rows[0].seed, 5u);
+  EXPECT_EQ(study.rows[0].failed, "run: " + (dir / "truth-5" / "measured.csv").string() + ": is a directory, expected a file name");
+  EXPECT_EQ(study.rows[1].seed, 7u);
+  EXPECT_TRUE(study.rows[1].failed.empty());
+  EXPECT_EQ(study.summary.failed, 1);
+  EXPECT_EQ(study.summary.parameters, study.rows[1].identified);
+  const std::string table = cli_test::read_file(dir / "study.md");
+  EXPECT_NE(table.find("| 7 | "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 5 | — | — | — | — | — | — | — | no result: run: "), std::string::npos) << table;
+  EXPECT_NE(table.find("1 of 2 truths have no result"), std::string::npos) << table;
+  EXPECT_FALSE(fs::exists(dir / "truth-4") || fs::exists(dir / "truth-6")) << "the first shard's truths";
+  // `study merge` joins shards' tables by seed; the same truth in two of them is refused.
+  const CommandResult merged = cli_test::run_vcloe("study merge --out " + (d / "merged").string() + " " + dir.string());
+  ASSERT_EQ(merged.status, 0) << merged.out;
+  EXPECT_EQ(vcloe::report::read_study((d / "merged" / "study.json").string()).rows.size(), 2u);
+  const CommandResult twice = cli_test::run_vcloe("study merge --out " + (d / "twice").string() + " " + dir.string() + " " +
+                                                  dir.string());
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_NE(twice.out.find("study.json: truth 5 is also in "), std::string::npos) << twice.out;
   // Refusals: an existing directory without --force, a count out of range.
   const CommandResult again = cli_test::run_vcloe(args);
   EXPECT_EQ(again.status, 2);
@@ -39,4 +58,10 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   const CommandResult none = cli_test::run_vcloe("study --truths 0 --dir " + (d / "none").string());
   EXPECT_EQ(none.status, 2);
   EXPECT_NE(none.out.find("--truths: expected 1 to 1000 truths, got 0"), std::string::npos) << none.out;
+  const CommandResult shard = cli_test::run_vcloe("study --shard 3/2 --dir " + (d / "none").string());
+  EXPECT_EQ(shard.status, 2);
+  EXPECT_NE(shard.out.find("--shard: expected K/N with 1 <= K <= N <= 1000, got 3/2"), std::string::npos) << shard.out;
+  const CommandResult words = cli_test::run_vcloe("study --shard two/3 --dir " + (d / "none").string());
+  EXPECT_EQ(words.status, 2);
+  EXPECT_NE(words.out.find("expected K/N (whole numbers"), std::string::npos) << words.out;
 }

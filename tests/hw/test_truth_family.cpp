@@ -82,3 +82,34 @@ TEST(TruthFamily, AnInvalidFamilyIsRefusedNamingTheKey) {
   EXPECT_EQ(f.problem()->key, "gains");
   EXPECT_THROW(hw::random_truth(priors(), 1, f), Error);
 }
+
+// --far: the same draw as without it, then each group times one factor in [0.3, 3] — the
+// platform mass, every moment, every friction coefficient, the three gains — from a stream of
+// its own; weighed masses kept; still consistent and loadable.
+TEST(TruthFamily, FarTruthsScaleEachGroupByOneFactorOnTopOfTheSameDraw) {
+  const sim::RobotFile p = priors();
+  hw::TruthFamily far;
+  far.far = true;
+  int wide = 0;
+  for (std::uint64_t seed : {3u, 17u, 2026u}) {
+    const sim::LambdaVector<double> near = hw::random_truth(p, seed).lambda;
+    const sim::LambdaVector<double> l = hw::random_truth(p, seed, far).lambda;
+    EXPECT_TRUE(sim::check_physical_consistency(l, 0.0).empty());
+    const double mass = l(sim::platform_index(0)) / near(sim::platform_index(0));
+    const double moments = l(sim::platform_index(1)) / near(sim::platform_index(1));
+    const double friction = l(sim::coulomb_index(0)) / near(sim::coulomb_index(0));
+    const double gains = l(sim::kGainP) / near(sim::kGainP);
+    for (double f : {mass, moments, friction, gains}) {
+      EXPECT_GE(f, 0.3 * (1 - 1e-12));
+      EXPECT_LE(f, 3.0 * (1 + 1e-12));
+      wide += f < 0.6 || f > 1.6;
+    }
+    for (int i = 0; i < sim::kLegs; ++i) {
+      EXPECT_NEAR(l(sim::wrench_index(i, 3)) / near(sim::wrench_index(i, 3)), moments, 1e-12 * moments);
+      EXPECT_NEAR(l(sim::viscous_index(i)) / near(sim::viscous_index(i)), friction, 1e-12 * friction);
+      EXPECT_EQ(l(sim::wrench_index(i, 0)), p.lambda(sim::wrench_index(i, 0)));  // weighed
+    }
+    EXPECT_NEAR(l(sim::kGainD) / near(sim::kGainD), gains, 1e-12 * gains);
+  }
+  EXPECT_GE(wide, 3) << "factors far from 1 are drawn";
+}

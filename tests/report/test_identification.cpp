@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
@@ -59,12 +60,7 @@ report::IdentificationReport sample() {
 
 // The reader's complaint about `document`, or "" if it reads.
 std::string refusal(const json& document) {
-  try {
-    (void)report::identification_from_json(document, "m.report.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { report::identification_from_json(document, "m.report.json"); });
 }
 
 }  // namespace

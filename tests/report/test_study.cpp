@@ -3,6 +3,7 @@
 // the floors and the required parameters.
 #include <gtest/gtest.h>
 
+#include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/report/study.hpp"
 #include "vcloe/sim/parameters.hpp"
@@ -110,14 +111,7 @@ TEST(StudyJson, ReadsBackWhatItWroteAndRefusesWhatItCouldNotHaveWritten) {
   EXPECT_EQ(back.summary.within3, report::summarise({a, b}).within3);
   EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
 
-  auto refusal = [](const nlohmann::json& j) {
-    try {
-      report::study_from_json(j, "s.json");
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(accepted)");
-  };
+  auto refusal = [](const nlohmann::json& j) { return test::error_of([&] { report::study_from_json(j, "s.json"); }); };
   nlohmann::json j = written;
   j["truths"][1]["identified"] = 2;  // one parameter listed
   EXPECT_EQ(refusal(j), "s.json: key 'truths[1].parameters': expected one entry per identified parameter, got [{\"error\":0.0125,\"interval95\":[20.054,20...");
@@ -130,4 +124,39 @@ TEST(StudyJson, ReadsBackWhatItWroteAndRefusesWhatItCouldNotHaveWritten) {
   j = written;
   j.erase("summary");
   EXPECT_EQ(refusal(j), "s.json: key 'summary': missing (not written by `vcloe study`, or by an older vcloe? run it again)");
+}
+
+// A truth whose chain stopped is a row that says why: counted, drawn and read back, never mixed
+// into the coverage.
+TEST(StudyTable, ATruthWithoutAResultIsARowThatSaysWhyAndIsNotCounted) {
+  const auto t = truth_with({{"m_p", 20.0}});
+  const report::TruthRow ok = report::make_row(1, t, ident({parameter("m_p", 20.05, 0.1)}), kFloor, validation(1.0));
+  const report::TruthRow stopped = report::failed_row(2, "run-payload: the robot stopped at t = 3.2 s: singularity");
+  const report::StudySummary s = report::summarise({ok, stopped});
+  EXPECT_EQ(s.truths, 2);
+  EXPECT_EQ(s.failed, 1);
+  EXPECT_EQ(s.parameters, 1);
+  const std::string table = report::markdown_table({ok, stopped}, s);
+  EXPECT_NE(table.find("| 2 | — | — | — | — | — | — | — | no result: run-payload: the robot stopped at t = 3.2 s: singularity |"),
+            std::string::npos) << table;
+  EXPECT_NE(table.find("1 of 2 truths have no result"), std::string::npos) << table;
+  const nlohmann::json written = report::study_json({ok, stopped}, s);
+  const report::StudyResult back = report::study_from_json(written, "s.json");
+  EXPECT_EQ(back.rows[1].failed, stopped.failed);
+  EXPECT_EQ(back.summary.failed, 1);
+  EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
+}
+
+// Shards joined: rows ordered by seed whatever the order of the inputs; a truth in two shards
+// is refused naming both files.
+TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {
+  const report::StudyResult a{{report::failed_row(7, "x"), report::failed_row(9, "y")}, {}};
+  const report::StudyResult b{{report::failed_row(8, "z")}, {}};
+  const auto rows = report::merge_rows({a, b}, {"a.json", "b.json"});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].seed, 7u);
+  EXPECT_EQ(rows[1].seed, 8u);
+  EXPECT_EQ(rows[2].seed, 9u);
+  EXPECT_EQ(test::error_of([&] { report::merge_rows({a, b, a}, {"a.json", "b.json", "c.json"}); }),
+            "c.json: truth 7 is also in a.json: shards of one study have no truth in common");
 }

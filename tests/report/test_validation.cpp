@@ -3,6 +3,7 @@
 // row, a negative RMS refused naming the file and the key.
 #include <gtest/gtest.h>
 
+#include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/report/validation.hpp"
 
@@ -24,12 +25,7 @@ report::ValidationResult sample(bool reidentified) {
 }
 
 std::string refusal(const json& document) {
-  try {
-    (void)report::validation_from_json(document, "v.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { report::validation_from_json(document, "v.json"); });
 }
 
 }  // namespace

@@ -126,9 +126,10 @@ void identify(const IdentifyOptions& q) {
   const IdentifyOutcome o = run_identification(q);
   sim::RobotModel identified = o.setup.model;
   identified.name = o.setup.model.name + "-identified";
+  // Never a model the loader (or MuJoCo) would refuse: checked before anything is written.
   write_file_atomically(q.out,
                         "# identified by vcloe identify from " + q.measured + "\n" +
-                            sim::robot_to_yaml(identified, o.result.lambda),
+                            sim::loadable_robot_yaml(identified, o.result.lambda, q.out),
                         q.force);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
   // What was read, for `vcloe report` and for the record (absolute paths and SHA-256).

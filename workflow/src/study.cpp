@@ -2,6 +2,7 @@
 #include "vcloe/workflow/study.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "child_step.hpp"
@@ -18,6 +19,9 @@ std::optional<SettingProblem> StudyOptions::problem() const {
     return SettingProblem{"--truths", "--truths: expected 1 to 1000 truths, got " + std::to_string(truths)};
   if (n < 1 || n > 100)
     return SettingProblem{"--n", "--n: expected 1 to 100 validation trajectories, got " + std::to_string(n)};
+  if (shards < 1 || shards > 1000 || shard < 1 || shard > shards)
+    return SettingProblem{"--shard", "--shard: expected K/N with 1 <= K <= N <= 1000, got " + std::to_string(shard) + "/" +
+                                         std::to_string(shards)};
   return std::nullopt;
 }
 
@@ -48,17 +52,33 @@ std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std
   return floors;
 }
 
+// The last line of a step's log that is the step's own error ("vcloe: error: " dropped).
+std::optional<std::string> step_error(const std::string& log) {
+  std::ifstream err(log);
+  std::string line, last;
+  while (std::getline(err, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  const std::string prefix = "vcloe: error: ";
+  if (last.rfind(prefix, 0) != 0) return std::nullopt;
+  return last.substr(prefix.size());
+}
+
 TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
   const std::string d = o.dir + "/truth-" + std::to_string(seed) + "/";
   create_output_directory(d);
   auto step = [&](const std::string& name, std::vector<std::string> args) {
     if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
     if (name != "validate") args.push_back("--force");  // (validate writes no file)
-    run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr, {d + name + ".out", d + name + ".err"});
+    try {
+      run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr, {d + name + ".out", d + name + ".err"});
+    } catch (const Error& e) {  // why, in the step's own words
+      fail(name, step_error(d + name + ".err").value_or(e.what()));
+    }
   };
   std::vector<std::string> truth_args = {"truth", "random", "--seed", std::to_string(seed), "--out", d + "truth.yaml",
                                          "--priors", o.priors};
   if (o.unmodelled) truth_args.push_back("--unmodelled");
+  if (o.far) truth_args.push_back("--far");
   step("truth", truth_args);
   const std::vector<std::string> run = {"run", "--truth", d + "truth.yaml", "--robot", o.priors, "--experiment",
                                         o.experiment, "--reference", o.reference};
@@ -87,6 +107,14 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
                           noise_floors(o, d + "truth.yaml", traces), report::read_validation(d + "validate.out"));
 }
 
+// The table and the JSON as they stand: written after every truth, so that the rows already
+// finished are kept whatever stops the study later.
+void write_tables(const std::string& dir, const std::vector<TruthRow>& rows) {
+  const report::StudySummary s = report::summarise(rows);
+  write_file_atomically(dir + "/study.md", report::markdown_table(rows, s), true);
+  write_file_atomically(dir + "/study.json", report::study_json(rows, s).dump(2) + "\n", true);
+}
+
 }  // namespace
 
 void study(StudyOptions o) {
@@ -100,20 +128,51 @@ void study(StudyOptions o) {
                    {o.dir + "/excite.out", o.dir + "/excite.err"});
   }
   std::vector<TruthRow> rows;
-  for (int k = 0; k < o.truths; ++k) {
-    rows.push_back(study_truth(o, cfg, o.seed + static_cast<std::uint64_t>(k)));
+  for (int k = o.shard - 1; k < o.truths; k += o.shards) {
+    const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(k);
+    try {
+      rows.push_back(study_truth(o, cfg, seed));
+    } catch (const Error& e) {  // a step stopped: this truth's row says why, the study goes on
+      if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
+      rows.push_back(report::failed_row(seed, e.what()));
+    }
     const TruthRow& r = rows.back();
-    std::cout << "truth " << r.seed << ": " << r.iterations << " iterations, " << r.seconds << " s, after/floor "
-              << r.after_over_floor << ", validation/floor " << r.validation_over_floor << ", " << r.identified
-              << " identified, " << r.verdict << "\n"
-              << std::flush;
+    if (r.failed.empty())
+      std::cout << "truth " << r.seed << ": " << r.iterations << " iterations, " << r.seconds << " s, after/floor "
+                << r.after_over_floor << ", validation/floor " << r.validation_over_floor << ", " << r.identified
+                << " identified, " << r.verdict << "\n";
+    else
+      std::cout << "truth " << r.seed << ": no result: " << r.failed << "\n";
+    std::cout << std::flush;
+    write_tables(o.dir, rows);
   }
-  const report::StudySummary s = report::summarise(rows);
-  const std::string table = report::markdown_table(rows, s);
-  std::cout << "\n" << table;
-  write_file_atomically(o.dir + "/study.md", table, true);
-  write_file_atomically(o.dir + "/study.json", report::study_json(rows, s).dump(2) + "\n", true);
+  std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
   std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
+}
+
+std::optional<SettingProblem> StudyMergeOptions::problem() const {
+  if (inputs.empty()) return SettingProblem{"inputs", "study merge: expected one or more study directories"};
+  if (out.empty()) return SettingProblem{"--out", "--out: expected a directory for the merged table"};
+  return std::nullopt;
+}
+
+void StudyMergeOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  for (const std::string& in : inputs) require_input_file(in + "/study.json");
+  if (std::filesystem::exists(out + "/study.json") && !force) fail(out + "/study.json", "exists; pass --force to replace it");
+}
+
+void study_merge(const StudyMergeOptions& o) {
+  o.validate();
+  std::vector<report::StudyResult> parts;
+  for (const std::string& in : o.inputs) parts.push_back(report::read_study(in + "/study.json"));
+  std::vector<std::string> names;
+  for (const std::string& in : o.inputs) names.push_back(in + "/study.json");
+  const std::vector<TruthRow> rows = report::merge_rows(parts, names);
+  create_output_directory(o.out);
+  write_tables(o.out, rows);
+  std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << o.out << "/study.md and " << o.out
+            << "/study.json (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";
 }
 
 }  // namespace vcloe::workflow

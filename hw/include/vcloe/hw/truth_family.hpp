@@ -22,6 +22,12 @@ struct TruthFamily {
   // lengths off their nominal values by up to `tolerance` (m), uniform.
   bool unmodelled = false;
   double tolerance = 2e-4;
+  // Priors far off (a datasheet guess): on top of the spreads above, each group — the platform
+  // mass, all moments, all friction, the drive gains — scaled by one factor log-uniform in
+  // [far_low, far_high], drawn from a stream of its own (a seed's other draws stay the same).
+  // The weighed crank and link masses stay.
+  bool far = false;
+  double far_low = 0.3, far_high = 3.0;
 
   // The first spread out of range ("<key>: expected ..."); validate throws it as vcloe::Error
   // "<where>: <message>" (core/settings.hpp).

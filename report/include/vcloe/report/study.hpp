@@ -27,6 +27,7 @@ struct ParameterCheck {
 
 struct TruthRow {
   std::uint64_t seed = 0;
+  std::string failed;                // why this truth has no result ("run: …"); empty when it has one
   int iterations = 0;
   double seconds = 0;
   double after_over_floor = 0;       // worst axis and experiment: after-fit RMS / noise floor
@@ -44,13 +45,18 @@ TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, co
                   const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation);
 
 struct StudySummary {
-  int truths = 0, parameters = 0;      // identified parameters over all truths
+  int truths = 0, failed = 0, parameters = 0;  // truths (failed: without a result); identified parameters
   int within1 = 0, within2 = 0, within3 = 0, in_interval = 0, outside_bound = 0;
   int key_identified_runs = 0;
   double median_key_rel_sigma = 0;     // m_p and the three gains
   double max_seconds = 0, max_after_over_floor = 0, max_validation_over_floor = 0;
 };
 
+// A truth whose chain stopped (a step failed: e.g. the robot's safety stop): a row that says why,
+// never an abort of the study.
+TruthRow failed_row(std::uint64_t seed, const std::string& why);
+
+// Over the rows with a result; `failed` counts the others.
 StudySummary summarise(const std::vector<TruthRow>& rows);
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s);
 nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s);
@@ -62,6 +68,10 @@ struct StudyResult {
   StudySummary summary;
 };
 StudyResult study_from_json(const nlohmann::json& document, const std::string& file);
+
+// The rows of several studies (shards of one), ordered by truth seed; a seed found in two of
+// them is an error naming both files (`names[i]` is parts[i]'s file).
+std::vector<TruthRow> merge_rows(const std::vector<StudyResult>& parts, const std::vector<std::string>& names);
 StudyResult read_study(const std::string& file);
 
 }  // namespace vcloe::report

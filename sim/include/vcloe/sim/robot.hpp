@@ -11,6 +11,7 @@
 // length, A_i = E + R a_i. All lengths in m, angles in rad, masses in kg, inertias in kg*m^2.
 // A RobotModel is never modified by an algorithm: per-evaluation state lives elsewhere.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ RobotFile parse_robot(const std::string& yaml_text, const std::string& name,
 
 // Writes a robot file that load_robot reads back to the same model and values.
 std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& lambda);
+// robot_to_yaml for a model an engine must load (identified models): read back with
+// require_consistent_inertia first; a model it would refuse is an error naming `name`
+// ("<name>: not written: the model would not load (…)").
+std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name);
 
 // Physical consistency of Xi: positive masses, positive principal moments obeying the
 // triangle inequalities (Ix + Iy >= Iz and permutations), non-negative friction, positive
@@ -68,12 +73,17 @@ std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& l
 std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda,
                                                     double relative_tolerance = 1e-9);
 
-// The principal moments nearest to I (least squares over the moments marked free) that are
-// positive and obey the triangle inequalities, with a relative margin. Moments not marked free
-// are kept; if the violation cannot be removed by the free ones, I is returned unchanged (check
-// the result with check_physical_consistency). At most one inequality can fail at a time (the
-// largest moment against the other two), so the nearest point moves along its normal.
+// The principal moments nearest to I — least squares weighted by `weight`, a zero weight keeping
+// that moment — that are positive (those that move at least 1e-3 of the largest) and obey the
+// triangle inequalities with a relative margin: Ia + Ib >= (1 + margin) Ic for every c. The exact
+// solution of this convex problem in three variables (every active set is tried). Nothing if the
+// kept moments allow no solution (one of them not positive, or too large for the others' range).
+std::optional<Vec3d> project_consistent_moments(const Vec3d& I, const Vec3d& weight, double margin);
+// The same with equal weights on the moments marked free; I unchanged if there is no solution
+// (check the result with moments_consistent).
 Vec3d nearest_consistent_moments(const Vec3d& I, const std::array<bool, 3>& free = {true, true, true},
                                  double margin = 1e-6);
+// Positive, and no moment larger than the sum of the other two (MuJoCo's rule, no tolerance).
+bool moments_consistent(const Vec3d& I);
 
 }  // namespace vcloe::sim

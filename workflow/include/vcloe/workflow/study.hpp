@@ -4,10 +4,13 @@
 // user would type, run as a child process with its output in DIR/truth-SEED/: `truth random`,
 // `run` without and with the known payload, `identify`, `validate` on fresh trajectories. Then
 // one row per truth and the coverage of the reported sigma over all (vcloe/report/study.hpp),
-// printed and written to DIR/study.json and DIR/study.md.
+// printed and written to DIR/study.json and DIR/study.md. A study too large for one machine
+// runs as shards (`--shard K/N`: the truths k with k mod N = K - 1, one process each, e.g. a
+// Slurm job array: docs/identification.md) whose directories `study merge` joins.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vcloe/core/settings.hpp"
 
@@ -16,8 +19,9 @@ namespace vcloe::workflow {
 struct StudyOptions {
   std::string dir = "vcloe-study", reference, priors, config, experiment;
   int truths = 10, n = 3;
+  int shard = 1, shards = 1;  // this process runs truths k = shard - 1, shard - 1 + shards, ...
   std::uint64_t seed = 1;
-  bool unmodelled = false, force = false, quiet = false;
+  bool unmodelled = false, far = false, force = false, quiet = false;
 
   // problem(): the counts in range (core/settings.hpp, the messages beginning with the option).
   // validate(): those, then --dir usable and every input file read as its step will read it
@@ -27,5 +31,17 @@ struct StudyOptions {
 };
 
 void study(StudyOptions options);
+
+// `vcloe study merge`: the rows of several studies' DIR/study.json (shards of one study) in one
+// table, ordered by truth seed; a seed in two inputs is refused naming both.
+struct StudyMergeOptions {
+  std::string out;                  // directory for study.md and study.json
+  std::vector<std::string> inputs;  // study directories
+  bool force = false;
+  std::optional<SettingProblem> problem() const;  // at least one input, an output
+  void validate(const std::string& where = "") const;
+};
+
+void study_merge(const StudyMergeOptions& options);
 
 }  // namespace vcloe::workflow

@@ -1,0 +1,120 @@
+// DIR/study.json: the study's one writer and one typed reader (vcloe/report/study.hpp).
+#include <algorithm>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
+#include "vcloe/core/json_node.hpp"
+#include "vcloe/report/study.hpp"
+
+namespace vcloe::report {
+
+nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s) {
+  nlohmann::json out = {{"truths", nlohmann::json::array()}};
+  for (const TruthRow& r : rows) {
+    if (!r.failed.empty()) {
+      out["truths"].push_back({{"seed", r.seed}, {"failed", r.failed}});
+      continue;
+    }
+    nlohmann::json params = nlohmann::json::array();
+    for (const ParameterCheck& c : r.checks)
+      params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
+                        {"rel_sigma", c.rel_sigma}, {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
+    out["truths"].push_back({{"seed", r.seed}, {"iterations", r.iterations}, {"seconds", r.seconds},
+                             {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
+                             {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
+                             {"parameters", params}});
+  }
+  out["summary"] = {{"truths", s.truths},
+                    {"failed_truths", s.failed},
+                    {"parameters", s.parameters},
+                    {"within_1_sigma", s.within1},
+                    {"within_2_sigma", s.within2},
+                    {"within_3_sigma", s.within3},
+                    {"inside_95_interval", s.in_interval},
+                    {"outside_bound", s.outside_bound},
+                    {"key_identified_runs", s.key_identified_runs},
+                    {"median_key_rel_sigma", s.median_key_rel_sigma},
+                    {"max_seconds", s.max_seconds},
+                    {"max_after_over_floor", s.max_after_over_floor},
+                    {"max_validation_over_floor", s.max_validation_over_floor}};
+  return out;
+}
+
+namespace {
+
+ParameterCheck read_check(const JsonNode& p) {
+  ParameterCheck c;
+  c.name = p.need("name").string();
+  c.truth = p.need("truth").number(), c.value = p.need("value").number(), c.sigma = p.need("sigma").non_negative();
+  c.rel_sigma = p.need("rel_sigma").non_negative();
+  const auto interval = p.need("interval95").fixed<2>();
+  c.low = interval[0], c.high = interval[1];
+  return c;
+}
+
+TruthRow read_row(const JsonNode& t) {
+  TruthRow r;
+  r.seed = t.need("seed").unsigned_integer();
+  if (!t["failed"].absent()) {
+    r.failed = t["failed"].string();
+    if (r.failed.empty()) t["failed"].refuse("why the truth has no result");
+    return r;
+  }
+  r.iterations = t.need("iterations").integer(0, 1 << 30);
+  r.seconds = t.need("seconds").non_negative();
+  r.after_over_floor = t.need("after_over_floor").non_negative();
+  r.validation_over_floor = t.need("validation_over_floor").non_negative();
+  r.identified = t.need("identified").integer(0, sim::kNumLambda);
+  r.key_identified = t.need("key_identified").boolean();
+  r.verdict = t.need("verdict").string();
+  const JsonNode params = t.need("parameters");
+  if (params.array_size() != static_cast<std::size_t>(r.identified)) params.refuse("one entry per identified parameter");
+  for (std::size_t k = 0; k < params.array_size(); ++k) r.checks.push_back(read_check(params[k]));
+  return r;
+}
+
+StudySummary read_summary(const JsonNode& j) {
+  StudySummary s;
+  auto count = [&](const char* key) { return j.need(key).integer(0, 1 << 30); };
+  s.truths = count("truths"), s.failed = count("failed_truths"), s.parameters = count("parameters");
+  s.within1 = count("within_1_sigma"), s.within2 = count("within_2_sigma"), s.within3 = count("within_3_sigma");
+  s.in_interval = count("inside_95_interval"), s.outside_bound = count("outside_bound");
+  s.key_identified_runs = count("key_identified_runs");
+  s.median_key_rel_sigma = j.need("median_key_rel_sigma").non_negative();
+  s.max_seconds = j.need("max_seconds").non_negative();
+  s.max_after_over_floor = j.need("max_after_over_floor").non_negative();
+  s.max_validation_over_floor = j.need("max_validation_over_floor").non_negative();
+  return s;
+}
+
+}  // namespace
+
+StudyResult study_from_json(const nlohmann::json& document, const std::string& file) {
+  const JsonNode root = JsonNode::root(document, file, "(not written by `vcloe study`, or by an older vcloe? run it again)");
+  StudyResult out;
+  const JsonNode truths = root.need("truths");
+  for (std::size_t i = 0; i < truths.array_size(); ++i) out.rows.push_back(read_row(truths[i]));
+  out.summary = read_summary(root.need("summary"));
+  if (out.summary.truths != static_cast<int>(out.rows.size()))
+    root["summary"]["truths"].refuse("the number of entries in truths (" + std::to_string(out.rows.size()) + ")");
+  return out;
+}
+
+StudyResult read_study(const std::string& file) { return study_from_json(read_json_file(file), file); }
+
+std::vector<TruthRow> merge_rows(const std::vector<StudyResult>& parts, const std::vector<std::string>& names) {
+  std::vector<std::pair<TruthRow, std::size_t>> all;  // a row and the part it came from
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (const TruthRow& r : parts[p].rows) all.emplace_back(r, p);
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first.seed < b.first.seed; });
+  std::vector<TruthRow> rows;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i > 0 && all[i].first.seed == all[i - 1].first.seed)
+      fail(names[all[i].second], "truth " + std::to_string(all[i].first.seed) + " is also in " + names[all[i - 1].second] +
+                                     ": shards of one study have no truth in common");
+    rows.push_back(all[i].first);
+  }
+  return rows;
+}
+
+}  // namespace vcloe::report
