@@ -26,6 +26,7 @@ PACKAGES=(
   python3-zmq                  # the rig protocol from Python: test and example adapter
   clang-14 libclang-rt-14-dev  # libFuzzer targets (scripts/fuzz)
   chromium                     # the HTML report checked in a real browser (tests/apps/report_browser.py)
+  slurmctld slurmd slurm-client munge  # `vcloe study --slurm`, tested on a single-node cluster (scripts/slurm-single-node)
 )
 
 missing=()

@@ -55,6 +55,13 @@ void add_study_command(CLI::App& app) {
             return shard_of(text) ? "" : "expected K/N (whole numbers: this process's share of the truths), got '" + text + "'";
           },
           "K/N"));
+  cmd->add_flag("--slurm", o->slurm.enabled,
+                "submit the study to Slurm: a job array, one truth per task, then a job that joins their tables in --dir "
+                "(docs/identification.md)");
+  cmd->add_option("--slurm-option", o->slurm.sbatch_options,
+                  "with --slurm: an sbatch option for both jobs, its long name without the dashes: --slurm-option partition=batch "
+                  "(repeatable)");
+  cmd->add_flag("--wait", o->slurm.wait, "with --slurm: wait for the joined table and print it");
   add_force_flag(cmd, o->force, "reuse an existing directory, overwriting the study's files in it");
   add_quiet_flag(cmd, o->quiet, "no live line of the step running");
   add_study_merge_command(*cmd);

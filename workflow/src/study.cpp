@@ -4,13 +4,16 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include "child_step.hpp"
+#include "study_reference.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/report/study.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/workflow/study_slurm.hpp"
 
 namespace vcloe::workflow {
 
@@ -22,6 +25,7 @@ std::optional<SettingProblem> StudyOptions::problem() const {
   if (shards < 1 || shards > 1000 || shard < 1 || shard > shards)
     return SettingProblem{"--shard", "--shard: expected K/N with 1 <= K <= N <= 1000, got " + std::to_string(shard) + "/" +
                                          std::to_string(shards)};
+  if (slurm.enabled) return slurm_problem(*this);
   return std::nullopt;
 }
 
@@ -117,16 +121,20 @@ void write_tables(const std::string& dir, const std::vector<TruthRow>& rows) {
 
 }  // namespace
 
+void excite_once(StudyOptions& o) {
+  if (!o.reference.empty()) return;
+  o.reference = o.dir + "/excitation.yaml";
+  std::cout << "optimising the default excitation once for all truths (" << o.dir << "/excite.out)\n" << std::flush;
+  run_vcloe_step("excite", {"excite", "--robot", o.priors, "--out", o.reference, "--force"}, nullptr,
+                 {o.dir + "/excite.out", o.dir + "/excite.err"});
+}
+
 void study(StudyOptions o) {
+  if (o.slurm.enabled) return study_on_slurm(std::move(o));
   o.validate();
   create_output_directory(o.dir);
   const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(o.config);
-  if (o.reference.empty()) {
-    o.reference = o.dir + "/excitation.yaml";
-    std::cout << "optimising the default excitation once for all truths (" << o.dir << "/excite.out)\n" << std::flush;
-    run_vcloe_step("excite", {"excite", "--robot", o.priors, "--out", o.reference, "--force"}, nullptr,
-                   {o.dir + "/excite.out", o.dir + "/excite.err"});
-  }
+  excite_once(o);
   std::vector<TruthRow> rows;
   for (int k = o.shard - 1; k < o.truths; k += o.shards) {
     const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(k);

@@ -6,7 +6,7 @@
 // one row per truth and the coverage of the reported sigma over all (vcloe/report/study.hpp),
 // printed and written to DIR/study.json and DIR/study.md. A study too large for one machine
 // runs as shards (`--shard K/N`: the truths k with k mod N = K - 1, one process each, e.g. a
-// Slurm job array: docs/identification.md) whose directories `study merge` joins.
+// Slurm job array: `vcloe study --slurm`, study_slurm.hpp) whose directories `study merge` joins.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,20 +16,31 @@
 
 namespace vcloe::workflow {
 
+// How a study runs on a Slurm cluster (vcloe/workflow/study_slurm.hpp).
+struct SlurmSubmission {
+  bool enabled = false;                    // --slurm: a job array instead of this process
+  std::vector<std::string> sbatch_options; // --slurm-option: sbatch's long options without "--", e.g. partition=batch
+  bool wait = false;                       // --wait: until the merged table is written
+  std::string sbatch = "sbatch";           // the submitting program (found on PATH)
+};
+
 struct StudyOptions {
   std::string dir = "vcloe-study", reference, priors, config, experiment;
   int truths = 10, n = 3;
   int shard = 1, shards = 1;  // this process runs truths k = shard - 1, shard - 1 + shards, ...
   std::uint64_t seed = 1;
   bool unmodelled = false, far = false, force = false, quiet = false;
+  SlurmSubmission slurm;
 
-  // problem(): the counts in range (core/settings.hpp, the messages beginning with the option).
+  // problem(): the counts in range (core/settings.hpp, the messages beginning with the option),
+  // and with --slurm the sbatch options (each "name[=value]", none that the job array sets).
   // validate(): those, then --dir usable and every input file read as its step will read it
   // (the file system, so not in problem(), which stays pure).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "") const;
 };
 
+// Runs the study here, or with options.slurm.enabled submits it (study_on_slurm).
 void study(StudyOptions options);
 
 // `vcloe study merge`: the rows of several studies' DIR/study.json (shards of one study) in one

@@ -1,0 +1,155 @@
+// `vcloe study --slurm` (study_slurm.hpp): the study as a Slurm job array and a merge job.
+#include "vcloe/workflow/study_slurm.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "child_step.hpp"
+#include "study_reference.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/report/study.hpp"
+
+namespace vcloe::workflow {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Options the scripts set themselves: given again they would break the one-truth-per-task
+// layout, the logs or the merge's dependency.
+constexpr const char* kReserved[] = {"--array", "--output", "--error", "--dependency", "--wrap", "--parsable", "--wait"};
+
+std::string absolute(const std::string& path) { return path.empty() ? path : fs::absolute(path).lexically_normal().string(); }
+
+// The `vcloe study` words every task shares (all but --shard and --dir).
+std::vector<std::string> shared_study_words(const StudyOptions& o) {
+  std::vector<std::string> w = {"study", "--truths", std::to_string(o.truths), "--seed", std::to_string(o.seed), "--n",
+                                std::to_string(o.n), "--reference", o.reference, "--priors", o.priors};
+  if (!o.config.empty()) w.insert(w.end(), {"--config", o.config});
+  if (!o.experiment.empty()) w.insert(w.end(), {"--experiment", o.experiment});
+  if (o.unmodelled) w.push_back("--unmodelled");
+  if (o.far) w.push_back("--far");
+  w.push_back("--quiet");
+  return w;
+}
+
+std::string script(const std::string& what, const std::string& line) {
+  return "#!/bin/sh\n# " + what + ", written by `vcloe study --slurm` (docs/identification.md, \"Studies on a Slurm\n" +
+         "# cluster\"); its sbatch options are given on sbatch's command line (study_slurm.cpp).\n" + line + "\n";
+}
+
+std::string command_line(const std::string& exe, const std::vector<std::string>& words) {
+  std::string line = "exec " + shell_word(exe, "the vcloe executable");
+  for (const std::string& w : words) line += " " + shell_word(w, w);
+  return line;
+}
+
+// The job id as --parsable prints it ("<id>" or "<id>;<cluster>"); nothing if none was printed.
+std::string job_id(const ProgramResult& r) {
+  std::istringstream lines(r.output);
+  std::string line, id;
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  while (std::getline(lines, line)) {
+    const std::string number = line.substr(0, line.find(';'));
+    if (!number.empty() && std::all_of(number.begin(), number.end(), digit)) id = number;
+  }
+  return id;
+}
+
+// sbatch's words on one line, for an error.
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// Submits `script` with the user's options and `extra`; its job id. With --wait (in `extra`)
+// sbatch returns the job's own exit status: `waited` then says whether the job succeeded.
+std::string submit(const StudyOptions& o, std::vector<std::string> extra, const std::string& script, bool* waited = nullptr) {
+  std::vector<std::string> argv = {o.slurm.sbatch, "--parsable"};
+  for (const std::string& option : o.slurm.sbatch_options) argv.push_back("--" + option);
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  argv.push_back(script);
+  const ProgramResult r = run_program("study --slurm", argv);
+  const std::string id = job_id(r);
+  if (id.empty() || (r.status != 0 && !waited))
+    fail(script, "sbatch refused it (exit status " + std::to_string(r.status) + "): " + one_line(r.output));
+  if (waited) *waited = r.status == 0;
+  return id;
+}
+
+}  // namespace
+
+std::string shell_word(const std::string& text, const std::string& option) {
+  if (text.find_first_of("\n\r") != std::string::npos)
+    fail(option, "a line break cannot be written into a batch script; rename it");
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::optional<SettingProblem> slurm_problem(const StudyOptions& o) {
+  auto name_char = [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '-'; };
+  for (const std::string& option : o.slurm.sbatch_options) {
+    if (option.find_first_of("\n\r") != std::string::npos)
+      return SettingProblem{"--slurm-option", "--slurm-option: an sbatch option cannot hold a line break"};
+    const std::string name = option.substr(0, option.find('='));
+    if (name.empty() || name.front() == '-' || !std::all_of(name.begin(), name.end(), name_char))
+      return SettingProblem{"--slurm-option", "--slurm-option: expected an sbatch option's long name and value without "
+                                              "the dashes, such as partition=batch, got '" + option + "'"};
+    for (const char* reserved : kReserved)
+      if ("--" + name == reserved)
+        return SettingProblem{"--slurm-option", "--slurm-option: --" + name + " is set by vcloe study --slurm itself"};
+  }
+  if (o.shards != 1) return SettingProblem{"--shard", "--shard: --slurm makes the shards itself (one truth per task)"};
+  return std::nullopt;
+}
+
+SlurmScripts slurm_scripts(const StudyOptions& o, const std::string& exe) {
+  const std::string n = std::to_string(o.truths);
+  SlurmScripts s;
+  s.array = script("Task K of the job array: truth K of " + n,
+                   command_line(exe, shared_study_words(o)) + " --shard \"$SLURM_ARRAY_TASK_ID/" + n + "\" --dir " +
+                       shell_word(o.dir, "--dir") + "/shard-\"$SLURM_ARRAY_TASK_ID\"");
+  std::vector<std::string> merge = {"study", "merge", "--force", "--out", o.dir};
+  for (int k = 1; k <= o.truths; ++k) merge.push_back(o.dir + "/shard-" + std::to_string(k));
+  s.merge = script("The shards' tables joined", command_line(exe, merge));
+  return s;
+}
+
+void study_on_slurm(StudyOptions o) {
+  for (std::string* path : {&o.dir, &o.reference, &o.priors, &o.config, &o.experiment}) *path = absolute(*path);
+  o.validate();
+  create_output_directory(o.dir);
+  create_output_directory(o.dir + "/slurm");
+  excite_once(o);
+  const SlurmScripts scripts = slurm_scripts(o, fs::read_symlink("/proc/self/exe").string());
+  const std::string array = o.dir + "/slurm/array.sbatch", merge = o.dir + "/slurm/merge.sbatch";
+  write_file_atomically(array, scripts.array, true);
+  write_file_atomically(merge, scripts.merge, true);
+  const std::string logs = o.dir + "/slurm/";
+  const std::string array_job = submit(o, {"--job-name=vcloe-study", "--array=1-" + std::to_string(o.truths),
+                                           "--output=" + logs + "truth-%a.out"}, array);
+  std::cout << "submitted job array " << array_job << " (" << o.truths << " tasks, one truth each; logs in " << o.dir
+            << "/slurm/)\n" << std::flush;
+  std::vector<std::string> after = {"--job-name=vcloe-study-merge", "--dependency=afterany:" + array_job,
+                                    "--output=" + logs + "merge.out"};
+  if (!o.slurm.wait) {
+    const std::string merge_job = submit(o, after, merge);
+    std::cout << "submitted merge job " << merge_job << ": when it ends, the table is " << o.dir << "/study.md\n";
+    return;
+  }
+  after.push_back("--wait");
+  bool merged = false;
+  const std::string merge_job = submit(o, after, merge, &merged);
+  if (!merged) fail("merge job " + merge_job, "failed: see " + logs + "merge.out and the tasks' logs truth-K.out there");
+  const report::StudyResult result = report::read_study(o.dir + "/study.json");
+  std::cout << "\n" << report::markdown_table(result.rows, result.summary) << "wrote " << o.dir << "/study.md and " << o.dir
+            << "/study.json (merge job " << merge_job << ")\n";
+}
+
+}  // namespace vcloe::workflow
