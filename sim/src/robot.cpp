@@ -203,7 +203,7 @@ RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys(
       {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "drive_pid", "joint_pid", "notes",
-       "marker_frame"});
+       "marker_frame", "virtual_rig"});  // virtual_rig: a truth file's, read by hw::read_virtual_rig only
   RobotFile file;
   RobotModel& model = file.model;
   model.source = doc.file();
