@@ -180,6 +180,9 @@ TEST(Departures, RealisticTruthsAreSeededWithinTheirMagnitudesOnTheSameDynamics)
   EXPECT_EQ(hw::random_rig(11, unmodelled).backlash, unmodelled.backlash);
   EXPECT_EQ(hw::virtual_rig_to_yaml(rig), hw::virtual_rig_to_yaml(hw::random_rig(11, f)));
   EXPECT_EQ(hw::virtual_rig_to_yaml(hw::random_rig(11)), "");  // a plain truth has no section
+  // ... nor the calibration keys: a plain truth is written as before issue #24.
+  EXPECT_EQ(sim::robot_to_yaml(plain.model, plain.lambda).find("encoder_offset"), std::string::npos);
+  EXPECT_EQ(sim::robot_to_yaml(plain.model, plain.lambda).find("marker_frame"), std::string::npos);
 
   // Written and read back by the truth file's readers (robot file, then its virtual_rig section).
   const auto dir = std::filesystem::temp_directory_path() / "vcloe-departures-test";
