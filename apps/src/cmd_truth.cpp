@@ -1,7 +1,8 @@
 // `vcloe truth random`: a virtual robot the identification was not tuned on — a physically
 // consistent truth drawn around the robot file of priors (hw::write_random_truth;
 // docs/identification.md, "Truths it was not tuned on"). `--unmodelled` adds joint-centre and
-// link-length tolerances the twin does not model.
+// link-length tolerances and backlash the twin does not model; `--realistic` the departures a
+// real rig has (docs/virtual-robot.md, "Departures").
 #include <iostream>
 #include <memory>
 
@@ -10,6 +11,31 @@
 #include "vcloe/hw/truth_family.hpp"
 
 namespace vcloe::app {
+
+namespace {
+
+void add_realistic_options(CLI::App* cmd, hw::TruthFamily& f) {
+  CLI::Option* realistic = cmd->add_flag(
+      "--realistic", f.realistic,
+      "add the departures a real rig has: joint centres, crank and link lengths, encoder zeros, marker frame, "
+      "camera-to-base residual, camera latency and jitter, platform centre of mass (docs/virtual-robot.md)");
+  const std::pair<const char*, std::pair<double*, const char*>> options[] = {
+      {"--geometry", {&f.geometry, "joint centres, crank and link lengths: +- (m)"}},
+      {"--encoder", {&f.encoder, "encoder zero offsets: +- (rad)"}},
+      {"--marker-position", {&f.marker_position, "marker frame origin in E: +- per coordinate (m)"}},
+      {"--marker-angle", {&f.marker_angle, "marker frame angles: +- (rad)"}},
+      {"--base-position", {&f.base_position, "camera-to-base residual: sigma per coordinate (m)"}},
+      {"--base-angle", {&f.base_angle, "camera-to-base residual: sigma per angle (rad)"}},
+      {"--latency-low", {&f.latency_low, "true minus configured camera latency: lowest (s)"}},
+      {"--latency-high", {&f.latency_high, "true minus configured camera latency: highest (s)"}},
+      {"--latency-jitter", {&f.latency_jitter, "camera latency: sigma frame to frame (s)"}},
+      {"--com", {&f.com, "platform centre of mass off E: +- per coordinate (m)"}},
+  };
+  for (const auto& [name, o] : options)
+    cmd->add_option(name, *o.first, std::string("with --realistic: ") + o.second)->capture_default_str()->needs(realistic);
+}
+
+}  // namespace
 
 void add_truth_command(CLI::App& app) {
   auto o = std::make_shared<hw::RandomTruthOptions>();
@@ -26,6 +52,10 @@ void add_truth_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->family.tolerance, "with --unmodelled: geometric tolerance (m)")
       ->capture_default_str()
       ->needs(unmodelled);
+  cmd->add_option("--backlash", o->family.backlash, "with --unmodelled: backlash of every drive (rad, full play)")
+      ->capture_default_str()
+      ->needs(unmodelled);
+  add_realistic_options(cmd, o->family);
   cmd->add_option("--platform-spread", o->family.platform, "platform mass and moments: relative spread")
       ->capture_default_str();
   cmd->add_option("--body-spread", o->family.bodies, "crank and link moments: relative spread per leg")

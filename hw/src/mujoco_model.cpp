@@ -194,7 +194,7 @@ MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVe
   const Mat3d R = rotation_of<double>(pose);
   x << "    <body name=\"platform\" pos=\"" << vec(pose.head<3>()) << "\" quat=\"" << quat(R) << "\">\n"
     << "      <freejoint name=\"platform\"/>\n"
-    << "      <inertial pos=\"0 0 0\" mass=\"" << num(L(sim::platform_index(0))) << "\" diaginertia=\""
+    << "      <inertial pos=\"" << vec(o.platform_com) << "\" mass=\"" << num(L(sim::platform_index(0))) << "\" diaginertia=\""
     << num(L(1)) << " " << num(L(2)) << " " << num(L(3)) << "\"/>\n    </body>\n";
   for (int i = 0; i < sim::kLegs; ++i) {
     const sim::Leg& leg = model.legs[i];

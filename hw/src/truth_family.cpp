@@ -18,6 +18,27 @@ std::optional<SettingProblem> TruthFamily::problem() const {
   if (!(tolerance >= 0 && tolerance <= 0.01)) return bad("tolerance", "expected a length in [0, 0.01] m");
   if (!(far_low > 0 && far_high >= far_low && far_high <= 100))
     return SettingProblem{"far_low", "far_low, far_high: expected 0 < low <= high <= 100"};
+  if (!(backlash >= 0 && backlash <= 0.02)) return bad("backlash", "expected a play in [0, 0.02] rad");
+  return realistic_problem();
+}
+
+// The magnitudes of a realistic rig, within the bounds of the files that hold them
+// (docs/robot-file.md, hw/virtual_rig.hpp): 3 sigma for the Gaussian ones.
+std::optional<SettingProblem> TruthFamily::realistic_problem() const {
+  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
+  if (!(geometry >= 0 && geometry <= 0.01)) return bad("geometry", "expected a length in [0, 0.01] m");
+  if (!(encoder >= 0 && encoder <= sim::kMaxEncoderOffset)) return bad("encoder", "expected an angle in [0, 0.1] rad");
+  if (!(marker_position >= 0 && marker_position <= sim::kMaxMarkerOffset))
+    return bad("marker_position", "expected a length in [0, 0.05] m");
+  if (!(marker_angle >= 0 && marker_angle <= sim::kMaxMarkerRotation))
+    return bad("marker_angle", "expected an angle in [0, 0.2] rad");
+  if (!(base_position >= 0 && 3 * base_position <= 0.01)) return bad("base_position", "expected a sigma in [0, 0.0033] m");
+  if (!(base_angle >= 0 && 3 * base_angle <= 0.05)) return bad("base_angle", "expected a sigma in [0, 0.0167] rad");
+  if (!(latency_low >= -0.05 && latency_high >= latency_low && latency_high <= 0.05))
+    return SettingProblem{"latency_low", "latency_low, latency_high: expected -0.05 <= low <= high <= 0.05 s"};
+  if (!(latency_jitter >= 0 && 3 * latency_jitter <= 0.05))
+    return bad("latency_jitter", "expected a sigma in [0, 0.0167] s");
+  if (!(com >= 0 && com <= 0.05)) return bad("com", "expected a length in [0, 0.05] m");
   return std::nullopt;
 }
 
@@ -33,6 +54,8 @@ class Draw {
     return std::exp(std::uniform_real_distribution<double>(std::log(low), std::log(high))(rng_));
   }
   double within(double half_width) { return std::uniform_real_distribution<double>(-half_width, half_width)(rng_); }
+  double between(double low, double high) { return std::uniform_real_distribution<double>(low, high)(rng_); }
+  double gaussian(double sigma) { return sigma > 0 ? std::normal_distribution<double>(0, sigma)(rng_) : 0.0; }
 
  private:
   std::mt19937_64 rng_;
@@ -64,7 +87,39 @@ void scale_groups(sim::LambdaVector<double>& l, std::uint64_t seed, double low, 
   for (int g : {sim::kGainP, sim::kGainI, sim::kGainD}) l(g) *= gains;
 }
 
+// A realistic robot's kinematics (TruthFamily::realistic): joint centres, crank and link
+// lengths, encoder zeros and the marker frame, from a stream of their own.
+void realistic_kinematics(sim::RobotModel& m, std::uint64_t seed, const TruthFamily& f) {
+  Draw draw(seed ^ 0x3c6ef372fe94f82bULL);
+  for (sim::Leg& leg : m.legs) {
+    for (int k = 0; k < 3; ++k) leg.base_joint(k) += draw.within(f.geometry);
+    for (int k = 0; k < 3; ++k) leg.platform_joint(k) += draw.within(f.geometry);
+    const double r = leg.wrench.norm();
+    leg.wrench *= (r + draw.within(f.geometry)) / r;  // the crank's length; still perpendicular to the axis
+    leg.link_length += draw.within(f.geometry);
+    leg.encoder_offset = draw.within(f.encoder);
+  }
+  for (int k = 0; k < 3; ++k) m.marker_frame(k) = draw.within(f.marker_position);
+  for (int k = 3; k < 6; ++k) m.marker_frame(k) = draw.within(f.marker_angle);
+}
+
 }  // namespace
+
+VirtualRig random_rig(std::uint64_t seed, const TruthFamily& f) {
+  f.validate("truth family");
+  VirtualRig rig;
+  if (f.realistic) {
+    Draw draw(seed ^ 0xa54ff53a5f1d36f1ULL);
+    for (int k = 0; k < 3; ++k) rig.camera_from_base_error(k) = draw.gaussian(f.base_position);
+    for (int k = 3; k < 6; ++k) rig.camera_from_base_error(k) = draw.gaussian(f.base_angle);
+    rig.latency_offset = draw.between(f.latency_low, f.latency_high);
+    rig.latency_jitter = f.latency_jitter;
+    for (int k = 0; k < 3; ++k) rig.platform_com(k) = draw.within(f.com);
+  }
+  if (f.unmodelled) rig.backlash = f.backlash;
+  rig.validate("truth family: seed " + std::to_string(seed));
+  return rig;
+}
 
 sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& f) {
   f.validate("truth family");
@@ -88,8 +143,9 @@ sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, co
       leg.link_length += draw.within(f.tolerance);
     }
   }
+  if (f.realistic) realistic_kinematics(truth.model, seed, f);
   truth.model.name = priors.model.name + "-truth-" + std::to_string(seed) + (f.far ? "-far" : "") +
-                     (f.unmodelled ? "-unmodelled" : "");
+                     (f.unmodelled ? "-unmodelled" : "") + (f.realistic ? "-realistic" : "");
   if (const auto issues = sim::check_physical_consistency(l); !issues.empty())
     fail("truth family", "seed " + std::to_string(seed) + " drew an inconsistent body: " + issues.front());
   // Through the robot file's own reader: a truth is what `vcloe truth random` writes and the

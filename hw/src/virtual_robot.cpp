@@ -4,15 +4,53 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/sim/dynamics.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::hw {
+
+namespace {
+
+// Backlash: the motor-side encoder leads the crank by half the play in the torque's direction.
+Vec6d play(const VirtualRobotOptions& o, const Vec6d& tau) {
+  Vec6d p = Vec6d::Zero();
+  if (o.backlash > 0)
+    for (int i = 0; i < sim::kLegs; ++i) p(i) = 0.5 * o.backlash * std::tanh(tau(i) / o.backlash_torque);
+  return p;
+}
+
+Vec6d encoder_offsets(const sim::RobotModel& model) {
+  Vec6d off;
+  for (int i = 0; i < sim::kLegs; ++i) off(i) = model.legs[i].encoder_offset;
+  return off;
+}
+
+}  // namespace
+
+Vec6d standing_pose(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const Vec6d& start_pose,
+                    const VirtualRobotOptions& o) {
+  if (!o.start_command) return start_pose;
+  const sim::XiVector<double> xi(lambda.head<sim::kNumXi>());
+  Vec6d chi = start_pose;
+  for (int pass = 0; pass < 2; ++pass) {  // the second: the flank of the backlash at the pose found
+    Vec6d tau_hold = Vec6d::Zero(), theta_now;
+    if (!sim::holding_torques<double>(model, chi, xi, tau_hold) || !sim::inverse_kinematics<double>(model, chi, theta_now))
+      fail("virtual robot", "the start pose is not reachable by the truth's kinematics");
+    const Vec6d theta = *o.start_command - encoder_offsets(model) - play(o, tau_hold);
+    if ((theta - theta_now).cwiseAbs().maxCoeff() <= 1e-12) return chi;  // it stands there already
+    const sim::ForwardKinematicsResult fk = sim::forward_kinematics(model, theta, chi);
+    if (!fk.converged) fail("virtual robot", "no pose of the truth's kinematics has the start command at its encoders");
+    chi = fk.chi;
+  }
+  return chi;
+}
 
 VirtualRobot::VirtualRobot(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                            const Vec6d& start_pose, const VirtualRobotOptions& o)
     : model_(model),
       truth_(engine_consistent(model, lambda, adjustments_)),
       options_(o),
-      engine_(MujocoRobot::build(model, truth_, start_pose, o.engine)) {
+      standing_(standing_pose(model, truth_, start_pose, o)),
+      engine_(MujocoRobot::build(model, truth_, standing_, o.engine)) {
   envelope_ = model;
   envelope_.joint_limit += o.joint_range_margin;
   envelope_.min_transmission *= 0.5;
@@ -21,19 +59,29 @@ VirtualRobot::VirtualRobot(const sim::RobotModel& model, const sim::LambdaVector
   substeps_ = static_cast<int>(std::lround(Tc / o.engine.timestep));
   if (substeps_ < 1 || std::abs(substeps_ * o.engine.timestep - Tc) > 1e-12)
     fail("virtual robot", "the engine timestep must divide the controller period");
-  // The robot has been standing at the start pose with its drives enabled: their integrals
-  // hold it against gravity (the truth's holding torques, computed with the analytic model of
-  // the truth; MuJoCo's equilibrium differs from it by the engines' difference only).
+  start_holding(standing_);
+}
+
+// The robot has been standing at the start pose with its drives enabled: their integrals hold
+// it against gravity (the truth's holding torques, computed with the analytic model of the
+// truth; MuJoCo's equilibrium differs from it by the engines' difference only). A platform
+// centre of mass off E is outside the analytic model: then MuJoCo's own inverse dynamics.
+void VirtualRobot::start_holding(const Vec6d& pose) {
   Vec6d tau_hold;
-  if (!sim::holding_torques<double>(model, start_pose, sim::XiVector<double>(truth_.head<sim::kNumXi>()), tau_hold))
+  if (options_.engine.platform_com != Vec3d::Zero())
+    tau_hold = engine_.inverse_dynamics(pose, Vec6d::Zero(), Vec6d::Zero());
+  else if (!sim::holding_torques<double>(model_, pose, sim::XiVector<double>(truth_.head<sim::kNumXi>()), tau_hold))
     fail("virtual robot", "the start pose is not reachable by the truth's kinematics");
   const double li = truth_(sim::kGainI);
-  if (li != 0 && o.start_holding) integral_ = tau_hold / li;
+  if (li != 0 && options_.start_holding) integral_ = tau_hold / li;
+  if (options_.start_holding) tau_ = tau_hold;
 }
+
+Vec6d VirtualRobot::encoders(const Vec6d& theta) const { return theta + encoder_offsets(model_) + play(options_, tau_); }
 
 bool VirtualRobot::step(const Vec6d& U) {
   const double Tc = 1.0 / options_.controller_hz;
-  const Vec6d theta = engine_.joint_angles();  // encoders
+  const Vec6d theta = encoders(engine_.joint_angles());
   // The drives' firmware: eq. (31) with backward differences, hidden gains of the truth file.
   const Vec6d e = U - theta;
   integral_ += e * Tc;
@@ -43,6 +91,7 @@ bool VirtualRobot::step(const Vec6d& U) {
   previous_theta_ = theta;
   has_previous_ = true;
   const Vec6d tau = truth_(sim::kGainP) * e + truth_(sim::kGainI) * integral_ + truth_(sim::kGainD) * e_dot;
+  tau_ = tau;
   // Joint friction (eq. 24 law with the truth coefficients), re-evaluated every engine step.
   for (int n = 0; n < substeps_; ++n) {
     Vec6d friction = Vec6d::Zero();

@@ -31,7 +31,7 @@ class RobotServer {
         schedule_(s.reference.clock, s.reference.start_theta),
         Tc_(s.experiment.timing.controller_period()),
         monitor_(limits(o, s), s.experiment.timing.camera_period()),
-        robot_(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, robot_options(s)),
+        robot_(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, robot_options(s, o, truth)),
         status_pub_(context_, o.endpoints.status),
         camera_pub_(context_, o.endpoints.camera),
         commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All),
@@ -91,10 +91,13 @@ class RobotServer {
     l.validate("robot serve");
     return l;
   }
-  static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s) {
-    hw::VirtualRobotOptions opt;
-    opt.controller_hz = s.experiment.timing.controller_hz;
-    return opt;
+  static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s, const RobotServeOptions& o,
+                                               const sim::RobotFile& truth) {
+    const hw::VirtualRig departures = hw::load_virtual_rig(o.truth);
+    if (camera_departs(truth.model, departures))
+      fail(o.truth, "its camera departures (marker_frame, virtual_rig: camera_from_base_error, latency) are simulated "
+                    "by `vcloe run` only, not by the rig's processes");
+    return virtual_robot_options(s, {}, departures);
   }
 
   // The true pose at frame j's exposure, for the virtual camera, and the status.

@@ -148,8 +148,10 @@ bool step_all(RobotSchedule& schedule, hw::VirtualRobot& robot, VisionRole& visi
 
 PoseTrace stepped_trace(const ExperimentSetup& s, const sim::RobotFile& truth, const VirtualRun& run,
                         const std::optional<oe_ident::Payload>& payload) {
-  hw::VirtualRobotOptions opt = run.robot;
-  opt.controller_hz = s.experiment.timing.controller_hz;
+  if (camera_departs(truth.model, run.departures))
+    fail("rig", "the truth's camera departures (marker frame, camera-to-base residual, latency) are simulated by "
+                "`vcloe run` only, not by the rig's roles");
+  const hw::VirtualRobotOptions opt = virtual_robot_options(s, run.robot, run.departures);
   hw::VirtualRobot robot(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, opt);
   RobotSchedule schedule(s.reference.clock, s.reference.start_theta);
   VisionRole vision = VisionRole::of(run);

@@ -36,6 +36,7 @@ void run_virtual_to_file(const RunOptions& o) {
   const sim::RobotFile truth = sim::load_robot(o.truth, true);
   VirtualRun vo;
   vo.seed = o.seed;
+  vo.departures = hw::load_virtual_rig(o.truth);
   vo.noise_sigma = defaults::camera_noise_sigma(o.noise_position, o.noise_angle);
   const auto add_camera_metadata = install_camera(o.camera, vo);
   PoseTrace t = virtual_trace(s, truth, vo, o.truth, o.payload);

@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/servo/twin.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
+#include "vcloe/rig/virtual_camera.hpp"
 
 namespace vcloe::rig {
 
@@ -79,16 +81,38 @@ PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& 
   return t;
 }
 
+hw::VirtualRobotOptions virtual_robot_options(const ExperimentSetup& s, const hw::VirtualRobotOptions& base,
+                                              const hw::VirtualRig& departures) {
+  hw::VirtualRobotOptions opt = base;
+  opt.controller_hz = s.experiment.timing.controller_hz;
+  opt.start_command = s.reference.start_theta;
+  opt.engine.platform_com = departures.platform_com;
+  opt.backlash = departures.backlash;
+  opt.backlash_torque = departures.backlash_torque;
+  return opt;
+}
+
+bool camera_departs(const sim::RobotModel& truth, const hw::VirtualRig& departures) {
+  return truth.marker_frame != Vec6d::Zero() || departures.camera_departs();
+}
+
 PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, const VirtualRun& run,
                         const std::string& truth_file, const std::optional<oe_ident::Payload>& payload) {
   for (int c = 0; c < 6; ++c)
     if (!(run.noise_sigma(c) >= 0)) fail("virtual robot", "camera noise sigma must be non-negative");
-  hw::VirtualRobotOptions opt = run.robot;
-  opt.controller_hz = s.experiment.timing.controller_hz;
+  const hw::VirtualRobotOptions opt = virtual_robot_options(s, run.robot, run.departures);
   hw::VirtualRobot robot(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, opt);
   servo::VisualServo<double> outer(s.reference, s.experiment.outer);
   servo::LoopResult<double> r;
-  if (run.camera) {
+  if (camera_departs(truth.model, run.departures)) {
+    std::function<Vec6d(const Vec6d&)> measure = run.camera;
+    if (!measure) {
+      auto noise = std::make_shared<servo::GaussianPoseNoise>(run.noise_sigma, run.seed);
+      measure = [noise](const Vec6d& pose) { return noise->measure(0, pose); };
+    }
+    VirtualCamera camera(truth.model, run.departures, s.reference.clock, robot.pose(), measure, run.seed);
+    r = servo::run_loop<double>(robot, outer, camera);
+  } else if (run.camera) {
     servo::PoseFunction camera{run.camera};
     r = servo::run_loop<double>(robot, outer, camera);
   } else {

@@ -35,12 +35,13 @@ struct Loaded {
   servo::ExperimentConfig experiment;
   std::optional<sim::RobotFile> priors;                      // with reidentify
   std::optional<oe_ident::IdentificationConfig> id_config;  // with reidentify
+  hw::VirtualRig departures;                                 // the truth file's virtual_rig section
 };
 
 Loaded load(const ValidateOptions& o) {
   Loaded l{sim::load_robot(o.model), sim::load_robot(o.truth, true),
            o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment), std::nullopt,
-           std::nullopt};
+           std::nullopt, hw::load_virtual_rig(o.truth)};
   if (o.reidentify) {
     l.priors = sim::load_robot(o.priors);
     l.id_config = oe_ident::load_identification_config(o.config);
@@ -59,6 +60,7 @@ report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Load
   const rig::ExperimentSetup setup = rig::make_setup(l.model, l.experiment, traj, name);
   rig::VirtualRun vo;
   vo.seed = seed;
+  vo.departures = l.departures;
   const PoseTrace measured = rig::virtual_trace(setup, l.truth, vo, o.truth);
   report::ValidationTrajectory row{seed, {}, {}, 0};
   row.model = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(setup, l.model.lambda),

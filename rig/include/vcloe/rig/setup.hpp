@@ -12,6 +12,7 @@
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/fourier.hpp"
+#include "vcloe/hw/virtual_rig.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 #include "vcloe/servo/reference.hpp"
@@ -48,7 +49,20 @@ struct VirtualRun {
   Vec6d noise_sigma = defaults::camera_noise_sigma();  // m, rad
   std::uint64_t seed = 1;
   std::function<Vec6d(const Vec6d& true_pose)> camera;
+  // The truth file's rig departures (its `virtual_rig:` section, hw::load_virtual_rig): the
+  // camera's simulated by virtual_trace (rig/virtual_camera.hpp), the robot's by hw::VirtualRobot.
+  hw::VirtualRig departures;
 };
+
+// The virtual robot's options for a run of this setup: `base` at the experiment's controller
+// rate, standing where its drives hold the start command (IK of the start pose on this setup's
+// robot file), with the robot-side departures (platform centre of mass, backlash).
+hw::VirtualRobotOptions virtual_robot_options(const ExperimentSetup& setup, const hw::VirtualRobotOptions& base,
+                                              const hw::VirtualRig& departures);
+// Whether the camera of a virtual run on `truth` departs from the pose of E at its exposure
+// (marker frame, camera-to-base residual, latency): virtual_trace then measures through
+// rig::VirtualCamera; the live rig's processes refuse such a truth (they do not simulate it).
+bool camera_departs(const sim::RobotModel& truth, const hw::VirtualRig& departures);
 
 // The virtual robot's trace: measured poses, true poses, commands.
 PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& truth, const VirtualRun& run,

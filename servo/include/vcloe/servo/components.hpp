@@ -37,6 +37,17 @@ concept PoseSource = requires(S& source, int frame, const Vec6<T>& true_pose) {
   { source.measure(frame, true_pose) } -> std::convertible_to<Vec6<T>>;
 };
 
+// A pose source whose frame j is not taken at its nominal exposure: a camera whose true latency
+// differs from the one the controller assumes (docs/virtual-robot.md), so frame j was really
+// exposed before or after t_j, but before it arrives. The loop shows it the robot's pose after
+// every tick (the pose at the tick's end) and reads frame j out when it arrives (frames the run
+// ends before, after the last tick); measure() at the nominal exposure is then a placeholder.
+template <typename S, typename T>
+concept LateReadout = PoseSource<S, T> && requires(S& source, int tick, int frame, const Vec6<T>& pose) {
+  source.after_tick(tick, pose);
+  { source.readout(frame) } -> std::convertible_to<Vec6<T>>;
+};
+
 // The twin's camera: the pose itself.
 struct ExactPose {
   template <typename T>

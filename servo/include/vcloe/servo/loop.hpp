@@ -8,7 +8,8 @@
 //   2. if frame j arrives now (exposure + latency), the outer controller updates the held U;
 //   3. the robot advances one controller period under U (its drives run inside `step`);
 //   4. the observer receives the tick's record (and may stop the run).
-// Before the first frame arrives, U holds IK of the start pose.
+// Before the first frame arrives, U holds IK of the start pose. A LateReadout camera
+// (components.hpp) is read out at step 2 instead of step 1 and shown the pose after step 3.
 #include <string>
 #include <vector>
 
@@ -63,12 +64,18 @@ LoopResult<T> run_loop(Robot& robot, VisualServo<T>& controller, Camera& camera,
       out.measured.push_back(camera.measure(tick.exposed, out.true_pose.back()));
       out.command.push_back(controller.command());
     }
-    if (tick.arrived >= 0)
-      out.command[static_cast<std::size_t>(tick.arrived)] =
-          controller.on_frame(tick.arrived, out.measured[static_cast<std::size_t>(tick.arrived)]);
+    if (tick.arrived >= 0) {
+      const auto j = static_cast<std::size_t>(tick.arrived);
+      if constexpr (LateReadout<Camera, T>) out.measured[j] = camera.readout(tick.arrived);
+      out.command[j] = controller.on_frame(tick.arrived, out.measured[j]);
+    }
     if (!robot.step(controller.command())) return stop(k, robot.failure());
+    if constexpr (LateReadout<Camera, T>) camera.after_tick(k, robot.pose());
     if (!observe(tick)) return stop(k, observer_failure);
   }
+  if constexpr (LateReadout<Camera, T>)  // frames exposed that never reached the controller
+    for (auto j = static_cast<std::size_t>(clock.updates()); j < out.measured.size(); ++j)
+      out.measured[j] = camera.readout(static_cast<int>(j));
   return out;
 }
 

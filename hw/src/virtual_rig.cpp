@@ -1,0 +1,73 @@
+#include "vcloe/hw/virtual_rig.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/yaml_reader.hpp"
+
+namespace vcloe::hw {
+
+bool VirtualRig::camera_departs() const {
+  return camera_from_base_error != Vec6d::Zero() || latency_offset != 0 || latency_jitter != 0;
+}
+
+bool VirtualRig::any() const { return camera_departs() || platform_com != Vec3d::Zero() || backlash != 0; }
+
+std::optional<SettingProblem> VirtualRig::problem() const {
+  auto bad = [](const std::string& key, const std::string& what) {
+    return SettingProblem{"virtual_rig." + key, "virtual_rig." + key + ": " + what};
+  };
+  if (!(camera_from_base_error.head<3>().cwiseAbs().maxCoeff() <= 0.01 &&
+        camera_from_base_error.tail<3>().cwiseAbs().maxCoeff() <= 0.05))
+    return bad("camera_from_base_error", "expected at most 0.01 m and 0.05 rad per coordinate (a residual, not a frame)");
+  if (!(std::abs(latency_offset) <= 0.05)) return bad("latency_offset", "expected at most 0.05 s in magnitude");
+  if (!(latency_jitter >= 0 && 3 * latency_jitter <= 0.05))
+    return bad("latency_jitter", "expected a standard deviation in [0, 0.0167] s");
+  if (!(platform_com.cwiseAbs().maxCoeff() <= 0.05)) return bad("platform_com", "expected at most 0.05 m per coordinate");
+  if (!(backlash >= 0 && backlash <= 0.02)) return bad("backlash", "expected a play in [0, 0.02] rad");
+  if (!(backlash_torque > 0 && backlash_torque <= 100)) return bad("backlash_torque", "expected a torque in (0, 100] N*m");
+  return std::nullopt;
+}
+
+void VirtualRig::validate(const std::string& where) const { throw_if(problem(), where); }
+
+VirtualRig read_virtual_rig(const YamlNode& root) {
+  VirtualRig rig;
+  const auto n = root.find("virtual_rig");
+  if (!n) return rig;
+  n->reject_unknown_keys(
+      {"camera_from_base_error", "latency_offset", "latency_jitter", "platform_com", "backlash", "backlash_torque"});
+  if (auto v = n->find("camera_from_base_error")) rig.camera_from_base_error = v->as_vector(6);
+  rig.latency_offset = n->get_double("latency_offset", 0);
+  rig.latency_jitter = n->get_double("latency_jitter", 0);
+  if (auto v = n->find("platform_com")) rig.platform_com = v->as_vector(3);
+  rig.backlash = n->get_double("backlash", 0);
+  rig.backlash_torque = n->get_double("backlash_torque", rig.backlash_torque);
+  if (const auto p = rig.problem()) n->at(p->key.substr(std::string("virtual_rig.").size())).fail(p->message.substr(p->key.size() + 2));
+  return rig;
+}
+
+VirtualRig load_virtual_rig(const std::string& truth_file) {
+  const YamlDoc doc = YamlDoc::load(truth_file);
+  return read_virtual_rig(doc.root());
+}
+
+std::string virtual_rig_to_yaml(const VirtualRig& r) {
+  if (!r.any()) return "";
+  std::ostringstream o;
+  auto vec = [&](const auto& v) {
+    o << "[";
+    for (int k = 0; k < v.size(); ++k) o << (k ? ", " : "") << exact_number(v(k));
+    o << "]";
+  };
+  o << "virtual_rig:  # read by the virtual robot only (docs/virtual-robot.md)\n  camera_from_base_error: ";
+  vec(r.camera_from_base_error);
+  o << "\n  latency_offset: " << exact_number(r.latency_offset) << "\n  latency_jitter: " << exact_number(r.latency_jitter)
+    << "\n  platform_com: ";
+  vec(r.platform_com);
+  o << "\n  backlash: " << exact_number(r.backlash) << "\n  backlash_torque: " << exact_number(r.backlash_torque) << "\n";
+  return o.str();
+}
+
+}  // namespace vcloe::hw

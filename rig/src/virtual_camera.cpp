@@ -1,0 +1,71 @@
+#include "vcloe/rig/virtual_camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::rig {
+
+VirtualCamera::VirtualCamera(const sim::RobotModel& truth, const hw::VirtualRig& rig, const servo::TickClock& clock,
+                             const Vec6d& start_pose, std::function<Vec6d(const Vec6d&)> camera, std::uint64_t seed)
+    : marker_R_(rotation_of<double>(truth.marker_frame)),
+      base_R_(rotation_of<double>(rig.camera_from_base_error)),
+      marker_p_(truth.marker_frame.head<3>()),
+      base_p_(rig.camera_from_base_error.head<3>()),
+      rig_(rig),
+      clock_(clock),
+      camera_(std::move(camera)),
+      jitter_(seed ^ 0x6a09e667f3bcc909ULL) {
+  rig.validate("virtual rig");
+  const double shortest = clock.timing.latency + rig.latency_offset - 3 * rig.latency_jitter;
+  if (!(shortest >= 0))
+    fail("virtual rig", "latency_offset " + exact_number(rig.latency_offset) + " s and 3 x latency_jitter " +
+                            exact_number(3 * rig.latency_jitter) + " s make the true latency negative with the " +
+                            exact_number(clock.timing.latency) + " s the experiment configures");
+  history_.reserve(static_cast<std::size_t>(clock.total_ticks) + 1);
+  history_.push_back(start_pose);
+}
+
+void VirtualCamera::after_tick(int tick, const Vec6d& pose) {
+  if (tick + 1 != static_cast<int>(history_.size())) fail("virtual camera", "ticks out of order");
+  history_.push_back(pose);
+}
+
+// The true pose at time t, linear between ticks (over 1 ms the error is a t^2/8: 0.1 um at
+// 1 m/s^2); before the run the robot stands at its start pose, after the last tick its last.
+Vec6d VirtualCamera::pose_at(double t) const {
+  const double x = t / clock_.timing.controller_period();
+  if (!(x > 0)) return history_.front();
+  const double last = static_cast<double>(history_.size() - 1);
+  if (std::abs(x - std::round(x)) < 1e-9) return history_[static_cast<std::size_t>(std::min(std::round(x), last))];
+  if (x >= last) return history_.back();
+  const double k0 = std::floor(x), f = x - k0;
+  const auto i = static_cast<std::size_t>(k0);
+  return history_[i] + f * (history_[i + 1] - history_[i]);
+}
+
+Vec6d VirtualCamera::readout(int frame) {
+  double delta = rig_.latency_offset;  // true latency - configured: the exposure was that much earlier
+  if (rig_.latency_jitter > 0)
+    delta += std::clamp(std::normal_distribution<double>(0, rig_.latency_jitter)(jitter_), -3 * rig_.latency_jitter,
+                        3 * rig_.latency_jitter);
+  const double t = clock_.time(clock_.exposure_tick(frame)) - delta;
+  exposures_.push_back(t);
+  return camera_(seen(pose_at(t)));
+}
+
+Vec6d VirtualCamera::seen(const Vec6d& chi) const {
+  if (marker_p_ == Vec3d::Zero() && marker_R_ == Mat3d::Identity() && base_p_ == Vec3d::Zero() &&
+      base_R_ == Mat3d::Identity())
+    return chi;  // nothing departs: the pose itself, bit for bit
+  const Mat3d R = rotation_of<double>(chi);
+  // T_O'M = T_OO'^-1 T_OE T_EM
+  const Vec3d p = base_R_.transpose() * (chi.head<3>() + R * marker_p_ - base_p_);
+  const Mat3d Rm = base_R_.transpose() * R * marker_R_;
+  Vec6d out;
+  out << p, euler_xyz(Rm);
+  return out;
+}
+
+}  // namespace vcloe::rig
