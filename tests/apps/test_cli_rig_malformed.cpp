@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -112,6 +113,29 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoes
   EXPECT_EQ(end.reason, bridge::StopReason::Finished) << robot;
   EXPECT_EQ(vision, 0);
   EXPECT_NE(robot.find("malformed frames: commands 10000, poses 0"), std::string::npos) << robot;
+}
+
+TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
+  // Heartbeats and commands in version 1, then at frame 50 one command of version 2 (CRC right):
+  // a peer speaking it. It was counted malformed and the run went on, or a version-2 controller
+  // was reported as a silent one (HeartbeatLost).
+  std::string robot;
+  int vision = -1;
+  const bridge::StatusMessage stop = run_as_controller(
+      "version-2", "--hold 0.05", hold_command,
+      [&](zmq::socket_t& socket, const bridge::CommandMessage& c) {
+        if (c.frame != 50) return;
+        std::string f = bridge::encode(c);
+        const std::uint16_t two = 2;
+        std::memcpy(f.data() + 4, &two, 2);
+        const std::uint32_t crc = bridge::frame_crc(f);
+        std::memcpy(f.data() + 12, &crc, 4);
+        socket.send(zmq::buffer(f), zmq::send_flags::none);
+      },
+      robot, vision);
+  EXPECT_EQ(stop.reason, bridge::StopReason::MalformedCommand) << robot;
+  EXPECT_NE(robot.find("the controller on ipc://"), std::string::npos) << robot;
+  EXPECT_NE(robot.find("speaks schema version 2; this robot speaks version 1"), std::string::npos) << robot;
 }
 
 TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {

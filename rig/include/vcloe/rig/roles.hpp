@@ -85,12 +85,15 @@ class ControlRole {
   const std::vector<std::int64_t>& invalid() const { return invalid_; }
   const std::vector<double>& receive_s() const { return receive_s_; }
   const std::vector<double>& latency_ms() const { return latency_ms_; }
+  const bridge::FrameCounters& frame_counters() const { return frames_; }
 
  private:
   struct Received {
     bridge::PoseMessage pose;
     std::int64_t receive_ns = 0;
+    bool sane = true;  // stamps not after the receive time: its latency measures something
   };
+  bridge::FrameCounters frames_;  // repeated frames, exposures backwards, stamps ahead: counted
   const ExperimentSetup& s_;
   servo::VisualServo<double> outer_;
   std::map<std::int64_t, Received> rows_;        // by frame, as recorded
