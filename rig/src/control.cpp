@@ -162,7 +162,26 @@ class Controller {
 
   void emit_rows(bool all);
   void finish();
+  std::string schedule_mismatch(bool finished, std::uint64_t lost) const;
 };
+
+// A robot on another experiment or reference than this controller (another camera or controller
+// rate, another length) streams frames this controller would time wrongly: told by the frames
+// numbered past this run, or by the last frame of a robot that finished (its tick count is not
+// used: an adapter need not count ticks as the virtual robot does).
+std::string Controller::schedule_mismatch(bool finished, std::uint64_t lost) const {
+  const servo::TickClock& clock = s_.reference.clock;
+  const std::string mine = " (" + o_.experiment + ", " + o_.reference + ")";
+  if (const std::uint64_t past = role_.frames_past_run(); past > 0)
+    return std::to_string(past) + " poses numbered past frame " + std::to_string(clock.frames() - 1) +
+           ", the last of this controller's run" + mine;
+  if (!finished) return "";
+  const std::int64_t short_by = clock.frames() - 1 - role_.highest_frame();
+  if (short_by > 0 && static_cast<std::uint64_t>(short_by) > lost)
+    return "the robot finished at frame " + std::to_string(role_.highest_frame()) + ", this controller's run ends at frame " +
+           std::to_string(clock.frames() - 1) + mine;
+  return "";
+}
 
 // The rows now final (ControlRole::emit_rows), each flushed to TRACE.partial as it
 // leaves: a controller killed mid-run leaves every row up to there on disk.
@@ -210,6 +229,11 @@ void Controller::finish() {
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
   if (!finished)
     t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};
+  if (const std::string m = schedule_mismatch(finished, c.gaps); !m.empty()) {
+    partial_.close();
+    fail("control", "the robot and this controller run different schedules (another experiment or reference?): " + m +
+                        "; the times would be wrong, " + o_.out + " not written (the rows are in " + o_.out + ".partial)");
+  }
   if (frames == 0) {
     partial_.close();
     std::filesystem::remove(o_.out + ".partial");

@@ -78,6 +78,7 @@ std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMes
 void ControlRole::record(const bridge::PoseMessage& p, std::int64_t receive_ns) {
   frames_.count(p, receive_ns);
   const bool sane = p.header.publish_ns <= receive_ns && p.header.exposure_ns <= receive_ns;
+  if (p.frame >= s_.reference.clock.frames()) ++frames_past_run_;
   if (p.frame >= 0 && p.frame < s_.reference.clock.frames()) rows_.emplace(p.frame, Received{p, receive_ns, sane});
 }
 

@@ -188,3 +188,33 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndT
   EXPECT_EQ(meta["stream"]["status_malformed"], 10000);
   EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
 }
+
+TEST(RigRun, ARobotOnAnotherCameraRateIsRefusedNotRecordedWithWrongTimes) {
+  // The robot at a 50 Hz camera, vision and control at 100 Hz (and the other way round): the
+  // trace had the controller's times on the robot's frames, exit 0.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "rates");
+  const fs::path ref = reference(d, 1);
+  std::string slow = text(cli_test::config_dir + "experiment.yaml");
+  const auto at = slow.find("camera_hz: 100");
+  ASSERT_NE(at, std::string::npos);
+  slow.replace(at, 14, "camera_hz: 50 ");
+  std::ofstream(d / "slow.yaml") << slow;
+  for (const bool robot_slow : {true, false}) {
+    const std::string robot_exp = robot_slow ? (d / "slow.yaml").string() : cli_test::config_dir + "experiment.yaml";
+    const std::string mine = robot_slow ? cli_test::config_dir + "experiment.yaml" : (d / "slow.yaml").string();
+    const fs::path sub = d / (robot_slow ? "robot-slow" : "robot-fast");
+    fs::create_directories(sub);
+    const RigStreams s(sub);
+    const fs::path out = sub / "trace.csv";
+    Process robot("robot serve --hold 0 --experiment " + robot_exp + " --reference " + ref.string() + s.robot(), sub / "robot.log");
+    Process vision("vision serve --experiment " + mine + s.vision(), sub / "vision.log");
+    Process control("control --experiment " + mine + " --reference " + ref.string() + " --out " + out.string() + s.control(),
+                    sub / "control.log");
+    EXPECT_EQ(control.wait(), 2) << control.output();
+    EXPECT_NE(control.output().find("the robot and this controller run different schedules"), std::string::npos)
+        << control.output();
+    EXPECT_FALSE(fs::exists(out)) << "a trace with wrong times";
+    robot.wait();
+    vision.wait();
+  }
+}
