@@ -36,7 +36,8 @@ class RobotServer {
         status_pub_(context_, o.endpoints.status, 1000, security_.publisher()),
         camera_pub_(context_, o.endpoints.camera, 1000, security_.publisher()),
         commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control")),
-        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")) {
+        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")),
+        payload_(payload ? exact_number(payload->mass) + " kg" : "none") {
     monitor_.on_command(schedule_.held(), -1);  // the start hold: IK of the start pose
     monitor_.set_applied(schedule_.held());      // where the drives stand (the robot is at the start)
   }
@@ -74,6 +75,7 @@ class RobotServer {
   RoleSecurity security_;  // --keys: CURVE on every socket (before them: destroyed after them)
   bridge::Publisher status_pub_, camera_pub_;
   bridge::Subscriber commands_, poses_;
+  std::string payload_;  // what the robot carries, stated in its summary (control records what it is told)
   std::uint64_t last_sequence_ = 0, poses_seen_ = 0;
   double t0_ = 0, last_status_ = -1e300;
   bool controller_seen_ = false, poses_stream_seen_ = false;
@@ -226,7 +228,8 @@ class RobotServer {
               << ", late " << schedule_.late() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
               << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
               << "; poses " << poses_seen_
-              << "; peers refused " << status_pub_.refused_peers() + camera_pub_.refused_peers() << "\n"
+              << "; peers refused " << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload "
+              << payload_ << "\n"
               << std::flush;
   }
 };

@@ -223,6 +223,7 @@ TEST(CliRig, RigRunPrintsItsEndpointsAndTakesThoseGiven) {
   EXPECT_NE(r.out.find("rig run: endpoints --camera-stream ipc://"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" --poses " + poses + " --commands ipc://"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" --status " + status + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; payload none\n"), std::string::npos) << "the robot states what it carries: " << r.out;
   // Every timeout is an option of rig run, refused there as the processes would.
   for (const std::string bad : {"--robot-timeout 0.001", "--vision-robot-timeout 0", "--start-timeout 0.001", "--hold -1"}) {
     const auto b = cli_test::run_vcloe("rig run --reference " + ref + " --out " + (d / "b.csv").string() + " " + bad);
