@@ -22,6 +22,7 @@ void add_rig_command(CLI::App& app) {
   add_json_flag(cmd, o->json, "print only the summary, as JSON");
   cmd->callback([o] { rig::listen(*o); });
   add_rig_run_command(*rig_cmd);
+  add_rig_keys_command(*rig_cmd);
 }
 
 }  // namespace vcloe::app

@@ -40,6 +40,21 @@ void add_rig_run_command(CLI::App& rig_cmd) {
   add_camera_options(cmd, r.camera);
   add_payload_options(cmd, o->payload);
   add_timeout_options(cmd, r.timeouts);
+  cmd->add_option("--robot-timeout", r.robot_timeout,
+                  "control ends when the robot is silent this long (s; 0: 5 camera periods realtime, 2 s lockstep)")
+      ->capture_default_str();
+  cmd->add_option("--vision-robot-timeout", r.vision_robot_timeout, "vision ends when the robot is silent this long (s)")
+      ->capture_default_str();
+  cmd->add_option("--start-timeout", r.start_timeout, "each process waits this long for the others (s)")
+      ->capture_default_str();
+  cmd->add_option("--hold", r.hold, "after a controlled stop the robot holds this long (s)")->capture_default_str();
+  // Endpoints given replace the fresh ones of --endpoints (each printed before the processes start).
+  const auto check = [](const std::string& s) { return rig::endpoint_problem(s); };
+  cmd->add_option("--camera-stream", r.endpoints.camera, "robot -> vision endpoint (default: fresh)")->check(check);
+  cmd->add_option("--poses", r.endpoints.poses, "vision -> control, robot endpoint (default: fresh)")->check(check);
+  cmd->add_option("--commands", r.endpoints.commands, "control -> robot endpoint (default: fresh)")->check(check);
+  cmd->add_option("--status", r.endpoints.status, "robot -> control, vision endpoint (default: fresh)")->check(check);
+  add_key_options(cmd, r.endpoints);
   add_force_flag(cmd, r.force, "overwrite an existing trace");
   cmd->callback([o] {
     // Every option the three processes would refuse, refused here: one line, before any starts.

@@ -32,6 +32,7 @@ void add_filter_command(CLI::App& app);                    // cmd_filter.cpp
 // The live rig (docs/protocol.md): `rig listen` and `rig run`, and the three roles.
 void add_rig_command(CLI::App& app);                       // cmd_rig_listen.cpp: `rig listen`
 void add_rig_run_command(CLI::App& rig);                   // cmd_rig_run.cpp
+void add_rig_keys_command(CLI::App& rig);                  // cmd_rig_keys.cpp
 void add_robot_command(CLI::App& app);                     // cmd_robot_serve.cpp: `robot serve`
 void add_vision_command(CLI::App& app);                    // cmd_vision_serve.cpp: `vision serve`
 void add_control_command(CLI::App& app);                   // cmd_control.cpp

@@ -14,6 +14,13 @@ void add_endpoint_options(CLI::App* cmd, rig::RigEndpoints& e, const std::string
     cmd->add_option("--commands", e.commands, "the joint commands (control publishes)")->capture_default_str()->check(check);
   if (which.find('s') != std::string::npos)
     cmd->add_option("--status", e.status, "the robot's status (robot publishes)")->capture_default_str()->check(check);
+  add_key_options(cmd, e);
+}
+
+void add_key_options(CLI::App* cmd, rig::RigEndpoints& e) {
+  cmd->add_option("--keys", e.keys, "the rig's CURVE keys (`vcloe rig keys --dir DIR`): only their holders connect")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_flag("--plain-tcp", e.plain_tcp, "allow a tcp endpoint other hosts can reach without --keys");
 }
 
 void add_timeout_options(CLI::App* cmd, rig::TimeoutOptions& t) {

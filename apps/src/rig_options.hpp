@@ -11,5 +11,7 @@ namespace vcloe::app {
 // Adds --camera-stream/--poses/--commands/--status for the streams named in `which` ("cpks").
 void add_endpoint_options(CLI::App* cmd, rig::RigEndpoints& endpoints, const std::string& which);
 void add_timeout_options(CLI::App* cmd, rig::TimeoutOptions& t);
+// --keys DIR and --plain-tcp (bridge/security.hpp); add_endpoint_options adds them too.
+void add_key_options(CLI::App* cmd, rig::RigEndpoints& e);
 
 }  // namespace vcloe::app

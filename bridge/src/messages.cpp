@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <zlib.h>
 
@@ -176,9 +177,15 @@ std::string encode(const Message& message) {
 Decoded decode(std::string_view frame) {
   if (frame.size() < kHeaderBytes) return bad(DecodeError::TooShort);
   if (frame.substr(0, 4) != std::string_view(kMagic.data(), 4)) return bad(DecodeError::BadMagic);
-  Reader r(frame.substr(4));
-  if (r.get<std::uint16_t>() != kSchemaVersion) return bad(DecodeError::BadVersion);
+  // The CRC first (at bytes 12-15 in every version): a frame that checks but is of another
+  // version comes from a peer speaking it, not from noise, and is reported with its version.
   if (read_crc(frame) != frame_crc(frame)) return bad(DecodeError::BadChecksum);
+  Reader r(frame.substr(4));
+  if (const auto version = r.get<std::uint16_t>(); version != kSchemaVersion) {
+    Decoded d = bad(DecodeError::BadVersion);
+    d.version = version;
+    return d;
+  }
   const auto type = r.get<std::uint16_t>();
   if (type < 1 || type > 4) return bad(DecodeError::UnknownType);
   const auto t = static_cast<MessageType>(type);
@@ -247,6 +254,25 @@ void StreamCounters::count(std::uint64_t sequence) {
   }
   if (last_sequence && sequence > *last_sequence + 1) gaps += sequence - *last_sequence - 1;
   last_sequence = sequence;
+}
+
+bool FrameCounters::count(const PoseMessage& p, std::int64_t receive_ns) {
+  const bool ahead = p.header.publish_ns > receive_ns || p.header.exposure_ns > receive_ns;
+  stamps_ahead += ahead;
+  if (newest_frame && p.frame <= *newest_frame) {
+    ++repeated_frames;
+    return false;
+  }
+  constexpr std::uint64_t kMost = std::numeric_limits<std::uint64_t>::max();
+  if (newest_frame) {  // a difference of two int64 may not fit: counted in unsigned, saturating
+    const std::uint64_t skipped = static_cast<std::uint64_t>(p.frame) - static_cast<std::uint64_t>(*newest_frame) - 1;
+    frame_gaps = skipped > kMost - frame_gaps ? kMost : frame_gaps + skipped;
+  }
+  newest_frame = p.frame;
+  const bool backwards = newest_exposure_ns && p.header.exposure_ns <= *newest_exposure_ns;
+  exposure_backwards += backwards;
+  if (!backwards && !ahead) newest_exposure_ns = p.header.exposure_ns;
+  return !backwards && !ahead;
 }
 
 }  // namespace vcloe::bridge

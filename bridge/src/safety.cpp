@@ -1,5 +1,6 @@
 #include "vcloe/bridge/safety.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -31,10 +32,12 @@ std::optional<SettingProblem> SafetyLimits::problem() const {
 
 void SafetyLimits::validate(const std::string& where) const { throw_if(problem(), where); }
 
-SafetyMonitor::SafetyMonitor(const SafetyLimits& limits, double camera_period)
-    : limits_(limits), camera_period_(camera_period) {
+SafetyMonitor::SafetyMonitor(const SafetyLimits& limits, double camera_period, double controller_period)
+    : limits_(limits), camera_period_(camera_period), controller_period_(controller_period) {
   limits.validate();
   if (!(camera_period > 0)) fail("safety limits", "the camera period must be positive");
+  if (!(controller_period > 0 && controller_period <= camera_period))
+    fail("safety limits", "the controller period must be positive and at most the camera period");
 }
 
 void SafetyMonitor::start(double now) {
@@ -64,23 +67,32 @@ void SafetyMonitor::on_command(const Vec6d& theta, std::int64_t frame) {
         << limits_.joint_limit << " rad";
       return trip(StopReason::CommandOutOfRange, s.str());
     }
-  if (previous_command_) {
-    const double dt = std::max<std::int64_t>(frame - previous_frame_, 1) * camera_period_;
-    for (int i = 0; i < 6; ++i) {
-      const double speed = std::abs(theta(i) - (*previous_command_)(i)) / dt;
-      if (speed > limits_.max_command_speed) {
-        std::ostringstream s;
-        s << "command for frame " << frame << ": joint " << i + 1 << " steps at " << speed << " rad/s, limit "
-          << limits_.max_command_speed << " rad/s";
-        return trip(StopReason::CommandRateLimit, s.str());
-      }
+}
+
+const Vec6d& SafetyMonitor::limit(const Vec6d& target) {
+  const double reach = limits_.max_command_speed * camera_period_, step = limits_.max_command_speed * controller_period_;
+  for (int i = 0; i < 6 && !stop_; ++i)
+    if (!(std::abs(target(i) - applied_(i)) <= reach)) {
+      std::ostringstream s;
+      s << "command " << target(i) << " rad for joint " << i + 1 << " is " << std::abs(target(i) - applied_(i))
+        << " rad from the " << applied_(i) << " rad applied; at the limit of " << limits_.max_command_speed
+        << " rad/s one camera period covers " << reach << " rad";
+      trip(StopReason::CommandRateLimit, s.str());
     }
+  if (stop_) return applied_;
+  bool held_back = false;
+  for (int i = 0; i < 6; ++i) {
+    const double d = target(i) - applied_(i);
+    const bool far = std::abs(d) > step;
+    held_back = held_back || far;
+    applied_(i) = far ? applied_(i) + std::copysign(step, d) : target(i);  // a reachable target exactly
   }
-  previous_command_ = theta;
-  previous_frame_ = frame;
+  limited_ticks_ += held_back;
+  return applied_;
 }
 
 void SafetyMonitor::on_malformed_command(const std::string& why) { trip(StopReason::MalformedCommand, why); }
+void SafetyMonitor::on_invalid_stream(const std::string& why) { trip(StopReason::InvalidPoses, why); }
 
 const std::optional<StopCause>& SafetyMonitor::check(double now) {
   if (!started_ || stop_) return stop_;

@@ -2,7 +2,14 @@
 
 #include <zmq.hpp>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <vector>
 
 #include "vcloe/core/error.hpp"
@@ -20,17 +27,69 @@ Header& mutable_header(Message& m) {
   return std::visit([](auto& v) -> Header& { return v.header; }, m);
 }
 
+// Whether a process is listening on the ipc socket at `path` now (a connect succeeds). ZeroMQ's
+// ipc bind replaces such a socket silently: a second publisher would take the stream over.
+bool ipc_in_use(const std::string& path) {
+  sockaddr_un a{};
+  if (path.empty() || path[0] == '@' || path.size() >= sizeof a.sun_path) return false;
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  const bool listening = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(fd);
+  return listening;
+}
+
 }  // namespace
 
-Publisher::Publisher(zmq::context_t& context, const std::string& endpoint, int hwm)
+Publisher::Publisher(zmq::context_t& context, const std::string& endpoint, int hwm, const Security& security)
     : socket_(std::make_unique<zmq::socket_t>(context, zmq::socket_type::pub)) {
   socket_->set(zmq::sockopt::sndhwm, hwm);
   socket_->set(zmq::sockopt::linger, 0);
+  const bool ipc = endpoint.rfind("ipc://", 0) == 0;
+  if (ipc && ipc_in_use(endpoint.substr(6)))
+    fail(endpoint, "in use: another process is bound to it (a second robot, vision or control?); refused");
+  if (!ipc && !security.on() && !security.plain_tcp && !loopback_tcp(endpoint))
+    fail(endpoint, "a tcp endpoint other hosts can reach, without keys: anyone reaching it could read or "
+                   "impersonate the stream; give the rig's keys (--keys DIR) or allow it (--plain-tcp)");
+  if (security.on()) {
+    if (!security.authenticator) fail(endpoint, "keys without an authenticator would let any key in");
+    socket_->set(zmq::sockopt::curve_server, 1);
+    socket_->set(zmq::sockopt::curve_secretkey, security.own.secret_key);
+    socket_->set(zmq::sockopt::zap_domain, "vcloe");
+    // Every refused handshake (a wrong key, or none) is an event of the socket's monitor.
+    static std::atomic<int> monitors{0};
+    const std::string monitor = "inproc://vcloe-monitor-" + std::to_string(monitors++);
+    if (zmq_socket_monitor(socket_->handle(), monitor.c_str(),
+                           ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) != 0)
+      fail(endpoint, "cannot monitor the socket's handshakes");
+    monitor_ = std::make_unique<zmq::socket_t>(context, zmq::socket_type::pair);
+    monitor_->set(zmq::sockopt::linger, 0);
+    monitor_->connect(monitor);
+  }
+  const mode_t mask = ipc ? umask(0077) : 0;  // the ipc socket file: no access for group and others
   try {
     socket_->bind(endpoint);
   } catch (const zmq::error_t& e) {
+    if (ipc) umask(mask);
     fail(endpoint, std::string("cannot bind: ") + e.what());
   }
+  if (ipc) umask(mask);
+}
+
+std::string Publisher::bound() const { return socket_->get(zmq::sockopt::last_endpoint); }
+
+std::uint64_t Publisher::refused_peers() {
+  if (!monitor_) return 0;
+  for (zmq::message_t event; monitor_->recv(event, zmq::recv_flags::dontwait);) {
+    if (!event.more()) continue;
+    zmq::message_t address;
+    (void)monitor_->recv(address, zmq::recv_flags::dontwait);
+    ++refused_peers_;
+  }
+  return refused_peers_;
 }
 
 Publisher::~Publisher() = default;
@@ -43,9 +102,15 @@ void Publisher::publish(Message message) {
   (void)socket_->send(zmq::buffer(frame), zmq::send_flags::dontwait);
 }
 
-Subscriber::Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int hwm)
+Subscriber::Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int hwm,
+                       const Security& security)
     : socket_(std::make_unique<zmq::socket_t>(context, zmq::socket_type::sub)) {
   socket_->set(zmq::sockopt::rcvhwm, hwm);
+  if (security.on()) {
+    socket_->set(zmq::sockopt::curve_serverkey, security.server_key);
+    socket_->set(zmq::sockopt::curve_publickey, security.own.public_key);
+    socket_->set(zmq::sockopt::curve_secretkey, security.own.secret_key);
+  }
   socket_->set(zmq::sockopt::linger, 0);
   if (keep == Keep::Latest) socket_->set(zmq::sockopt::conflate, 1);  // before connect
   socket_->set(zmq::sockopt::subscribe, "");
@@ -85,6 +150,7 @@ std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
     const Decoded d = decode(std::string_view(static_cast<const char*>(frame.data()), frame.size()));
     if (d.error != DecodeError::None) {
       ++malformed_;
+      if (d.error == DecodeError::BadVersion) foreign_version_ = d.version;
       continue;
     }
     counters_[type_of(*d.message)].count(header_of(*d.message).sequence);

@@ -1,6 +1,7 @@
 #include "vcloe/rig/common.hpp"
 
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +10,9 @@
 #include <atomic>
 #include <cctype>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -87,8 +90,34 @@ std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std
 
 void check_endpoints(const RigEndpoints& e, const std::string& which) { throw_if(endpoints_problem(e, which), ""); }
 
+RoleSecurity::RoleSecurity(zmq::context_t& context, const RigEndpoints& e, const std::string& role)
+    : plain_tcp_(e.plain_tcp) {
+  if (e.keys.empty()) return;
+  keys_ = bridge::load_role_keys(e.keys, role);
+  std::set<std::string> allowed;
+  for (const char* subscriber : role == "robot" ? std::vector<const char*>{"control", "vision"}
+                                : role == "vision" ? std::vector<const char*>{"control", "robot"}
+                                                   : std::vector<const char*>{"robot"})
+    allowed.insert(keys_->public_keys.at(subscriber));
+  zap_ = std::make_unique<bridge::Authenticator>(context, allowed);
+}
+
+bridge::Security RoleSecurity::publisher() const {
+  bridge::Security s;
+  s.plain_tcp = plain_tcp_;
+  if (keys_) s.own = keys_->own, s.authenticator = zap_.get();
+  return s;
+}
+
+bridge::Security RoleSecurity::subscriber(const std::string& publisher_role) const {
+  bridge::Security s;
+  if (keys_) s.own = keys_->own, s.server_key = keys_->public_keys.at(publisher_role);
+  return s;
+}
+
 RigEndpoints ipc_endpoints(const std::string& dir) {
-  return {"ipc://" + dir + "/camera", "ipc://" + dir + "/poses", "ipc://" + dir + "/commands", "ipc://" + dir + "/status"};
+  return {"ipc://" + dir + "/camera", "ipc://" + dir + "/poses", "ipc://" + dir + "/commands", "ipc://" + dir + "/status", "",
+          false};
 }
 
 namespace {
@@ -119,7 +148,7 @@ RigEndpoints tcp_endpoints() {
   for (int k = 0; k < 4; ++k) held.push_back(free_port());
   for (const auto& h : held) close(h.first);
   auto at = [&](int k) { return "tcp://127.0.0.1:" + std::to_string(held[static_cast<std::size_t>(k)].second); };
-  return {at(0), at(1), at(2), at(3)};
+  return {at(0), at(1), at(2), at(3), "", false};
 }
 
 RigClock parse_clock(const std::string& name) {
@@ -180,15 +209,32 @@ void catch_interrupts() {
 
 int interrupting_signal() { return g_signal.load(); }
 
+void die_with_parent() {
+  const char* parent = std::getenv(kParentVariable);
+  if (!parent) return;
+  char* end = nullptr;
+  const long pid = std::strtol(parent, &end, 10);
+  if (end == parent || *end != '\0' || pid <= 1) fail(kParentVariable, std::string("expected a process id, got '") + parent + "'");
+  prctl(PR_SET_PDEATHSIG, SIGTERM);  // SIGTERM when the parent ends, however it ends
+  if (getppid() != static_cast<pid_t>(pid)) raise(SIGTERM);  // it ended before the line above
+}
+
 std::string signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);
+}
+
+std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,
+                            const std::string& role) {
+  if (!stream.foreign_version()) return "";
+  return peer + " on " + endpoint + " speaks schema version " + std::to_string(*stream.foreign_version()) + "; this " +
+         role + " speaks version " + std::to_string(bridge::kSchemaVersion);
 }
 
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period) {
   bridge::SafetyLimits l;
   const bool realtime = clock == RigClock::Realtime;
   l.pose_timeout = t.pose > 0 ? t.pose : realtime ? 2 * camera_period : 2.0;
-  l.heartbeat_timeout = t.heartbeat > 0 ? t.heartbeat : realtime ? 5 * camera_period : 2.0;
+  l.heartbeat_timeout = t.heartbeat > 0 ? t.heartbeat : realtime ? 2 * camera_period : 2.0;
   l.validate();
   return l;
 }

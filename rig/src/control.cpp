@@ -28,11 +28,13 @@ class Controller {
         s_(s),
         clock_(parse_clock(o.clock)),
         role_(s),
-        commands_(context_, o.endpoints.commands),
+        security_(context_, o.endpoints, "control"),
+        commands_(context_, o.endpoints.commands, 1000, security_.publisher()),
         control_(context_, o.endpoints.poses,
-                 clock_ == RigClock::Realtime ? bridge::Subscriber::Keep::Latest : bridge::Subscriber::Keep::All),
-        recorder_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000000),
-        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All) {
+                 clock_ == RigClock::Realtime ? bridge::Subscriber::Keep::Latest : bridge::Subscriber::Keep::All, 1000,
+                 security_.subscriber("vision")),
+        recorder_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000000, security_.subscriber("vision")),
+        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")) {
     const double Tcam = s.experiment.timing.camera_period();
     robot_timeout_ = o.robot_timeout > 0 ? o.robot_timeout : clock_ == RigClock::Realtime ? 5 * Tcam : 2.0;
     PoseTrace layout;  // the layout: reference and command columns
@@ -59,7 +61,9 @@ class Controller {
       act();
       emit_rows(false);
       read_status();
-      if (now_s() - last_sent_ > s_.experiment.timing.camera_period()) send(bridge::HeartbeatMessage{});
+      // A heartbeat after a quarter camera period of silence: the robot's default timeout is 2
+      // camera periods, so a live controller is never taken for a lost one by its own phase.
+      if (now_s() - last_sent_ > s_.experiment.timing.camera_period() / 4) send(bridge::HeartbeatMessage{});
       if (interrupting_signal() != 0 && !stopped_) {
         stopped_ = true;
         end_reason_ = "interrupted by " + signal_name(interrupting_signal());
@@ -78,6 +82,7 @@ class Controller {
   RigClock clock_;
   ControlRole role_;  // the controller and the recorder (rig/roles.hpp)
   zmq::context_t context_;
+  RoleSecurity security_;  // --keys: CURVE on every socket
   bridge::Publisher commands_;
   bridge::Subscriber control_, recorder_, status_;
   double robot_timeout_ = 2, last_sent_ = -1e300, last_robot_ = 0;
@@ -104,6 +109,7 @@ class Controller {
       if (!pose_stream) pose_stream = control_.receive(std::chrono::milliseconds(0)).has_value();
       if (!recorder) recorder = recorder_.receive(std::chrono::milliseconds(0)).has_value();
       read_status();
+      if (!end_reason_.empty()) fail("control", end_reason_);
       if (stopped_) fail("control", "the robot stopped before the run began");
       if (pose_stream && recorder && status_.counters(bridge::MessageType::Status).received > 0)
         send(bridge::HeartbeatMessage{});
@@ -141,6 +147,12 @@ class Controller {
         running_ = running_ || st->state == bridge::RobotState::Running;
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
       }
+    for (const std::string& v : {version_problem(status_, "the robot", o_.endpoints.status, "controller"),
+                                  version_problem(recorder_, "the pose source", o_.endpoints.poses, "controller")})
+      if (!v.empty() && end_reason_.empty()) {
+        stopped_ = true;
+        end_reason_ = v;
+      }
     if (running_ && !stopped_ && now_s() - last_robot_ > robot_timeout_) {
       stopped_ = true;
       end_reason_ = "nothing from the robot on " + o_.endpoints.status + " for " +
@@ -150,7 +162,26 @@ class Controller {
 
   void emit_rows(bool all);
   void finish();
+  std::string schedule_mismatch(bool finished, std::uint64_t lost) const;
 };
+
+// A robot on another experiment or reference than this controller (another camera or controller
+// rate, another length) streams frames this controller would time wrongly: told by the frames
+// numbered past this run, or by the last frame of a robot that finished (its tick count is not
+// used: an adapter need not count ticks as the virtual robot does).
+std::string Controller::schedule_mismatch(bool finished, std::uint64_t lost) const {
+  const servo::TickClock& clock = s_.reference.clock;
+  const std::string mine = " (" + o_.experiment + ", " + o_.reference + ")";
+  if (const std::uint64_t past = role_.frames_past_run(); past > 0)
+    return std::to_string(past) + " poses numbered past frame " + std::to_string(clock.frames() - 1) +
+           ", the last of this controller's run" + mine;
+  if (!finished) return "";
+  const std::int64_t short_by = clock.frames() - 1 - role_.highest_frame();
+  if (short_by > 0 && static_cast<std::uint64_t>(short_by) > lost)
+    return "the robot finished at frame " + std::to_string(role_.highest_frame()) + ", this controller's run ends at frame " +
+           std::to_string(clock.frames() - 1) + mine;
+  return "";
+}
 
 // The rows now final (ControlRole::emit_rows), each flushed to TRACE.partial as it
 // leaves: a controller killed mid-run leaves every row up to there on disk.
@@ -182,6 +213,12 @@ void Controller::finish() {
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   t.metadata = trace_metadata(s_, "rig");
   t.metadata.clock = o_.clock;
+  // What the poses said, checked (bridge::FrameCounters): a sidecar key of its own, kept by every
+  // reader of the sidecar as it is (TraceMetadata::other).
+  const bridge::FrameCounters& fc = role_.frame_counters();
+  t.metadata.other["stream_checks"] = {{"repeated_frames", fc.repeated_frames},
+                                       {"exposure_backwards", fc.exposure_backwards},
+                                       {"stamps_ahead", fc.stamps_ahead}};
   if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
   t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
   t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
@@ -192,6 +229,11 @@ void Controller::finish() {
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
   if (!finished)
     t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};
+  if (const std::string m = schedule_mismatch(finished, c.gaps); !m.empty()) {
+    partial_.close();
+    fail("control", "the robot and this controller run different schedules (another experiment or reference?): " + m +
+                        "; the times would be wrong, " + o_.out + " not written (the rows are in " + o_.out + ".partial)");
+  }
   if (frames == 0) {
     partial_.close();
     std::filesystem::remove(o_.out + ".partial");
@@ -209,7 +251,8 @@ void Controller::finish() {
   std::cout << "control: wrote " << o_.out << " (" << frames << " poses, " << t.time.back() << " s); latency p50 "
             << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
             << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
-            << "\n"
+            << ", repeated frames " << fc.repeated_frames << ", exposures backwards " << fc.exposure_backwards
+            << ", stamps ahead " << fc.stamps_ahead << "; peers refused " << commands_.refused_peers() << "\n"
             << std::flush;
   if (!finished)
     fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + " (the trace up to there is " +
@@ -236,6 +279,7 @@ void run_control(const ControlOptions& o) {
   check_timeout("--robot-timeout", o.robot_timeout, period, one_camera_period(period, o.experiment), 3600,
                 "0 (the clock's default)");
   catch_interrupts();
+  die_with_parent();  // started by `rig run`: ends with it
   Controller controller(o, s);
   controller.run();
 }

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "vcloe/core/defaults.hpp"
@@ -46,19 +47,38 @@ Child spawn(const std::string& role, const std::vector<std::string>& args) {
   std::vector<std::string> copy = args;
   for (std::string& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The environment, and this process's id for the child's die_with_parent().
+  std::vector<std::string> env_strings;
+  for (char** v = environ; *v; ++v)
+    if (std::string(*v).rfind(std::string(kParentVariable) + "=", 0) != 0) env_strings.emplace_back(*v);
+  env_strings.push_back(std::string(kParentVariable) + "=" + std::to_string(getpid()));
+  std::vector<char*> envp;
+  for (std::string& v : env_strings) envp.push_back(v.data());
+  envp.push_back(nullptr);
   Child c{role};
-  if (posix_spawn(&c.pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
+  if (posix_spawn(&c.pid, self.c_str(), nullptr, nullptr, argv.data(), envp.data()) != 0)
     fail("rig run", "cannot start the " + role + " process (" + self + ")");
   return c;
-}
-
-std::vector<std::string> endpoint_args(const RigEndpoints& e) {
-  return {"--camera-stream", e.camera, "--poses", e.poses, "--commands", e.commands, "--status", e.status};
 }
 
 void append(std::vector<std::string>& to, const std::vector<std::string>& more) {
   to.insert(to.end(), more.begin(), more.end());
 }
+
+std::vector<std::string> security_args(const RigEndpoints& e) {
+  std::vector<std::string> a;
+  if (!e.keys.empty()) a = {"--keys", e.keys};
+  if (e.plain_tcp) a.push_back("--plain-tcp");
+  return a;
+}
+
+std::vector<std::string> endpoint_args(const RigEndpoints& e) {
+  std::vector<std::string> a = {"--camera-stream", e.camera, "--poses", e.poses, "--commands", e.commands,
+                                "--status", e.status};
+  append(a, security_args(e));
+  return a;
+}
+
 
 std::vector<std::string> payload_args(const RigRun& r) {
   if (!r.payload) return {};
@@ -69,7 +89,8 @@ std::vector<std::string> payload_args(const RigRun& r) {
 std::vector<std::string> robot_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"robot", "serve", "--truth", r.truth, "--robot", r.robot, "--experiment", r.experiment,
                                 "--reference", r.reference, "--clock", r.clock, "--pose-timeout",
-                                number(r.timeouts.pose), "--heartbeat-timeout", number(r.timeouts.heartbeat)};
+                                number(r.timeouts.pose), "--heartbeat-timeout", number(r.timeouts.heartbeat),
+                                "--start-timeout", number(r.start_timeout), "--hold", number(r.hold)};
   append(a, endpoint_args(e));
   append(a, payload_args(r));
   return a;
@@ -79,7 +100,10 @@ std::vector<std::string> vision_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"vision", "serve", "--source", "virtual", "--experiment", r.experiment, "--seed",
                                 std::to_string(r.seed), "--noise-position", number(r.noise_position),
                                 "--noise-angle", number(r.noise_angle), "--camera", r.camera.model,
-                                "--camera-stream", e.camera, "--poses", e.poses, "--status", e.status};
+                                "--camera-stream", e.camera, "--poses", e.poses, "--status", e.status,
+                                "--robot-timeout", number(r.vision_robot_timeout), "--start-timeout",
+                                number(r.start_timeout)};
+  append(a, security_args(e));
   if (r.camera.model == "stereo") append(a, {"--centroid-noise-px", number(r.camera.centroid_noise_px)});
   if (!r.camera.rig.empty()) append(a, {"--camera-rig", r.camera.rig});
   if (!r.camera.markers.empty()) append(a, {"--camera-markers", r.camera.markers});
@@ -89,10 +113,9 @@ std::vector<std::string> vision_args(const RigRun& r, const RigEndpoints& e) {
 std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"control", "--robot", r.robot, "--experiment", r.experiment, "--reference",
                                 r.reference, "--out", r.out, "--clock", r.clock,
-                                // Silence from the robot longer than this ends control: 5 x the
-                                // robot's own controller timeout when one is given (else the default).
-                                "--robot-timeout", number(5 * r.timeouts.heartbeat),
+                                "--robot-timeout", number(r.robot_timeout), "--start-timeout", number(r.start_timeout),
                                 "--poses", e.poses, "--commands", e.commands, "--status", e.status};
+  append(a, security_args(e));
   a.push_back("--keep-partial-on-interrupt");  // an interrupted run's rows stay in TRACE.partial
   if (r.force) a.push_back("--force");
   append(a, payload_args(r));
@@ -163,6 +186,11 @@ void RigRun::validate(const std::string& where) const {
   // The timeouts against the experiment's camera period: a file read, so not in problem().
   const double period = servo::load_experiment(experiment).timing.camera_period();
   timeouts.validate(period, experiment, where);
+  const std::string least = one_camera_period(period, experiment);
+  throw_if(timeout_problem("--robot-timeout", robot_timeout, period, least, 3600, "0 (the clock's default)"), where);
+  throw_if(timeout_problem("--vision-robot-timeout", vision_robot_timeout, period, least, 3600), where);
+  throw_if(start_timeout_problem(start_timeout), where);
+  if (!(hold >= 0 && hold <= 3600)) throw_if(SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"}, where);
 }
 
 void run_rig(const RigRun& r) {
@@ -173,6 +201,7 @@ void run_rig(const RigRun& r) {
   std::string dir;
   RigEndpoints e;
   if (r.transport == "ipc") {
+    // A directory only this user can open (mkdtemp: mode 0700): no other user reaches the sockets.
     std::string pattern = (std::filesystem::temp_directory_path() / "vcloe-rig-XXXXXX").string();
     if (!mkdtemp(pattern.data())) fail("rig run", "cannot create a directory for the ipc endpoints in /tmp");
     dir = pattern;
@@ -180,7 +209,17 @@ void run_rig(const RigRun& r) {
   } else {
     e = tcp_endpoints();
   }
+  const std::vector<std::pair<const std::string*, std::string*>> streams = {
+      {&r.endpoints.camera, &e.camera}, {&r.endpoints.poses, &e.poses}, {&r.endpoints.commands, &e.commands},
+      {&r.endpoints.status, &e.status}};
+  for (const auto& [given, fresh] : streams)
+    if (!given->empty()) *fresh = *given;
+  e.keys = r.endpoints.keys;
+  e.plain_tcp = r.endpoints.plain_tcp;
   check_endpoints(e, "cpks");
+  std::cout << "rig run: endpoints --camera-stream " << e.camera << " --poses " << e.poses << " --commands "
+            << e.commands << " --status " << e.status << "\n"
+            << std::flush;
   catch_interrupts();
   std::vector<Child> children = {spawn("robot", robot_args(r, e)), spawn("vision", vision_args(r, e)),
                                  spawn("control", control_args(r, e))};

@@ -19,9 +19,10 @@ namespace vcloe::rig {
 namespace {
 
 struct Stream {
-  std::vector<double> latency_ms;  // publish -> receive, same steady clock
-  std::int64_t first_ns = 0, last_ns = 0, last_frame = -1;
-  int poses = 0, invalid = 0, frame_gaps = 0;
+  std::vector<double> latency_ms;  // publish -> receive, same steady clock (sane poses only)
+  std::int64_t first_ns = 0, last_ns = 0;  // exposures of the first and last sane pose
+  int poses = 0, invalid = 0, sane = 0;
+  bridge::FrameCounters frames;  // frame numbers and stamps checked (bridge/messages.hpp)
   double quantile(double q) {
     if (latency_ms.empty()) return 0;
     std::vector<double> v = latency_ms;
@@ -29,7 +30,8 @@ struct Stream {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
     return v[k];
   }
-  double rate_hz() const { return poses > 1 ? (poses - 1) / ((last_ns - first_ns) * 1e-9) : 0; }
+  // From the exposures of new frames with sane stamps only (strictly increasing: never negative).
+  double rate_hz() const { return sane > 1 ? (sane - 1) / ((last_ns - first_ns) * 1e-9) : 0; }
 };
 
 nlohmann::json summary(Stream& s, bridge::Subscriber& sub) {
@@ -38,7 +40,10 @@ nlohmann::json summary(Stream& s, bridge::Subscriber& sub) {
           {"invalid_poses", s.invalid},
           {"rate_hz", s.rate_hz()},
           {"latency_ms", {{"p50", s.quantile(0.5)}, {"p99", s.quantile(0.99)}, {"max", s.quantile(1.0)}}},
-          {"frame_gaps", s.frame_gaps},  // camera frames the source never sent
+          {"frame_gaps", s.frames.frame_gaps},  // camera frames the source never sent
+          {"repeated_frames", s.frames.repeated_frames},  // a frame number again (any pose) or out of order
+          {"exposure_backwards", s.frames.exposure_backwards},
+          {"stamps_ahead", s.frames.stamps_ahead},  // stamped after their receive time: no latency
           {"sequence_gaps", c.gaps},     // messages lost between sender and listener
           {"duplicates", c.duplicates},
           {"malformed", sub.malformed()}};
@@ -69,20 +74,21 @@ void listen(const ListenOptions& o) {
     if (m && std::holds_alternative<bridge::PoseMessage>(*m)) {
       const auto& p = std::get<bridge::PoseMessage>(*m);
       const std::int64_t now = bridge::steady_now_ns();
-      s.latency_ms.push_back((now - p.header.publish_ns) * 1e-6);
-      s.first_ns = s.poses == 0 ? p.header.exposure_ns : s.first_ns;
-      s.last_ns = p.header.exposure_ns;
       ++s.poses;
       s.invalid += !p.valid;
-      if (s.last_frame >= 0 && p.frame > s.last_frame + 1) s.frame_gaps += static_cast<int>(p.frame - s.last_frame - 1);
-      s.last_frame = std::max(s.last_frame, p.frame);
+      if (s.frames.count(p, now)) {
+        s.latency_ms.push_back(static_cast<double>(now - p.header.publish_ns) * 1e-6);
+        s.first_ns = s.sane == 0 ? p.header.exposure_ns : s.first_ns;
+        s.last_ns = p.header.exposure_ns;
+        ++s.sane;
+      }
     }
     if (!o.json && Clock::now() >= next_line) {
       next_line += std::chrono::seconds(1);
       const nlohmann::json j = summary(s, sub);
       std::cout << std::fixed << std::setprecision(2) << "poses " << s.poses << "  rate " << s.rate_hz() << " Hz  latency p50 "
                 << j["latency_ms"]["p50"].get<double>() << " ms  p99 " << j["latency_ms"]["p99"].get<double>()
-                 << " ms  frame gaps " << s.frame_gaps << "  lost " << j["sequence_gaps"] << "  invalid " << s.invalid << "  malformed " << j["malformed"] << "\n"
+                 << " ms  frame gaps " << s.frames.frame_gaps << "  repeated " << s.frames.repeated_frames << "  lost " << j["sequence_gaps"] << "  invalid " << s.invalid << "  malformed " << j["malformed"] << "\n"
                 << std::flush;
     }
   }

@@ -30,13 +30,16 @@ class RobotServer {
         clock_(parse_clock(o.clock)),
         schedule_(s.reference.clock, s.reference.start_theta),
         Tc_(s.experiment.timing.controller_period()),
-        monitor_(limits(o, s), s.experiment.timing.camera_period()),
+        monitor_(limits(o, s), s.experiment.timing.camera_period(), Tc_),
         robot_(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, robot_options(s, o, truth)),
-        status_pub_(context_, o.endpoints.status),
-        camera_pub_(context_, o.endpoints.camera),
-        commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All),
-        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All) {
+        security_(context_, o.endpoints, "robot"),
+        status_pub_(context_, o.endpoints.status, 1000, security_.publisher()),
+        camera_pub_(context_, o.endpoints.camera, 1000, security_.publisher()),
+        commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control")),
+        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")),
+        payload_(payload ? exact_number(payload->mass) + " kg" : "none") {
     monitor_.on_command(schedule_.held(), -1);  // the start hold: IK of the start pose
+    monitor_.set_applied(schedule_.held());      // where the drives stand (the robot is at the start)
   }
 
   void serve() {
@@ -49,7 +52,10 @@ class RobotServer {
       const bool wait = clock_ == RigClock::Lockstep && arrived >= 0;
       pump(wait ? 1e300 : 0.0, [&] { return !wait || schedule_.command_here(arrived); });
       if (const auto why = stop_cause()) return controlled_stop(*why);
-      if (!robot_.step(schedule_.apply_due(arrived)))
+      // The rate limit per tick of robot time, whatever the frames said (bridge::SafetyMonitor::limit).
+      const Vec6d U = monitor_.limit(schedule_.apply_due(arrived));
+      if (const auto why = stop_cause()) return controlled_stop(*why);
+      if (!robot_.step(U))
         return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
       if (clock_ == RigClock::Realtime) pump(t0_ + (tick() + 1) * Tc_ - now_s(), [] { return false; });
       if (const auto why = stop_cause()) return controlled_stop(*why);
@@ -66,8 +72,10 @@ class RobotServer {
   bridge::SafetyMonitor monitor_;
   hw::VirtualRobot robot_;
   zmq::context_t context_;
+  RoleSecurity security_;  // --keys: CURVE on every socket (before them: destroyed after them)
   bridge::Publisher status_pub_, camera_pub_;
   bridge::Subscriber commands_, poses_;
+  std::string payload_;  // what the robot carries, stated in its summary (control records what it is told)
   std::uint64_t last_sequence_ = 0, poses_seen_ = 0;
   double t0_ = 0, last_status_ = -1e300;
   bool controller_seen_ = false, poses_stream_seen_ = false;
@@ -133,11 +141,23 @@ class RobotServer {
     for (;;) {
       while (auto m = commands_.receive(std::chrono::milliseconds(0))) on_command(*m);
       while (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
+      check_versions();
       const double now = now_s();
       if (monitor_.check(now) || interrupting_signal() || done() || now >= deadline) return;
       if (now - last_status_ > period) publish_status(bridge::RobotState::Running, bridge::StopReason::None);
       bridge::Subscriber::wait_any({&commands_, &poses_}, micros(std::min({deadline - now, 0.001})));
     }
+  }
+
+  // A peer of another schema version, named: a stop during the run, a refusal before it.
+  std::string version_problems() const {
+    const std::string c = version_problem(commands_, "the controller", o_.endpoints.commands, "robot");
+    return c.empty() ? version_problem(poses_, "the pose source", o_.endpoints.poses, "robot") : c;
+  }
+  void check_versions() {
+    if (!commands_.foreign_version() && !poses_.foreign_version()) return;
+    if (commands_.foreign_version()) monitor_.on_malformed_command(version_problems());
+    else monitor_.on_invalid_stream(version_problems());
   }
 
   void on_command(const bridge::Message& m) {
@@ -178,6 +198,7 @@ class RobotServer {
       while (now_s() < until && !(controller_seen_ && poses_stream_seen_)) {
         if (auto m = commands_.receive(std::chrono::milliseconds(1))) on_command(*m);
         if (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
+        if (const std::string v = version_problems(); !v.empty()) fail("robot serve", v);
       }
     }
     schedule_.forget_pending();
@@ -207,8 +228,11 @@ class RobotServer {
   void summary(const std::string& how) {
     const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
     std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps
-              << ", late " << schedule_.late() << "), malformed frames: commands " << commands_.malformed() << ", poses "
-              << poses_.malformed() << "; poses " << poses_seen_ << "\n"
+              << ", late " << schedule_.late() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
+              << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
+              << "; poses " << poses_seen_
+              << "; peers refused " << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload "
+              << payload_ << "\n"
               << std::flush;
   }
 };
@@ -231,6 +255,7 @@ void serve_robot(const RobotServeOptions& o) {
   const ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
   catch_interrupts();
+  die_with_parent();  // started by `rig run`: ends with it
   RobotServer server(o, s, sim::load_robot(o.truth, true), o.payload);
   server.serve();
 }

@@ -74,8 +74,12 @@ std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMes
   return c;
 }
 
+// The first pose of a frame stays; a repeat (any pose) is counted, never recorded over it.
 void ControlRole::record(const bridge::PoseMessage& p, std::int64_t receive_ns) {
-  if (p.frame >= 0 && p.frame < s_.reference.clock.frames()) rows_.emplace(p.frame, Received{p, receive_ns});
+  frames_.count(p, receive_ns);
+  const bool sane = p.header.publish_ns <= receive_ns && p.header.exposure_ns <= receive_ns;
+  if (p.frame >= s_.reference.clock.frames()) ++frames_past_run_;
+  if (p.frame >= 0 && p.frame < s_.reference.clock.frames()) rows_.emplace(p.frame, Received{p, receive_ns, sane});
 }
 
 // U held at frame j's exposure: after the last update that arrived before it (TickClock).
@@ -108,7 +112,8 @@ std::size_t ControlRole::emit_rows(bool all) {
     trace_.command.push_back(command_at(j));
     const bool got = it != rows_.end();
     receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
-    latency_ms_.push_back(got ? (it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
+    const bool measured = got && it->second.sane;  // a stamp ahead of the receive time measures nothing
+    latency_ms_.push_back(measured ? static_cast<double>(it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
   }
   return trace_.size() - before;
 }

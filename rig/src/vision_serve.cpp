@@ -33,8 +33,9 @@ class VisionServer {
   explicit VisionServer(const VisionServeOptions& o)
       : o_(o),
         timing_(servo::load_experiment(o.experiment).timing),
-        poses_(context_, o.endpoints.poses),
-        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All) {}
+        security_(context_, o.endpoints, "vision"),
+        poses_(context_, o.endpoints.poses, 1000, security_.publisher()),
+        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")) {}
 
   void serve() {
     if (o_.source == "virtual") return serve_virtual();
@@ -47,11 +48,13 @@ class VisionServer {
   const VisionServeOptions& o_;
   servo::LoopTiming timing_;
   zmq::context_t context_;
+  RoleSecurity security_;  // --keys: CURVE on every socket
   bridge::Publisher poses_;
   bridge::Subscriber status_;
   bridge::RobotState robot_state_ = bridge::RobotState::Waiting;
   double last_robot_ = now_s();
   std::uint64_t published_ = 0, invalid_ = 0;
+  const bridge::Subscriber* camera_ = nullptr;  // the virtual camera's stream, when served
 
   // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
   // robot, which got it too or hears the silence, comes to its controlled stop.
@@ -65,6 +68,9 @@ class VisionServer {
         robot_state_ = s->state;
         last_robot_ = now_s();
       }
+    for (const std::string& v : {version_problem(status_, "the robot", o_.endpoints.status, "vision"),
+                                  camera_ ? version_problem(*camera_, "the robot", o_.endpoints.camera, "vision") : ""})
+      if (!v.empty()) fail("vision serve", v);
     if (robot_state_ != bridge::RobotState::Waiting && now_s() - last_robot_ > o_.robot_timeout)
       fail("vision serve", "nothing from the robot on " + o_.endpoints.status + " for " +
                                exact_number(o_.robot_timeout) + " s");
@@ -104,7 +110,8 @@ class VisionServer {
   }
 
   void serve_virtual() {
-    bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All);
+    bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All, 1000,
+                              security_.subscriber("robot"));
     VirtualRun vo;
     vo.seed = o_.seed;
     defaults::check_camera_noise(o_.noise_position, o_.noise_angle);
@@ -112,6 +119,7 @@ class VisionServer {
         o_.noise_angle;
     install_camera(o_.camera, vo);
     VisionRole role = VisionRole::of(vo);
+    camera_ = &camera;
     wait_for_start(&camera);
     for (;;) {
       while (auto m = camera.receive(std::chrono::milliseconds(0)))
@@ -187,9 +195,10 @@ class VisionServer {
     return c;
   }
 
-  void summary(const bridge::Subscriber* camera = nullptr) const {
+  void summary(const bridge::Subscriber* camera = nullptr) {
     std::cout << "vision serve: published " << published_ << " poses (" << invalid_ << " invalid); malformed frames: "
-              << "camera " << (camera ? camera->malformed() : 0) << ", status " << status_.malformed() << "\n"
+              << "camera " << (camera ? camera->malformed() : 0) << ", status " << status_.malformed()
+              << "; peers refused " << poses_.refused_peers() << "\n"
               << std::flush;
   }
 };
@@ -211,6 +220,7 @@ void VisionServeOptions::validate(const std::string& where) const {
 void serve_vision(const VisionServeOptions& options) {
   options.validate();
   catch_interrupts();
+  die_with_parent();  // started by `rig run`: ends with it
   VisionServer server(options);
   server.serve();
 }

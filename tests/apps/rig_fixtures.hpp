@@ -58,9 +58,14 @@ struct Stamper {
   }
 };
 
+// What the test-controller sends for a pose: a command, or (none) a heartbeat only.
+inline std::optional<bridge::CommandMessage> as_optional(const bridge::CommandMessage& c) { return c; }
+inline std::optional<bridge::CommandMessage> as_optional(const std::optional<bridge::CommandMessage>& c) { return c; }
+
 // The test as the controller, beside a real robot and vision: one command per pose that reaches
 // the controller in the 2 s run (frames 0..198), made by `command(frame, hold)` from the start
-// hold; `after(command_socket, sent)` may send more after each. Returns the robot's final status.
+// hold (returning none sends a heartbeat instead); `after(command_socket, sent)` may send more
+// after each. Returns the robot's final status.
 template <typename Command, typename After>
 bridge::StatusMessage run_as_controller(const std::string& name, const std::string& robot_options, Command command,
                                         After after, std::string& robot_output, int& vision_status) {
@@ -89,9 +94,13 @@ bridge::StatusMessage run_as_controller(const std::string& name, const std::stri
       heard_poses = true;
       const auto* p = std::get_if<bridge::PoseMessage>(&*m);
       if (!p || !hold || p->frame >= 199) continue;
-      const bridge::CommandMessage c = command(p->frame, *hold);
-      stamp.send(commands, c);
-      after(commands, c);
+      const std::optional<bridge::CommandMessage> c = as_optional(command(p->frame, *hold));
+      if (!c) {
+        stamp.send(commands, bridge::HeartbeatMessage{});
+        continue;
+      }
+      stamp.send(commands, *c);
+      after(commands, *c);
     }
     if (!running && heard_poses && hold) stamp.send(commands, bridge::HeartbeatMessage{});
   }

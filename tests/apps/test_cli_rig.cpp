@@ -180,3 +180,54 @@ TEST(CliRig, InterruptingRigRunStopsEveryProcessAndKeepsTheRecordingUnderItsPart
     EXPECT_GE(vcloe::read_trace(out + ".partial").size(), 49u);
   }
 }
+
+TEST(CliRig, KillingRigRunLeavesNoChildAndNoTraceUnderItsFinalName) {
+  // SIGKILL cannot be caught: the children asked the kernel for SIGTERM when their parent ends
+  // (PR_SET_PDEATHSIG). They ran on to the end before, and control wrote TRACE.
+  const std::filesystem::path d = cli_test::fresh_dir("vcloe-cli-rig", "SIGKILL");
+  const std::string ref = (d / "long.yaml").string(), out = (d / "o.csv").string();
+  ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 60 --out " + ref).status, 0);
+  cli_test::Process rig("rig run --hold 0.05 --reference " + ref + " --out " + out, d / "rig.log");
+  for (int i = 0; i < 6000 && lines_of(out + ".partial") < 50; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_GE(lines_of(out + ".partial"), 50u) << rig.output();
+  const std::vector<pid_t> rig_pid = processes_mentioning("rig run --hold 0.05 --reference " + ref);
+  ASSERT_EQ(rig_pid.size(), 1u);
+  const std::vector<pid_t> children = children_of(rig_pid[0]);
+  EXPECT_EQ(children.size(), 3u);  // robot, vision, control
+  rig.kill(SIGKILL);
+  EXPECT_EQ(rig.wait(std::chrono::seconds(10)), 128 + SIGKILL);
+  std::vector<pid_t> left = children;
+  for (int i = 0; i < 1000 && !left.empty(); ++i) {  // their controlled stops: well within 10 s
+    std::this_thread::sleep_for(10ms);
+    left.erase(std::remove_if(left.begin(), left.end(), [](pid_t pid) {
+                 const char state = state_of(pid).first;
+                 return state == '\0' || state == 'Z';
+               }),
+               left.end());
+  }
+  for (const pid_t pid : left) ::kill(pid, SIGKILL);  // (the unfixed rig's orphans)
+  EXPECT_TRUE(left.empty()) << left.size() << " of the rig's processes still running 10 s after it was killed";
+  EXPECT_FALSE(std::filesystem::exists(out)) << rig.output();
+  EXPECT_FALSE(std::filesystem::exists(out + ".meta.json"));
+  EXPECT_TRUE(std::filesystem::exists(out + ".partial"));
+}
+
+TEST(CliRig, RigRunPrintsItsEndpointsAndTakesThoseGiven) {
+  const std::filesystem::path d = cli_test::fresh_dir("vcloe-cli-rig", "endpoints");
+  const std::string ref = (d / "r.yaml").string(), out = (d / "o.csv").string();
+  ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 1 --out " + ref).status, 0);
+  const std::string poses = "ipc://" + (d / "my-poses").string(), status = "ipc://" + (d / "my-status").string();
+  const auto r = cli_test::run_vcloe("rig run --reference " + ref + " --out " + out + " --poses " + poses +
+                                     " --status " + status + " --robot-timeout 0.5 --vision-robot-timeout 1 --start-timeout 20");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("rig run: endpoints --camera-stream ipc://"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" --poses " + poses + " --commands ipc://"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" --status " + status + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; payload none\n"), std::string::npos) << "the robot states what it carries: " << r.out;
+  // Every timeout is an option of rig run, refused there as the processes would.
+  for (const std::string bad : {"--robot-timeout 0.001", "--vision-robot-timeout 0", "--start-timeout 0.001", "--hold -1"}) {
+    const auto b = cli_test::run_vcloe("rig run --reference " + ref + " --out " + (d / "b.csv").string() + " " + bad);
+    EXPECT_EQ(b.status, 2) << bad << ": " << b.out;
+    EXPECT_NE(b.out.find(bad.substr(0, bad.find(' ')) + ":"), std::string::npos) << b.out;
+  }
+}

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -114,6 +115,29 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoes
   EXPECT_NE(robot.find("malformed frames: commands 10000, poses 0"), std::string::npos) << robot;
 }
 
+TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
+  // Heartbeats and commands in version 1, then at frame 50 one command of version 2 (CRC right):
+  // a peer speaking it. It was counted malformed and the run went on, or a version-2 controller
+  // was reported as a silent one (HeartbeatLost).
+  std::string robot;
+  int vision = -1;
+  const bridge::StatusMessage stop = run_as_controller(
+      "version-2", "--hold 0.05", hold_command,
+      [&](zmq::socket_t& socket, const bridge::CommandMessage& c) {
+        if (c.frame != 50) return;
+        std::string f = bridge::encode(c);
+        const std::uint16_t two = 2;
+        std::memcpy(f.data() + 4, &two, 2);
+        const std::uint32_t crc = bridge::frame_crc(f);
+        std::memcpy(f.data() + 12, &crc, 4);
+        socket.send(zmq::buffer(f), zmq::send_flags::none);
+      },
+      robot, vision);
+  EXPECT_EQ(stop.reason, bridge::StopReason::MalformedCommand) << robot;
+  EXPECT_NE(robot.find("the controller on ipc://"), std::string::npos) << robot;
+  EXPECT_NE(robot.find("speaks schema version 2; this robot speaks version 1"), std::string::npos) << robot;
+}
+
 TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {
   // The test is the robot: a perfect one (its pose is the reference at each exposure), with
   // 50 random and mutated frames on its camera and its status stream per frame.
@@ -163,4 +187,34 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndT
   const auto meta = nlohmann::json::parse(text(out.string() + ".meta.json"));
   EXPECT_EQ(meta["stream"]["status_malformed"], 10000);
   EXPECT_EQ(vcloe::read_trace(out.string()).size(), 200u);
+}
+
+TEST(RigRun, ARobotOnAnotherCameraRateIsRefusedNotRecordedWithWrongTimes) {
+  // The robot at a 50 Hz camera, vision and control at 100 Hz (and the other way round): the
+  // trace had the controller's times on the robot's frames, exit 0.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "rates");
+  const fs::path ref = reference(d, 1);
+  std::string slow = text(cli_test::config_dir + "experiment.yaml");
+  const auto at = slow.find("camera_hz: 100");
+  ASSERT_NE(at, std::string::npos);
+  slow.replace(at, 14, "camera_hz: 50 ");
+  std::ofstream(d / "slow.yaml") << slow;
+  for (const bool robot_slow : {true, false}) {
+    const std::string robot_exp = robot_slow ? (d / "slow.yaml").string() : cli_test::config_dir + "experiment.yaml";
+    const std::string mine = robot_slow ? cli_test::config_dir + "experiment.yaml" : (d / "slow.yaml").string();
+    const fs::path sub = d / (robot_slow ? "robot-slow" : "robot-fast");
+    fs::create_directories(sub);
+    const RigStreams s(sub);
+    const fs::path out = sub / "trace.csv";
+    Process robot("robot serve --hold 0 --experiment " + robot_exp + " --reference " + ref.string() + s.robot(), sub / "robot.log");
+    Process vision("vision serve --experiment " + mine + s.vision(), sub / "vision.log");
+    Process control("control --experiment " + mine + " --reference " + ref.string() + " --out " + out.string() + s.control(),
+                    sub / "control.log");
+    EXPECT_EQ(control.wait(), 2) << control.output();
+    EXPECT_NE(control.output().find("the robot and this controller run different schedules"), std::string::npos)
+        << control.output();
+    EXPECT_FALSE(fs::exists(out)) << "a trace with wrong times";
+    robot.wait();
+    vision.wait();
+  }
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -216,4 +217,81 @@ TEST(Messages, APythonDecoderWrittenFromTheDocReadsEveryType) {
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
   EXPECT_EQ(lines, expected);
   std::remove(file.c_str());
+}
+
+namespace {
+PoseMessage frame_at(std::int64_t frame, std::int64_t exposure_ns, std::int64_t publish_ns) {
+  PoseMessage p;
+  p.frame = frame;
+  p.header.exposure_ns = exposure_ns;
+  p.header.publish_ns = publish_ns;
+  p.valid = true;
+  return p;
+}
+}  // namespace
+
+// What the poses say is checked and counted, not only their sequence numbers: each case below
+// was counted 0 (or negative) by `rig listen` and the recorder before.
+TEST(FrameCounters, AFrameJumpBy2To40IsCountedInFullNotWrappedToZero) {
+  FrameCounters c;
+  EXPECT_TRUE(c.count(frame_at(7, 100, 110), 120));
+  EXPECT_TRUE(c.count(frame_at(7 + (std::int64_t{1} << 40), 200, 210), 220));
+  EXPECT_EQ(c.frame_gaps, (std::uint64_t{1} << 40) - 1);
+  // The widest jump an int64 allows, then more: saturates, never wraps.
+  FrameCounters w;
+  w.count(frame_at(INT64_MIN, 1, 2), 3);
+  w.count(frame_at(INT64_MAX, 4, 5), 6);
+  EXPECT_EQ(w.frame_gaps, UINT64_MAX - 1);
+  FrameCounters s;
+  s.frame_gaps = UINT64_MAX - 3;
+  s.count(frame_at(0, 1, 2), 3);
+  s.count(frame_at(100, 4, 5), 6);
+  EXPECT_EQ(s.frame_gaps, UINT64_MAX);
+}
+
+TEST(FrameCounters, EveryFrameSentTwiceWithAnotherPoseIsCountedAsRepeated) {
+  FrameCounters c;
+  for (std::int64_t j = 0; j < 50; ++j) {
+    PoseMessage p = frame_at(j, 1000 * j, 1000 * j + 1);
+    EXPECT_TRUE(c.count(p, 1000 * j + 2));
+    p.pose(0) = 1.0;  // another pose, same frame (and a fresh sequence number: not a duplicate there)
+    EXPECT_FALSE(c.count(p, 1000 * j + 3));
+  }
+  EXPECT_EQ(c.repeated_frames, 50u);
+  EXPECT_EQ(c.frame_gaps, 0u);
+  EXPECT_FALSE(c.count(frame_at(3, 1000000, 1000000), 2000000)) << "an old frame, out of order";
+  EXPECT_EQ(c.repeated_frames, 51u);
+}
+
+TEST(FrameCounters, ExposuresGoingBackwardsAndStampsAheadOfTheReceiveTimeAreCounted) {
+  FrameCounters c;
+  EXPECT_TRUE(c.count(frame_at(0, 5000, 5100), 5200));
+  EXPECT_FALSE(c.count(frame_at(1, 4000, 5300), 5400)) << "exposed before frame 0";
+  EXPECT_FALSE(c.count(frame_at(2, 5000, 5500), 5600)) << "exposed at frame 0's time: not after it";
+  EXPECT_EQ(c.exposure_backwards, 2u);
+  EXPECT_TRUE(c.count(frame_at(3, 6000, 6100), 6200)) << "the stream recovers";
+  const std::int64_t eleven_days = 11LL * 86400 * 1000000000;
+  EXPECT_FALSE(c.count(frame_at(4, 7000, 7000 + eleven_days), 7200)) << "published 11 days after it was received";
+  EXPECT_FALSE(c.count(frame_at(5, 8000 + eleven_days, 8100), 8200)) << "exposed after it was received";
+  EXPECT_EQ(c.stamps_ahead, 2u);
+  EXPECT_TRUE(c.count(frame_at(6, 9000, 9100), 9200)) << "a stamp far ahead did not become the newest exposure";
+  EXPECT_EQ(c.exposure_backwards, 2u);
+}
+
+// A frame of another schema version that checks (a peer speaking it) is told from noise: its
+// version is reported, so a half-upgraded rig is refused by name instead of timing out.
+TEST(Messages, AWellFormedFrameOfAnotherVersionIsReportedWithItsVersion) {
+  for (const std::uint16_t version : {std::uint16_t{0}, std::uint16_t{2}, std::uint16_t{65535}}) {
+    std::string f = encode(HeartbeatMessage{});
+    std::memcpy(f.data() + 4, &version, 2);
+    const std::uint32_t crc = frame_crc(f);
+    std::memcpy(f.data() + 12, &crc, 4);
+    const Decoded d = decode(f);
+    EXPECT_EQ(d.error, DecodeError::BadVersion);
+    EXPECT_EQ(d.version, version);
+    EXPECT_FALSE(d.message);
+  }
+  std::string noise = encode(HeartbeatMessage{});
+  noise[4] ^= 3;  // a version byte flipped on the way: the CRC says noise
+  EXPECT_EQ(decode(noise).error, DecodeError::BadChecksum);
 }

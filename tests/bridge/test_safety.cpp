@@ -11,8 +11,13 @@ using bridge::SafetyMonitor;
 using bridge::StopReason;
 
 namespace {
-SafetyMonitor started(SafetyLimits l = {}) {
-  SafetyMonitor m(l, 0.01);
+SafetyLimits six_rad_per_s() {
+  SafetyLimits l;
+  l.max_command_speed = 6.0;
+  return l;
+}
+SafetyMonitor started(SafetyLimits l = six_rad_per_s()) {
+  SafetyMonitor m(l, 0.01, 0.001);
   m.start(100.0);
   return m;
 }
@@ -64,23 +69,78 @@ TEST(Safety, ACommandOutsideTheJointRangeStopsNamingTheJoint) {
   EXPECT_TRUE(n.stop());
 }
 
-TEST(Safety, ACommandStepFasterThanTheRateLimitStops) {
+// The rate limit is per controller tick of robot time (Tc = 1 ms here, 6 rad/s: 6 mrad a tick),
+// from the command applied at the tick before: a target within reach is ramped to, never jumped to.
+TEST(Safety, TheCommandAppliedMovesAtMostTheRateLimitTimesTheControllerPeriodPerTick) {
+  SafetyMonitor m = started();
+  Vec6d target = Vec6d::Zero();
+  target(0) = 0.05;    // 50 mrad: within one camera period's reach (60 mrad), more than a tick's 6 mrad
+  target(3) = -0.004;  // within a tick: applied exactly
+  Vec6d before = m.applied();
+  int ticks = 0;
+  for (; m.applied() != target && ticks < 100; ++ticks) {
+    const Vec6d U = m.limit(target);
+    EXPECT_LE((U - before).cwiseAbs().maxCoeff(), 0.006 + 1e-15) << "tick " << ticks;
+    before = U;
+  }
+  EXPECT_EQ(ticks, 9) << "50 mrad at 6 mrad a tick: 8 full steps and the rest";
+  EXPECT_EQ(m.applied(), target) << "the target itself once within a tick's step, to the last bit";
+  EXPECT_EQ(m.limited_ticks(), 8u);
+  EXPECT_FALSE(m.stop());
+}
+
+// Nothing a peer says moves the limit: not heartbeats for a second (the controller quiet but
+// alive), not a frame number 100 frames on, not a duplicate or a time stamp. Only robot ticks do.
+TEST(Safety, NoFloodOfHeartbeatsFrameJumpOrStampLetsAStepThrough) {
+  for (const std::int64_t frame : {std::int64_t{1}, std::int64_t{150}, std::int64_t{1} << 40, std::int64_t{-1}}) {
+    SafetyMonitor m = started();
+    Vec6d U = Vec6d::Zero();
+    for (int k = 0; k < 1000; ++k) m.on_controller(100.0 + k * 0.001);  // a second of heartbeats
+    m.on_command(U, 0);
+    EXPECT_EQ(m.limit(U), U);
+    U(0) = 0.3;  // the 0.3 rad step, for frame `frame`
+    m.on_command(U, frame);
+    EXPECT_FALSE(m.stop()) << "in range: the command itself is fine";
+    const Vec6d applied = m.limit(U);
+    ASSERT_TRUE(m.stop()) << "frame " << frame;
+    EXPECT_EQ(m.stop()->reason, StopReason::CommandRateLimit);
+    EXPECT_EQ(applied(0), 0.0) << "the step is never applied, not even a tick of it";
+    EXPECT_NE(m.stop()->detail.find("joint 1 is 0.3 rad from the 0 rad applied"), std::string::npos) << m.stop()->detail;
+  }
+}
+
+TEST(Safety, ARampAtTheLimitIsFollowedAndOneFasterStops) {
+  for (const double speed : {5.9, 6.1}) {
+    SafetyMonitor m = started();
+    Vec6d U = Vec6d::Zero();
+    // A new command every camera period (10 ticks), each `speed` * 10 ms further on.
+    for (int frame = 0; frame < 20 && !m.stop(); ++frame) {
+      U(2) += speed * 0.01;
+      for (int tick = 0; tick < 10 && !m.stop(); ++tick) m.limit(U);
+    }
+    EXPECT_EQ(static_cast<bool>(m.stop()), speed > 6) << speed << " rad/s";
+    if (speed < 6) {
+      EXPECT_EQ(m.applied(), U) << "5.9 rad/s: each command reached within its camera period";
+    }
+  }
+}
+
+TEST(Safety, AStepFromTheAppliedCommandNotFromTheLastMessageIsWhatCounts) {
+  // Two commands, each within reach of the one before, but the second is due before the first
+  // was reached: the distance counts from what the drives were given (0.05 rad), not from 0.1.
   SafetyMonitor m = started();
   Vec6d U = Vec6d::Zero();
-  m.on_command(U, -1);
-  U(0) = 0.059;  // 5.9 rad/s over one camera period: allowed
-  m.on_command(U, 0);
-  U(0) = 0.059 + 0.11;  // 0.11 rad over the two periods since frame 0: 5.5 rad/s, allowed
-  m.on_command(U, 2);
-  EXPECT_FALSE(m.stop());
-  U(0) += 0.061;  // 6.1 rad/s
-  m.on_command(U, 3);
+  U(5) = 0.05;
+  m.limit(U);  // 6 mrad of the 50 applied
+  U(5) = 0.1;  // 94 mrad from the applied 6: beyond 60 mrad
+  m.limit(U);
   ASSERT_TRUE(m.stop());
   EXPECT_EQ(m.stop()->reason, StopReason::CommandRateLimit);
+  EXPECT_NEAR(m.applied()(5), 0.006, 1e-15);
 }
 
 TEST(Safety, TheFirstStopStaysAndNothingTripsBeforeTheStart) {
-  SafetyMonitor m(SafetyLimits{}, 0.01);
+  SafetyMonitor m(SafetyLimits{}, 0.01, 0.001);
   EXPECT_FALSE(m.check(1e9));  // not started: the handshake may take its time
   m.start(0.0);
   m.on_malformed_command("a status message on the command stream");
@@ -91,7 +151,7 @@ TEST(Safety, TheFirstStopStaysAndNothingTripsBeforeTheStart) {
 TEST(Safety, AbsurdLimitsAreRefusedNamingTheKey) {
   SafetyLimits l;
   l.pose_timeout = 0;
-  EXPECT_THROW(SafetyMonitor(l, 0.01), Error);
+  EXPECT_THROW(SafetyMonitor(l, 0.01, 0.001), Error);
   ASSERT_TRUE(l.problem());
   EXPECT_EQ(l.problem()->key, "pose_timeout");
   EXPECT_EQ(l.problem()->message, "pose_timeout: expected a time in (0, 60] s");

@@ -3,7 +3,11 @@
 // conflating subscriber sees only the newest pose, malformed frames are counted and dropped
 // while the stream goes on, and a stalled reader's queue stays bounded with every loss counted.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+#include <cstring>
 
 #include <csignal>
 #include <pthread.h>
@@ -12,6 +16,7 @@
 #include <zmq.hpp>
 
 #include "vcloe/bridge/transport.hpp"
+#include "vcloe/core/error.hpp"
 
 using namespace vcloe::bridge;
 using namespace std::chrono_literals;
@@ -147,6 +152,38 @@ TEST(Transport, AWaitInterruptedByASignalEndsEarlyInsteadOfThrowing) {
   EXPECT_NO_THROW(Subscriber::wait_any({&sub}, std::chrono::microseconds(500000)));
   again.join();
   sigaction(SIGUSR1, &old, nullptr);
+}
+
+// A second publisher on an endpoint in use is refused (ZeroMQ's ipc bind would replace the
+// socket silently and take the stream over); a socket file left by a process that died is reused.
+TEST(Transport, AnEndpointInUseIsRefusedAndAStaleSocketReused) {
+  zmq::context_t ctx;
+  const std::string e = endpoint("exclusive");
+  {
+    Publisher first(ctx, e);
+    try {
+      Publisher second(ctx, e);
+      ADD_FAILURE() << "a second publisher took over " << e;
+    } catch (const vcloe::Error& err) {
+      EXPECT_NE(std::string(err.what()).find("in use: another process is bound to it"), std::string::npos) << err.what();
+    }
+    Subscriber sub(ctx, e, Subscriber::Keep::All);
+    join(first, sub);  // the first still serves its subscribers
+  }
+  // A socket file nobody listens on (a process killed with SIGKILL leaves one): reused.
+  const std::string stale = endpoint("stale");
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, stale.c_str() + 6, sizeof a.sun_path - 1);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  close(fd);
+  EXPECT_NO_THROW(Publisher(ctx, stale));
+  // tcp: the port in use is refused by the system, named.
+  zmq::socket_t tcp(ctx, zmq::socket_type::pub);
+  tcp.bind("tcp://127.0.0.1:*");
+  const std::string bound = tcp.get(zmq::sockopt::last_endpoint);
+  EXPECT_THROW(Publisher(ctx, bound), vcloe::Error) << bound;
 }
 
 }  // namespace test_transport

@@ -85,8 +85,11 @@ const char* describe(DecodeError error);
 struct Decoded {
   std::optional<Message> message;
   DecodeError error = DecodeError::None;
+  std::uint16_t version = kSchemaVersion;  // BadVersion: the version the (CRC-checked) frame states
 };
 Decoded decode(std::string_view frame);
+// CRC-32 (zlib's) of a frame with its CRC field (bytes 12-15) taken as zero.
+std::uint32_t frame_crc(std::string_view frame);
 
 MessageType type_of(const Message& message);
 const Header& header_of(const Message& message);
@@ -99,6 +102,20 @@ struct StreamCounters {
   // Counts a decoded frame's sequence number: a jump counts the frames missed, a repeat or a
   // step back counts as a duplicate.
   void count(std::uint64_t sequence);
+};
+
+// Receive-side sanity of one pose stream, by what the poses say (frame numbers, time stamps),
+// beside StreamCounters' sequence numbers: a pose whose frame number is not above the newest seen
+// (the same frame again, with any pose, or out of order), frames skipped between two new ones,
+// an exposure not after the previous new frame's, a publish or exposure stamp after the receive
+// time (one steady clock: impossible, so the latency is not measured). Counts never wrap.
+struct FrameCounters {
+  std::uint64_t frame_gaps = 0, repeated_frames = 0, exposure_backwards = 0, stamps_ahead = 0;
+  std::optional<std::int64_t> newest_frame;
+  std::optional<std::int64_t> newest_exposure_ns;
+  // Counts pose p received at `receive_ns`; true when it is a new frame with sane stamps (its
+  // latency, receive - publish, then measures something and its exposure counts for the rate).
+  bool count(const PoseMessage& p, std::int64_t receive_ns);
 };
 
 }  // namespace vcloe::bridge

@@ -19,7 +19,12 @@ struct SafetyLimits {
   int max_invalid_in_row = 5;        // invalid (occluded, rejected) poses in a row that stop
   double heartbeat_timeout = 0.05;   // s; no command or heartbeat from the controller for longer stops
   double joint_limit = 0.9948;       // rad; every command must satisfy |theta_i| <= joint_limit
-  double max_command_speed = 6.0;    // rad/s; |U_i - U_i,previous| / (time between their frames)
+  // rad/s. Per controller tick (robot time, never the frames' numbers or stamps) the command
+  // applied moves at most max_command_speed * Tc from the one applied before; a command further
+  // from it than one camera period covers at that speed stops the robot (docs/protocol.md, "Safety").
+  // 10 rad/s: 10 mrad a tick at 1 kHz, above the largest step per camera frame of the references
+  // checked (6.6 mrad), so a nominal run is never slowed; 0.1 rad reach at 100 Hz.
+  double max_command_speed = 10.0;
 
   // The first limit out of range ("<key>: what is expected"); validate throws it as
   // vcloe::Error "<where>: <message>" (core/settings.hpp).
@@ -35,16 +40,26 @@ struct StopCause {
 class SafetyMonitor {
  public:
   // Throws vcloe::Error naming the first invalid limit.
-  SafetyMonitor(const SafetyLimits& limits, double camera_period);
+  SafetyMonitor(const SafetyLimits& limits, double camera_period, double controller_period);
 
   // The watch starts now (the run begins): both streams count as fresh.
   void start(double now);
   void on_pose(double now, bool valid);
   void on_controller(double now);  // any command or heartbeat from the controller
-  // A command for camera frame `frame` (-1: the start hold); checked against the range and,
-  // against the previous command, the rate limit. The first failure is kept.
+  // A command for camera frame `frame` (-1: the start hold), checked against the joint range.
+  // The first failure is kept.
   void on_command(const Vec6d& theta, std::int64_t frame);
+  // The rate limit, once per controller tick: `target` is the command due (the newest received
+  // whose tick has come, or the hold); returns the command to apply, which moves at most
+  // max_command_speed * controller_period per joint from the one applied at the tick before,
+  // whatever the messages said. A target further than max_command_speed * camera_period from
+  // it trips CommandRateLimit (the command is then not applied: the last one is returned).
+  const Vec6d& limit(const Vec6d& target);
+  void set_applied(const Vec6d& theta) { applied_ = theta; }  // where the drives stand (the start hold)
+  const Vec6d& applied() const { return applied_; }
+  std::uint64_t limited_ticks() const { return limited_ticks_; }  // ticks the limit held a joint back
   void on_malformed_command(const std::string& why);
+  void on_invalid_stream(const std::string& why);  // a pose stream it cannot read (InvalidPoses)
 
   // The stop that is due at `now`, if any (the first one found stays).
   const std::optional<StopCause>& check(double now);
@@ -52,12 +67,12 @@ class SafetyMonitor {
 
  private:
   SafetyLimits limits_;
-  double camera_period_;
+  double camera_period_, controller_period_;
   bool started_ = false;
   double last_pose_ = 0, last_controller_ = 0;
   int invalid_in_row_ = 0;
-  std::optional<Vec6d> previous_command_;
-  std::int64_t previous_frame_ = -1;
+  Vec6d applied_ = Vec6d::Zero();
+  std::uint64_t limited_ticks_ = 0;
   std::optional<StopCause> stop_;
 
   void trip(StopReason reason, const std::string& detail);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "vcloe/bridge/messages.hpp"
+#include "vcloe/bridge/security.hpp"
 
 namespace zmq {
 class context_t;
@@ -26,15 +27,24 @@ std::int64_t steady_now_ns();
 
 class Publisher {
  public:
-  // Binds `endpoint` (ipc://..., tcp://...). Throws vcloe::Error naming the endpoint.
-  Publisher(zmq::context_t& context, const std::string& endpoint, int high_water_mark = 1000);
+  // Binds `endpoint` (ipc://..., tcp://...). Throws vcloe::Error naming the endpoint: an ipc
+  // endpoint another process listens on; a tcp one not on the loopback without keys (unless
+  // security.plain_tcp). With keys: a CURVE server (the context's Authenticator decides who may
+  // subscribe). An ipc socket is made with no access for group and others: no other user can connect to it.
+  Publisher(zmq::context_t& context, const std::string& endpoint, int high_water_mark = 1000,
+            const Security& security = {});
   ~Publisher();
   // Sends one frame; sets header.sequence (per type, from 0) and header.publish_ns. Never
   // blocks: at the high-water mark a PUB socket drops, and the receiver counts the gap.
   void publish(Message message);
+  // Handshakes refused so far (a peer without an allowed key, or with none): counted from the
+  // socket's monitor events; 0 without keys.
+  std::uint64_t refused_peers();
+  std::string bound() const;  // the endpoint bound (tcp://HOST:* resolved to its port)
 
  private:
-  std::unique_ptr<zmq::socket_t> socket_;
+  std::unique_ptr<zmq::socket_t> socket_, monitor_;
+  std::uint64_t refused_peers_ = 0;
   std::map<MessageType, std::uint64_t> next_;
 };
 
@@ -42,13 +52,18 @@ class Subscriber {
  public:
   enum class Keep { All, Latest };
   // Connects to `endpoint`. Keep::Latest sets ZMQ_CONFLATE (single-frame messages only).
-  Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int high_water_mark = 1000);
+  // With keys: a CURVE client that talks only to the publisher whose public key it was given.
+  Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int high_water_mark = 1000,
+             const Security& security = {});
   ~Subscriber();
   // The next well-formed message, or nothing if none arrived within `timeout`. Malformed
   // frames are counted and skipped (they never end the wait early).
   std::optional<Message> receive(std::chrono::milliseconds timeout);
 
   std::uint64_t malformed() const { return malformed_; }
+  // The schema version of the last well-checked frame of another version (counted as malformed
+  // too): a peer that speaks it (a half-upgraded rig), to be refused by name, not timed out.
+  const std::optional<std::uint16_t>& foreign_version() const { return foreign_version_; }
   const StreamCounters& counters(MessageType type) { return counters_[type]; }
 
   // Waits until one of `subscribers` has a frame to read, or `timeout` passes (then false).
@@ -57,6 +72,7 @@ class Subscriber {
  private:
   std::unique_ptr<zmq::socket_t> socket_;
   std::uint64_t malformed_ = 0;
+  std::optional<std::uint16_t> foreign_version_;
   std::map<MessageType, StreamCounters> counters_;
 };
 

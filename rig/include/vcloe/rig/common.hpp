@@ -5,6 +5,7 @@
 // command-line options are declared in apps/src/rig_options.hpp.
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,25 @@ struct RigEndpoints {
   std::string poses = "ipc:///tmp/vcloe-poses";        // vision -> control, robot, recorders
   std::string commands = "ipc:///tmp/vcloe-commands";  // control -> robot: commands and heartbeats
   std::string status = "ipc:///tmp/vcloe-status";      // robot -> control, vision
+  std::string keys;        // --keys DIR: the rig's CURVE keys (`vcloe rig keys`); "": none
+  bool plain_tcp = false;  // --plain-tcp: bind a tcp endpoint other hosts reach without keys
+};
+
+// What one role's sockets run with (bridge/security.hpp): with --keys, its own key pair, the
+// publishers' public keys, and an allow-list of the roles that subscribe to its streams (robot:
+// control and vision; vision: control and robot; control: robot), answered by one Authenticator
+// per context. Declare it right after the role's ZeroMQ context.
+class RoleSecurity {
+ public:
+  RoleSecurity(zmq::context_t& context, const RigEndpoints& endpoints, const std::string& role);
+  bridge::Security publisher() const;
+  bridge::Security subscriber(const std::string& publisher_role) const;
+  std::uint64_t refused() const { return zap_ ? zap_->refused() : 0; }  // keys refused by the allow-list
+
+ private:
+  std::optional<bridge::RoleKeys> keys_;
+  bool plain_tcp_ = false;
+  std::unique_ptr<bridge::Authenticator> zap_;
 };
 // What is wrong with a ZeroMQ endpoint ("" if nothing): ipc://PATH, or tcp://HOST:PORT with a
 // port in 1..65535 and, for a dotted address, octets up to 255 (ZeroMQ only fails later, or
@@ -53,8 +73,8 @@ std::string one_camera_period(double camera_period, const std::string& experimen
 std::optional<SettingProblem> start_timeout_problem(double seconds);
 void check_start_timeout(double seconds);  // throws start_timeout_problem
 
-// The timeouts as options. 0 = the clock's default: realtime 2 camera periods (pose) and 5
-// (controller); lockstep 2 s each (nothing is paced there: they only find a process that died).
+// The timeouts as options. 0 = the clock's default: realtime 2 camera periods (pose and
+// controller); lockstep 2 s each (nothing is paced there: they only find a process that died).
 struct TimeoutOptions {
   double pose = 0, heartbeat = 0;
   // Each 0 (the default) or in [one camera period, 60] s (timeout_problem). The settings pair
@@ -70,6 +90,16 @@ bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, doub
 void catch_interrupts();
 int interrupting_signal();
 std::string signal_name(int signal);  // "SIGINT", "SIGTERM", else "signal N"
+// A role started by `rig run` (the variable below holds its process id) asks the kernel for
+// SIGTERM when that parent ends, even by SIGKILL (prctl PR_SET_PDEATHSIG), and takes it at once
+// if the parent is already gone: it then stops as for any interruption. Call after catch_interrupts().
+inline constexpr const char* kParentVariable = "VCLOE_RIG_PARENT";
+void die_with_parent();
+
+// "" or, when `stream` received a CRC-checked frame of another schema version (a half-upgraded
+// peer), "<peer> on <endpoint> speaks schema version N; this <role> speaks version 1".
+std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,
+                            const std::string& role);
 
 // Steady-clock time in s (the clock of every header, as double).
 inline double now_s() { return static_cast<double>(bridge::steady_now_ns()) * 1e-9; }

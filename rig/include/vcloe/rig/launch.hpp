@@ -20,7 +20,12 @@ struct RigRun {
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
   CameraOption camera;
   std::optional<oe_ident::Payload> payload;
-  TimeoutOptions timeouts;
+  TimeoutOptions timeouts;          // the robot's --pose-timeout and --heartbeat-timeout
+  double robot_timeout = 0;         // control's: 0 = its clock's default (5 camera periods realtime, 2 s lockstep)
+  double vision_robot_timeout = 2;  // vision's --robot-timeout
+  double start_timeout = 30, hold = 0.5;  // each process's --start-timeout; the robot's --hold
+  // Given endpoints ("" = fresh: a new 0700 directory in /tmp for ipc, free loopback ports for tcp).
+  RigEndpoints endpoints{"", "", "", "", "", false};
   bool force = false;
 
   // Every option the three processes would refuse, refused here: one line, before any starts
@@ -32,7 +37,8 @@ struct RigRun {
 };
 
 // Starts `vcloe robot serve`, `vision serve --source virtual` and `control` (this binary) on
-// fresh endpoints, waits for all three and removes the ipc directory. When one ends with an
+// the endpoints given or fresh ones (printed before they start), each asking to die with this
+// process (die_with_parent), waits for all three and removes the ipc directory. When one ends with an
 // error the others get a grace period to come to their controlled stop, then are ended.
 // Throws vcloe::Error naming the process(es) that failed; the trace control wrote stays.
 void run_rig(const RigRun& run);  // validates first, then checks the outputs (TRACE, its sidecar)

@@ -80,17 +80,23 @@ class ControlRole {
   // Appends the rows now final (all: every frame up to the last recorded); returns how many.
   std::size_t emit_rows(bool all);
   std::int64_t frames_recorded() const { return static_cast<std::int64_t>(rows_.size()); }
+  std::int64_t highest_frame() const { return rows_.empty() ? -1 : rows_.rbegin()->first; }
+  std::uint64_t frames_past_run() const { return frames_past_run_; }  // poses numbered beyond the run
   PoseTrace& trace() { return trace_; }
   const std::vector<std::int64_t>& missing() const { return missing_; }
   const std::vector<std::int64_t>& invalid() const { return invalid_; }
   const std::vector<double>& receive_s() const { return receive_s_; }
   const std::vector<double>& latency_ms() const { return latency_ms_; }
+  const bridge::FrameCounters& frame_counters() const { return frames_; }
 
  private:
   struct Received {
     bridge::PoseMessage pose;
     std::int64_t receive_ns = 0;
+    bool sane = true;  // stamps not after the receive time: its latency measures something
   };
+  bridge::FrameCounters frames_;  // repeated frames, exposures backwards, stamps ahead: counted
+  std::uint64_t frames_past_run_ = 0;
   const ExperimentSetup& s_;
   servo::VisualServo<double> outer_;
   std::map<std::int64_t, Received> rows_;        // by frame, as recorded

@@ -19,7 +19,7 @@ struct RobotServeOptions {
   RigEndpoints endpoints;
   TimeoutOptions timeouts;
   int max_invalid = 5;
-  double max_command_speed = 6.0, hold = 0.5, start_timeout = 30;
+  double max_command_speed = bridge::SafetyLimits{}.max_command_speed, hold = 0.5, start_timeout = 30;
   std::optional<oe_ident::Payload> payload;  // bolted to the virtual robot's platform
   // --hold in [0, 3600] s, the start timeout (problem(): core/settings.hpp, the messages
   // beginning with the option), then the endpoints (validate() only: an ipc path is looked at),

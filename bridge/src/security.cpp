@@ -1,0 +1,164 @@
+#include "vcloe/bridge/security.hpp"
+
+#include <sys/stat.h>
+#include <zmq.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::bridge {
+
+bool curve_available() { return zmq_has("curve") == 1; }
+
+KeyPair make_key_pair() {
+  if (!curve_available()) fail("keys", "this libzmq has no CURVE security (build it with libsodium)");
+  char pub[41] = {}, sec[41] = {};
+  if (zmq_curve_keypair(pub, sec) != 0) fail("keys", "zmq_curve_keypair failed");
+  return {pub, sec};
+}
+
+namespace {
+
+bool z85_key(const std::string& s) {
+  if (s.size() != 40) return false;
+  std::uint8_t binary[32];
+  return zmq_z85_decode(binary, s.c_str()) != nullptr;
+}
+
+std::string binary_of(const std::string& z85) {
+  std::uint8_t b[32];
+  if (!zmq_z85_decode(b, z85.c_str())) fail("keys", "not a Z85 key: '" + z85 + "'");
+  return std::string(reinterpret_cast<const char*>(b), 32);
+}
+
+// "public KEY" or "secret KEY" on line `n` of `file`.
+std::string key_line(std::istream& in, const std::string& file, int n, const std::string& word) {
+  std::string line;
+  if (!std::getline(in, line)) fail(file + ":" + std::to_string(n), "expected '" + word + " <40-character Z85 key>', got the end of the file");
+  if (line.rfind(word + " ", 0) != 0 || !z85_key(line.substr(word.size() + 1)))
+    fail(file + ":" + std::to_string(n), "expected '" + word + " <40-character Z85 key>' (as `vcloe rig keys` writes)");
+  return line.substr(word.size() + 1);
+}
+
+void write_private(const std::filesystem::path& p, const std::string& text, mode_t mode) {
+  const std::filesystem::path tmp = p.string() + ".tmp";
+  std::filesystem::remove(tmp);
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) fail(p.string(), "cannot be written");
+    out << text;
+    if (!out.flush()) fail(p.string(), "cannot be written");
+  }
+  if (chmod(tmp.c_str(), mode) != 0) fail(p.string(), "cannot set its mode");
+  std::filesystem::rename(tmp, p);
+}
+
+}  // namespace
+
+std::string write_rig_keys(const std::string& dir, bool force) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(dir)) {
+    fs::create_directories(dir);
+    chmod(dir.c_str(), 0700);
+  }
+  if (!fs::is_directory(dir)) fail(dir, "is not a directory");
+  if (!force)
+    for (const char* role : kRoles)
+      for (const char* ext : {".key", ".pub"})
+        if (fs::exists(fs::path(dir) / (std::string(role) + ext)))
+          fail((fs::path(dir) / (std::string(role) + ext)).string(), "exists; --force replaces the rig's keys");
+  std::string written;
+  for (const char* role : kRoles) {
+    const KeyPair k = make_key_pair();
+    const fs::path key = fs::path(dir) / (std::string(role) + ".key"), pub = fs::path(dir) / (std::string(role) + ".pub");
+    write_private(key, "public " + k.public_key + "\nsecret " + k.secret_key + "\n", 0600);
+    write_private(pub, "public " + k.public_key + "\n", 0644);
+    written += key.string() + "\n" + pub.string() + "\n";
+  }
+  return written;
+}
+
+RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
+  namespace fs = std::filesystem;
+  RoleKeys r;
+  r.role = role;
+  const std::string key = (fs::path(dir) / (role + ".key")).string();
+  struct stat st{};
+  if (stat(key.c_str(), &st) != 0) fail(key, "not found (make the rig's keys with `vcloe rig keys --dir " + dir + "`)");
+  if (st.st_mode & 077) {
+    std::ostringstream mode;
+    mode << std::oct << (st.st_mode & 0777);
+    fail(key, "others may read this secret key (mode " + mode.str() + "); chmod 600 it");
+  }
+  std::ifstream in(key);
+  r.own.public_key = key_line(in, key, 1, "public");
+  r.own.secret_key = key_line(in, key, 2, "secret");
+  for (const char* other : kRoles) {
+    const std::string pub = (fs::path(dir) / (std::string(other) + ".pub")).string();
+    std::ifstream p(pub);
+    if (!p) fail(pub, "not found (every role's public key is needed: `vcloe rig keys`)");
+    r.public_keys[other] = key_line(p, pub, 1, "public");
+  }
+  if (r.public_keys[role] != r.own.public_key) fail(key, "its public key is not the one in " + role + ".pub");
+  return r;
+}
+
+bool loopback_tcp(const std::string& endpoint) {
+  if (endpoint.rfind("tcp://", 0) != 0) return false;
+  const std::string hostport = endpoint.substr(6);
+  const std::string host = hostport.substr(0, hostport.rfind(':'));
+  return host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0;
+}
+
+Authenticator::Authenticator(zmq::context_t& context, const std::set<std::string>& allowed) {
+  for (const std::string& k : allowed) allowed_.insert(binary_of(k));
+  auto socket = std::make_unique<zmq::socket_t>(context, zmq::socket_type::rep);
+  socket->set(zmq::sockopt::linger, 0);
+  socket->bind("inproc://zeromq.zap.01");  // ZeroMQ RFC 27: the one ZAP endpoint of a context
+  thread_ = std::thread([this, s = socket.release()] {
+    serve(s);
+    delete static_cast<zmq::socket_t*>(s);
+  });
+}
+
+Authenticator::~Authenticator() {
+  stop_ = true;
+  thread_.join();
+}
+
+// Each request: version, request id, domain, address, identity, mechanism, credentials (CURVE:
+// the client's 32-byte public key). The reply: version, request id, status code and text, user, metadata.
+void Authenticator::serve(void* s) {
+  zmq::socket_t& socket = *static_cast<zmq::socket_t*>(s);
+  while (!stop_) {
+    zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLIN, 0};
+    try {
+      if (zmq::poll(&item, 1, std::chrono::milliseconds(20)) == 0) continue;
+    } catch (const zmq::error_t&) {
+      continue;  // EINTR
+    }
+    std::vector<zmq::message_t> request;
+    for (bool more = true; more;) {
+      zmq::message_t part;
+      if (!socket.recv(part)) break;
+      more = part.more();
+      request.push_back(std::move(part));
+    }
+    if (request.size() < 2) continue;
+    const bool curve = request.size() >= 7 && request[5].to_string() == "CURVE";
+    const bool ok = curve && allowed_.count(request[6].to_string()) > 0;
+    (ok ? accepted_ : refused_)++;
+    socket.send(zmq::str_buffer("1.0"), zmq::send_flags::sndmore);
+    socket.send(request[1], zmq::send_flags::sndmore);
+    socket.send(ok ? zmq::str_buffer("200") : zmq::str_buffer("400"), zmq::send_flags::sndmore);
+    socket.send(ok ? zmq::str_buffer("OK") : zmq::str_buffer("key not allowed"), zmq::send_flags::sndmore);
+    socket.send(zmq::str_buffer(""), zmq::send_flags::sndmore);
+    socket.send(zmq::str_buffer(""), zmq::send_flags::none);
+  }
+}
+
+}  // namespace vcloe::bridge
