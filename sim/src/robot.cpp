@@ -68,7 +68,7 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
 
 // One entry of `legs`, read into `leg` (its other fields keep their defaults).
 void read_leg(const YamlNode& n, Leg& leg) {
-  n.reject_unknown_keys({"base_joint", "axis", "wrench", "link_length", "platform_joint"});
+  n.reject_unknown_keys({"base_joint", "axis", "wrench", "link_length", "platform_joint", "encoder_offset"});
   leg.base_joint = read_vec3(n.at("base_joint"));
   const Vec3d axis = read_vec3(n.at("axis"));
   const double largest = axis.cwiseAbs().maxCoeff();  // scaled first: [0, 0, 1e308] is a direction too
@@ -88,6 +88,23 @@ void read_leg(const YamlNode& n, Leg& leg) {
   for (const char* key : {"base_joint", "wrench", "platform_joint"})
     if (read_vec3(n.at(key)).cwiseAbs().maxCoeff() > kMaxLength)
       n.at(key).fail("expected coordinates within 100 m of the origin");
+  if (auto offset = n.find("encoder_offset")) {
+    leg.encoder_offset = offset->as_double();
+    if (!(std::abs(leg.encoder_offset) <= kMaxEncoderOffset))
+      offset->fail("expected an encoder zero offset of at most 0.1 rad in magnitude, got " +
+                   exact_number(leg.encoder_offset));
+  }
+}
+
+// The optional marker frame: its pose in E, small (a calibration offset, not another frame).
+void read_marker_frame(const YamlNode& root, RobotModel& model) {
+  const auto n = root.find("marker_frame");
+  if (!n) return;
+  model.marker_frame = n->as_vector(6);
+  if (!(model.marker_frame.head<3>().cwiseAbs().maxCoeff() <= kMaxMarkerOffset))
+    n->fail("expected marker frame coordinates of at most 0.05 m in magnitude");
+  if (!(model.marker_frame.tail<3>().cwiseAbs().maxCoeff() <= kMaxMarkerRotation))
+    n->fail("expected marker frame angles of at most 0.2 rad in magnitude");
 }
 
 // The optional sections gravity, com and limits.
@@ -185,7 +202,8 @@ void read_home(const YamlNode& home, RobotModel& model) {
 RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys(
-      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "drive_pid", "joint_pid", "notes"});
+      {"name", "legs", "home", "limits", "gravity", "com", "inertia", "friction", "drive_pid", "joint_pid", "notes",
+       "marker_frame"});
   RobotFile file;
   RobotModel& model = file.model;
   model.source = doc.file();
@@ -194,6 +212,7 @@ RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   if (legs.size() != kLegs) legs.fail("expected a list of 6 legs, got " + std::to_string(legs.size()));
   for (int i = 0; i < kLegs; ++i) read_leg(legs.at(static_cast<std::size_t>(i)), model.legs[i]);
   read_environment(root, model);
+  read_marker_frame(root, model);
   read_inertia(root.at("inertia"), consistent, file.lambda);
   read_friction(root.at("friction"), model, file.lambda);
   read_drive_pid(root, file.lambda);
@@ -231,6 +250,12 @@ std::string robot_to_yaml(const RobotModel& m, const LambdaVector<double>& lambd
     vec(leg.wrench);
     o << "\n    link_length: " << num(leg.link_length) << "\n    platform_joint: ";
     vec(leg.platform_joint);
+    o << "\n";
+    if (leg.encoder_offset != 0) o << "    encoder_offset: " << num(leg.encoder_offset) << "\n";
+  }
+  if (m.marker_frame != Vec6d::Zero()) {  // written only when set: files without it stay as they were
+    o << "marker_frame: ";
+    vec(m.marker_frame);
     o << "\n";
   }
   o << "home: ";

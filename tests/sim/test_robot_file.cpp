@@ -104,6 +104,36 @@ TEST(RobotFile, ATiltedAxisRoundTripsBitForBit) {
   EXPECT_EQ(robot_to_yaml(again.model, again.lambda), robot_to_yaml(first.model, first.lambda));
 }
 
+// The kinematic-calibration keys (docs/robot-file.md): optional, read and written exactly;
+// a file without them writes no such key (files written before read and write as before).
+TEST(RobotFile, EncoderOffsetAndMarkerFrameRoundTripAndAreOptional) {
+  RobotModel m = test::default_robot();
+  EXPECT_EQ(robot_to_yaml(m, test::default_priors()).find("encoder_offset"), std::string::npos);
+  EXPECT_EQ(robot_to_yaml(m, test::default_priors()).find("marker_frame"), std::string::npos);
+  for (int i = 0; i < kLegs; ++i) EXPECT_EQ(m.legs[i].encoder_offset, 0.0);
+  EXPECT_EQ(m.marker_frame, Vec6d::Zero());
+  m.legs[2].encoder_offset = -0.0031;
+  m.marker_frame << 1e-3, -2e-3, 4e-4, 1.5e-3, -2e-3, 3e-4;
+  const std::string text = robot_to_yaml(m, test::default_priors());
+  const RobotFile back = parse_robot(text, "calibrated.yaml");
+  for (int i = 0; i < kLegs; ++i) EXPECT_EQ(back.model.legs[i].encoder_offset, m.legs[i].encoder_offset) << i;
+  EXPECT_EQ(back.model.marker_frame, m.marker_frame);
+  EXPECT_EQ(robot_to_yaml(back.model, back.lambda), text);
+}
+
+TEST(RobotFile, EncoderOffsetAndMarkerFrameOutOfRangeAreNamed) {
+  std::string msg = error_for(R"((platform_joint: \[[^\]]*\]))", "$1\n    encoder_offset: 0.2");
+  EXPECT_NE(msg.find("key 'legs[0].encoder_offset'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("at most 0.1 rad"), std::string::npos) << msg;
+  msg = error_for(R"(\nhome:)", "\nmarker_frame: [0.06, 0, 0, 0, 0, 0]\nhome:");
+  EXPECT_NE(msg.find("key 'marker_frame'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("0.05 m"), std::string::npos) << msg;
+  msg = error_for(R"(\nhome:)", "\nmarker_frame: [0, 0, 0, 0, -0.3, 0]\nhome:");
+  EXPECT_NE(msg.find("0.2 rad"), std::string::npos) << msg;
+  msg = error_for(R"(\nhome:)", "\nmarker_frame: [0, 0, 0]\nhome:");
+  EXPECT_NE(msg.find("expected a list of 6 numbers"), std::string::npos) << msg;
+}
+
 TEST(RobotFile, MissingKeyIsNamed) {
   const std::string msg = error_for(R"(\n    link_length: [0-9.]+)", "");
   EXPECT_NE(msg.find("legs[0]"), std::string::npos) << msg;

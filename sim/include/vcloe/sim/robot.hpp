@@ -27,7 +27,16 @@ struct Leg {
   double link_length;    // |A_i - T_i| (m)
   Vec3d platform_joint;  // a_i in E (m)
   int branch = 1;        // +1/-1: which of the two IK solutions; fixed by the home pose
+  // The encoder's zero: it reads the true crank angle + encoder_offset (rad). Optional, 0 by
+  // default; the virtual robot simulates it, the twin does not use it yet (docs/robot-file.md).
+  double encoder_offset = 0.0;
 };
+
+// Bounds of the optional kinematic-calibration keys (docs/robot-file.md): an encoder zero or a
+// marker frame beyond them is a mounting error, not a calibration offset.
+inline constexpr double kMaxEncoderOffset = 0.1;    // rad
+inline constexpr double kMaxMarkerOffset = 0.05;    // m, per coordinate
+inline constexpr double kMaxMarkerRotation = 0.2;   // rad, per angle
 
 struct RobotModel {
   std::string name;
@@ -42,6 +51,10 @@ struct RobotModel {
   double wrench_com = 0.5;                   // COM at fraction of B_i -> T_i (symmetric centre)
   double link_com = 0.5;                     // COM at fraction of T_i -> A_i (symmetric centre)
   double friction_epsilon = 0.01;            // rad/s: Coulomb sign(q_dot) ~ tanh(q_dot / eps)
+  // The pose of the measured marker frame in the platform frame E [x, y, z, alpha, beta, gamma]
+  // (m, rad; the convention of poses, core/rotation.hpp): the camera measures this frame, not E.
+  // Optional, zero by default; simulated by the virtual robot, not used by the twin yet.
+  Vec6d marker_frame = Vec6d::Zero();
 };
 
 // What a robot file gives: the structure and one set of parameter values
