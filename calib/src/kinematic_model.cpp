@@ -46,7 +46,9 @@ KinematicParameters nominal_parameters(const sim::RobotModel& model) {
     p.legs[i].crank_length = leg.wrench.norm();
     p.legs[i].link_length = leg.link_length;
     p.legs[i].platform_joint = leg.platform_joint;
+    p.legs[i].encoder_offset = leg.encoder_offset;
   }
+  p.marker_frame = model.marker_frame;
   return p;
 }
 
@@ -70,7 +72,21 @@ sim::RobotModel apply_geometry(const sim::RobotModel& nominal, const KinematicPa
                                          std::sin(l.crank_angle) * f.crank_normal[i]);
     m.legs[i].link_length = l.link_length;
     m.legs[i].platform_joint = l.platform_joint;
+    m.legs[i].encoder_offset = l.encoder_offset;
   }
+  m.marker_frame = p.marker_frame;
+  return m;
+}
+
+sim::RobotModel calibrated_model(const sim::RobotModel& nominal, const KinematicParameters& p) {
+  sim::RobotModel m = apply_geometry(nominal, p);
+  const Rigid<double> C = Rigid<double>::of(p.camera_to_base);
+  for (sim::Leg& leg : m.legs) {
+    leg.base_joint = C.R * leg.base_joint + C.p;
+    leg.axis = C.R * leg.axis;
+    leg.wrench = C.R * leg.wrench;
+  }
+  m.gravity = C.R * m.gravity;
   return m;
 }
 

@@ -8,6 +8,7 @@
 
 #include "../test_support.hpp"
 #include "kinematic_fixtures.hpp"
+#include "vcloe/calib/pose_selection.hpp"
 
 using namespace vcloe;
 using namespace vcloe::calib;
@@ -90,8 +91,10 @@ TEST(KinematicCalibration, RecoversTheTruthFromNoiseFreePoses) {
 TEST(KinematicCalibration, NoisyPosesWithinSigmaAndTheAccuracyTargets) {
   const sim::RobotModel nominal = default_robot();
   const KinematicVector truth = realistic_truth(nominal, 41);
-  const std::vector<StaticPose> poses =
-      measure(nominal, truth, random_joint_sets(nominal, truth, 40, 42), 50, kFrameNoise, 43);
+  PoseSelectionOptions selection;
+  selection.candidates = 600, selection.frame_noise = kFrameNoise;
+  const std::vector<StaticPose> poses = measure(nominal, truth, select_poses(nominal, selection).joints, 50, kFrameNoise, 43);
+  ASSERT_EQ(poses.size(), 40u);
   const KinematicCalibrationResult r = calibrate_kinematics(nominal, poses, {});
   const KinematicVector d = r.estimate.vector() - in_gauge(nominal, nominal_parameters(nominal).vector(), truth);
   int identified = 0, within3 = 0;
@@ -145,4 +148,22 @@ TEST(KinematicCalibration, RefusesTooFewPosesAndUnknownNoise) {
   const std::vector<StaticPose> single = measure(nominal, truth, random_joint_sets(nominal, truth, 12, 64), 1, kFrameNoise, 65);
   EXPECT_NE(vcloe::test::error_of([&] { calibrate_kinematics(nominal, single, {}); }).find("camera noise of axis x is unknown"),
             std::string::npos);
+}
+
+TEST(PoseSelection, DOptimalPosesBeatRandomOnesAndReachTheTargets) {
+  const sim::RobotModel nominal = default_robot();
+  PoseSelectionOptions o;
+  o.poses = 40;
+  o.candidates = 600;
+  o.frame_noise = kFrameNoise;
+  const PoseSelection s = select_poses(nominal, o);
+  ASSERT_EQ(s.joints.size(), 40u);
+  const PredictedAccuracy& best = s.accuracy.back();
+  std::cout << "selected: base " << best.base_joint * 1e6 << " um, platform " << best.platform_joint * 1e6
+            << " um, offset " << best.encoder_offset * 1e3 << " mrad; random: base " << s.random.base_joint * 1e6
+            << " um, platform " << s.random.platform_joint * 1e6 << " um, offset " << s.random.encoder_offset * 1e3
+            << " mrad\n";
+  EXPECT_GT(best.log_det, s.random.log_det);
+  EXPECT_LT(best.base_joint, s.random.base_joint);
+  for (const Vec6d& q : s.joints) EXPECT_LE(q.cwiseAbs().maxCoeff(), 0.9 * nominal.joint_limit + 1e-12);
 }

@@ -55,12 +55,18 @@ struct KinematicParameters {
   static KinematicParameters from_vector(const KinematicVector& p);
 };
 
-// The robot file's geometry as parameters (offsets, marker frame and camera residual zero).
+// The robot file's geometry as parameters (its encoder offsets and marker frame; crank angles
+// and the camera residual zero).
 KinematicParameters nominal_parameters(const sim::RobotModel& model);
 
-// The robot with the fitted geometry (crank directions turned by φ_i, lengths r_i); offsets,
-// marker frame and camera residual are not part of a RobotModel (see calibrated robot file).
+// The robot with the fitted geometry in O (crank directions turned by φ_i, lengths r_i, encoder
+// offsets, marker frame); the camera residual is not applied.
 sim::RobotModel apply_geometry(const sim::RobotModel& nominal, const KinematicParameters& p);
+
+// The calibrated robot as the camera sees it: apply_geometry, then everything fixed to the base
+// (joint centres, axes, cranks, gravity) expressed in the frame O' the camera reports poses in,
+// so that the twin of this file predicts the measured poses without a separate residual.
+sim::RobotModel calibrated_model(const sim::RobotModel& nominal, const KinematicParameters& p);
 
 // "leg 3 base_joint.y", "marker_frame.alpha", ... and the unit ("m" or "rad") of each entry.
 std::string parameter_name(int index);
