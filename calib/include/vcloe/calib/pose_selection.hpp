@@ -14,10 +14,10 @@
 namespace vcloe::calib {
 
 struct PoseSelectionOptions {
-  int poses = 40;
+  int poses = 30;
   int candidates = 1500;
   double joint_fraction = 0.9;   // |θ_i| ≤ joint_fraction × the joint range
-  Vec6d half_range = (Vec6d() << 0.06, 0.06, 0.05, 0.35, 0.35, 0.6).finished();  // around home (m, rad)
+  Vec6d half_range = (Vec6d() << 0.03, 0.03, 0.03, 0.1, 0.1, 0.15).finished();  // around home (m, rad)
   std::uint64_t seed = 1;
   Vec6d frame_noise = Vec6d::Zero();  // camera noise per frame (the default camera's if zero)
   int frames = 50;                     // frames averaged per pose
