@@ -92,7 +92,8 @@ TEST(KinematicCalibration, NoisyPosesWithinSigmaAndTheAccuracyTargets) {
   const sim::RobotModel nominal = default_robot();
   const KinematicVector truth = realistic_truth(nominal, 41);
   PoseSelectionOptions selection;
-  selection.candidates = 600, selection.frame_noise = kFrameNoise;
+  selection.poses = 40, selection.candidates = 600, selection.frame_noise = kFrameNoise;
+  selection.half_range << 0.06, 0.06, 0.05, 0.35, 0.35, 0.6;  // a robot with stiff drives reaches these
   const std::vector<StaticPose> poses = measure(nominal, truth, select_poses(nominal, selection).joints, 50, kFrameNoise, 43);
   ASSERT_EQ(poses.size(), 40u);
   const KinematicCalibrationResult r = calibrate_kinematics(nominal, poses, {});
@@ -155,6 +156,7 @@ TEST(PoseSelection, DOptimalPosesBeatRandomOnesAndReachTheTargets) {
   PoseSelectionOptions o;
   o.poses = 40;
   o.candidates = 600;
+  o.half_range << 0.06, 0.06, 0.05, 0.35, 0.35, 0.6;
   o.frame_noise = kFrameNoise;
   const PoseSelection s = select_poses(nominal, o);
   ASSERT_EQ(s.joints.size(), 40u);

@@ -86,7 +86,7 @@ Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
   if (o.poses.empty()) measure(o, robot.model, log);
   const calib::StaticTrace trace = calib::read_static_trace(poses_file);
   calib::KinematicCalibrationOptions co;
-  if (!o.quiet) co.progress = [&log](const std::string& line) { log << line << "\n"; };
+  if (!o.quiet) co.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   const calib::KinematicCalibrationResult r = calib::calibrate_kinematics(robot.model, trace.poses, co);
   detail::CalibrationInputs in{file_record(o.robot), file_record(poses_file), std::nullopt, std::nullopt};
   if (!o.truth.empty()) {
