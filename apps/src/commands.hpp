@@ -26,6 +26,7 @@ void add_report_command(CLI::App& app);    // the HTML report of an identificati
 void add_calibrate_command(CLI::App& app);                 // cmd_calibrate.cpp
 void add_calibrate_stereo_command(CLI::App& calibrate);    // cmd_calibrate_stereo.cpp
 void add_calibrate_base_command(CLI::App& calibrate);      // cmd_calibrate_base.cpp
+void add_calibrate_kinematics_command(CLI::App& calibrate);  // cmd_calibrate_kinematics.cpp
 void add_render_command(CLI::App& app);                    // cmd_render.cpp
 void add_measure_command(CLI::App& app);                   // cmd_measure.cpp
 void add_filter_command(CLI::App& app);                    // cmd_filter.cpp

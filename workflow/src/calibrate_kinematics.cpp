@@ -1,0 +1,112 @@
+#include "vcloe/workflow/calibrate_kinematics.hpp"
+
+#include <cmath>
+#include <iostream>
+
+#include "calibration_output.hpp"
+#include "vcloe/calib/pose_selection.hpp"
+#include "vcloe/calib/static_trace.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/rig/static_measurement.hpp"
+
+namespace vcloe::workflow {
+
+std::optional<SettingProblem> CalibrateKinematicsOptions::problem() const {
+  if (robot.empty()) return SettingProblem{"--robot", "--robot: the robot file is required"};
+  if (poses.empty() && truth.empty())
+    return SettingProblem{"--poses", "--poses: give a static-pose trace, or --truth to measure on the virtual robot"};
+  if (poses.empty() && measure_out.empty())
+    return SettingProblem{"--measure", "--measure: the trace of the measured poses must be written (it is the data)"};
+  if (count < 10 || count > 1000) return SettingProblem{"--count", "--count: expected 10 to 1000 poses"};
+  if (candidates < count || candidates > 100000)
+    return SettingProblem{"--candidates", "--candidates: expected from --count to 100000"};
+  if (!(move_s > 0 && move_s <= 60)) return SettingProblem{"--move", "--move: expected (0, 60] s"};
+  if (!(settle_s >= 0 && settle_s <= 60)) return SettingProblem{"--settle", "--settle: expected [0, 60] s"};
+  if (!(measure_s >= 0.02 && measure_s <= 60)) return SettingProblem{"--hold", "--hold: expected [0.02, 60] s"};
+  if (camera_residual.size() != 6) return SettingProblem{"--camera-residual", "--camera-residual: expected 6 numbers"};
+  for (double v : camera_residual)
+    if (!(std::abs(v) <= 0.05)) return SettingProblem{"--camera-residual", "--camera-residual: each within 0.05 m or rad"};
+  return std::nullopt;
+}
+
+void CalibrateKinematicsOptions::validate(const std::string& where) const {
+  throw_if(problem(), where);
+  const std::vector<std::string> inputs{robot, poses, truth};
+  for (const std::string* f : {&out, &result, &measure_out})
+    if (!f->empty()) check_output_path(*f, force, inputs);
+}
+
+namespace {
+
+// The truth's parameters against the drawn robot: its crank directions as angles from the drawn ones.
+calib::KinematicVector truth_parameters(const sim::RobotModel& nominal, const sim::RobotModel& truth,
+                                        const std::vector<double>& camera_residual) {
+  calib::KinematicParameters p = calib::nominal_parameters(truth);
+  const calib::LegFrames drawn(nominal);
+  for (int i = 0; i < sim::kLegs; ++i) {
+    const Vec3d w = truth.legs[i].wrench;
+    p.legs[i].crank_angle = std::atan2(drawn.crank_direction[i].cross(w).dot(drawn.axis[i]), drawn.crank_direction[i].dot(w));
+  }
+  for (int c = 0; c < 6; ++c) p.camera_to_base(c) = camera_residual[static_cast<std::size_t>(c)];
+  return p.vector();
+}
+
+void measure(const CalibrateKinematicsOptions& o, const sim::RobotModel& nominal, std::ostream& log) {
+  calib::PoseSelectionOptions so;
+  so.poses = o.count, so.candidates = o.candidates, so.seed = o.seed;
+  so.frames = static_cast<int>(std::lround(o.measure_s * 100.0));
+  const calib::PoseSelection s = calib::select_poses(nominal, so);
+  log << "pose selection: " << s.joints.size() << " poses, D-optimal from " << s.candidates_kept << " candidates ("
+      << s.candidates_checked << " drawn); predicted largest 1-sigma at the default camera noise:\n";
+  for (const calib::PredictedAccuracy& a : s.accuracy)
+    log << "  " << a.poses << " poses: base joints " << fixed(a.base_joint * 1e6, 1) << " um, platform joints "
+        << fixed(a.platform_joint * 1e6, 1) << " um, encoder offsets " << fixed(a.encoder_offset * 1e3, 4) << " mrad\n";
+  log << "  (" << o.count << " random poses: base joints " << fixed(s.random.base_joint * 1e6, 1) << " um)\n";
+  const sim::RobotFile truth = sim::load_robot(o.truth, true);
+  rig::StaticMeasurementOptions mo;
+  mo.move_s = o.move_s, mo.settle_s = o.settle_s, mo.measure_s = o.measure_s, mo.seed = o.seed;
+  mo.camera_to_base = Vec6d(o.camera_residual.data());
+  calib::StaticTrace t = rig::measure_static_poses(truth, nominal, s.joints, mo);
+  t.info.robot = file_record(o.robot), t.info.truth = file_record(o.truth);
+  double settled = 0;
+  for (double v : t.settled_s) settled = std::isfinite(v) ? std::max(settled, v) : INFINITY;
+  log << "measured " << t.poses.size() << " poses on the virtual robot in " << fixed(t.poses.size() * (o.move_s + o.settle_s + o.measure_s), 1)
+      << " s of motion; every joint slower than 1 mrad/s at most " << fixed(settled, 3) << " s after each move\n";
+  calib::write_static_trace(o.measure_out, t, o.force);
+}
+
+}  // namespace
+
+Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
+  o.validate();
+  const sim::RobotFile robot = sim::load_robot(o.robot);
+  std::ostream& log = std::cerr;
+  const std::string poses_file = o.poses.empty() ? o.measure_out : o.poses;
+  if (o.poses.empty()) measure(o, robot.model, log);
+  const calib::StaticTrace trace = calib::read_static_trace(poses_file);
+  calib::KinematicCalibrationOptions co;
+  if (!o.quiet) co.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+  const calib::KinematicCalibrationResult r = calib::calibrate_kinematics(robot.model, trace.poses, co);
+  detail::CalibrationInputs in{file_record(o.robot), file_record(poses_file), std::nullopt, std::nullopt};
+  if (!o.truth.empty()) {
+    in.truth = file_record(o.truth);
+    const sim::RobotModel truth = sim::load_robot(o.truth).model;
+    in.truth_in_gauge = calib::in_gauge(robot.model, r.start.vector(), truth_parameters(robot.model, truth, o.camera_residual));
+  }
+  Report rep = detail::calibration_report(r, in);
+  if (!o.result.empty()) {
+    write_file_atomically(o.result, rep.json.dump(2) + "\n", o.force);
+    rep.text += "wrote " + o.result + "\n";
+  }
+  if (!o.out.empty()) {
+    const std::string text = detail::calibrated_robot_header(r, in, o.result.empty() ? "(no result file written)" : o.result) +
+                             sim::robot_to_yaml(calib::calibrated_model(robot.model, r.estimate), robot.lambda);
+    sim::parse_robot(text, o.out);  // the file written is one the reader takes
+    write_file_atomically(o.out, text, o.force);
+    rep.text += "wrote " + o.out + "\n";
+  }
+  return rep;
+}
+
+}  // namespace vcloe::workflow
