@@ -1,14 +1,13 @@
 // Running `vcloe <args>` as a child process (child_step.hpp).
 #include "child_step.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
-#include <ostream>
+#include <iostream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/subprocess.hpp"
 
 namespace vcloe::workflow {
 
@@ -21,14 +20,6 @@ std::string self_executable() {
   return p.string();
 }
 
-// In the child: the stream `fd` to `path` (when given); false if it cannot be opened.
-bool redirect(int fd, const std::string& path) {
-  if (path.empty()) return true;
-  const int f = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (f < 0) return false;
-  return dup2(f, fd) >= 0;
-}
-
 }  // namespace
 
 void run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
@@ -38,25 +29,21 @@ void run_vcloe_step(const std::string& title, const std::vector<std::string>& ar
     for (const auto& a : args) *echo << " " << a;
     *echo << "\n" << std::flush;
   }
-  const std::string exe = self_executable();
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(exe.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) fail(title, "cannot start the step (fork failed)");
-  if (pid == 0) {
-    if (!redirect(STDOUT_FILENO, output.stdout_path) || !redirect(STDERR_FILENO, output.stderr_path)) _exit(126);
-    execv(exe.c_str(), argv.data());
-    _exit(127);
+  std::vector<std::string> argv = {self_executable()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ChildExit e = run_child(argv, {"", output.stdout_path, output.stderr_path});
+  if (e.interrupted_by) {  // passed on to the step and waited for: nothing is left writing
+    std::cout << std::flush;
+    std::cerr << "vcloe: error: step '" << title << "': interrupted by "
+              << (e.interrupted_by == SIGINT ? "SIGINT" : e.interrupted_by == SIGTERM ? "SIGTERM" : "a signal")
+              << ", passed on to the step, which has ended (" << e.describe() << "); nothing is left running\n"
+              << std::flush;
+    std::signal(e.interrupted_by, SIG_DFL);
+    std::raise(e.interrupted_by);
+    std::_Exit(128 + e.interrupted_by);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-  std::string why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                    : WEXITSTATUS(status) == 126 ? "its output files could not be opened"
-                                                 : "exit status " + std::to_string(WEXITSTATUS(status));
+  if (e.ok()) return;
+  std::string why = e.describe();
   if (!output.stderr_path.empty()) why += "; see " + output.stderr_path;
   fail("step '" + title + "'", "failed (" + why + ")");
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Running `vcloe <args>` — this very executable — as a child process: how `vcloe demo` and
+// Running `vcloe <args>` — this very executable — as a child process (core/subprocess.hpp: no
+// shell, dies with its parent, SIGINT/SIGTERM passed on and waited for): how `vcloe demo` and
 // `vcloe study` chain the commands a user would type, so each step is exactly that command.
 #include <iosfwd>
 #include <string>
