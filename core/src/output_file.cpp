@@ -101,21 +101,29 @@ void move_into_place(const std::string& tmp, const std::string& path) {
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text, bool force) {
-  if (path.empty()) fail("(empty output path)", "expected a file name");
-  std::error_code ec;
-  const fs::file_status link = fs::symlink_status(path, ec);
-  if (fs::is_directory(link) || (fs::is_symlink(link) && fs::is_directory(fs::status(path, ec))))
-    fail(path, "is a directory, expected a file name");
-  if (fs::exists(link) && !force) fail(path, "exists; pass --force to overwrite");
-  move_into_place(write_temporary(path, text), path);
-  forget_input(path);
+  write_files_atomically({{path, text}}, force);
 }
 
-// Used by write_trace: both files complete before either is renamed.
-std::string write_temporary_file(const std::string& path, const std::string& text) { return write_temporary(path, text); }
-void rename_into_place(const std::string& tmp, const std::string& path) {
-  move_into_place(tmp, path);
-  forget_input(path);
+void write_files_atomically(const std::vector<FileText>& files, bool force) {
+  for (const FileText& f : files) {
+    if (f.path.empty()) fail("(empty output path)", "expected a file name");
+    std::error_code ec;
+    const fs::file_status link = fs::symlink_status(f.path, ec);
+    if (fs::is_directory(link) || (fs::is_symlink(link) && fs::is_directory(fs::status(f.path, ec))))
+      fail(f.path, "is a directory, expected a file name");
+    if (fs::exists(link) && !force) fail(f.path, "exists; pass --force to overwrite");
+  }
+  std::vector<std::string> tmp;
+  try {
+    for (const FileText& f : files) tmp.push_back(write_temporary(f.path, f.text));
+  } catch (const Error&) {
+    for (const std::string& t : tmp) ::unlink(t.c_str());
+    throw;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    move_into_place(tmp[i], files[i].path);
+    forget_input(files[i].path);
+  }
 }
 
 TemporaryDirectory::TemporaryDirectory(const std::string& where, const std::string& who) {

@@ -1,5 +1,5 @@
 // core/src/settings.cpp — the one throw of a settings struct's validate() (settings.hpp).
-#include "vcloe/core/settings.hpp"
+#include "vcloe/core/seed_range.hpp"
 
 #include "vcloe/core/error.hpp"
 

@@ -20,7 +20,6 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/yaml_reader.hpp"
-#include "atomic_write.hpp"
 #include "trace_columns.hpp"
 
 namespace vcloe {
@@ -120,17 +119,7 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   // Both files complete under temporary names, then the sidecar renamed first: a kill between
   // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
   // beside no CSV, never a new CSV that an old sidecar seems to describe.
-  const std::string csv_tmp = write_temporary_file(path, out);
-  std::string meta_tmp;
-  try {
-    meta_tmp = write_temporary_file(sidecar_path(path), meta.dump(2) + "\n");
-  } catch (const Error&) {
-    std::error_code ec;
-    fs::remove(csv_tmp, ec);
-    throw;
-  }
-  rename_into_place(meta_tmp, sidecar_path(path));
-  rename_into_place(csv_tmp, path);
+  write_files_atomically({{sidecar_path(path), meta.dump(2) + "\n"}, {path, out}}, force);
 }
 
 TraceMetadata parse_sidecar(const std::string& json_text, const std::string& name) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 
 namespace vcloe {
 

@@ -18,7 +18,10 @@
 #include "vcloe/core/input_ledger.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/subprocess.hpp"
+#include "vcloe/core/rotation_difference.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/core/trace_compare.hpp"
 
 namespace test_output_file {
 
@@ -236,6 +239,54 @@ TEST(Subprocess, AChildDiesWithItsParentAndInterruptsArePassedOnAndWaitedFor) {
   ::waitpid(parent, &status, 0);
   EXPECT_TRUE(gone_within(child, 2.0));
   EXPECT_EQ(text_of(d / "term.txt"), "got\n");
+}
+
+}  // namespace test_output_file
+
+namespace test_output_file {
+
+using namespace vcloe;
+
+TEST(Rotation, AnglesAreComparedAsRotationsAcrossPlusMinusPi) {
+  // The same rotations written on either side of +-pi, and on the other Euler branch.
+  PoseTrace a, b;
+  for (int i = 0; i < 50; ++i) {
+    const double g = M_PI - 0.002 + 0.0001 * i;  // crosses pi
+    Vec6d p = Vec6d::Zero(), q = Vec6d::Zero();
+    p << 0.01, 0, 0.2, 0.1, 0.2, g;
+    q << 0.01, 0, 0.2, 0.1, 0.2, std::remainder(g, 2 * M_PI);
+    a.time.push_back(0.01 * i), a.measured.push_back(p);
+    b.time.push_back(0.01 * i), b.measured.push_back(q);
+  }
+  TraceDifference d = compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured, "a", "b");
+  for (double r : d.rms_mrad) EXPECT_LT(r, 1e-9);
+  // The other branch (alpha + pi, pi - beta, gamma + pi) is the same rotation.
+  const Vec3d e(0.3, 0.4, -0.5), other(0.3 + M_PI, M_PI - 0.4, -0.5 + M_PI);
+  EXPECT_LT(euler_difference(e, other).norm(), 1e-12);
+  EXPECT_TRUE(rotation_xyz(e(0), e(1), e(2)).isApprox(rotation_xyz(other(0), other(1), other(2)), 1e-12));
+  // A real difference stays the per-angle one; interpolation goes the short way round.
+  EXPECT_NEAR(euler_difference(Vec3d(0, 0, 0.01), Vec3d(0, 0, -0.02)).z(), 0.03, 1e-15);
+  EXPECT_NEAR(std::remainder(pose_between(a.measured[0], b.measured.back(), 0.5)(5), 2 * M_PI),
+              std::remainder(M_PI - 0.002 + 0.00245, 2 * M_PI), 1e-12);
+  // Interpolated onto other times across the wrap: still no difference.
+  PoseTrace half = a;
+  half.time.resize(25), half.measured.resize(25);
+  for (double& t : half.time) t += 0.005;
+  d = compare_traces(half, b, TraceColumns::Measured, TraceColumns::Measured, "a", "b");
+  EXPECT_TRUE(d.interpolated);
+  for (double r : d.rms_mrad) EXPECT_LT(r, 1e-6);
+}
+
+TEST(Seeds, ARangeOfSeedsThatWouldWrapIsRefusedInOnePlace) {
+  EXPECT_FALSE(seed_range_problem("--seed", 4294967294u, 2, 4294967295u));
+  const auto p = seed_range_problem("--seed", 4294967295u, 2, 4294967295u);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->message, "--seed: 4294967295 is too large: its 2 seeds (4294967295 + 0 to 1) would pass 4294967295, the largest "
+                        "this command carries, and wrap round to 0; expected --seed from 0 to 4294967294");
+  EXPECT_TRUE(seed_range_problem("--seed", 4294967295u - 100000, 1, 4294967295u, 100001));  // a second stream
+  EXPECT_FALSE(seed_range_problem("--seed", 0, 1000, 4294967295u, 100000));
+  EXPECT_TRUE(seed_range_problem("--seed", 18446744073709551614u, 2, 18446744073709551614u));
+  EXPECT_TRUE(seed_range_problem("--seed", 0, 10, 5, 100));  // the span alone too large
 }
 
 }  // namespace test_output_file

@@ -175,18 +175,20 @@ void identify(const IdentifyOptions& q) {
   sim::RobotModel identified = o.setup.model;
   identified.name = o.setup.model.name + "-identified";
   // Never a model the loader (or MuJoCo) would refuse: checked before anything is written.
-  write_file_atomically(q.out,
-                        "# identified by vcloe identify from " + q.measured + "\n" +
-                            sim::loadable_robot_yaml(identified, o.result.lambda, q.out),
-                        q.force);
+  const std::string model_text = "# identified by vcloe identify from " + q.measured + "\n" +
+                                 sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
-  // What was read, for `vcloe report` and for the record (absolute paths and SHA-256).
-  r.inputs = {*report::file_entry_of(q.robot),    *report::file_entry_of(q.measured),
-                   *report::file_entry_of(o.setup.reference_file), *report::file_entry_of(q.out),
-                   report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
-                   report::file_entry_of(q.config)};
+  // What was read (the hashes of the bytes parsed, core/input_ledger.hpp) and the model written,
+  // for `vcloe report` and for the record (absolute paths and SHA-256).
+  const FileRecord model{std::filesystem::absolute(q.out).lexically_normal().string(), sha256(model_text)};
+  r.inputs = {*report::file_entry_of(q.robot),          *report::file_entry_of(q.measured),
+              *report::file_entry_of(o.setup.reference_file), model,
+              report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
+              report::file_entry_of(q.config)};
   const std::string text = report::to_json(r).dump(2);
-  write_file_atomically(q.out + ".report.json", text + "\n", q.force);
+  // One write of the pair, the report (which records the model's hash) renamed first: a model
+  // and a report of two fits are never left side by side unnoticed.
+  write_files_atomically({{q.out + ".report.json", text + "\n"}, {q.out, model_text}}, q.force);
   if (q.json) std::cout << text << "\n";
   else report::print_identification(r, std::cout);
   if (!q.report.empty()) {

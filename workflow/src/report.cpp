@@ -1,6 +1,8 @@
 // The HTML report's inputs computed and the report written (report.hpp).
 #include "vcloe/workflow/report.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "vcloe/core/trace.hpp"
@@ -34,6 +36,15 @@ void check_validation_model(const report::ValidationResult& v, const std::string
                             const report::ReportInputs& files) {
   std::error_code ec;
   if (v.model.empty() || files.model.none()) return;
+  if (!v.model_sha256.empty() && !files.model.sha256.empty()) {  // the bytes validated against those identified
+    std::string a = v.model_sha256;
+    std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (a != files.model.sha256)
+      fail(validation_file, "is the validation of another model than " + files.model.path + " (the model of the "
+                            "identification report; SHA-256 differs: re-identified or edited since it was validated?): "
+                            "validate that model again");
+    return;
+  }
   if (std::filesystem::exists(v.model, ec) && std::filesystem::exists(files.model.path, ec)
           ? !std::filesystem::equivalent(v.model, files.model.path, ec)
           : std::filesystem::weakly_canonical(v.model, ec) != std::filesystem::weakly_canonical(files.model.path, ec))

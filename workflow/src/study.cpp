@@ -8,6 +8,7 @@
 
 #include "child_step.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/report/study.hpp"

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/report/validation.hpp"
@@ -149,7 +150,7 @@ void validate(const ValidateOptions& o) {
   o.validate();
   const auto start = std::chrono::steady_clock::now();
   const Loaded l = load(o);
-  report::ValidationResult v{o.model, o.truth, 0, {}, 0, std::nullopt};
+  report::ValidationResult v{o.model, o.truth, 0, {}, 0, std::nullopt, file_record(o.model).sha256};
   std::vector<oe_ident::IdentificationResult> fits;
   for (int i = 0; i < o.n; ++i) {
     v.trajectories.push_back(run_trajectory(o, l, o.seed + static_cast<unsigned>(i), fits));

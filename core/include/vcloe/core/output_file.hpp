@@ -24,6 +24,16 @@ namespace vcloe {
 // that the old file, if any, is left as it was.
 void write_file_atomically(const std::string& path, const std::string& text, bool force);
 
+// Files that belong together (a trace and its sidecar, a model and its report), written as one:
+// every file complete under its temporary name first, then renamed in the order given (put the
+// one that records the others' hashes first: a kill between renames leaves a pair whose hashes
+// disagree, refused on read, never a silently mismatched one). On any failure before the first
+// rename nothing is replaced.
+struct FileText {
+  std::string path, text;
+};
+void write_files_atomically(const std::vector<FileText>& files, bool force);
+
 // A file written as it grows, each write reaching the file at once (a live recording). Opening
 // removes an existing entry at the name (a file, or a symbolic link — the link, never its
 // target) when `force`, and creates the file anew (O_EXCL | O_NOFOLLOW).

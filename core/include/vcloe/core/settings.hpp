@@ -8,7 +8,6 @@
 //
 // problem() never throws: a file reader uses it to point at the key's line, a caller at the
 // key it takes on the command line. validate() is throw_if(problem(), where).
-#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,11 +24,5 @@ struct SettingProblem {
 // Throws vcloe::Error "<where>: <message>" (the message alone when `where` is empty) if there
 // is a problem; returns otherwise.
 void throw_if(const std::optional<SettingProblem>& problem, const std::string& where);
-
-// The one check of seed ranges: a command that derives `count` seeds from one (`first`, first + 1,
-// ..., each also plus `offset` for a second stream) needs them all at most `max` (what the type
-// that carries them holds); a seed that would wrap round to 0 is refused naming `option`.
-std::optional<SettingProblem> seed_range_problem(const std::string& option, std::uint64_t first, std::uint64_t count,
-                                                 std::uint64_t max, std::uint64_t offset = 0);
 
 }  // namespace vcloe
