@@ -6,6 +6,7 @@
 
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/excitation/pose_path.hpp"
 #include "vcloe/report/pose_plot.hpp"
 #include "vcloe/excitation/workflows.hpp"

@@ -271,7 +271,7 @@ TEST(Rotation, AnglesAreComparedAsRotationsAcrossPlusMinusPi) {
   // Interpolated onto other times across the wrap: still no difference.
   PoseTrace half = a;
   half.time.resize(25), half.measured.resize(25);
-  for (double& t : half.time) t += 0.005;
+  for (std::size_t i = 0; i < half.size(); ++i) half.time[i] += 0.005, half.measured[i](5) += 0.00005;  // on the line
   d = compare_traces(half, b, TraceColumns::Measured, TraceColumns::Measured, "a", "b");
   EXPECT_TRUE(d.interpolated);
   for (double r : d.rms_mrad) EXPECT_LT(r, 1e-6);

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 #include "vcloe/report/html.hpp"
