@@ -29,6 +29,7 @@ TEST(CliIo, OutputsOverAnyInputOrAnotherOutputAreRefusedBeforeAnyWork) {
   ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 1 --out " + ref).status, 0);
   ASSERT_EQ(run_vcloe("run --reference " + ref + " --experiment " + exp + " --out " + trace).status, 0);
   fs::create_symlink(trace, d / "t.png");
+  fs::create_symlink(trace, d / "t.html");
   const std::string before_exp = cli_test::read_file(exp), before_ref = cli_test::read_file(ref);
   expect_refused({
       // Files recorded in the trace's sidecar, not given on the command line.
@@ -38,8 +39,9 @@ TEST(CliIo, OutputsOverAnyInputOrAnotherOutputAreRefusedBeforeAnyWork) {
       // Two outputs on one file.
       {"identify --measured " + trace + " --out " + r + " --report " + r + " --force",
        "is also another output of this command (" + r + ", --out)"},
-      {"identify --measured " + trace + " --out " + (d / "m.yaml").string() + " --report " + (d / "m.yaml.report.json").string(),
-       "is also another output of this command"},
+      {"identify --measured " + trace + " --out " + (d / "m.yaml").string() + " --report " + (d / "t.html").string() +
+           " --force",
+       "is also an input of this command (" + trace + ", --measured)"},
       {"excite --out " + (d / "e.png").string() + " --plot " + (d / "e.png").string() + " --force",
        "is also another output of this command"},
       // The camera's rig file, the images of a folder.

@@ -229,6 +229,7 @@ TEST(Subprocess, AChildDiesWithItsParentAndInterruptsArePassedOnAndWaitedFor) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 100 + SIGTERM) << status;
   EXPECT_EQ(text_of(d / "term.txt"), "got\n");
   EXPECT_TRUE(gone_within(child, 1.0));
+  ::kill(child, SIGKILL);
   // SIGKILL to the parent (nothing can be passed on): the parent-death signal ends the child.
   fs::remove(d / "pid.txt");
   fs::remove(d / "term.txt");
@@ -239,6 +240,7 @@ TEST(Subprocess, AChildDiesWithItsParentAndInterruptsArePassedOnAndWaitedFor) {
   ::waitpid(parent, &status, 0);
   EXPECT_TRUE(gone_within(child, 2.0));
   EXPECT_EQ(text_of(d / "term.txt"), "got\n");
+  ::kill(child, SIGKILL);  // a red run leaves no orphan holding the test's output open
 }
 
 }  // namespace test_output_file
