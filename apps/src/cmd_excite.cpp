@@ -6,6 +6,7 @@
 
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/excitation/pose_path.hpp"
 #include "vcloe/report/pose_plot.hpp"
 #include "vcloe/excitation/workflows.hpp"
@@ -37,7 +38,9 @@ void add_excite_command(CLI::App& app) {
     // missing directory, never over an existing file without --force.
     o->seed_given = seed->count() > 0;
     o->validate();
-    if (!o->plot.empty()) report::check_plot_path(o->plot, o->force, {o->robot, o->config, o->out});
+    if (!o->plot.empty()) report::check_plot_name(o->plot);
+    IoPlan(o->force).input(o->robot, "--robot").input(o->config, "--config").output(o->out, "--out")
+        .output(o->plot, "--plot").check();
     const excitation::ExciteRun run = excitation::excite(*o, o->quiet ? nullptr : &std::cerr);
     if (!o->plot.empty()) {
       const std::string name = "optimised (" + excitation::to_string(run.problem.criterion) + ")";

@@ -15,6 +15,7 @@
 
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_ledger.hpp"
 
 namespace {
 
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_control_command(app);
   check_seeds(app);
   check_option_values(app);
+  const vcloe::InputLedger ledger;  // every input hashed from the bytes the command parsed
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -58,8 +58,8 @@ void MeasureOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The outputs: the file system, so here and not in problem() (which stays pure).
   if (!out.empty())
-    for (const std::string& f : {out, sidecar_path(out)})
-      check_output_path(f, force, {rig, markers, truth, sidecar_path(truth), images});
+    IoPlan(force).input(rig, "--rig").input(markers, "--markers").input_trace(truth, "--truth")
+        .input_folder(images, "an image of --images").output_trace(out, "--out").check();
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "vcloe/core/error.hpp"
 
+#include "vcloe/core/input_ledger.hpp"
+
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -54,7 +56,9 @@ std::string read_input_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) fail(path, "read failed");
-  return text.str();
+  std::string bytes = text.str();
+  note_input_read(path, bytes);  // the hash of what the caller parses (input_ledger.hpp)
+  return bytes;
 }
 
 std::string exact_number(double x) {

@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_ledger.hpp"
 #include "vcloe/core/trace.hpp"
 
 namespace vcloe {
@@ -51,6 +52,13 @@ std::string sha256(const std::string& bytes) {
 
 // Streams the file in 64 KiB chunks: a large trace is never held in memory whole.
 std::string sha256_file(const std::string& path) {
+  if (auto read = hash_of_bytes_read(path)) return *read;  // what this command parsed (input_ledger.hpp)
+  std::string hash = sha256_file_now(path);
+  note_input_hash(path, hash);
+  return hash;
+}
+
+std::string sha256_file_now(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot read (for its hash)");
   const DigestContext ctx = sha256_context();

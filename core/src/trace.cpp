@@ -27,62 +27,8 @@ namespace vcloe {
 std::string sidecar_path(const std::string& trace_path) { return trace_path + ".meta.json"; }
 
 namespace {
-
 namespace fs = std::filesystem;
-
-// Removes `path.tmp-<pid>` files whose writer process no longer exists (killed mid-write).
-// Another live writer's file, and anything not named so, is left alone.
-void remove_stale_temporaries(const std::string& path) {
-  const fs::path p(path);
-  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  const std::string prefix = p.filename().string() + ".tmp-";
-  std::error_code ec;
-  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
-    pid_t pid = 0;
-    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
-    if (r.ec != std::errc() || r.ptr != digits.data() + digits.size() || pid <= 0) continue;
-    if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(it->path(), ec);
-  }
-}
-
-// Writes text to `path.tmp-<pid>` and returns that name; removes it again on failure.
-std::string write_temporary(const std::string& path, const std::string& text) {
-  remove_stale_temporaries(path);
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  std::ofstream out(tmp, std::ios::binary);
-  if (!out) fail(path, "cannot write (directory missing or not writable?)");
-  out << text;
-  out.flush();
-  if (!out) {
-    out.close();
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    fail(path, "write failed (disk full?)");
-  }
-  return tmp;
-}
-
-void move_into_place(const std::string& tmp, const std::string& path) {
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    fail(path, "cannot replace it (" + ec.message() + ")");
-  }
-}
-
 }  // namespace
-
-void write_file_atomically(const std::string& path, const std::string& text, bool force) {
-  if (path.empty()) fail("(empty output path)", "expected a file name");
-  if (fs::is_directory(path)) fail(path, "is a directory, expected a file name");
-  if (fs::exists(path) && !force) fail(path, "exists; pass --force to overwrite");
-  move_into_place(write_temporary(path, text), path);
-}
 
 nlohmann::json file_entry(const std::string& path) { return to_json(file_record(path)); }
 
@@ -111,35 +57,6 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string&
                                     {"markers", &m.markers}})
     if (key == name) return recorded_file(*entry, key, trace_path);
   return std::nullopt;
-}
-
-void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
-  if (path.empty()) fail("(empty output path)", "expected a file name");
-  const fs::path p(path);
-  // Room for the companions written beside it: <name>.meta.json, .report.json, .tmp-<pid>.
-  if (const std::size_t n = p.filename().string().size(); n > kMaxOutputNameLength)
-    fail(path, "a file name of " + std::to_string(n) + " characters; at most " + std::to_string(kMaxOutputNameLength) +
-                   " (the system's 255 less room for the files written beside it)");
-  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  const fs::file_status dir = fs::status(parent, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "its directory cannot be used: " + ec.message());
-  if (!fs::is_directory(dir)) fail(path, "its directory " + parent.string() + " does not exist");
-  const fs::file_status st = fs::status(p, ec);  // a symbolic-link loop, a name too long: said, not thrown
-  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be written: " + ec.message());
-  if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
-  if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
-  for (const std::string& in : inputs)
-    if (!in.empty() && fs::exists(in, ec) && fs::exists(st) && fs::equivalent(p, in, ec))
-      fail(path, "is also an input of this command (" + in + "); refusing to overwrite it even with --force");
-  if (fs::exists(st) && !force) fail(path, "exists; pass --force to overwrite");
-}
-
-void create_output_directory(const std::string& dir) {
-  if (dir.empty()) fail("(empty directory name)", "expected a directory");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) fail(dir, "cannot create the directory (" + ec.message() + ")");
 }
 
 std::string trace_csv_header(const PoseTrace& t) {
@@ -202,17 +119,7 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   // Both files complete under temporary names, then the sidecar renamed first: a kill between
   // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
   // beside no CSV, never a new CSV that an old sidecar seems to describe.
-  const std::string csv_tmp = write_temporary(path, out);
-  std::string meta_tmp;
-  try {
-    meta_tmp = write_temporary(sidecar_path(path), meta.dump(2) + "\n");
-  } catch (const Error&) {
-    std::error_code ec;
-    fs::remove(csv_tmp, ec);
-    throw;
-  }
-  move_into_place(meta_tmp, sidecar_path(path));
-  move_into_place(csv_tmp, path);
+  write_files_atomically({{sidecar_path(path), meta.dump(2) + "\n"}, {path, out}}, force);
 }
 
 TraceMetadata parse_sidecar(const std::string& json_text, const std::string& name) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 
 namespace vcloe {
 
@@ -52,10 +53,10 @@ TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColu
         q = pb.back();
       } else {
         const double w = std::clamp((t - b.time[k]) / (b.time[k + 1] - b.time[k]), 0.0, 1.0);
-        q = (1 - w) * pb[k] + w * pb[k + 1];
+        q = pose_between(pb[k], pb[k + 1], w);
       }
     }
-    const Vec6d e = pa[i] - q;
+    const Vec6d e = pose_difference(pa[i], q);  // angles as rotations (a wrap at +-pi is no error)
     sum_sq += e.cwiseProduct(e);
     max_abs = max_abs.cwiseMax(e.cwiseAbs());
   }
@@ -73,8 +74,7 @@ TrackingError tracking_error(const PoseTrace& t, const std::string& name) {
   const std::vector<Vec6d>& ref = columns_of(t, TraceColumns::Reference, name);
   TrackingError r;
   for (std::size_t i = 0; i < t.size(); ++i) {
-    Vec6d e = ref[i] - t.measured[i], d = ref[i] - ref.front();
-    for (int c = 3; c < 6; ++c) e(c) = std::remainder(e(c), 2 * M_PI), d(c) = std::remainder(d(c), 2 * M_PI);
+    const Vec6d e = pose_difference(ref[i], t.measured[i]), d = pose_difference(ref[i], ref.front());
     const double p = e.head<3>().norm(), a = e.tail<3>().norm();
     if (p > r.max_position_m) r.max_position_m = p, r.time_position_s = t.time[i];
     if (a > r.max_angle_rad) r.max_angle_rad = a, r.time_angle_s = t.time[i];

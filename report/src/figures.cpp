@@ -2,7 +2,6 @@
 #include "figures.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "vcloe/report/gnuplot.hpp"
@@ -16,21 +15,22 @@ const char* const kLabel[6] = {"x (mm)", "y (mm)", "z (mm)", "alpha (mrad)", "be
 
 void plot_residuals(const ResidualSeries& r, const std::string& png, const std::string& title) {
   const GnuplotJob job(png);
-  const std::string data = job.data_file("residual.dat");
+  const std::string data = "residual.dat";
   {
-    std::ofstream d(data);
+    std::ostringstream d;
     for (std::size_t i = 0; i < r.time.size(); ++i) {
       d << r.time[i];
       for (int c = 0; c < 6; ++c) d << ' ' << r.residual[i](c) * 1e3;
       d << '\n';
     }
+    job.write_data(data, d.str());
   }
   std::ostringstream g;
   g << "set multiplot layout 2,3 title " << gnuplot_quote(title) << "\nset xlabel 't (s)'\n";
   for (int c = 0; c < 6; ++c) {
     const double s = r.sigma(c) * 1e3;
-    g << "set ylabel '" << kLabel[c] << "'\nplot " << gnuplot_quote(data) << " using 1:(" << -s << "):(" << s
-      << ") with filledcurves fc rgb '#cfe3f7' title '+-sigma camera', " << gnuplot_quote(data) << " using 1:" << c + 2
+    g << "set ylabel '" << kLabel[c] << "'\nplot " << job.data(data) << " using 1:(" << -s << "):(" << s
+      << ") with filledcurves fc rgb '#cfe3f7' title '+-sigma camera', " << job.data(data) << " using 1:" << c + 2
       << " with lines lw 1 lc rgb '#b2182b' title 'measured - twin'\n";
   }
   g << "unset multiplot";
@@ -50,15 +50,16 @@ void plot_residual_histogram(const ResidualSeries& r, const std::string& png) {
         if (b >= 0 && b < bins) count[static_cast<std::size_t>(b)] += 1;
         n += 1;
       }
-    std::ofstream d(job.data_file("hist" + std::to_string(group) + ".dat"));
+    std::ostringstream d;
     for (int b = 0; b < bins; ++b) d << lo + (b + 0.5) * width << ' ' << count[static_cast<std::size_t>(b)] / (n * width) << '\n';
+    job.write_data("hist" + std::to_string(group) + ".dat", d.str());
   }
   std::ostringstream g;
   g << "set multiplot layout 1,2 title 'residual / declared camera sigma'\nset xrange [-6:6]\nset style fill solid 0.5\n"
        "set xlabel 'residual / sigma'\nset ylabel 'density'\nnormal(x) = exp(-x*x/2) / sqrt(2*pi)\n";
   const char* group_name[2] = {"positions x, y, z", "angles alpha, beta, gamma"};
   for (int group = 0; group < 2; ++group)
-    g << "set title '" << group_name[group] << "'\nplot " << gnuplot_quote(job.data_file("hist" + std::to_string(group) + ".dat"))
+    g << "set title '" << group_name[group] << "'\nplot " << job.data("hist" + std::to_string(group) + ".dat")
       << " using 1:2 with boxes lc rgb '#4393c3' title 'residual', normal(x) with lines lw 2 lc rgb 'black' "
          "title 'camera noise N(0,1)'\n";
   g << "unset multiplot";
@@ -69,13 +70,14 @@ void plot_correlation(const std::vector<std::string>& names, const std::vector<s
                       const std::string& png) {
   if (names.empty() || matrix.size() != names.size()) fail(png, "no correlation matrix to plot");
   const GnuplotJob job(png);
-  const std::string data = job.data_file("corr.dat");
+  const std::string data = "corr.dat";
   {
-    std::ofstream d(data);
+    std::ostringstream d;
     for (const auto& row : matrix) {
       for (double v : row) d << (std::isfinite(v) ? v : 0.0) << ' ';
       d << '\n';
     }
+    job.write_data(data, d.str());
   }
   std::ostringstream tics;
   for (std::size_t i = 0; i < names.size(); ++i) tics << (i ? ", " : "") << gnuplot_quote(names[i]) << ' ' << i;
@@ -85,22 +87,23 @@ void plot_correlation(const std::vector<std::string>& names, const std::vector<s
     << "set palette defined (-1 '#2166ac', 0 'white', 1 '#b2182b')\nset cbrange [-1:1]\n"
     << "set xrange [-0.5:" << n - 0.5 << "]\nset yrange [" << n - 0.5 << ":-0.5]\n"
     << "set xtics (" << tics.str() << ") rotate by 90 right\nset ytics (" << tics.str() << ")\n"
-    << "plot " << gnuplot_quote(data) << " matrix with image notitle";
+    << "plot " << job.data(data) << " matrix with image notitle";
   job.run(g.str(), "900,850");
 }
 
 void plot_singular_values(const std::vector<double>& sv, double rank_tolerance, const std::string& png) {
   if (sv.empty() || !(sv.front() > 0)) fail(png, "no singular values to plot");
   const GnuplotJob job(png);
-  const std::string data = job.data_file("sv.dat");
+  const std::string data = "sv.dat";
   {
-    std::ofstream d(data);
+    std::ostringstream d;
     for (std::size_t i = 0; i < sv.size(); ++i) d << i + 1 << ' ' << std::max(sv[i] / sv.front(), 1e-300) << '\n';
+    job.write_data(data, d.str());
   }
   std::ostringstream g;
   g << "set title 'singular values of the weighted Jacobian at the solution'\nset logscale y\nset format y '1e%T'\n"
     << "set xlabel 'index'\nset ylabel 'sigma_i / sigma_1'\nset xrange [0:" << sv.size() + 1 << "]\n"
-    << "plot " << gnuplot_quote(data) << " using 1:2 with linespoints pt 7 lw 1.5 lc rgb '#2166ac' title 'singular values', "
+    << "plot " << job.data(data) << " using 1:2 with linespoints pt 7 lw 1.5 lc rgb '#2166ac' title 'singular values', "
     << rank_tolerance << " with lines dt 2 lw 2 lc rgb '#b2182b' title 'rank cut (rank_tolerance)'";
   job.run(g.str(), "900,500");
 }

@@ -1,13 +1,13 @@
 // gnuplot jobs with one look (gnuplot.hpp).
 #include "vcloe/report/gnuplot.hpp"
 
-#include <unistd.h>
-
-#include <atomic>
-#include <cstdlib>
+#include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/subprocess.hpp"
 
 namespace vcloe::report {
 
@@ -23,50 +23,50 @@ std::string gnuplot_terminal(const std::string& file, const std::string& size) {
 
 std::string gnuplot_quote(const std::string& s) {
   std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\'') q += "''";
+    else if (u < 0x20 || u == 0x7f) q += ' ';  // a newline would end the script's line
+    else q += c;
+  }
   return q + "'";
 }
 
-GnuplotJob::GnuplotJob(std::string output) : output_(std::move(output)) {
+GnuplotJob::GnuplotJob(std::string output) : output_(std::move(output)), dir_(output_, "the plot") {
   gnuplot_terminal(output_, "1,1");
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+  if (find_program("gnuplot").empty())
     fail(output_, "gnuplot not found; install Debian's gnuplot-nox (scripts/install-deps.sh does)");
-  static std::atomic<int> counter{0};
-  std::error_code ec;
-  const fs::path tmp = fs::temp_directory_path(ec);
-  if (ec) {
-    const char* env = std::getenv("TMPDIR");
-    fail(output_, "the plot needs a directory for temporary files: TMPDIR=" + std::string(env ? env : "") + ": " +
-                      ec.message());
-  }
-  dir_ = tmp / ("vcloe-plot-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  if (fs::create_directories(dir_, ec); ec) fail(dir_.string(), "cannot create the plot's temporary directory: " + ec.message());
 }
 
-GnuplotJob::~GnuplotJob() {
-  std::error_code ec;
-  fs::remove_all(dir_, ec);
+std::string GnuplotJob::data(const std::string& name) const { return gnuplot_quote(name); }
+
+void GnuplotJob::write_data(const std::string& name, const std::string& text) const {
+  write_file_atomically(dir_.file(name), text, true);
 }
 
-std::string GnuplotJob::data_file(const std::string& name) const { return (dir_ / name).string(); }
-
+// gnuplot runs in the job's directory on names of our own (plot.gp, the data files, the image):
+// no path the user chose, nor TMPDIR, is ever part of the script or of a command line.
 void GnuplotJob::run(const std::string& body, const std::string& size) const {
-  const fs::path script = dir_ / "plot.gp", err = dir_ / "err.txt";
-  {
-    std::ofstream g(script);
-    g << "set terminal " << gnuplot_terminal(output_, size) << "\nset output " << gnuplot_quote(fs::absolute(output_).string())
-      << "\nset termoption noenhanced\nset grid\nset key top right opaque box\nset style line 1 lw 1.5\n"
-      << body << "\nunset output\n";
-  }
-  const int rc = std::system(("gnuplot '" + script.string() + "' 2>'" + err.string() + "'").c_str());
+  const std::string image = "plot" + fs::path(output_).extension().string();
+  write_data("plot.gp", "set terminal " + gnuplot_terminal(output_, size) + "\nset output " + gnuplot_quote(image) +
+                            "\nset termoption noenhanced\nset grid\nset key top right opaque box\nset style line 1 lw 1.5\n" +
+                            body + "\nunset output\n");
+  const ChildExit e = run_child({"gnuplot", "plot.gp"}, {dir_.path(), dir_.file("out.txt"), dir_.file("err.txt")});
+  if (e.interrupted_by) fail(output_, "interrupted by signal " + std::to_string(e.interrupted_by) + " while gnuplot drew it; nothing written");
   std::string first;
   {
-    std::ifstream e(err);
-    std::string line;
-    while (std::getline(e, line))
+    std::ifstream err(dir_.file("err.txt"));
+    for (std::string line; std::getline(err, line);)
       if (!line.empty() && first.empty()) first = line;
   }
-  if (rc != 0 || !fs::exists(output_)) fail(output_, "gnuplot failed: " + first);
+  std::error_code ec;
+  if (!e.ok() || !fs::is_regular_file(dir_.file(image), ec))
+    fail(output_, "gnuplot failed (" + e.describe() + "): " + first);
+  std::ifstream in(dir_.file(image), std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) fail(output_, "cannot read gnuplot's image back");
+  write_file_atomically(output_, bytes.str(), true);  // the caller checked the name (IoPlan) before any work
 }
 
 }  // namespace vcloe::report

@@ -13,6 +13,7 @@
 #include "sections.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
 
 namespace vcloe::report {
 
@@ -95,17 +96,13 @@ std::string diagnostic_figures(const IdentificationReport& r, const ReportTraces
 }  // namespace
 
 std::string identification_report_html(const ReportInput& in, const ReportTraces& traces) {
-  const fs::path dir = fs::temp_directory_path() / ("vcloe-report-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
   const Vec6d sigma = declared_sigma(traces.measured);
   std::string body;
-  try {
+  {
+    const TemporaryDirectory tmp(in.identification_file, "the report's figures");
+    const fs::path dir = tmp.path();
     body = trace_figures(traces, dir, sigma) + diagnostic_figures(in.identification, traces, dir);
-  } catch (...) {
-    fs::remove_all(dir);
-    throw;
   }
-  fs::remove_all(dir);
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>vcloe identification report</title>\n" << kStyle
     << "</head><body>\n<h1>Identification report</h1>\n<p>" << html_escape(fs::absolute(in.identification_file).string())
@@ -115,10 +112,9 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
   return h.str();
 }
 
-void check_report_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
+void check_report_name(const std::string& path) {
   const std::string ext = fs::path(path).extension().string();
   if (ext != ".html" && ext != ".htm") fail(path, "expected an HTML file name (.html or .htm), got '" + ext + "'");
-  check_output_path(path, force, inputs);
 }
 
 }  // namespace vcloe::report

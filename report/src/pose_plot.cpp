@@ -1,6 +1,5 @@
 #include "vcloe/report/pose_plot.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include "vcloe/report/gnuplot.hpp"
@@ -9,10 +8,7 @@
 
 namespace vcloe::report {
 
-void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs) {
-  gnuplot_terminal(file, "1,1");
-  check_output_path(file, force, inputs);
-}
+void check_plot_name(const std::string& file) { gnuplot_terminal(file, "1,1"); }
 
 PoseSeries sample_series(const std::string& name, const PosePath& path, double step) {
   PoseSeries s{name, {}, {}};
@@ -26,16 +22,18 @@ PoseSeries sample_series(const std::string& name, const PosePath& path, double s
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
                       bool force) {
   if (series.empty()) fail(file, "nothing to plot");
-  check_plot_path(file, force);
+  check_plot_name(file);
+  (void)force;  // checked by the command's IoPlan before any work
   const GnuplotJob job(file);
   for (std::size_t s = 0; s < series.size(); ++s) {
-    std::ofstream d(job.data_file("series" + std::to_string(s) + ".dat"));
+    std::ostringstream d;
     for (std::size_t i = 0; i < series[s].time.size(); ++i) {
       const Vec6d& p = series[s].pose[i];
       d << series[s].time[i];
       for (int c = 0; c < 6; ++c) d << ' ' << p(c) * 1e3;  // mm, mrad
       d << '\n';
     }
+    job.write_data("series" + std::to_string(s) + ".dat", d.str());
   }
   const char* labels[6] = {"x (mm)", "y (mm)", "z (mm)", "alpha (mrad)", "beta (mrad)", "gamma (mrad)"};
   std::ostringstream g;
@@ -43,7 +41,7 @@ void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& 
   for (int c = 0; c < 6; ++c) {
     g << "set ylabel '" << labels[c] << "'\nplot ";
     for (std::size_t s = 0; s < series.size(); ++s)
-      g << (s ? ", " : "") << gnuplot_quote(job.data_file("series" + std::to_string(s) + ".dat")) << " using 1:" << c + 2
+      g << (s ? ", " : "") << job.data("series" + std::to_string(s) + ".dat") << " using 1:" << c + 2
         << " with lines lw 1.5 title " << gnuplot_quote(series[s].name);
     g << "\n";
   }

@@ -35,6 +35,7 @@ ParameterVariation read_variation(const Node& p) {
 json to_json(const ValidationResult& r) {
   json j;
   j["model"] = r.model;
+  if (!r.model_sha256.empty()) j["model_sha256"] = r.model_sha256;
   j["truth"] = r.truth;
   j["seconds"] = r.seconds;
   json t = json::array();
@@ -59,6 +60,12 @@ ValidationResult validation_from_json(const json& document, const std::string& f
   const Node t = root.need("trajectories");
   r.worst_ratio = root.need("worst_ratio").non_negative();
   r.model = root.need("model").string();
+  if (const Node h = root["model_sha256"]; !h.is_null()) {
+    r.model_sha256 = h.string();
+    if (r.model_sha256.size() != 64 ||
+        r.model_sha256.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      h.refuse("the model's SHA-256 as 64 hex digits");
+  }
   r.truth = root.need("truth").string();
   r.seconds = root.need("seconds").non_negative();
   for (std::size_t i = 0; i < t.array_size(); ++i)

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
@@ -40,9 +41,8 @@ class Controller {
     PoseTrace layout;  // the layout: reference and command columns
     layout.reference.push_back(Vec6d::Zero());
     layout.command.push_back(Vec6d::Zero());
-    partial_.open(o.out + ".partial", std::ios::trunc);
-    if (!partial_) fail(o.out + ".partial", "cannot be written");
-    partial_ << trace_csv_header(layout) << std::flush;
+    partial_.open(o.out + ".partial", o.force);  // a link there replaced, never written through
+    partial_.write(trace_csv_header(layout));
   }
 
   void run() {
@@ -89,7 +89,7 @@ class Controller {
   bool running_ = false, stopped_ = false;
   bridge::StatusMessage last_status_;
   std::string end_reason_;
-  std::ofstream partial_;  // the trace's rows as they are emitted, in frame order
+  StreamedFile partial_;  // the trace's rows as they are emitted, in frame order
 
   void send(const bridge::Message& m) {
     commands_.publish(m);
@@ -188,7 +188,7 @@ std::string Controller::schedule_mismatch(bool finished, std::uint64_t lost) con
 void Controller::emit_rows(bool all) {
   const std::size_t emitted = role_.emit_rows(all);
   const PoseTrace& t = role_.trace();
-  for (std::size_t k = t.size() - emitted; k < t.size(); ++k) partial_ << trace_csv_row(t, k) << std::flush;
+  for (std::size_t k = t.size() - emitted; k < t.size(); ++k) partial_.write(trace_csv_row(t, k));
 }
 
 double quantile(std::vector<double> v, double q) {

@@ -195,8 +195,9 @@ void RigRun::validate(const std::string& where) const {
 
 void run_rig(const RigRun& r) {
   r.validate();
-  for (const std::string& f : {r.out, sidecar_path(r.out)})
-    check_output_path(f, r.force, {r.robot, r.experiment, r.reference, r.truth});
+  IoPlan(r.force).input(r.robot, "--robot").input(r.experiment, "--experiment").input(r.reference, "--reference")
+      .input(r.truth, "--truth").input(r.camera.rig, "--camera-rig").input(r.camera.markers, "--camera-markers")
+      .output_trace(r.out, "--out").output(r.out + ".partial", "the recording of --out while it runs").check();
   if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
   std::string dir;
   RigEndpoints e;

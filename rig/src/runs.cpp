@@ -6,8 +6,8 @@
 namespace vcloe::rig {
 
 void SimulateOptions::validate() const {
-  check_output_path(out, force, {model, experiment, reference});
-  check_output_path(sidecar_path(out), force, {model, experiment, reference});
+  IoPlan(force).input(model, "--model").input(experiment, "--experiment").input(reference, "--reference")
+      .output_trace(out, "--out").check();
 }
 
 void simulate_to_file(const SimulateOptions& o) {
@@ -27,7 +27,9 @@ std::optional<SettingProblem> RunOptions::problem() const {
 void RunOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The outputs: the file system, so here and not in problem() (which stays pure).
-  for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {robot, experiment, reference, truth});
+  IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
+      .input(truth, "--truth").input(camera.rig, "--camera-rig").input(camera.markers, "--camera-markers")
+      .output_trace(out, "--out").check();
 }
 
 void run_virtual_to_file(const RunOptions& o) {

@@ -179,12 +179,14 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     e.measured.push_back(measured.measured[j]);
   }
   // The camera noise the trace declares (sidecar `noise_sigma`): the yardstick of the model
-  // adequacy verdict (oe_ident/adequacy.hpp).
+  // adequacy verdict (oe_ident/adequacy.hpp). A noise-free trace (`run --noise-* 0`) has no
+  // noise to measure the residual against: the identification settings' noise_sigma is then
+  // the yardstick (the fit's weights are those settings' in any case).
   if (const std::optional<Vec6d>& sigma = measured.metadata.noise_sigma) {
     for (int c = 0; c < 6; ++c)
-      if (!((*sigma)(c) > 0))
-        fail(sidecar_path(name), "noise_sigma[" + std::to_string(c) + "]: expected a positive number");
-    e.declared_noise = *sigma;
+      if (!((*sigma)(c) >= 0))
+        fail(sidecar_path(name), "noise_sigma[" + std::to_string(c) + "]: expected a non-negative number");
+    if ((sigma->array() > 0).all()) e.declared_noise = *sigma;
   }
   return e;
 }

@@ -151,3 +151,50 @@ TEST(CliProvenance, SettingsThatLeaveNothingToFitAreTheOnlyLineNoPriorsWarningBe
     EXPECT_EQ(c.out.find("warning"), std::string::npos) << c.out;
   }
 }
+
+namespace test_cli_provenance {
+
+TEST(CliProvenance, AnExperimentWhoseGainsDifferFromTheRecordedOneIsRefusedAndTheSameOneAccepted) {
+  // Outer gains 10 % off the recorded experiment's: the timing matched, so it fitted silently.
+  const Runs r = make_runs("gains");
+  const std::string base = cli_test::read_file(config + "experiment.yaml");
+  struct Case {
+    std::string name, from, to, expected;
+  };
+  for (const Case& k : {Case{"kp.yaml", "kp: 0.3 ", "kp: 0.33 ", "outer_pid.kp[0] is 0.33, but "},
+                        Case{"ki.yaml", "ki: 2.4 ", "ki: [2.4, 2.4, 2.4, 2.4, 2.4, 2.64] ", "outer_pid.ki[5] is 2.64, but "},
+                        Case{"kd.yaml", "kd: 0.001 ", "kd: 0.0011 ", "outer_pid.kd[0] is 0.0011, but "}}) {
+    std::string text = base;
+    ASSERT_NE(text.find(k.from), std::string::npos) << k.from;
+    text.replace(text.find(k.from), k.from.size(), k.to);
+    std::ofstream(r.dir / k.name) << text;
+    const CommandResult c = run_vcloe(identify(r, r.plain, r.loaded, "--experiment " + (r.dir / k.name).string()));
+    EXPECT_EQ(c.status, 2) << c.out;
+    EXPECT_NE(c.out.find(k.expected + r.plain.string() + " was recorded with "), std::string::npos) << c.out;
+    EXPECT_NE(c.out.find("the twin would run another controller than the one measured"), std::string::npos) << c.out;
+  }
+  // The same experiment under another name and with other comments: the same controller, accepted.
+  std::ofstream(r.dir / "same.yaml") << "# a copy\n" << base;
+  const CommandResult same = run_vcloe(identify(r, r.plain, r.loaded, "--json --experiment " + (r.dir / "same.yaml").string()));
+  EXPECT_EQ(same.status, 0) << same.out;
+}
+
+TEST(CliProvenance, NoiseFreeTracesThatRunRecordsAreIdentified) {
+  // `run --noise-* 0` records noise_sigma 0; identify refused it ("expected a positive number").
+  const Runs r = make_runs("noisefree");
+  const fs::path clean = r.dir / "clean.csv", loaded = r.dir / "clean-loaded.csv";
+  ASSERT_EQ(run_vcloe("run --noise-position 0 --noise-angle 0 --reference " + r.reference.string() + " --out " + clean.string()).status, 0);
+  ASSERT_EQ(run_vcloe("run --seed 2 --noise-position 0 --noise-angle 0 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 "
+                      "--reference " + r.reference.string() + " --out " + loaded.string()).status, 0);
+  const CommandResult c = run_vcloe(identify(r, clean, loaded, "--json"));
+  EXPECT_EQ(c.status, 0) << c.out;
+  // A negative declared noise is still no camera's.
+  const std::string sidecar = clean.string() + ".meta.json";
+  nlohmann::json meta = nlohmann::json::parse(std::ifstream(sidecar));
+  meta["noise_sigma"][0] = -1e-5;
+  std::ofstream(sidecar) << meta.dump(2);
+  const CommandResult bad = run_vcloe(identify(r, clean, loaded));
+  EXPECT_EQ(bad.status, 2) << bad.out;
+}
+
+}  // namespace test_cli_provenance

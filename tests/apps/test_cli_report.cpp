@@ -124,3 +124,39 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   EXPECT_EQ(typed.status, 2) << typed.out;
   EXPECT_NE(typed.out.find("bad.json: key 'parameters[0].value': expected a number, got \"nan\""), std::string::npos) << typed.out;
 }
+
+namespace test_cli_report {
+
+TEST(CliReport, FilesChangedSinceTheFitOrAnotherModelsValidationAreRefusedBeforeDrawing) {
+  // `vcloe report` drew a re-recorded trace, an edited model or another model's validation under
+  // the tables of the old fit.
+  const Identified r = identified("hashes");
+  const fs::path model = r.dir / "model.yaml", other = r.dir / "other.yaml", html = r.dir / "r.html";
+  const std::string model_text = cli_test::read_file(model);
+  std::ofstream(other) << model_text << "# edited\n";
+  const fs::path v2 = r.dir / "other-validation.json";
+  ASSERT_EQ(run_vcloe("validate --n 1 --model " + other.string() + " --out " + v2.string()).status, 0);
+  const std::string report = "report --identification " + r.report_json.string() + " --out " + html.string();
+  CommandResult c = run_vcloe(report + " --validation " + v2.string());
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find(v2.string() + ": is the validation of another model than " + model.string()), std::string::npos) << c.out;
+  // The model edited since the fit.
+  std::ofstream(model) << model_text << "# edited\n";
+  c = run_vcloe(report);
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find(model.string() + ": has changed since " + r.report_json.string() + " was written (its identified model"),
+            std::string::npos)
+      << c.out;
+  std::ofstream(model) << model_text;  // as fitted again
+  // The measured trace recorded again under its name.
+  const fs::path plain = r.dir / "plain.csv";
+  ASSERT_EQ(run_vcloe("run --seed 7 --reference " + (r.dir / "short.yaml").string() + " --out " + plain.string() + " --force").status, 0);
+  c = run_vcloe(report);
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find(plain.string() + ": has changed since " + r.report_json.string() + " was written (its measured trace"),
+            std::string::npos)
+      << c.out;
+  EXPECT_FALSE(fs::exists(html));
+}
+
+}  // namespace test_cli_report

@@ -2,9 +2,17 @@
 // not tuned on"): the chain per truth as child processes, the table and the JSON; refusals.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "cli_fixtures.hpp"
 #include "vcloe/report/study.hpp"
@@ -65,3 +73,51 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   EXPECT_EQ(words.status, 2);
   EXPECT_NE(words.out.find("expected K/N (whole numbers"), std::string::npos) << words.out;
 }
+
+namespace test_cli_study {
+
+// Every process whose command line mentions `text` (a study's directory).
+std::vector<int> processes_mentioning(const std::string& text) {
+  std::vector<int> found;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    const std::string cmd((std::istreambuf_iterator<char>(in)), {});
+    if (cmd.find(text) != std::string::npos) found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+TEST(CliStudy, ASignalToTheStudyIsPassedOnToTheRunningStepAndWaitedFor) {
+  // SIGTERM to `study` ended the study alone; the running step went on writing.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-study", "signal");
+  const fs::path ref = d / "short.yaml", settings = d / "quick.yaml", dir = d / "study", log = d / "study.log";
+  ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
+                             "stopping: {max_iterations: 3}\nhorizons: [1.0]\n";
+  const pid_t study = ::fork();
+  if (study == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1), ::dup2(fd, 2);
+    ::execl(VCLOE_BINARY, "vcloe", "study", "--truths", "1", "--n", "1", "--quiet", "--reference", ref.c_str(), "--config",
+            settings.c_str(), "--dir", dir.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Once the identify step runs (the longest of the chain), SIGTERM to the study alone.
+  for (int i = 0; i < 3000 && !fs::exists(dir / "truth-1" / "identify.err"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(fs::exists(dir / "truth-1" / "identify.err")) << cli_test::read_file(log);
+  ::kill(study, SIGTERM);
+  int status = 0;
+  ::waitpid(study, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status << "\n" << cli_test::read_file(log);
+  EXPECT_NE(cli_test::read_file(log).find("vcloe: error: step 'identify (truth 1)': interrupted by SIGTERM, passed on to the "
+                                          "step, which has ended"),
+            std::string::npos)
+      << cli_test::read_file(log);
+  EXPECT_TRUE(processes_mentioning(dir.string()).empty());  // nothing left running, nothing left writing
+  EXPECT_FALSE(fs::exists(dir / "truth-1" / "identified.yaml"));
+}
+
+}  // namespace test_cli_study

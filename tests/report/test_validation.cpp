@@ -17,7 +17,7 @@ namespace test_validation {
 namespace {
 
 report::ValidationResult sample(bool reidentified) {
-  report::ValidationResult v{"model.yaml", "truth.yaml", 12.5, {}, 1.1, std::nullopt};
+  report::ValidationResult v{"model.yaml", "truth.yaml", 12.5, {}, 1.1, std::nullopt, std::string(64, 'a')};
   const report::AxesDifference a{{0.02, 0.03, 0.02}, {0.1, 0.12, 0.06}, {0.07, 0.09, 0.06}, {0.4, 0.5, 0.2}};
   v.trajectories = {{1001, a, a, 1.0}, {1002, a, a, 1.1}};
   if (reidentified) v.parameter_variation = {{{"m_p", "kg", 25.5, 25.4, 0.2, 0.008, 2, 2}}};

@@ -21,7 +21,7 @@ std::optional<SettingProblem> FilterTraceOptions::problem() const {
 void FilterTraceOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The outputs: the file system, so here and not in problem() (which stays pure).
-  for (const std::string& f : {out, sidecar_path(out)}) check_output_path(f, force, {in, sidecar_path(in)});
+  IoPlan(force).input_trace(in, "the trace filtered").output_trace(out, "--out").check();
 }
 
 double FilterTraceOptions::cutoff_for(double fs_hz, double span_s, std::ostream& notes) const {

@@ -136,10 +136,11 @@ Report render_pairs(const RenderPairsOptions& o, const PosePathLoader& load_refe
   check_markers_visible(rig, markers, reference, o.frames, o.rate, o.rig + " along " + o.reference, warnings);
   create_output_directory(o.out);
   const std::string trace_path = (fs::path(o.out) / "truth.csv").string();
+  IoPlan plan(o.force);
+  plan.input(o.rig, "--rig").input(o.markers, "--markers").input(o.reference, "--reference");
   for (int k = 0; k < o.frames; ++k)
-    check_output_path(image_name(o.out, "left", k), o.force), check_output_path(image_name(o.out, "right", k), o.force);
-  for (const std::string& f : {trace_path, sidecar_path(trace_path)})
-    check_output_path(f, o.force, {o.rig, o.markers, o.reference});
+    plan.output(image_name(o.out, "left", k), "an image of --out").output(image_name(o.out, "right", k), "an image of --out");
+  plan.output_trace(trace_path, "the truth of --out").check();
   PoseTrace trace;
   for (int k = 0; k < o.frames; ++k) {
     const double t = k / o.rate;

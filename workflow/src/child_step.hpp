@@ -1,5 +1,6 @@
 #pragma once
-// Running `vcloe <args>` — this very executable — as a child process: how `vcloe demo` and
+// Running `vcloe <args>` — this very executable — as a child process (core/subprocess.hpp: no
+// shell, dies with its parent, SIGINT/SIGTERM passed on and waited for): how `vcloe demo` and
 // `vcloe study` chain the commands a user would type, so each step is exactly that command.
 #include <iosfwd>
 #include <string>
@@ -17,14 +18,5 @@ struct ChildOutput {
 // file when the output went to one.
 void run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
                     const ChildOutput& output = {});
-
-// Another program, by argument vector (argv[0] looked up on PATH; no shell): waited for, its
-// standard output and error together in `output`. Throws vcloe::Error "<title>: cannot start
-// '<argv[0]>' (<reason>)" when it cannot be started (not on PATH, not executable).
-struct ProgramResult {
-  int status = 0;  // exit status; 128 + the signal if one ended it
-  std::string output;
-};
-ProgramResult run_program(const std::string& title, const std::vector<std::string>& argv);
 
 }  // namespace vcloe::workflow

@@ -11,7 +11,10 @@
 namespace vcloe::workflow {
 
 void CompareOptions::validate() const {
-  if (!plot.empty()) report::check_plot_path(plot, force, {a, b, sidecar_path(a), sidecar_path(b)});
+  if (!plot.empty()) {
+    report::check_plot_name(plot);
+    IoPlan(force).input_trace(a, "trace A").input_trace(b, "trace B").output(plot, "--plot").check();
+  }
 }
 
 void compare(const CompareOptions& o) {

@@ -3,13 +3,16 @@
 
 #include <glog/logging.h>
 
+#include <filesystem>
 #include <iomanip>
+#include <tuple>
 #include <iostream>
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
+#include "vcloe/servo/timing.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/report/html.hpp"
 #include "vcloe/workflow/report.hpp"
@@ -26,6 +29,47 @@ std::string recorded_path(const PoseTrace& t, const std::string& key, const std:
   if (sha256_file(f->path) != f->sha256)
     fail(f->path, "changed since " + trace_file + " was recorded (SHA-256 differs); pass the original with --" + key);
   return f->path;
+}
+
+// The files a trace's sidecar records (robot, experiment, reference, truth, rig, markers): inputs
+// of the fit as much as those given, never to be overwritten by it. A sidecar that cannot be
+// read adds nothing here; reading the trace then says what is wrong with it.
+void add_recorded_inputs(IoPlan& plan, const std::string& trace) {
+  if (trace.empty()) return;
+  const std::string meta = sidecar_path(trace);
+  try {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(meta, ec)) return;
+    PoseTrace t;
+    t.metadata = parse_sidecar(read_input_file(meta), meta);
+    for (const char* key : {"robot", "experiment", "reference", "truth", "rig", "markers"})
+      if (const auto f = recorded_file(t, key, trace)) plan.input(f->path, std::string("the ") + key + " recorded in " + meta);
+  } catch (const Error&) {
+  }
+}
+
+// The experiment given (--experiment) against the one the trace's sidecar records: the same
+// bytes, or the same outer controller (gains and form; the timing is compared by
+// rig::to_experiment). A file 10 % off in one gain ran another loop than the one measured.
+void check_recorded_experiment(const PoseTrace& t, const std::string& trace, const std::string& given) {
+  std::optional<RecordedFile> rec;
+  try {
+    rec = recorded_file(t, "experiment", trace);
+  } catch (const Error&) {
+    return;  // a recorded file missing: the given one is all there is
+  }
+  if (given.empty() || !rec || rec->sha256.empty() || sha256_file(given) == rec->sha256) return;
+  if (sha256_file_now(rec->path) != rec->sha256) return;  // changed since: nothing recorded to compare with
+  const servo::OuterGains a = servo::load_experiment(given).outer, b = servo::load_experiment(rec->path).outer;
+  for (const auto& [key, x, y] : {std::tuple{"outer_pid.kp", &a.kp, &b.kp}, {"outer_pid.ki", &a.ki, &b.ki}, {"outer_pid.kd", &a.kd, &b.kd}})
+    for (int c = 0; c < 6; ++c)
+      if ((*x)(c) != (*y)(c))
+        fail(given, std::string(key) + "[" + std::to_string(c) + "] is " + exact_number((*x)(c)) + ", but " + trace +
+                        " was recorded with " + exact_number((*y)(c)) + " (" + rec->path + ", recorded in " + sidecar_path(trace) +
+                        "): the twin would run another controller than the one measured (give the experiment the trace ran)");
+  if (a.literal != b.literal)
+    fail(given, "outer_pid.literal differs from " + rec->path + ", the experiment recorded in " + sidecar_path(trace) +
+                    ": the twin would run another controller than the one measured");
 }
 
 // A trace whose sidecar does not record the CSV's hash (written before it was recorded).
@@ -65,11 +109,14 @@ void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, cons
 }  // namespace
 
 void IdentifyOptions::validate() const {
-  const std::vector<std::string> inputs = {measured, payload_trace, sidecar_path(measured), sidecar_path(payload_trace),
-                                           config,   robot,         reference,             experiment,
-                                           payload_file};
-  for (const std::string& f : {out, out + ".report.json"}) check_output_path(f, force, inputs);
-  if (!report.empty()) report::check_report_path(report, force, inputs);
+  if (!report.empty()) report::check_report_name(report);
+  IoPlan plan(force);
+  plan.input_trace(measured, "--measured").input_trace(payload_trace, "--payload-trace").input(config, "--config")
+      .input(robot, "--robot").input(reference, "--reference").input(experiment, "--experiment")
+      .input(payload_file, "--payload");
+  add_recorded_inputs(plan, measured);
+  add_recorded_inputs(plan, payload_trace);
+  plan.output(out, "--out").output(out + ".report.json", "the report of --out").output(report, "--report").check();
 }
 
 std::pair<double, std::string> IdentifyOutcome::worst_fit_over_noise() const {
@@ -87,6 +134,7 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
   out.setup = rig::load_setup(q.robot, experiment, reference);
+  check_recorded_experiment(measured, q.measured, q.experiment);
   std::vector<oe_ident::Experiment> exps = {rig::to_experiment(out.setup, measured, q.measured)};
   rig::check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
   rig::check_recorded_payload(measured, q.measured, std::nullopt, "");
@@ -127,18 +175,20 @@ void identify(const IdentifyOptions& q) {
   sim::RobotModel identified = o.setup.model;
   identified.name = o.setup.model.name + "-identified";
   // Never a model the loader (or MuJoCo) would refuse: checked before anything is written.
-  write_file_atomically(q.out,
-                        "# identified by vcloe identify from " + q.measured + "\n" +
-                            sim::loadable_robot_yaml(identified, o.result.lambda, q.out),
-                        q.force);
+  const std::string model_text = "# identified by vcloe identify from " + q.measured + "\n" +
+                                 sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
-  // What was read, for `vcloe report` and for the record (absolute paths and SHA-256).
-  r.inputs = {*report::file_entry_of(q.robot),    *report::file_entry_of(q.measured),
-                   *report::file_entry_of(o.setup.reference_file), *report::file_entry_of(q.out),
-                   report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
-                   report::file_entry_of(q.config)};
+  // What was read (the hashes of the bytes parsed, core/input_ledger.hpp) and the model written,
+  // for `vcloe report` and for the record (absolute paths and SHA-256).
+  const FileRecord model{std::filesystem::absolute(q.out).lexically_normal().string(), sha256(model_text)};
+  r.inputs = {*report::file_entry_of(q.robot),          *report::file_entry_of(q.measured),
+              *report::file_entry_of(o.setup.reference_file), model,
+              report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
+              report::file_entry_of(q.config)};
   const std::string text = report::to_json(r).dump(2);
-  write_file_atomically(q.out + ".report.json", text + "\n", q.force);
+  // One write of the pair, the report (which records the model's hash) renamed first: a model
+  // and a report of two fits are never left side by side unnoticed.
+  write_files_atomically({{q.out + ".report.json", text + "\n"}, {q.out, model_text}}, q.force);
   if (q.json) std::cout << text << "\n";
   else report::print_identification(r, std::cout);
   if (!q.report.empty()) {

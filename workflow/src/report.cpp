@@ -1,6 +1,11 @@
 // The HTML report's inputs computed and the report written (report.hpp).
 #include "vcloe/workflow/report.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 #include "vcloe/report/html.hpp"
@@ -15,6 +20,37 @@ double observability_index(const rig::ExperimentSetup& s) {
   Eigen::MatrixXd H;
   if (!excitation::stack_regressor(s.model, s.trajectory, p.regressor_period, H)) return 0;
   return excitation::evaluate_criteria(H, excitation::excited_columns(H, p.qr_eps).kept, p.scale_columns).observability_index;
+}
+
+// A file the report names, as read now, against the SHA-256 recorded in the report: the plots
+// drawn from it must show what the tables were computed from.
+void check_recorded_hash(const FileRecord& f, const std::string& what, const std::string& report_file) {
+  if (f.none() || f.sha256.empty()) return;
+  if (sha256_file(f.path) != f.sha256)
+    fail(f.path, "has changed since " + report_file + " was written (its " + what +
+                     ", SHA-256 differs from the one recorded there): the figures would show another " + what +
+                     " than the tables; run vcloe identify again");
+}
+
+// The validation must be of the report's model (the same file), or its tables are of another.
+void check_validation_model(const report::ValidationResult& v, const std::string& validation_file,
+                            const report::ReportInputs& files) {
+  std::error_code ec;
+  if (v.model.empty() || files.model.none()) return;
+  if (!v.model_sha256.empty() && !files.model.sha256.empty()) {  // the bytes validated against those identified
+    std::string a = v.model_sha256;
+    std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (a != files.model.sha256)
+      fail(validation_file, "is the validation of another model than " + files.model.path + " (the model of the "
+                            "identification report; SHA-256 differs: re-identified or edited since it was validated?): "
+                            "validate that model again");
+    return;
+  }
+  if (std::filesystem::exists(v.model, ec) && std::filesystem::exists(files.model.path, ec)
+          ? !std::filesystem::equivalent(v.model, files.model.path, ec)
+          : std::filesystem::weakly_canonical(v.model, ec) != std::filesystem::weakly_canonical(files.model.path, ec))
+    fail(validation_file, "is the validation of " + v.model + ", not of " + files.model.path +
+                              " (the model of the identification report): give the validation of that model");
 }
 
 // The first experiment re-run from the files named in the report's inputs.
@@ -36,12 +72,32 @@ report::ReportTraces report_traces(const report::ReportInputs& files) {
 
 }  // namespace
 
-void ReportOptions::validate() const { report::check_report_path(out, force, {identification, validation}); }
+void ReportOptions::validate() const {
+  report::check_report_name(out);
+  IoPlan plan(force);
+  plan.input(identification, "--identification").input(validation, "--validation");
+  try {  // the files the report names are read too (the twin re-run); an unreadable report is said when read
+    const report::ReportInputs f = report::read_identification_report(identification).inputs;
+    plan.input(f.robot.path, "the robot file named in " + identification).input_trace(f.measured.path, "the trace named in " + identification)
+        .input(f.reference.path, "the reference named in " + identification).input(f.model.path, "the model named in " + identification);
+    if (f.experiment) plan.input(f.experiment->path, "the experiment named in " + identification);
+  } catch (const Error&) {
+  }
+  plan.output(out, "--out").check();
+}
 
 void write_report(const ReportOptions& o) {
   o.validate();
   report::ReportInput in{o.identification, report::read_identification_report(o.identification), std::nullopt};
-  if (!o.validation.empty()) in.validation = report::read_validation(o.validation);
+  const report::ReportInputs& f = in.identification.inputs;
+  if (!o.validation.empty()) {
+    in.validation = report::read_validation(o.validation);
+    check_validation_model(*in.validation, o.validation, f);
+  }
+  for (const auto& [entry, what] : {std::pair{&f.robot, "robot file"}, {&f.measured, "measured trace"},
+                                    {&f.reference, "reference"}, {&f.model, "identified model"}})
+    check_recorded_hash(*entry, what, o.identification);
+  if (f.experiment) check_recorded_hash(*f.experiment, "experiment", o.identification);
   write_file_atomically(o.out, report::identification_report_html(in, report_traces(in.identification.inputs)), o.force);
 }
 

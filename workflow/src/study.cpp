@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <utility>
 
 #include "child_step.hpp"
 #include "study_reference.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/report/study.hpp"
@@ -25,6 +27,8 @@ std::optional<SettingProblem> StudyOptions::problem() const {
   if (shards < 1 || shards > 1000 || shard < 1 || shard > shards)
     return SettingProblem{"--shard", "--shard: expected K/N with 1 <= K <= N <= 1000, got " + std::to_string(shard) + "/" +
                                          std::to_string(shards)};
+  if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(truths), std::numeric_limits<std::uint64_t>::max() - 1))
+    return p;
   if (slurm.enabled) return slurm_problem(*this);
   return std::nullopt;
 }

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 
-#include "child_step.hpp"
 #include "study_reference.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/subprocess.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/report/study.hpp"
 
@@ -49,8 +51,8 @@ std::string command_line(const std::string& exe, const std::vector<std::string>&
 }
 
 // The job id as --parsable prints it ("<id>" or "<id>;<cluster>"); nothing if none was printed.
-std::string job_id(const ProgramResult& r) {
-  std::istringstream lines(r.output);
+std::string job_id(const std::string& printed) {
+  std::istringstream lines(printed);
   std::string line, id;
   auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   while (std::getline(lines, line)) {
@@ -60,25 +62,36 @@ std::string job_id(const ProgramResult& r) {
   return id;
 }
 
-// sbatch's words on one line, for an error.
-std::string one_line(std::string text) {
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A file's text on one line, for an error.
+std::string one_line(const std::string& path) {
+  std::string text = read_text(path);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   std::replace(text.begin(), text.end(), '\n', ' ');
   return text;
 }
 
-// Submits `script` with the user's options and `extra`; its job id. With --wait (in `extra`)
-// sbatch returns the job's own exit status: `waited` then says whether the job succeeded.
+// Submits `script` with the user's options and `extra` (core's run_child: by argument vector, an
+// interrupt passed on); its job id. sbatch's output goes to <script>.submitted and its errors to
+// <script>.refused. With --wait (in `extra`) sbatch returns the job's own exit status: `waited`
+// then says whether the job succeeded.
 std::string submit(const StudyOptions& o, std::vector<std::string> extra, const std::string& script, bool* waited = nullptr) {
-  std::vector<std::string> argv = {o.slurm.sbatch, "--parsable"};
+  const std::string sbatch = find_program(o.slurm.sbatch);
+  if (sbatch.empty()) fail("study --slurm", "'" + o.slurm.sbatch + "' not found on PATH: run it where Slurm's sbatch is");
+  std::vector<std::string> argv = {sbatch, "--parsable"};
   for (const std::string& option : o.slurm.sbatch_options) argv.push_back("--" + option);
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back(script);
-  const ProgramResult r = run_program("study --slurm", argv);
-  const std::string id = job_id(r);
-  if (id.empty() || (r.status != 0 && !waited))
-    fail(script, "sbatch refused it (exit status " + std::to_string(r.status) + "): " + one_line(r.output));
-  if (waited) *waited = r.status == 0;
+  const std::string out = script + ".submitted", err = script + ".refused";
+  const ChildExit e = run_child(argv, {"", out, err});
+  const std::string id = job_id(read_text(out));
+  if (id.empty() || (!e.ok() && !waited))
+    fail(script, "sbatch refused it (" + e.describe() + "): " + one_line(err));
+  if (waited) *waited = e.ok();
   return id;
 }
 

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/report/validation.hpp"
@@ -15,10 +17,19 @@
 
 namespace vcloe::workflow {
 
+namespace {
+// The noise seed of trajectory i's payload run: its seed plus this (a second stream).
+constexpr std::uint64_t kPayloadSeedOffset = 100000;
+}  // namespace
+
 std::optional<SettingProblem> ValidateOptions::problem() const {
   if (n < 1 || n > 1000)
     return SettingProblem{"--n", "--n: expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
                                      std::to_string(n)};
+  // Trajectory i runs seed + i, its payload run seed + i + kPayloadSeedOffset (run_trajectory).
+  if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(n), std::numeric_limits<unsigned>::max(),
+                                  kPayloadSeedOffset))
+    return p;
   return std::nullopt;
 }
 
@@ -77,7 +88,7 @@ report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Load
   std::vector<oe_ident::Experiment> exps = {rig::to_experiment(ps, measured, name)};
   if (l.id_config->options.anchor.kind == oe_ident::AnchorKind::Payload) {
     rig::VirtualRun vp = vo;
-    vp.seed = seed + 100000;
+    vp.seed = std::uint64_t{seed} + kPayloadSeedOffset;
     const PoseTrace loaded = rig::virtual_trace(setup, l.truth, vp, o.truth, l.id_config->payload);
     exps.push_back(rig::to_experiment(ps, loaded, name + " with payload", l.id_config->payload));
   }
@@ -141,7 +152,7 @@ void validate(const ValidateOptions& o) {
   o.validate();
   const auto start = std::chrono::steady_clock::now();
   const Loaded l = load(o);
-  report::ValidationResult v{o.model, o.truth, 0, {}, 0, std::nullopt};
+  report::ValidationResult v{o.model, o.truth, 0, {}, 0, std::nullopt, file_record(o.model).sha256};
   std::vector<oe_ident::IdentificationResult> fits;
   for (int i = 0; i < o.n; ++i) {
     v.trajectories.push_back(run_trajectory(o, l, o.seed + static_cast<unsigned>(i), fits));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/core/trace_metadata.hpp"
 
@@ -66,30 +67,15 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& trace, const std::str
 // for an empty path.
 nlohmann::json file_entry(const std::string& path);
 
-// SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs).
+// SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs):
+// of the bytes this command read and parsed when it did (core/input_ledger.hpp), else of the file
+// now; sha256_file_now always of the file now.
 std::string sha256_file(const std::string& path);
+std::string sha256_file_now(const std::string& path);
 std::string sha256(const std::string& bytes);
-
-// Writes text to path atomically (temp file `path.tmp-<pid>` + rename); refuses an existing
-// path unless force. Temporary files of `path` left by a killed writer (their process is gone)
-// are removed first; every failure (no directory, a directory in the way) is a vcloe::Error.
-void write_file_atomically(const std::string& path, const std::string& text, bool force);
 
 // Largest magnitude of any cell of a trace (s, m, rad): beyond it a value is no measurement
 // (1e300 in one cell made the fit's cost infinite).
 inline constexpr double kMaxTraceMagnitude = 1e6;
-
-// Longest output file name: the system's 255 less room for <name>.meta.json.tmp-<pid>.
-inline constexpr std::size_t kMaxOutputNameLength = 231;
-
-// Checks an output path before any long work: its name fits, its directory exists, it is not a
-// directory, device or pipe, a symbolic-link loop or an unusable directory is said as such,
-// it does not exist unless `force`, and it is none of `inputs` (the same file under any name),
-// even with `force` — a command never overwrites what it reads. Throws vcloe::Error naming it.
-void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});
-
-// Creates an output directory and its parents (as mkdir -p); an empty name, a loop, a file in
-// the way or a place the system refuses is a vcloe::Error naming it.
-void create_output_directory(const std::string& dir);
 
 }  // namespace vcloe

@@ -36,8 +36,8 @@ struct ReportTraces {
 // The HTML text.
 std::string identification_report_html(const ReportInput& input, const ReportTraces& traces);
 
-// An HTML report's path: checked as any output (not overwritten without force, not an input),
-// and named .html or .htm (a report written under report.png opened as a broken image).
-void check_report_path(const std::string& path, bool force, const std::vector<std::string>& inputs);
+// An HTML report's name: .html or .htm (a report written under report.png opened as a broken
+// image). Where it may be written is the command's IoPlan's to check (core/output_file.hpp).
+void check_report_name(const std::string& path);
 
 }  // namespace vcloe::report

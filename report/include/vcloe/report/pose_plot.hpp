@@ -18,12 +18,13 @@ struct PoseSeries {
 // A pose path sampled every `step` s over [0, duration] as one named series.
 PoseSeries sample_series(const std::string& name, const PosePath& path, double step = 0.02);
 
-// Checks a plot file before any work: a known extension (.png, .svg, .pdf), an existing
-// directory, not a directory, not one of `inputs`, not overwritten without `force`.
-void check_plot_path(const std::string& file, bool force, const std::vector<std::string>& inputs = {});
+// A plot file's name: a known extension (.png, .svg, .pdf). Where it may be written is the
+// command's IoPlan's to check (core/output_file.hpp), with every other input and output.
+void check_plot_name(const std::string& file);
 
-// Writes FILE (.png, .svg or .pdf by extension), checked as by check_plot_path; a clear
-// vcloe::Error if gnuplot is missing or fails.
+// Writes FILE (.png, .svg or .pdf by extension; its name checked by check_plot_name, where it
+// goes by the caller's IoPlan — `force` is kept for the callers and no longer consulted here)
+// through the one writer; a clear vcloe::Error if gnuplot is missing or fails.
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
                       bool force);
 

@@ -41,6 +41,9 @@ struct ValidationResult {
   std::vector<ValidationTrajectory> trajectories;
   double worst_ratio = 0;  // over the trajectories
   std::optional<std::vector<ParameterVariation>> parameter_variation;  // with --reidentify
+  // SHA-256 of the model's bytes validated ("model_sha256"; empty in files written before it was
+  // recorded): `vcloe report` compares it with the identification report's model.
+  std::string model_sha256;
   bool operator==(const ValidationResult&) const = default;
 };
 

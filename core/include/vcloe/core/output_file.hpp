@@ -1,0 +1,110 @@
+#pragma once
+// vcloe/core/output_file.hpp — how every command writes a file and decides what it may write.
+//
+// One writer: every file a command leaves (traces, sidecars, YAML, JSON, HTML, PNG, CSV) is
+// written by write_file_atomically — a temporary file in the same directory, written, fsync'd,
+// renamed over the name, the directory fsync'd — so the old file is intact on any failure (a
+// full disk, a quota, a kill) and a symbolic link at the name is replaced, never written
+// through. A file that grows while a run records (control's TRACE.partial) is a StreamedFile:
+// created anew, never opened through a link.
+//
+// One input/output check: each command collects every file it reads (given, recorded in
+// sidecars and reports, the images of a folder, companions) and every file it writes in an
+// IoPlan and checks it before any work: outputs that are inputs (the same file under any name:
+// device and inode; for files not yet there, the resolved path) or that are each other are
+// refused naming both.
+#include <string>
+#include <vector>
+
+namespace vcloe {
+
+
+// `path` (`path.tmp-<pid>`) left by a killed writer (their process is gone) are removed first;
+// every failure (no directory, a directory in the way, the disk full) is a vcloe::Error saying
+// that the old file, if any, is left as it was.
+void write_file_atomically(const std::string& path, const std::string& text, bool force);
+
+// Files that belong together (a trace and its sidecar, a model and its report), written as one:
+// every file complete under its temporary name first, then renamed in the order given (put the
+// one that records the others' hashes first: a kill between renames leaves a pair whose hashes
+// disagree, refused on read, never a silently mismatched one). On any failure before the first
+// rename nothing is replaced.
+struct FileText {
+  std::string path, text;
+};
+void write_files_atomically(const std::vector<FileText>& files, bool force);
+
+// A file written as it grows, each write reaching the file at once (a live recording). Opening
+// removes an existing entry at the name (a file, or a symbolic link — the link, never its
+// target) when `force`, and creates the file anew (O_EXCL | O_NOFOLLOW).
+class StreamedFile {
+ public:
+  StreamedFile() = default;
+  StreamedFile(const StreamedFile&) = delete;
+  StreamedFile& operator=(const StreamedFile&) = delete;
+  ~StreamedFile();
+  void open(const std::string& path, bool force);
+  void write(const std::string& text);  // throws vcloe::Error naming the file (disk full, ...)
+  void close();
+  bool is_open() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+};
+
+// A private directory for intermediate files (plot data, figures before they are embedded):
+// made by mkdtemp(3) under TMPDIR (else /tmp), mode 0700, removed with everything in it when the
+// object goes. Throws vcloe::Error "<where>: <who> needs a directory for temporary files:
+// TMPDIR=<dir>: <reason>" if it cannot be made.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory(const std::string& where, const std::string& who);
+  ~TemporaryDirectory();
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// Longest output file name: the system's 255 less room for <name>.meta.json.tmp-<pid>.
+inline constexpr std::size_t kMaxOutputNameLength = 231;
+
+// The files one command reads and writes, checked together before any work.
+class IoPlan {
+ public:
+  explicit IoPlan(bool force) : force_(force) {}
+  // A file read (empty: ignored). `role` names it in messages ("--robot", "recorded in x.meta.json").
+  IoPlan& input(const std::string& path, const std::string& role = "");
+  // A trace read: the CSV and its sidecar (`.meta.json`).
+  IoPlan& input_trace(const std::string& path, const std::string& role = "");
+  // Every regular file of a directory read as a folder of images (a file: itself).
+  IoPlan& input_folder(const std::string& dir, const std::string& role = "");
+  // A file written (empty: ignored).
+  IoPlan& output(const std::string& path, const std::string& role = "");
+  // A trace written: the CSV and its sidecar.
+  IoPlan& output_trace(const std::string& path, const std::string& role = "");
+  // Each output: its name fits, its directory exists, it is no directory, device or pipe, it
+  // does not exist unless force; it is no input and no other output, even with force. Throws
+  // vcloe::Error naming both files of a collision.
+  void check() const;
+
+ private:
+  struct Entry {
+    std::string path, role;
+  };
+  bool force_;
+  std::vector<Entry> inputs_, outputs_;
+};
+
+// One output checked alone against `inputs` (an IoPlan of one output).
+void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});
+
+// Creates an output directory and its parents (as mkdir -p); an empty name, a loop, a file in
+// the way or a place the system refuses is a vcloe::Error naming it.
+void create_output_directory(const std::string& dir);
+
+}  // namespace vcloe

@@ -1,0 +1,135 @@
+// The one input/output check of a command (output_file.hpp: IoPlan).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
+
+namespace vcloe {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What makes two names one file: device and inode of what exists (through links), else the
+// resolved absolute path of a file not yet there.
+struct Identity {
+  std::optional<std::pair<dev_t, ino_t>> node;
+  std::string resolved;
+};
+
+Identity identity_of(const std::string& path) {
+  Identity id;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) id.node = std::pair{st.st_dev, st.st_ino};
+  std::error_code ec;
+  const fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  id.resolved = ec ? fs::absolute(path, ec).lexically_normal().string() : resolved.string();
+  return id;
+}
+
+bool same_file(const Identity& a, const Identity& b) {
+  if (a.node && b.node) return *a.node == *b.node;
+  return a.resolved == b.resolved;
+}
+
+std::string named(const std::string& path, const std::string& role) {
+  return role.empty() ? path : path + ", " + role;
+}
+
+// The output's own shape: name length, directory, no directory/device/pipe in the way.
+void check_output_shape(const std::string& path) {
+  if (path.empty()) fail("(empty output path)", "expected a file name");
+  const fs::path p(path);
+  // Room for the companions written beside it: <name>.meta.json, .report.json, .tmp-<pid>.
+  if (const std::size_t n = p.filename().string().size(); n > kMaxOutputNameLength)
+    fail(path, "a file name of " + std::to_string(n) + " characters; at most " + std::to_string(kMaxOutputNameLength) +
+                   " (the system's 255 less room for the files written beside it)");
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  const fs::file_status dir = fs::status(parent, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "its directory cannot be used: " + ec.message());
+  if (!fs::is_directory(dir)) fail(path, "its directory " + parent.string() + " does not exist");
+  const fs::file_status st = fs::status(p, ec);  // a symbolic-link loop, a name too long: said, not thrown
+  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be written: " + ec.message());
+  if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
+  if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
+}
+
+bool exists_as_entry(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(path, ec));
+}
+
+}  // namespace
+
+IoPlan& IoPlan::input(const std::string& path, const std::string& role) {
+  if (!path.empty()) inputs_.push_back({path, role});
+  return *this;
+}
+
+IoPlan& IoPlan::input_trace(const std::string& path, const std::string& role) {
+  if (path.empty()) return *this;
+  input(path, role);
+  return input(path + ".meta.json", "the sidecar of " + path);
+}
+
+IoPlan& IoPlan::input_folder(const std::string& dir, const std::string& role) {
+  if (dir.empty()) return *this;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return input(dir, role);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (fs::is_regular_file(it->path(), ec)) input(it->path().string(), role.empty() ? "in " + dir : role + " " + dir);
+  return *this;
+}
+
+IoPlan& IoPlan::output(const std::string& path, const std::string& role) {
+  if (!path.empty()) outputs_.push_back({path, role});
+  return *this;
+}
+
+IoPlan& IoPlan::output_trace(const std::string& path, const std::string& role) {
+  if (path.empty()) return *this;
+  output(path, role);
+  return output(path + ".meta.json", "the sidecar of " + path);
+}
+
+void IoPlan::check() const {
+  std::vector<Identity> in;
+  for (const Entry& e : inputs_) in.push_back(identity_of(e.path));
+  std::vector<Identity> out;
+  for (const Entry& o : outputs_) {
+    check_output_shape(o.path);
+    const Identity id = identity_of(o.path);
+    for (std::size_t i = 0; i < inputs_.size(); ++i)
+      if (same_file(id, in[i]))
+        fail(o.path, "is also an input of this command (" + named(inputs_[i].path, inputs_[i].role) +
+                         "); refusing to overwrite it even with --force");
+    for (std::size_t k = 0; k < out.size(); ++k)
+      if (same_file(id, out[k]))
+        fail(o.path, "is also another output of this command (" + named(outputs_[k].path, outputs_[k].role) +
+                         "); two outputs cannot share one file");
+    out.push_back(id);
+  }
+  if (!force_)
+    for (const Entry& o : outputs_)
+      if (exists_as_entry(o.path)) fail(o.path, "exists; pass --force to overwrite");
+}
+
+void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
+  IoPlan plan(force);
+  for (const std::string& i : inputs) plan.input(i);
+  plan.output(path).check();
+}
+
+void create_output_directory(const std::string& dir) {
+  if (dir.empty()) fail("(empty directory name)", "expected a directory");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) fail(dir, "cannot create the directory (" + ec.message() + ")");
+}
+
+}  // namespace vcloe

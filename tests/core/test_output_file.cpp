@@ -1,0 +1,296 @@
+// The one writer, the one input/output check, the input ledger and the one way to run a program
+// (core/output_file.hpp, core/input_ledger.hpp, core/subprocess.hpp): each tried on several
+// cases of its class.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "../test_support.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/input_ledger.hpp"
+#include "vcloe/core/output_file.hpp"
+#include "vcloe/core/subprocess.hpp"
+#include "vcloe/core/rotation_difference.hpp"
+#include "vcloe/core/seed_range.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/core/trace_compare.hpp"
+
+namespace test_output_file {
+
+using namespace vcloe;
+using vcloe::test::error_of;
+namespace fs = std::filesystem;
+
+fs::path fresh(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("vcloe-output-file-" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string text_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+PoseTrace one_row_trace() {
+  PoseTrace t;
+  t.time = {0.0};
+  t.measured = {Vec6d::Zero()};
+  return t;
+}
+
+TEST(OneWriter, ALinkAtTheNameIsReplacedNeverWrittenThrough) {
+  const fs::path d = fresh("links");
+  put(d / "user.txt", "the user's own file");
+  // Every writer: a whole file, a trace and its sidecar, a file that grows (control's .partial).
+  fs::create_symlink(d / "user.txt", d / "out.yaml");
+  fs::create_symlink(d / "user.txt", d / "t.csv.meta.json");
+  fs::create_symlink(d / "user.txt", d / "t.csv.partial");
+  fs::create_symlink(d / "user.txt", d / ("out.yaml.tmp-" + std::to_string(::getpid())));  // a planted temporary
+  write_file_atomically((d / "out.yaml").string(), "new\n", true);
+  write_trace((d / "t.csv").string(), one_row_trace(), true);
+  StreamedFile partial;
+  partial.open((d / "t.csv.partial").string(), true);
+  partial.write("time,x\n");
+  partial.close();
+  EXPECT_EQ(text_of(d / "user.txt"), "the user's own file");
+  for (const char* name : {"out.yaml", "t.csv.meta.json", "t.csv.partial"}) {
+    EXPECT_FALSE(fs::is_symlink(d / name)) << name;
+    EXPECT_TRUE(fs::is_regular_file(d / name)) << name;
+  }
+  EXPECT_EQ(text_of(d / "out.yaml"), "new\n");
+  EXPECT_EQ(text_of(d / "t.csv.partial"), "time,x\n");
+  // Without --force an existing name (a link too) is refused, the link kept.
+  fs::create_symlink(d / "user.txt", d / "again.yaml");
+  EXPECT_EQ(error_of([&] { write_file_atomically((d / "again.yaml").string(), "x", false); }),
+            (d / "again.yaml").string() + ": exists; pass --force to overwrite");
+  EXPECT_NE(error_of([&] { partial.open((d / "again.yaml").string(), false); }).find("exists; pass --force"), std::string::npos);
+  EXPECT_TRUE(fs::is_symlink(d / "again.yaml"));
+}
+
+// A full disk or a quota, as the file-size limit makes it (EFBIG once past it).
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit l = old_;
+    l.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &l);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+TEST(OneWriter, AFullDiskLeavesTheOldFileAndSaysSo) {
+  const fs::path d = fresh("full");
+  put(d / "model.yaml", "old model\n");
+  write_trace((d / "t.csv").string(), one_row_trace(), true);
+  const std::string old_csv = text_of(d / "t.csv"), old_meta = text_of(d / "t.csv.meta.json");
+  PoseTrace big;
+  for (int i = 0; i < 20000; ++i) big.time.push_back(i * 0.01), big.measured.push_back(Vec6d::Constant(0.1));
+  std::string e1, e2;
+  {
+    const FileSizeLimit limit(4096);
+    e1 = error_of([&] { write_file_atomically((d / "model.yaml").string(), std::string(100000, 'x'), true); });
+    e2 = error_of([&] { write_trace((d / "t.csv").string(), big, true); });
+  }
+  EXPECT_NE(e1.find("model.yaml: write failed: File too large (disk full or over quota); " + (d / "model.yaml").string() +
+                    " is left as it was"),
+            std::string::npos)
+      << e1;
+  EXPECT_NE(e2.find("is left as it was"), std::string::npos) << e2;
+  EXPECT_EQ(text_of(d / "model.yaml"), "old model\n");
+  EXPECT_EQ(text_of(d / "t.csv"), old_csv);
+  EXPECT_EQ(text_of(d / "t.csv.meta.json"), old_meta);
+  for (const auto& f : fs::directory_iterator(d))
+    EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos) << f.path();  // nothing left beside
+}
+
+TEST(IoPlan, OutputsThatAreInputsOrEachOtherAreRefusedNamingBoth) {
+  const fs::path d = fresh("plan");
+  put(d / "robot.yaml", "r");
+  fs::create_directories(d / "img");
+  put(d / "img" / "left_0000.png", "png");
+  fs::create_hard_link(d / "robot.yaml", d / "hard.yaml");
+  fs::create_symlink(d / "robot.yaml", d / "soft.yaml");
+  const std::string robot = (d / "robot.yaml").string();
+  auto refusal = [&](const std::string& out, const std::string& out2 = "") {
+    return error_of([&] {
+      IoPlan(true).input(robot, "--robot").input_folder((d / "img").string(), "an image of --images").input_trace(
+          (d / "t.csv").string(), "--measured").output(out, "--out").output(out2, "--report").check();
+    });
+  };
+  // An input under another name: a hard link, a symbolic link, a path with ./ and .., an image of
+  // a folder, a trace's sidecar.
+  for (const fs::path& same : {d / "hard.yaml", d / "soft.yaml", d / "." / "img" / ".." / "robot.yaml"})
+    EXPECT_EQ(refusal(same.string()), same.string() + ": is also an input of this command (" + robot +
+                                         ", --robot); refusing to overwrite it even with --force");
+  EXPECT_NE(refusal((d / "img" / "left_0000.png").string()).find("is also an input of this command (" +
+                                                                 (d / "img" / "left_0000.png").string() + ", an image of --images"),
+            std::string::npos);
+  EXPECT_NE(refusal((d / "t.csv.meta.json").string()).find("the sidecar of"), std::string::npos);
+  // Two outputs on one file, neither there yet (the quoted `--out r.html --report r.html`), or
+  // the same under two spellings.
+  const std::string r = (d / "r.html").string();
+  EXPECT_EQ(refusal(r, r), r + ": is also another output of this command (" + r + ", --out); two outputs cannot share one file");
+  EXPECT_NE(refusal(r, (d / "img" / ".." / "r.html").string()).find("is also another output"), std::string::npos);
+  EXPECT_EQ(refusal(r, (d / "other.html").string()), "");  // distinct outputs pass
+  EXPECT_EQ(error_of([&] { IoPlan(false).output(robot).check(); }), robot + ": exists; pass --force to overwrite");
+}
+
+TEST(InputLedger, InputsAreHashedFromTheBytesParsedAndASecondDifferentReadIsRefused) {
+  const fs::path d = fresh("ledger");
+  const std::string f = (d / "robot.yaml").string();
+  put(f, "first\n");
+  {
+    const InputLedger ledger;
+    EXPECT_EQ(read_input_file(f), "first\n");
+    put(f, "edited during the run\n");  // e.g. during a fit
+    // What is recorded is what was parsed, not what is on disk now.
+    EXPECT_EQ(file_record(f).sha256, sha256("first\n"));
+    EXPECT_EQ(error_of([&] { read_input_file(f); }),
+              f + ": changed while this command was running (read twice, with different contents: edited or replaced "
+                  "meanwhile); nothing recorded from it, run the command again");
+    // Replaced by a rename (another inode) is the same name: still the bytes parsed.
+    put(d / "new.yaml", "replaced\n");
+    fs::rename(d / "new.yaml", f);
+    EXPECT_EQ(sha256_file(f), sha256("first\n"));
+    // A file this command writes itself is forgotten: read back, it is its new content.
+    write_file_atomically(f, "written\n", true);
+    EXPECT_EQ(read_input_file(f), "written\n");
+  }
+  EXPECT_EQ(file_record(f).sha256, sha256("written\n"));  // no ledger: the file now
+  EXPECT_EQ(read_input_file(f), "written\n");
+}
+
+TEST(Subprocess, ArgumentsAreNeverParsedByAShell) {
+  const fs::path d = fresh("noshell");
+  const std::string nasty = "a'b\"; touch " + (d / "pwned").string() + "; $(touch " + (d / "pwned2").string() + ")\n`x`";
+  const ChildExit e = run_child({"printf", "%s", nasty}, {d.string(), (d / "out.txt").string(), ""});
+  EXPECT_TRUE(e.ok()) << e.describe();
+  EXPECT_EQ(text_of(d / "out.txt"), nasty);
+  EXPECT_FALSE(fs::exists(d / "pwned"));
+  EXPECT_FALSE(fs::exists(d / "pwned2"));
+  EXPECT_NE(error_of([] { run_child({"vcloe-no-such-program"}); }).find("vcloe-no-such-program: not found"), std::string::npos);
+  EXPECT_NE(error_of([&] { run_child({"true"}, {(d / "missing").string(), "", ""}); }).find("cannot enter the working directory"),
+            std::string::npos);
+}
+
+bool gone_within(pid_t pid, double seconds) {
+  for (auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+       std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
+    if (::kill(pid, 0) != 0) return true;
+  return false;
+}
+
+pid_t read_pid(const fs::path& p) {
+  for (int i = 0; i < 250 && text_of(p).find('\n') == std::string::npos; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return static_cast<pid_t>(std::stol("0" + text_of(p)));
+}
+
+// A parent (forked here) running a child that records its pid and, on SIGTERM, that it got it.
+pid_t parent_of_child(const fs::path& d) {
+  const pid_t parent = ::fork();
+  if (parent == 0) {
+    const std::string script = "echo $$ > pid.txt; trap 'echo got > term.txt; exit 3' TERM; while :; do sleep 0.02; done";
+    const ChildExit e = run_child({"sh", "-c", script}, {d.string(), "", ""}, 5.0);
+    ::_exit(e.interrupted_by ? 100 + e.interrupted_by : 1);
+  }
+  return parent;
+}
+
+TEST(Subprocess, AChildDiesWithItsParentAndInterruptsArePassedOnAndWaitedFor) {
+  const fs::path d = fresh("children");
+  // SIGTERM to the parent: passed on, the child ends its own way, the parent waits for it.
+  pid_t parent = parent_of_child(d);
+  pid_t child = read_pid(d / "pid.txt");
+  ASSERT_GT(child, 0);
+  ::kill(parent, SIGTERM);
+  int status = 0;
+  ::waitpid(parent, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 100 + SIGTERM) << status;
+  EXPECT_EQ(text_of(d / "term.txt"), "got\n");
+  const bool ended = gone_within(child, 1.0);
+  EXPECT_TRUE(ended);
+  if (!ended) ::kill(child, SIGKILL);
+  // SIGKILL to the parent (nothing can be passed on): the parent-death signal ends the child.
+  fs::remove(d / "pid.txt");
+  fs::remove(d / "term.txt");
+  parent = parent_of_child(d);
+  child = read_pid(d / "pid.txt");
+  ASSERT_GT(child, 0);
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, &status, 0);
+  const bool gone = gone_within(child, 2.0);
+  EXPECT_TRUE(gone);
+  EXPECT_EQ(text_of(d / "term.txt"), "got\n");
+  if (!gone) ::kill(child, SIGKILL);  // a red run leaves no orphan holding the test's output open
+}
+
+}  // namespace test_output_file
+
+namespace test_output_file {
+
+using namespace vcloe;
+
+TEST(Rotation, AnglesAreComparedAsRotationsAcrossPlusMinusPi) {
+  // The same rotations written on either side of +-pi, and on the other Euler branch.
+  PoseTrace a, b;
+  for (int i = 0; i < 50; ++i) {
+    const double g = M_PI - 0.002 + 0.0001 * i;  // crosses pi
+    Vec6d p = Vec6d::Zero(), q = Vec6d::Zero();
+    p << 0.01, 0, 0.2, 0.1, 0.2, g;
+    q << 0.01, 0, 0.2, 0.1, 0.2, std::remainder(g, 2 * M_PI);
+    a.time.push_back(0.01 * i), a.measured.push_back(p);
+    b.time.push_back(0.01 * i), b.measured.push_back(q);
+  }
+  TraceDifference d = compare_traces(a, b, TraceColumns::Measured, TraceColumns::Measured, "a", "b");
+  for (double r : d.rms_mrad) EXPECT_LT(r, 1e-9);
+  // The other branch (alpha + pi, pi - beta, gamma + pi) is the same rotation.
+  const Vec3d e(0.3, 0.4, -0.5), other(0.3 + M_PI, M_PI - 0.4, -0.5 + M_PI);
+  EXPECT_LT(euler_difference(e, other).norm(), 1e-12);
+  EXPECT_TRUE(rotation_xyz(e(0), e(1), e(2)).isApprox(rotation_xyz(other(0), other(1), other(2)), 1e-12));
+  // A real difference stays the per-angle one; interpolation goes the short way round.
+  EXPECT_NEAR(euler_difference(Vec3d(0, 0, 0.01), Vec3d(0, 0, -0.02)).z(), 0.03, 1e-15);
+  EXPECT_NEAR(std::remainder(pose_between(a.measured[0], b.measured.back(), 0.5)(5), 2 * M_PI),
+              std::remainder(M_PI - 0.002 + 0.00245, 2 * M_PI), 1e-12);
+  // Interpolated onto other times across the wrap: still no difference.
+  PoseTrace half = a;
+  half.time.resize(25), half.measured.resize(25);
+  for (std::size_t i = 0; i < half.size(); ++i) half.time[i] += 0.005, half.measured[i](5) += 0.00005;  // on the line
+  d = compare_traces(half, b, TraceColumns::Measured, TraceColumns::Measured, "a", "b");
+  EXPECT_TRUE(d.interpolated);
+  for (double r : d.rms_mrad) EXPECT_LT(r, 1e-6);
+}
+
+TEST(Seeds, ARangeOfSeedsThatWouldWrapIsRefusedInOnePlace) {
+  EXPECT_FALSE(seed_range_problem("--seed", 4294967294u, 2, 4294967295u));
+  const auto p = seed_range_problem("--seed", 4294967295u, 2, 4294967295u);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->message, "--seed: 4294967295 is too large: its 2 seeds (4294967295 + 0 to 1) would pass 4294967295, the largest "
+                        "this command carries, and wrap round to 0; expected --seed from 0 to 4294967294");
+  EXPECT_TRUE(seed_range_problem("--seed", 4294967295u - 100000, 1, 4294967295u, 100001));  // a second stream
+  EXPECT_FALSE(seed_range_problem("--seed", 0, 1000, 4294967295u, 100000));
+  EXPECT_TRUE(seed_range_problem("--seed", 18446744073709551614u, 2, 18446744073709551614u));
+  EXPECT_TRUE(seed_range_problem("--seed", 0, 10, 5, 100));  // the span alone too large
+}
+
+}  // namespace test_output_file
