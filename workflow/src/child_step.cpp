@@ -31,7 +31,7 @@ bool redirect(int fd, const std::string& path) {
 
 }  // namespace
 
-void run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
+int run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
                     const ChildOutput& output) {
   if (echo) {
     *echo << "$ vcloe";
@@ -53,7 +53,8 @@ void run_vcloe_step(const std::string& title, const std::vector<std::string>& ar
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || (output.also_accepted != 0 && WEXITSTATUS(status) == output.also_accepted)))
+    return WEXITSTATUS(status);
   std::string why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                     : WEXITSTATUS(status) == 126 ? "its output files could not be opened"
                                                  : "exit status " + std::to_string(WEXITSTATUS(status));
