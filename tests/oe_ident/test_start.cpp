@@ -106,15 +106,18 @@ TEST(StartSearch, FindsTheTruthsNeighbourhoodFromFarPriors) {
   const sim::LambdaVector<double> priors = far_priors(p.truth);
   const std::vector<bool> free = start_free();
   for (int k = 0; k < sim::kNumLambda; ++k)  // the premise: every free parameter at least 1.5x off
-    if (free[static_cast<std::size_t>(k)]) ASSERT_GT(log_error(priors(k), p.truth(k)), std::log(1.5)) << k;
+    if (free[static_cast<std::size_t>(k)]) {
+      ASSERT_GT(log_error(priors(k), p.truth(k)), std::log(1.5)) << k;
+    }
   StartRecord record;
   const sim::LambdaVector<double> start =
       search_start(default_robot(), servo::OuterGains{}, p.exps, p.o, p.map_at(priors), priors, record);
   const auto& reg = sim::parameter_registry();
   for (int k = 0; k < sim::kNumLambda; ++k)
-    if (free[static_cast<std::size_t>(k)])
+    if (free[static_cast<std::size_t>(k)]) {
       EXPECT_LT(log_error(start(k), p.truth(k)), std::log(1.3))
           << reg[static_cast<std::size_t>(k)].name << ": start " << start(k) << ", truth " << p.truth(k);
+    }
   EXPECT_TRUE(record.searched);
   EXPECT_LT(record.cost_at_start, 1e-2 * record.cost_at_priors);
   EXPECT_EQ(record.directions.size(), record.factors.size());
