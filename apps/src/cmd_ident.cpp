@@ -29,7 +29,9 @@ void add_identify_command(CLI::App& app) {
   cmd->add_flag("--accept-robot-mismatch", q->accept_robot_mismatch,
                 "fit a trace whose recorded robot file differs from --robot or cannot be checked (moved, changed,\n"
                 "unreadable, not recorded); a warning is printed instead of the refusal");
-  cmd->callback([q] { workflow::identify(*q); });
+  cmd->callback([q] {
+    if (const int status = workflow::identify(*q); status != 0) throw CommandExit{status};
+  });
 }
 
 }  // namespace vcloe::app

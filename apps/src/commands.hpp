@@ -8,6 +8,12 @@
 
 namespace vcloe::app {
 
+// Thrown by a command that finished its work but ends with a non-zero exit status (identify's
+// stuck fit, docs/identification.md): main returns `status` after the output is flushed.
+struct CommandExit {
+  int status = 0;
+};
+
 void add_validate_model_command(CLI::App& app);
 void add_trajectory_command(CLI::App& app);
 void add_excite_command(CLI::App& app);

@@ -124,6 +124,9 @@ int main(int argc, char** argv) {
     // own codes, 101-115, said nothing to scripts that test for 2).
     std::cerr << "vcloe: error: " << e.what() << " (see --help)\n";
     return 2;
+  } catch (const vcloe::app::CommandExit& e) {
+    const int written = check_stdout_written();
+    return written != 0 ? written : e.status;
   } catch (const vcloe::Error& e) {
     std::cerr << "vcloe: error: " << e.what() << "\n";
     return 2;

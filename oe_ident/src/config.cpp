@@ -82,11 +82,23 @@ static Anchor read_anchor(const YamlNode& a) {
   return anchor;
 }
 
+// The start search and the stuck test (convergence.hpp); ranges checked with the others.
+static void read_start(const YamlNode& n, StartOptions& s) {
+  n.reject_unknown_keys({"search", "horizon", "range", "points", "sweeps", "check_above_noise", "stuck_share"});
+  s.search = n.get_bool("search", s.search);
+  s.horizon = n.get_double("horizon", s.horizon);
+  s.range = n.get_double("range", s.range);
+  s.points = n.get_int("points", s.points);
+  s.sweeps = n.get_int("sweeps", s.sweeps);
+  s.check_above_noise = n.get_double("check_above_noise", s.check_above_noise);
+  s.stuck_share = n.get_double("stuck_share", s.stuck_share);
+}
+
 static IdentificationConfig parse_document(const YamlDoc& doc) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys({"anchor", "payload", "noise_sigma", "free", "fixed", "tied", "loss", "stopping",
                             "rank_tolerance", "rel_sigma_flag", "uncertainty_block", "qr_eps", "threads", "notes", "horizons",
-                            "prior_log_sigma", "initial_trust_region"});
+                            "prior_log_sigma", "initial_trust_region", "start"});
   IdentificationConfig cfg;
   IdentificationOptions& o = cfg.options;
   o.spec = default_specification();
@@ -127,6 +139,7 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
     o.horizons.assign(v.data(), v.data() + v.size());
   }
   o.prior_log_sigma = root.get_double("prior_log_sigma", o.prior_log_sigma);
+  if (auto st = root.find("start")) read_start(*st, o.start);
   o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
   // Ranges: IdentificationOptions' own check, reported at the option's key in this file.
   if (const auto bad = o.problem()) {

@@ -11,6 +11,8 @@
 #include "identifiability.hpp"
 #include "output_error.hpp"
 #include "parameter_map.hpp"
+#include "progress_callback.hpp"
+#include "start_search.hpp"
 #include "vcloe/oe_ident/uncertainty.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/oe_ident/consistency.hpp"
@@ -100,47 +102,6 @@ struct PriorResidual {
   double sigma_;
 };
 
-// The live progress line (IdentificationOptions::progress) after each LM iteration.
-class ProgressCallback : public ceres::IterationCallback {
- public:
-  ProgressCallback(const Context& cx, std::size_t stage) : cx_(cx), stage_(stage), stage_start_(Clock::now()) {}
-
-  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
-    const IdentificationOptions& o = cx_.o;
-    IterationProgress p;
-    p.stage = static_cast<int>(stage_) + 1;
-    p.stages = static_cast<int>(o.horizons.size());
-    p.horizon = o.horizons[stage_];
-    p.iteration = s.iteration;
-    p.cost = s.cost;
-    p.accepted = s.iteration == 0 || s.step_is_successful;
-    p.elapsed_s = std::chrono::duration<double>(Clock::now() - cx_.start).count();
-    if (s.iteration > 0 && s.step_is_successful && s.cost > 0) {
-      previous_ = last_;
-      last_ = s.cost_change / s.cost;
-    }
-    const bool final_stage = p.stage == p.stages;
-    p.iterations_left = iterations_to_tolerance(previous_, last_, final_stage ? o.tol1 : o.stage_tol1,
-                                                o.max_iterations - s.iteration);
-    if (p.iterations_left >= 0 && s.iteration > 0) {
-      const double per_iteration = std::chrono::duration<double>(Clock::now() - stage_start_).count() / s.iteration;
-      p.seconds_left = p.iterations_left * per_iteration;
-      // Later stages: ten iterations each, at this stage's cost per iteration scaled by the
-      // share of the records they fit (a rough figure, said to be one).
-      for (std::size_t k = stage_ + 1; k < o.horizons.size(); ++k)
-        p.seconds_left += 10 * per_iteration * o.horizons[k] / o.horizons[stage_];
-    }
-    o.progress(p);
-    return ceres::SOLVER_CONTINUE;
-  }
-
- private:
-  const Context& cx_;
-  std::size_t stage_;
-  Clock::time_point stage_start_;
-  double previous_ = -1, last_ = -1;  // relative cost decreases of the last two accepted steps
-};
-
 // Moments the poses do not determine moved to the nearest consistent values (consistency.hpp);
 // the report's values follow, and says what moved.
 void make_result_consistent(IdentificationResult& result) {
@@ -198,24 +159,11 @@ ceres::Solver::Summary solve_stage(const Context& cx, std::size_t stage, TwinRun
                                                     : nullptr,
                            delta.data());
   ceres::Solver::Options so = solver_options(o, stage);
-  ProgressCallback progress(cx, stage);
+  ProgressCallback progress(cx.o, cx.start, stage);
   if (o.progress) so.callbacks.push_back(&progress);
   ceres::Solver::Summary summary;
   ceres::Solve(so, &problem, &summary);
   return summary;
-}
-
-// Each experiment's first `horizon` share of frames.
-std::vector<Experiment> prefixes(const std::vector<Experiment>& exps, double horizon) {
-  std::vector<Experiment> prefix;
-  for (const Experiment& e : exps) {
-    Experiment p = e;
-    const auto frames = static_cast<std::size_t>(std::ceil(horizon * static_cast<double>(e.measured.size())));
-    p.reference = servo::truncate_reference(e.reference, frames);
-    p.measured.resize(p.reference.exposure_times.size());
-    prefix.push_back(std::move(p));
-  }
-  return prefix;
 }
 
 // Levenberg-Marquardt (eq. 35 stopping rules) on growing prefixes of the records (the
@@ -319,6 +267,41 @@ void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitS
   }
 }
 
+void check_stage(const ceres::Solver::Summary& summary) {
+  if (summary.termination_type == ceres::FAILURE || !std::isfinite(summary.final_cost))
+    fail("identification", "the fit failed (" + summary.message + ", cost " + exact_number(summary.final_cost) +
+                               "): no model is written; check the traces for values the camera cannot have measured");
+}
+
+// Stuck or not (convergence.hpp): the second start from the end point; when it finds a clearly
+// lower cost, the last stage once more from there, and the test again. J: the Jacobian at the
+// end point, replaced by the one at the new end point after a restart.
+void check_convergence(const Context& cx, Fit& fit, Eigen::MatrixXd& J, IdentificationResult& result) {
+  std::vector<double> better;
+  result.convergence = check_end_point(cx.model, cx.gains, cx.exps, cx.o, fit.map(), fit.delta,
+                                       fit.runs->cached_residuals(), better);
+  if (result.convergence.verdict != Convergence::Stuck) return;
+  const double cpu = result.convergence.cpu_seconds, cpu_restart = process_cpu_seconds();
+  fit.delta = better;
+  const ceres::Solver::Summary again = solve_stage(cx, cx.o.horizons.size() - 1, *fit.runs, fit.start, fit.delta);
+  check_stage(again);
+  result.iterations += static_cast<int>(again.iterations.size()) - 1;
+  J = fit.runs->jacobian(fit.delta, "the solution");
+  ConvergenceCheck second = check_end_point(cx.model, cx.gains, cx.exps, cx.o, fit.map(), fit.delta,
+                                            fit.runs->cached_residuals(), better);
+  second.escapes = 1;
+  second.cpu_seconds += cpu + (process_cpu_seconds() - cpu_restart);
+  result.convergence = second;
+}
+
+// Ceres' report, unless the fit is stuck: then that first, Ceres' CONVERGENCE only as the rule
+// that stopped the optimiser.
+std::string termination(const ceres::Solver::Summary& summary, const ConvergenceCheck& c) {
+  if (c.verdict != Convergence::Stuck) return summary.BriefReport();
+  return "STUCK: the fit stopped where a second start finds a lower cost; not an estimate (the optimiser's own rule: " +
+         summary.message + ")";
+}
+
 }  // namespace
 
 IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVector<double>& prior_lambda,
@@ -326,6 +309,7 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
                               const IdentificationOptions& o) {
   check_identification_inputs(exps, o);
   const auto start = Clock::now();
+  const double cpu_start = process_cpu_seconds();
   const Context cx{prior, gains, exps, o, start};
   IdentificationResult result;
 
@@ -344,15 +328,16 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   }
   for (const Experiment& e : exps) result.before_rms.push_back(rms_error(prior, base, gains, e, "at the priors"));
 
+  if (o.start.search)  // the start independent of the priors (convergence.hpp)
+    base = search_start(prior, gains, exps, o, build_parameter_map(base, st.free, o.spec), base, result.start);
   Fit fit = start_fit(cx, base, st);
   const ceres::Solver::Summary summary = fit_horizons(cx, fit, result);
-  if (summary.termination_type == ceres::FAILURE || !std::isfinite(summary.final_cost))
-    fail("identification", "the fit failed (" + summary.message + ", cost " + exact_number(summary.final_cost) +
-                               "): no model is written; check the traces for values the camera cannot have measured");
+  check_stage(summary);
+  Eigen::MatrixXd J = fit.runs->jacobian(fit.delta, "the solution");
+  check_convergence(cx, fit, J, result);
 
   // At the solution: null space, then the uncertainty of what is left — camera noise, coloured
   // residuals and the disagreement of sub-fits (uncertainty.hpp) — and the model's adequacy.
-  const Eigen::MatrixXd J = fit.runs->jacobian(fit.delta, "the solution");
   const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st, &result.singular_values);
   result.rank_tolerance = o.rank_tolerance;
   std::vector<std::size_t> frames;
@@ -369,12 +354,13 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   u.total *= result.adequacy.sigma_scale() * result.adequacy.sigma_scale();  // the model error common to all parts
   report_parameters(prior_lambda, st, u, o, result);
   result.covariance = u.total;
-  result.termination = summary.BriefReport();
+  result.termination = termination(summary, result.convergence);
   make_result_consistent(result);
 
   for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result"));
   result.consistency = sim::check_physical_consistency(result.lambda);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.cpu_seconds = process_cpu_seconds() - cpu_start;
   return result;
 }
 

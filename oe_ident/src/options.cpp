@@ -55,6 +55,18 @@ std::optional<SettingProblem> check_anchor(const Anchor& a) {
   return positive("anchor.value", a.value, "a positive known value (SI)");
 }
 
+std::optional<SettingProblem> check_start(const StartOptions& s) {
+  std::optional<SettingProblem> bad = in_range("start.horizon", s.horizon, 0, false, 1, false, "a share of the record (0: the first horizon)");
+  if (!bad) bad = in_range("start.range", s.range, 1, true, 100, false, "the largest factor searched");
+  if (!bad && !(s.points >= 1 && s.points <= 20))
+    bad = SettingProblem{"start.points", "expected 1 to 20 grid points per side, got " + std::to_string(s.points)};
+  if (!bad && !(s.sweeps >= 0 && s.sweeps <= 10))
+    bad = SettingProblem{"start.sweeps", "expected 0 to 10 sweeps, got " + std::to_string(s.sweeps)};
+  if (!bad) bad = in_range("start.check_above_noise", s.check_above_noise, 0, false, INFINITY, true, "camera sigmas");
+  if (!bad) bad = in_range("start.stuck_share", s.stuck_share, 0, true, 1, false, "a share");
+  return bad;
+}
+
 }  // namespace
 
 // The checks in the order of the settings file (docs/identification.md); the first failing
@@ -81,6 +93,7 @@ std::optional<SettingProblem> IdentificationOptions::problem() const {
   if (!bad) bad = positive("rel_sigma_flag", rel_sigma_flag, "a positive relative standard deviation");
   if (!bad) bad = in_range("uncertainty_block", uncertainty_block, 0, true, 60, true, "a block length in seconds");
   if (!bad) bad = in_range("qr_eps", qr_eps, 0, true, 1, true, "a pivot ratio");
+  if (!bad) bad = check_start(start);
   if (!bad && !(threads >= 1 && threads <= kMaxIdentificationThreads))
     bad = SettingProblem{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +
                                        std::to_string(threads)};

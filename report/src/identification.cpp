@@ -66,6 +66,16 @@ ParameterEntry parameter_entry(const oe_ident::ParameterResult& p) {
   return e;
 }
 
+StartEntry start_entry(const oe_ident::StartRecord& s) {
+  return {s.searched,      s.horizon,     s.directions, s.factors, s.cost_at_priors, s.cost_at_start,
+          s.evaluations, s.cpu_seconds};
+}
+
+ConvergenceEntry convergence_entry(const oe_ident::ConvergenceCheck& c) {
+  return {oe_ident::ConvergenceCheck::name(c.verdict), c.summary(), c.end_over_noise, c.end_cost, c.noise_cost,
+          c.second_start_cost, c.removed_share, c.escapes, c.cpu_seconds};
+}
+
 }  // namespace
 
 IdentificationReport make_identification_report(const oe_ident::IdentificationResult& r, const std::string& anchor,
@@ -78,6 +88,9 @@ IdentificationReport make_identification_report(const oe_ident::IdentificationRe
   out.anchor = anchor;
   out.iterations = r.iterations;
   out.seconds = r.seconds;
+  out.cpu_seconds = r.cpu_seconds;
+  out.start = start_entry(r.start);
+  out.convergence = convergence_entry(r.convergence);
   out.jacobian_cost_ratio = r.jacobian_cost_ratio;
   out.rejected_steps = r.rejected_steps;
   out.failed_simulations = r.failed_simulations;
@@ -94,6 +107,21 @@ IdentificationReport make_identification_report(const oe_ident::IdentificationRe
 
 namespace {
 
+// The start and the verdict on the end point, in words.
+void print_convergence(const IdentificationReport& r, std::ostream& out) {
+  const StartEntry& s = r.start;
+  if (s.searched) {
+    out << "start: searched along " << s.directions.size() << " directions on the first " << 100 * s.horizon
+        << " % of the records (" << s.evaluations << " twin runs, " << s.cpu_seconds << " CPU-s), cost "
+        << s.cost_at_priors << " at the priors -> " << s.cost_at_start << "; factors";
+    for (std::size_t k = 0; k < s.directions.size(); ++k) out << (k ? ", " : " ") << s.directions[k] << " x" << s.factors[k];
+    out << "\n";
+  } else {
+    out << "start: the priors (no start search)\n";
+  }
+  out << "convergence: " << r.convergence.verdict << ". " << r.convergence.summary << "\n";
+}
+
 void print_rms(const IdentificationReport& r, std::ostream& out) {
   out << "RMS of measured - twin (Table 3 form)   x mm     y mm     z mm     a mrad   b mrad   g mrad\n";
   for (std::size_t e = 0; e < r.before_rms_all.size(); ++e) {
@@ -103,8 +131,11 @@ void print_rms(const IdentificationReport& r, std::ostream& out) {
     for (double v : r.after_rms_all[e]) out << std::setw(9) << v;
     out << "\n";
   }
-  out << "\nmodel adequacy: " << r.adequacy.verdict << ". " << r.adequacy.summary
-      << "\n  residual / camera noise   x      y      z      a      b      g   (lag-1 autocorrelation)\n";
+  out << "\nmodel adequacy: ";
+  if (r.convergence.stuck())  // a stuck fit's residual says nothing about the model
+    out << "not judged: the fit is stuck, so the residual below is the optimiser's, not the model's.";
+  else out << r.adequacy.verdict << ". " << r.adequacy.summary;
+  out << "\n  residual / camera noise   x      y      z      a      b      g   (lag-1 autocorrelation)\n";
   for (std::size_t e = 0; e < r.adequacy.experiments.size(); ++e) {
     out << "  experiment " << e + 1 << "            ";
     for (double v : r.adequacy.experiments[e].rms_over_noise) out << std::setw(7) << v;
@@ -134,7 +165,9 @@ void print_parameters(const IdentificationReport& r, std::ostream& out) {
 void print_identification(const IdentificationReport& r, std::ostream& out) {
   out << std::setprecision(4);
   out << "anchor: " << r.anchor << "\n" << r.termination << "\n"
-      << r.iterations << " iterations, " << r.seconds << " s, Jacobian/residual cost " << r.jacobian_cost_ratio << "\n\n";
+      << r.iterations << " iterations, " << r.seconds << " s (" << r.cpu_seconds << " CPU-s), Jacobian/residual cost " << r.jacobian_cost_ratio << "\n\n";
+  print_convergence(r, out);
+  out << "\n";
   print_rms(r, out);
   print_parameters(r, out);
   if (!r.moved_to_consistency.empty()) {

@@ -55,6 +55,25 @@ json adequacy_json(const AdequacyEntry& a) {
           {"experiments", per}};
 }
 
+json start_json(const StartEntry& s) {
+  return {{"searched", s.searched},         {"horizon", s.horizon},
+          {"directions", s.directions},     {"factors", s.factors},
+          {"cost_at_priors", finite_or_null(s.cost_at_priors)}, {"cost_at_start", finite_or_null(s.cost_at_start)},
+          {"evaluations", s.evaluations},   {"cpu_seconds", s.cpu_seconds}};
+}
+
+json convergence_json(const ConvergenceEntry& c) {
+  return {{"verdict", c.verdict},
+          {"summary", c.summary},
+          {"end_over_noise", c.end_over_noise},
+          {"end_cost", c.end_cost},
+          {"noise_cost", c.noise_cost},
+          {"second_start_cost", c.second_start_cost},
+          {"removed_share", c.removed_share},
+          {"escapes", c.escapes},
+          {"cpu_seconds", c.cpu_seconds}};
+}
+
 json rms_rows_json(const std::vector<AxesRms>& rows) {
   json a = json::array();
   for (const auto& r : rows) a.push_back(axes_json(r));
@@ -76,6 +95,9 @@ json to_json(const IdentificationReport& r) {
           {"anchor", r.anchor},
           {"iterations", r.iterations},
           {"seconds", r.seconds},
+          {"cpu_seconds", r.cpu_seconds},
+          {"start", start_json(r.start)},
+          {"convergence", convergence_json(r.convergence)},
           {"jacobian_cost_ratio", r.jacobian_cost_ratio},
           {"rejected_steps", r.rejected_steps},
           {"failed_simulations", r.failed_simulations},
@@ -154,6 +176,42 @@ Correlation read_correlation(const Node& c) {
   return out;
 }
 
+// A cost the search saw: +infinity (the twin failed there) is written null.
+double read_cost(const Node& n) { return n.is_null() ? INFINITY : n.non_negative(); }
+
+StartEntry read_start(const Node& s) {
+  StartEntry out;
+  out.searched = s["searched"].boolean();
+  out.horizon = s["horizon"].non_negative();
+  out.directions = s["directions"].strings();
+  out.factors = s["factors"].numbers(true);
+  if (out.factors.size() != out.directions.size())
+    s["factors"].refuse("one factor per direction (" + std::to_string(out.directions.size()) + ")");
+  for (std::size_t k = 0; k < out.factors.size(); ++k)
+    if (!(out.factors[k] > 0)) s["factors"][k].refuse("a positive factor");
+  out.cost_at_priors = read_cost(s["cost_at_priors"]);
+  out.cost_at_start = read_cost(s["cost_at_start"]);
+  out.evaluations = s["evaluations"].integer(0, 1 << 30);
+  out.cpu_seconds = s["cpu_seconds"].non_negative();
+  return out;
+}
+
+ConvergenceEntry read_convergence(const Node& c) {
+  ConvergenceEntry out;
+  out.verdict = c["verdict"].string();
+  if (out.verdict != "converged" && out.verdict != "stuck" && out.verdict != "not checked")
+    c["verdict"].refuse("\"converged\", \"stuck\" or \"not checked\"");
+  out.summary = c["summary"].string();
+  out.end_over_noise = c["end_over_noise"].non_negative();
+  out.end_cost = c["end_cost"].non_negative();
+  out.noise_cost = c["noise_cost"].non_negative();
+  out.second_start_cost = c["second_start_cost"].number();
+  out.removed_share = c["removed_share"].number();
+  out.escapes = c["escapes"].integer(0, 100);
+  out.cpu_seconds = c["cpu_seconds"].non_negative();
+  return out;
+}
+
 FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].sha256()}; }
 
 ReportInputs read_inputs(const Node& in) {
@@ -186,6 +244,9 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.anchor = root.need("anchor").string();
   r.iterations = root.need("iterations").integer(0, 1 << 30);
   r.seconds = root.need("seconds").non_negative();
+  r.cpu_seconds = root.need("cpu_seconds").non_negative();
+  r.start = read_start(root.need("start"));
+  r.convergence = read_convergence(root.need("convergence"));
   r.jacobian_cost_ratio = root.need("jacobian_cost_ratio").non_negative();
   r.rejected_steps = root.need("rejected_steps").integer(0, 1 << 30);
   r.failed_simulations = root.need("failed_simulations").integer(0, 1 << 30);

@@ -50,8 +50,14 @@ std::string html_figure(const std::string& png, const std::string& caption) {
 std::string report_summary(const IdentificationReport& r) {
   const AdequacyEntry& a = r.adequacy;
   std::ostringstream h;
-  h << "<section id=\"summary\"><h2>Summary</h2><p class=\"verdict " << (a.verdict == "model error dominates" ? "bad" : "ok")
-    << "\"><b>Model adequacy: " << html_escape(a.verdict) << ".</b> " << html_escape(a.summary) << "</p>\n<table>";
+  const ConvergenceEntry& c = r.convergence;
+  h << "<section id=\"summary\"><h2>Summary</h2><p class=\"verdict " << (c.stuck() ? "bad" : "ok") << "\"><b>Convergence: "
+    << html_escape(c.verdict) << ".</b> " << html_escape(c.summary) << "</p>\n";
+  if (c.stuck())  // a stuck fit's residual is the optimiser's, not the model's
+    h << "<p class=\"verdict bad\"><b>Model adequacy: not judged</b> (the fit is stuck).</p>\n<table>";
+  else
+    h << "<p class=\"verdict " << (a.verdict == "model error dominates" ? "bad" : "ok") << "\"><b>Model adequacy: "
+      << html_escape(a.verdict) << ".</b> " << html_escape(a.summary) << "</p>\n<table>";
   h << "<tr><th>anchor</th><td>" << html_escape(r.anchor) << "</td></tr>";
   h << "<tr><th>fit</th><td>" << r.iterations << " Levenberg-Marquardt iterations, " << html_number(r.seconds, 3) << " s; "
     << r.identified_count << " of 67 parameters identified; " << html_escape(r.termination) << "</td></tr>";

@@ -35,6 +35,8 @@ TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, co
   row.seed = seed;
   row.iterations = report.iterations;
   row.seconds = report.seconds;
+  row.cpu_seconds = report.cpu_seconds;
+  row.stuck = report.convergence.stuck();
   row.validation_over_floor = validation.worst_ratio;
   row.verdict = report.adequacy.verdict;
   const auto& after = report.after_rms_all;
@@ -76,6 +78,8 @@ StudySummary summarise(const std::vector<TruthRow>& rows) {
     }
     s.key_identified_runs += r.key_identified;
     s.max_seconds = std::max(s.max_seconds, r.seconds);
+    s.max_cpu_seconds = std::max(s.max_cpu_seconds, r.cpu_seconds);
+    s.stuck += r.stuck;
     s.max_after_over_floor = std::max(s.max_after_over_floor, r.after_over_floor);
     s.max_validation_over_floor = std::max(s.max_validation_over_floor, r.validation_over_floor);
     for (const ParameterCheck& c : r.checks) {
@@ -100,20 +104,20 @@ StudySummary summarise(const std::vector<TruthRow>& rows) {
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s) {
   std::ostringstream t;
   t << std::fixed;
-  t << "| truth seed | iterations | identify s | after/floor | validation/floor | identified | worst error | worst "
-       "error/σ | verdict |\n|---|---|---|---|---|---|---|---|---|\n";
+  t << "| truth seed | iterations | identify s | identify CPU-s | after/floor | validation/floor | identified | worst "
+       "error | worst error/σ | stuck | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const TruthRow& r : rows) {
     if (!r.failed.empty()) {
-      t << "| " << r.seed << " | — | — | — | — | — | — | — | no result: " << r.failed << " |\n";
+      t << "| " << r.seed << " | — | — | — | — | — | — | — | — | — | no result: " << r.failed << " |\n";
       continue;
     }
-    t << "| " << r.seed << " | " << r.iterations << " | " << std::setprecision(1) << r.seconds << " | "
-      << std::setprecision(2) << r.after_over_floor << " | " << r.validation_over_floor << " | " << r.identified
+    t << "| " << r.seed << " | " << r.iterations << " | " << std::setprecision(1) << r.seconds << " | " << r.cpu_seconds
+      << " | " << std::setprecision(2) << r.after_over_floor << " | " << r.validation_over_floor << " | " << r.identified
       << (r.key_identified ? "" : " (not all of m_p, I_p, gains)") << " | ";
     if (const ParameterCheck* w = r.worst_error()) t << std::setprecision(1) << 100 * w->error() << " % " << w->name;
     t << " | ";
     if (const ParameterCheck* w = r.worst_z()) t << std::setprecision(2) << w->z() << " " << w->name;
-    t << " | " << r.verdict << " |\n";
+    t << " | " << (r.stuck ? "yes" : "no") << " | " << r.verdict << " |\n";
   }
   auto pct = [&](int k) { return s.parameters ? 100.0 * k / s.parameters : 0.0; };
   t << "\n" << s.parameters << " identified parameters over " << s.truths << " truths: " << std::setprecision(1)
@@ -121,8 +125,8 @@ std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary
     << " % within 3σ of the truth, " << pct(s.in_interval) << " % inside the 95 % interval; " << s.outside_bound
     << " outside max(5 %, 3σ). m_p, platform moments and gains identified in " << s.key_identified_runs << " of "
     << s.truths << " runs; median σ/|value| of m_p and the gains " << std::setprecision(2)
-    << 100 * s.median_key_rel_sigma << " %. Worst: identify " << std::setprecision(1) << s.max_seconds
-    << " s, after/floor " << std::setprecision(2) << s.max_after_over_floor << ", validation/floor "
+    << 100 * s.median_key_rel_sigma << " %. Stuck fits: " << s.stuck << ". Worst: identify " << std::setprecision(1)
+    << s.max_seconds << " s (" << s.max_cpu_seconds << " CPU-s), after/floor " << std::setprecision(2) << s.max_after_over_floor << ", validation/floor "
     << s.max_validation_over_floor << ".";
   if (s.failed > 0) t << " " << s.failed << " of " << s.truths << " truths have no result (the table says why).";
   t << "\n";

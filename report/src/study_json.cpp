@@ -20,6 +20,7 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
       params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
                         {"rel_sigma", c.rel_sigma}, {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
     out["truths"].push_back({{"seed", r.seed}, {"iterations", r.iterations}, {"seconds", r.seconds},
+                             {"cpu_seconds", r.cpu_seconds}, {"stuck", r.stuck},
                              {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
                              {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
                              {"parameters", params}});
@@ -33,8 +34,10 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
                     {"inside_95_interval", s.in_interval},
                     {"outside_bound", s.outside_bound},
                     {"key_identified_runs", s.key_identified_runs},
+                    {"stuck", s.stuck},
                     {"median_key_rel_sigma", s.median_key_rel_sigma},
                     {"max_seconds", s.max_seconds},
+                    {"max_cpu_seconds", s.max_cpu_seconds},
                     {"max_after_over_floor", s.max_after_over_floor},
                     {"max_validation_over_floor", s.max_validation_over_floor}};
   return out;
@@ -62,6 +65,8 @@ TruthRow read_row(const JsonNode& t) {
   }
   r.iterations = t.need("iterations").integer(0, 1 << 30);
   r.seconds = t.need("seconds").non_negative();
+  r.cpu_seconds = t.need("cpu_seconds").non_negative();
+  r.stuck = t.need("stuck").boolean();
   r.after_over_floor = t.need("after_over_floor").non_negative();
   r.validation_over_floor = t.need("validation_over_floor").non_negative();
   r.identified = t.need("identified").integer(0, sim::kNumLambda);
@@ -79,9 +84,10 @@ StudySummary read_summary(const JsonNode& j) {
   s.truths = count("truths"), s.failed = count("failed_truths"), s.parameters = count("parameters");
   s.within1 = count("within_1_sigma"), s.within2 = count("within_2_sigma"), s.within3 = count("within_3_sigma");
   s.in_interval = count("inside_95_interval"), s.outside_bound = count("outside_bound");
-  s.key_identified_runs = count("key_identified_runs");
+  s.key_identified_runs = count("key_identified_runs"), s.stuck = count("stuck");
   s.median_key_rel_sigma = j.need("median_key_rel_sigma").non_negative();
   s.max_seconds = j.need("max_seconds").non_negative();
+  s.max_cpu_seconds = j.need("max_cpu_seconds").non_negative();
   s.max_after_over_floor = j.need("max_after_over_floor").non_negative();
   s.max_validation_over_floor = j.need("max_validation_over_floor").non_negative();
   return s;

@@ -159,6 +159,9 @@ IdentificationResult fit_platform_and_gains(const Anchor& anchor, bool payload_e
   o.tol1 = 1e-10;
   o.prior_log_sigma = 0;
   o.initial_trust_region = initial_trust_region;
+  // The LM from this start (the anchor's scale, a diverging trial step), not the start search,
+  // which would move the start to the truth's neighbourhood first (convergence.hpp).
+  o.start.search = false;
   const std::vector<int> unknown = {0, 1, 2, 3, sim::kGainP, sim::kGainI, sim::kGainD};
   for (int k = 0; k < sim::kNumLambda; ++k) {
     const bool free = std::find(unknown.begin(), unknown.end(), k) != unknown.end();

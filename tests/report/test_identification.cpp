@@ -41,6 +41,9 @@ report::IdentificationReport sample() {
   r.anchor = "payload 5 kg";
   r.iterations = 36;
   r.seconds = 27.1;
+  r.cpu_seconds = 31.4;
+  r.start = {true, 0.15, {"lp", "masses", "common scale"}, {0.63, 1.59, 1.0}, 3.2e7, 2.1e5, 97, 6.2};
+  r.convergence = {"stuck", "STUCK: a second start removes 60 % of the cost above the noise", 33, 1e7, 1.2e4, 4e6, 0.6, 1, 9.5};
   r.jacobian_cost_ratio = 5.8;
   r.rejected_steps = 2;
   r.failed_simulations = 1;

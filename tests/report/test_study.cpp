@@ -84,7 +84,7 @@ TEST(StudyTable, CountsCoverageOverAllTruths) {
   EXPECT_EQ(s.in_interval, 2);   // 0.5 and 1.5 sigma lie inside +-1.96 sigma
   EXPECT_EQ(s.outside_bound, 0);  // every error is under 5 %
   EXPECT_NEAR(s.median_key_rel_sigma, (1.0 / 301.5 + 1.0 / 303.5 + 0.1 / 20.05 + 0.1 / 20.25) / 4, 2e-3);
-  EXPECT_NE(report::markdown_table({a, b}, s).find("| 2 | 30 | 41.5 |"), std::string::npos);
+  EXPECT_NE(report::markdown_table({a, b}, s).find("| 2 | 30 | 41.5 | 0.0 |"), std::string::npos);
 }
 
 // (A report without its numbers is refused by its reader: test_identification.cpp.)
@@ -137,7 +137,7 @@ TEST(StudyTable, ATruthWithoutAResultIsARowThatSaysWhyAndIsNotCounted) {
   EXPECT_EQ(s.failed, 1);
   EXPECT_EQ(s.parameters, 1);
   const std::string table = report::markdown_table({ok, stopped}, s);
-  EXPECT_NE(table.find("| 2 | — | — | — | — | — | — | — | no result: run-payload: the robot stopped at t = 3.2 s: singularity |"),
+  EXPECT_NE(table.find("| 2 | — | — | — | — | — | — | — | — | — | no result: run-payload: the robot stopped at t = 3.2 s: singularity |"),
             std::string::npos) << table;
   EXPECT_NE(table.find("1 of 2 truths have no result"), std::string::npos) << table;
   const nlohmann::json written = report::study_json({ok, stopped}, s);

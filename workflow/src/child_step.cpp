@@ -22,7 +22,7 @@ std::string self_executable() {
 
 }  // namespace
 
-void run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
+int run_vcloe_step(const std::string& title, const std::vector<std::string>& args, std::ostream* echo,
                     const ChildOutput& output) {
   if (echo) {
     *echo << "$ vcloe";
@@ -42,7 +42,8 @@ void run_vcloe_step(const std::string& title, const std::vector<std::string>& ar
     std::raise(e.interrupted_by);
     std::_Exit(128 + e.interrupted_by);
   }
-  if (e.ok()) return;
+  if (e.ok()) return 0;
+  if (e.signal == 0 && output.also_accepted != 0 && e.exit_status == output.also_accepted) return e.exit_status;
   std::string why = e.describe();
   if (!output.stderr_path.empty()) why += "; see " + output.stderr_path;
   fail("step '" + title + "'", "failed (" + why + ")");

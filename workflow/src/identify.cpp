@@ -169,14 +169,17 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   return out;
 }
 
-void identify(const IdentifyOptions& q) {
+int identify(const IdentifyOptions& q) {
   q.validate();
   const IdentifyOutcome o = run_identification(q);
   sim::RobotModel identified = o.setup.model;
   identified.name = o.setup.model.name + "-identified";
   // Never a model the loader (or MuJoCo) would refuse: checked before anything is written.
-  const std::string model_text = "# identified by vcloe identify from " + q.measured + "\n" +
-                                 sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
+  const bool stuck = o.result.convergence.verdict == oe_ident::Convergence::Stuck;
+  const std::string model_text =
+      "# identified by vcloe identify from " + q.measured + "\n" +
+      (stuck ? "# STUCK FIT: not an estimate (see " + q.out + ".report.json, 'convergence')\n" : "") +
+      sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
   // What was read (the hashes of the bytes parsed, core/input_ledger.hpp) and the model written,
   // for `vcloe report` and for the record (absolute paths and SHA-256).
@@ -195,6 +198,10 @@ void identify(const IdentifyOptions& q) {
     write_report({q.out + ".report.json", "", q.report, q.force});
     std::cerr << "wrote " << q.report << "\n";
   }
+  if (stuck) {  // the residual is the optimiser's: no word on the model, a non-zero exit
+    std::cerr << "vcloe: warning: " << o.result.convergence.summary() << "\n";
+    return kStuckExitStatus;
+  }
   if (o.result.adequacy.verdict == oe_ident::Verdict::ModelErrorDominates)
     std::cerr << "vcloe: warning: " << o.result.adequacy.summary() << "\n";
   if (const auto [ratio, where] = o.worst_fit_over_noise(); ratio > IdentifyOutcome::kMaxFitOverNoise)
@@ -202,6 +209,7 @@ void identify(const IdentifyOptions& q) {
               << where << " (limit " << IdentifyOutcome::kMaxFitOverNoise << " x noise_sigma of " << q.config
               << "): the priors (" << q.robot
               << "), the model or the traces are far from each other; the parameters are not trustworthy\n";
+  return 0;
 }
 
 }  // namespace vcloe::workflow

@@ -15,6 +15,7 @@
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/report/study.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/workflow/identify.hpp"
 #include "vcloe/workflow/study_slurm.hpp"
 
 namespace vcloe::workflow {
@@ -78,7 +79,9 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
     if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
     if (name != "validate") args.push_back("--force");  // (validate writes no file)
     try {
-      run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr, {d + name + ".out", d + name + ".err"});
+      // identify's stuck fit (exit status 4) is a result: the row says "stuck".
+      run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr,
+                     {d + name + ".out", d + name + ".err", name == "identify" ? kStuckExitStatus : 0});
     } catch (const Error& e) {  // why, in the step's own words
       fail(name, step_error(d + name + ".err").value_or(e.what()));
     }
@@ -150,7 +153,8 @@ void study(StudyOptions o) {
     }
     const TruthRow& r = rows.back();
     if (r.failed.empty())
-      std::cout << "truth " << r.seed << ": " << r.iterations << " iterations, " << r.seconds << " s, after/floor "
+      std::cout << "truth " << r.seed << ": " << r.iterations << " iterations, " << r.seconds << " s, " << r.cpu_seconds
+                << " CPU-s, " << (r.stuck ? "STUCK, " : "") << "after/floor "
                 << r.after_over_floor << ", validation/floor " << r.validation_over_floor << ", " << r.identified
                 << " identified, " << r.verdict << "\n";
     else

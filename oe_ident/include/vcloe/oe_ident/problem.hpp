@@ -18,6 +18,7 @@
 
 #include "vcloe/core/settings.hpp"
 #include "vcloe/oe_ident/adequacy.hpp"
+#include "vcloe/oe_ident/convergence.hpp"
 #include "vcloe/oe_ident/progress.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/servo/reference.hpp"
@@ -73,6 +74,7 @@ struct IdentificationOptions {
                                     // a direction counts as unidentifiable
   double rel_sigma_flag = 0.15;     // Mata et al. 2008: flag parameters whose sigma / |value| exceeds it
   double qr_eps = 1e-3;             // structural analysis on the reference's regressor
+  StartOptions start;               // the start search and the stuck test (convergence.hpp)
   int threads = 2;                  // experiments evaluated in parallel
   bool verbose = false;
   ProgressFunction progress;        // called after each LM iteration (progress.hpp); empty: silent
@@ -107,6 +109,9 @@ struct IdentificationResult {
   std::vector<std::array<double, 6>> before_rms, after_rms;  // per experiment, mm and mrad
   int iterations = 0;
   double seconds = 0;
+  double cpu_seconds = 0;          // user + system of this process during identify() (all threads)
+  StartRecord start;               // what the start search did (convergence.hpp)
+  ConvergenceCheck convergence;    // converged or stuck, and why (convergence.hpp)
   double jacobian_cost_ratio = 0;  // one Jacobian evaluation / one residual evaluation (wall)
   int identified_count = 0;
   std::vector<std::string> consistency;  // physical-consistency violations of the result

@@ -46,6 +46,30 @@ struct AdequacyEntry {
   bool operator==(const AdequacyEntry&) const = default;
 };
 
+// The start search (oe_ident::StartRecord): along each direction the factor found, the costs
+// (Ceres' 0.5 * sum of squares on the search horizon) at the priors and at the start.
+struct StartEntry {
+  bool searched = false;
+  double horizon = 0;
+  std::vector<std::string> directions;
+  std::vector<double> factors;  // one per direction, > 0
+  double cost_at_priors = 0, cost_at_start = 0;
+  int evaluations = 0;
+  double cpu_seconds = 0;
+  bool operator==(const StartEntry&) const = default;
+};
+
+// Converged or stuck (oe_ident::ConvergenceCheck): the verdict and its figures; a
+// second_start_cost of -1 means no second start was needed (the fit ended near the noise).
+struct ConvergenceEntry {
+  std::string verdict, summary;  // "converged" | "stuck" | "not checked"
+  double end_over_noise = 0, end_cost = 0, noise_cost = 0, second_start_cost = -1, removed_share = 0;
+  int escapes = 0;
+  double cpu_seconds = 0;
+  bool stuck() const { return verdict == "stuck"; }
+  bool operator==(const ConvergenceEntry&) const = default;
+};
+
 struct Correlation {  // of the fitted parameters (registry order), from the honest covariance
   std::vector<std::string> parameters;
   std::vector<std::vector<double>> matrix;  // parameters.size() squared
@@ -70,6 +94,9 @@ struct IdentificationReport {
   std::string anchor;
   int iterations = 0;
   double seconds = 0, jacobian_cost_ratio = 0;
+  double cpu_seconds = 0;  // user + system of identify() (all threads)
+  StartEntry start;
+  ConvergenceEntry convergence;
   int rejected_steps = 0, failed_simulations = 0;
   AdequacyEntry adequacy;
   Correlation correlation;

@@ -30,6 +30,8 @@ struct TruthRow {
   std::string failed;                // why this truth has no result ("run: …"); empty when it has one
   int iterations = 0;
   double seconds = 0;
+  double cpu_seconds = 0;            // identify's user + system CPU time (all threads)
+  bool stuck = false;                // identify's convergence verdict: the fit is stuck
   double after_over_floor = 0;       // worst axis and experiment: after-fit RMS / noise floor
   double validation_over_floor = 0;  // worst over the fresh trajectories (vcloe validate)
   int identified = 0;
@@ -48,8 +50,9 @@ struct StudySummary {
   int truths = 0, failed = 0, parameters = 0;  // truths (failed: without a result); identified parameters
   int within1 = 0, within2 = 0, within3 = 0, in_interval = 0, outside_bound = 0;
   int key_identified_runs = 0;
+  int stuck = 0;                       // fits identify called stuck
   double median_key_rel_sigma = 0;     // m_p and the three gains
-  double max_seconds = 0, max_after_over_floor = 0, max_validation_over_floor = 0;
+  double max_seconds = 0, max_cpu_seconds = 0, max_after_over_floor = 0, max_validation_over_floor = 0;
 };
 
 // A truth whose chain stopped (a step failed: e.g. the robot's safety stop): a row that says why,

@@ -48,7 +48,12 @@ struct IdentifyOutcome {
 // The fit alone: the inputs read and checked, oe_ident::identify run (progress on stderr).
 IdentifyOutcome run_identification(const IdentifyOptions& options);
 
-// The whole command: options checked, the fit, the files written, the report printed.
-void identify(const IdentifyOptions& options);
+// The exit status of a fit that is stuck (oe_ident/convergence.hpp): the model and the report
+// are written, for inspection, and say so; the values are not an estimate.
+inline constexpr int kStuckExitStatus = 4;
+
+// The whole command: options checked, the fit, the files written, the report printed. Returns
+// the exit status: 0, or kStuckExitStatus for a stuck fit.
+int identify(const IdentifyOptions& options);
 
 }  // namespace vcloe::workflow
