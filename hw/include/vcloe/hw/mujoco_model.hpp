@@ -13,9 +13,14 @@
 
 namespace vcloe::hw {
 
+// MuJoCo 2.2's integrators: semi-implicit Euler, RK4, implicit in velocity.
+enum class MujocoIntegrator { euler, rk4, implicit };
+
 struct MujocoOptions {
-  double timestep = 0.25e-3;  // s
-  bool rk4 = true;            // MuJoCo's RK4 integrator (else semi-implicit Euler)
+  // s: 0.05 ms converges the virtual robot to 0.2-0.5 x the camera noise against a step half as
+  // long; 0.25 ms did not (docs/virtual-robot.md, "Convergence of the two engines").
+  double timestep = 0.05e-3;
+  MujocoIntegrator integrator = MujocoIntegrator::rk4;
   // Loop-closure softness: time constant as a multiple of the timestep, and impedance.
   double solref_timesteps = 2.0;
   double solimp = 0.9999;

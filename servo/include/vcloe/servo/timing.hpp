@@ -19,7 +19,9 @@ struct LoopTiming {
   double controller_hz = 1000.0;
   double camera_hz = 100.0;
   double latency = 0.01;  // s, a whole number of controller periods
-  int substeps = 1;       // RK4 steps per controller period
+  // RK4 steps per controller period: 4 (0.25 ms steps) resolve the smooth Coulomb law of stiff
+  // friction (docs/virtual-robot.md, "Convergence of the two engines"); 1 did not.
+  int substeps = 4;
 
   double controller_period() const { return 1.0 / controller_hz; }
   double camera_period() const { return 1.0 / camera_hz; }
