@@ -1,9 +1,12 @@
 // Specification of the engines' default steps (docs/virtual-robot.md, "Convergence of the two
 // engines"): the twin at its default RK4 substeps and the virtual robot at its default MuJoCo
-// timestep are converged — each agrees with itself at a quarter of its step to a small fraction
-// of the camera noise — on a robot with stiff friction (10x the priors' Coulomb and viscous
-// coefficients, epsilon 0.01 rad/s), where a step too long makes the friction law chatter or
-// diverge. A short record of the default excitation keeps this cheap.
+// timestep are converged — the twin agrees with itself at a quarter of its step, the robot with
+// itself at half of it, to under 0.7 x the camera noise (measured - twin <= 1.3 x noise needs
+// <= 0.83 noise-free) — on a robot with the family's stiffest friction (3x the priors' Coulomb
+// and viscous coefficients, epsilon 0.01 rad/s). The start, at rest, is the stiffest part (the
+// smooth Coulomb law is a damping of fc/epsilon there), so a short record of the default
+// excitation tests it cheaply. Measured: twin x4 vs x16 0.61, MuJoCo 0.05 vs 0.025 ms 0.57; the
+// old defaults x1 vs x4 2.14, 0.25 vs 0.125 ms 2.94 (red).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -18,7 +21,7 @@ using namespace vcloe;
 namespace convergence_test {
 
 constexpr double kRecord = 2.0;  // s of config/excitation-default.yaml
-constexpr double kFriction = 10.0;
+constexpr double kFriction = 3.0;  // the family's upper bound (hw::TruthFamily friction_high)
 
 sim::RobotFile stiff_friction_truth() {
   const sim::RobotFile priors = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
@@ -62,6 +65,36 @@ TEST(TwinConvergence, DefaultSubstepsResolveStiffFriction) {
   const sim::RobotFile t = stiff_friction_truth();
   const int n = servo::LoopTiming{}.substeps;
   const double ratio = rms_over_noise(twin_poses(t, n), twin_poses(t, 4 * n));
-  std::printf("twin, friction 10x priors, %g s: RK4 x%d vs x%d: %.4f x camera noise\n", kRecord, n, 4 * n, ratio);
-  EXPECT_LT(ratio, 0.1);
+  std::printf("twin, friction 3x priors, %g s: RK4 x%d vs x%d: %.4f x camera noise\n", kRecord, n, 4 * n, ratio);
+  EXPECT_LT(ratio, 0.7);  // measured - twin <= 1.3 x noise needs <= 0.83 noise-free
+}
+
+namespace convergence_test {
+
+std::vector<Vec6d> robot_poses(const sim::RobotFile& t, double timestep, double record) {
+  hw::VirtualRobotOptions o;
+  o.engine.timestep = timestep;
+  excitation::FourierTrajectory tr =
+      excitation::load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/config/excitation-default.yaml");
+  tr.duration = record;
+  const servo::PreparedReference ref = servo::prepare_reference(t.model, servo::LoopTiming{}, tr);
+  hw::VirtualRobot robot(t.model, t.lambda, ref.start_pose, o);
+  servo::VisualServo<double> outer(ref, servo::OuterGains{});
+  servo::ExactPose camera;
+  const auto r = servo::run_loop<double>(robot, outer, camera);
+  EXPECT_TRUE(r.ok) << "timestep " << timestep << ": " << r.failure;
+  return r.true_pose;
+}
+
+}  // namespace convergence_test
+
+TEST(VirtualRobotConvergence, DefaultTimestepResolvesStiffFriction) {
+  // MuJoCo at its default step against half of it (a quarter would cost 8x the default run).
+  using namespace convergence_test;
+  const sim::RobotFile t = stiff_friction_truth();
+  const double h = hw::MujocoOptions{}.timestep, record = 1.0;
+  const double ratio = rms_over_noise(robot_poses(t, h, record), robot_poses(t, h / 2, record));
+  std::printf("virtual robot, friction 3x priors, %g s: MuJoCo %g ms vs %g ms: %.4f x camera noise\n", record,
+              h * 1e3, h * 0.5e3, ratio);
+  EXPECT_LT(ratio, 0.7);  // measured - twin <= 1.3 x noise needs <= 0.83 noise-free
 }
