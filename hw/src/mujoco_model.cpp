@@ -63,6 +63,15 @@ Mat3d initial_link_frame(const Vec3d& lhat, const Vec3d& axis) {
   return R;
 }
 
+const char* integrator_name(MujocoIntegrator i) {
+  switch (i) {
+    case MujocoIntegrator::euler: return "Euler";
+    case MujocoIntegrator::implicit: return "implicit";
+    case MujocoIntegrator::rk4: break;
+  }
+  return "RK4";
+}
+
 }  // namespace
 
 sim::LambdaVector<double> engine_consistent(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
@@ -188,7 +197,7 @@ MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVe
   std::ostringstream x;
   x << "<mujoco model=\"vcloe-" << model.name << "\">\n"
     << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
-    << "  <option timestep=\"" << num(o.timestep) << "\" integrator=\"" << (o.rk4 ? "RK4" : "Euler")
+    << "  <option timestep=\"" << num(o.timestep) << "\" integrator=\"" << integrator_name(o.integrator)
     << "\" gravity=\"" << vec(model.gravity) << "\">\n    <flag contact=\"disable\"/>\n  </option>\n"
     << "  <size njmax=\"40\" nconmax=\"1\"/>\n  <worldbody>\n";
   const Mat3d R = rotation_of<double>(pose);

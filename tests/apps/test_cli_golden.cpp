@@ -3,7 +3,10 @@
 // unnoticed: `vcloe run --backend virtual` and `vcloe simulate` on config/reference.yaml and the
 // default excitation (seed 1) equal the recorded traces within 1e-12 m / rad (and byte for byte:
 // the arithmetic is unchanged), and validate-model's figures are unchanged. The data are in
-// tests/data/golden/ (every 10th row of each trace; the SHA-256 of the whole CSV).
+// tests/data/golden/ (every 10th row of each trace; the SHA-256 of the whole CSV). To re-record
+// them after a deliberate change (e.g. the engines' default steps, docs/virtual-robot.md
+// "Convergence of the two engines"): run the four commands above with `--out X.csv`, keep the
+// header and every 10th row, and put each CSV's sha256sum in golden.json.
 #include <gtest/gtest.h>
 
 #include <fstream>
