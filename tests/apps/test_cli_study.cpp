@@ -48,7 +48,7 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   EXPECT_EQ(study.summary.parameters, study.rows[1].identified);
   const std::string table = cli_test::read_file(dir / "study.md");
   EXPECT_NE(table.find("| 7 | "), std::string::npos) << table;
-  EXPECT_NE(table.find("| 5 | — | — | — | — | — | — | — | no result: run: "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 5 | — | — | — | — | — | — | — | — | — | no result: run: "), std::string::npos) << table;
   EXPECT_NE(table.find("1 of 2 truths have no result"), std::string::npos) << table;
   EXPECT_FALSE(fs::exists(dir / "truth-4") || fs::exists(dir / "truth-6")) << "the first shard's truths";
   // `study merge` joins shards' tables by seed; the same truth in two of them is refused.

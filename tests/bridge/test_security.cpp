@@ -14,6 +14,7 @@
 #include <thread>
 #include <zmq.hpp>
 
+#include "../test_support.hpp"
 #include "vcloe/bridge/security.hpp"
 #include "vcloe/bridge/transport.hpp"
 #include "vcloe/core/error.hpp"
@@ -43,14 +44,7 @@ int heard(Publisher& pub, Subscriber& sub, double seconds = 0.4) {
   return n;
 }
 
-std::string thrown(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const vcloe::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string thrown(const std::function<void()>& f) { return vcloe::test::error_of(f); }
 
 }  // namespace
 

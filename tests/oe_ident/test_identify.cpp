@@ -5,6 +5,7 @@
 
 #include "../sim/sim_fixtures.hpp"
 #include "../test_support.hpp"
+#include "fit_fixtures.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -31,15 +32,7 @@ double record(double /*normal*/, double sanitized) { return sanitized; }
 double record(double normal, double /*sanitized*/) { return normal; }
 #endif
 
-servo::PreparedReference reference(double duration, std::uint64_t seed) {
-  excitation::RandomTrajectoryOptions o;
-  o.duration = duration;
-  o.f0 = 0.2;
-  o.position_amplitude = 0.03;
-  o.angle_amplitude = 0.12;
-  const auto tr = excitation::random_feasible_trajectory(default_robot(), seed, o);
-  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, tr);
-}
+servo::PreparedReference reference(double duration, std::uint64_t seed) { return test::fit_reference(duration, seed); }
 
 // A "true" robot: priors perturbed by up to +-25 %, friction present; known masses unchanged.
 sim::LambdaVector<double> truth() {

@@ -9,6 +9,7 @@
 
 #include "../../oe_ident/src/start_search.hpp"
 #include "../sim/sim_fixtures.hpp"
+#include "fit_fixtures.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/servo/twin.hpp"
 
@@ -21,15 +22,7 @@ namespace test_start {
 
 namespace {
 
-servo::PreparedReference start_reference(double duration, std::uint64_t seed) {
-  excitation::RandomTrajectoryOptions o;
-  o.duration = duration;
-  o.f0 = 0.2;
-  o.position_amplitude = 0.03;
-  o.angle_amplitude = 0.12;
-  const auto tr = excitation::random_feasible_trajectory(default_robot(), seed, o);
-  return servo::prepare_reference(default_robot(), servo::LoopTiming{}, tr);
-}
+servo::PreparedReference start_reference(double duration, std::uint64_t seed) { return test::fit_reference(duration, seed); }
 
 // A truth near the priors, friction per joint different.
 sim::LambdaVector<double> start_truth() {
