@@ -37,6 +37,7 @@ std::vector<Row> inequalities(const Vec3d& weight, double margin, double floor) 
 // the conditioning that a full KKT matrix would have. Nothing if the rows are dependent.
 std::optional<Vec3d> solve_equality(const Vec3d& I, const Vec3d& weight, const std::vector<Row>& rows) {
   const int m = static_cast<int>(rows.size());
+  if (m == 0) return I;  // no active row: the unconstrained optimum (an LU of a 0 x 0 matrix is Eigen's assertion)
   Eigen::MatrixXd A(m, 3);
   Eigen::VectorXd r(m);
   Vec3d inverse = Vec3d::Zero();
@@ -48,8 +49,8 @@ std::optional<Vec3d> solve_equality(const Vec3d& I, const Vec3d& weight, const s
   }
   const Eigen::MatrixXd M = A * inverse.asDiagonal() * A.transpose();
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(M);
-  if (m > 0 && !lu.isInvertible()) return std::nullopt;
-  return m == 0 ? I : Vec3d(I + inverse.asDiagonal() * (A.transpose() * lu.solve(r)));
+  if (!lu.isInvertible()) return std::nullopt;
+  return Vec3d(I + inverse.asDiagonal() * (A.transpose() * lu.solve(r)));
 }
 
 }  // namespace
