@@ -20,6 +20,9 @@ using vcloe::test::default_robot;
 // This file's helpers in their own namespace: the test program is one unity build.
 namespace test_start {
 
+// OutputError and PrefixCost keep a reference to the gains: one object that outlives them.
+const servo::OuterGains kGains{};
+
 namespace {
 
 servo::PreparedReference start_reference(double duration, std::uint64_t seed) { return test::fit_reference(duration, seed); }
@@ -132,12 +135,12 @@ TEST(ConvergenceCheck, AnEndPointASecondStartBeatsClearlyIsStuck) {
   end(sim::kGainI) *= 2.0;
   const ParameterMap map = p.map_at(end);
   const std::vector<double> d = map.initial(end);
-  PrefixCost whole(default_robot(), servo::OuterGains{}, p.exps, map, p.o, 1.0);
+  PrefixCost whole(default_robot(), kGains, p.exps, map, p.o, 1.0);
   std::vector<double> r(static_cast<std::size_t>(whole.residuals()));
-  TwinRuns runs(OutputError(default_robot(), servo::OuterGains{}, p.exps, map, p.o.sigma), 2);
+  TwinRuns runs(OutputError(default_robot(), kGains, p.exps, map, p.o.sigma), 2);
   ASSERT_TRUE(runs.evaluate(d.data(), r.data(), nullptr));
   std::vector<double> better;
-  const ConvergenceCheck c = check_end_point(default_robot(), servo::OuterGains{}, p.exps, p.o, map, d, r, better);
+  const ConvergenceCheck c = check_end_point(default_robot(), kGains, p.exps, p.o, map, d, r, better);
   EXPECT_EQ(c.verdict, Convergence::Stuck) << c.summary();
   EXPECT_GT(c.removed_share, 0.9);
   EXPECT_LT(c.second_start_cost, 0.1 * c.end_cost);
@@ -158,11 +161,11 @@ TEST(ConvergenceCheck, AFitAtItsMinimumWithModelErrorIsNotStuck) {
     }
   const ParameterMap map = p.map_at(p.truth);
   const std::vector<double> d = map.initial(p.truth);
-  TwinRuns runs(OutputError(default_robot(), servo::OuterGains{}, p.exps, map, p.o.sigma), 2);
+  TwinRuns runs(OutputError(default_robot(), kGains, p.exps, map, p.o.sigma), 2);
   std::vector<double> r(static_cast<std::size_t>(runs.num_residuals()));
   ASSERT_TRUE(runs.evaluate(d.data(), r.data(), nullptr));
   std::vector<double> better;
-  const ConvergenceCheck c = check_end_point(default_robot(), servo::OuterGains{}, p.exps, p.o, map, d, r, better);
+  const ConvergenceCheck c = check_end_point(default_robot(), kGains, p.exps, p.o, map, d, r, better);
   EXPECT_GT(c.end_over_noise, p.o.start.check_above_noise);  // the second start did run
   EXPECT_GE(c.second_start_cost, 0.0);
   EXPECT_EQ(c.verdict, Convergence::Converged) << c.summary();
