@@ -213,12 +213,9 @@ void Controller::finish() {
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   t.metadata = trace_metadata(s_, "rig");
   t.metadata.clock = o_.clock;
-  // What the poses said, checked (bridge::FrameCounters): a sidecar key of its own, kept by every
-  // reader of the sidecar as it is (TraceMetadata::other).
+  // What the poses said, checked (bridge::FrameCounters): the sidecar's typed stream_checks.
   const bridge::FrameCounters& fc = role_.frame_counters();
-  t.metadata.other["stream_checks"] = {{"repeated_frames", fc.repeated_frames},
-                                       {"exposure_backwards", fc.exposure_backwards},
-                                       {"stamps_ahead", fc.stamps_ahead}};
+  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead};
   if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
   t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
   t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
