@@ -158,6 +158,7 @@ class Controller {
       if (stopped_ && last_status_.reason == bridge::StopReason::HandshakeRefused)
         fail("control", "the robot refused the handshake (its line says why); nothing recorded");
       if (stopped_) fail("control", "the robot stopped before the run began");
+      if (running_) return;  // on at once, not after one more handshake period
       if (pose_stream && recorder && robot_hello_) send(hello_);
       bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
     }

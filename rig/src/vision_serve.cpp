@@ -113,7 +113,9 @@ class VisionServer {
           heard = true;
           on_robot(*m, o_.endpoints.camera);
         }
-      if (robot_state_ == bridge::RobotState::Stopped) return;
+      // Running (or stopped) now: on at once, not after one more handshake period (the robot's
+      // pose timeout counts from its first tick).
+      if (robot_state_ == bridge::RobotState::Stopped || robot_state_ == bridge::RobotState::Running) return;
       if ((heard || !camera) && robot_hello_) poses_.publish(hello_);
       bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
     }
