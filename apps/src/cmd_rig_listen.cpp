@@ -20,6 +20,7 @@ void add_rig_command(CLI::App& app) {
   cmd->add_option("--seconds", o->seconds, "how long to listen")->capture_default_str();
   cmd->add_option("--frames", o->frames, "stop after this many poses (0: listen for --seconds)")->capture_default_str();
   add_json_flag(cmd, o->json, "print only the summary, as JSON");
+  cmd->add_option("--keys", o->keys, "the rig's keys (`vcloe rig keys`): listen to a keyed stream as the listener");
   cmd->callback([o] { rig::listen(*o); });
   add_rig_run_command(*rig_cmd);
   add_rig_keys_command(*rig_cmd);

@@ -15,6 +15,7 @@ void add_rig_run_command(CLI::App& rig_cmd) {
   struct Options {
     rig::RigRun run;
     PayloadOption payload;
+    std::vector<double> stand_at;
   };
   auto o = std::make_shared<Options>();
   rig::RigRun& r = o->run;
@@ -47,6 +48,10 @@ void add_rig_run_command(CLI::App& rig_cmd) {
       ->capture_default_str();
   cmd->add_option("--start-timeout", r.start_timeout, "each process waits this long for the others (s)")
       ->capture_default_str();
+  cmd->add_option("--move-speed", r.move_speed, "the robot moves to the start at this speed (rad/s per joint)")
+      ->capture_default_str();
+  cmd->add_option("--stand-at", o->stand_at, "joint angles the virtual robot stands at before the move (rad)")
+      ->expected(6);
   cmd->add_option("--hold", r.hold, "after a controlled stop the robot holds this long (s)")->capture_default_str();
   // Endpoints given replace the fresh ones of --endpoints (each printed before the processes start).
   const auto check = [](const std::string& s) { return rig::endpoint_problem(s); };
@@ -60,6 +65,7 @@ void add_rig_run_command(CLI::App& rig_cmd) {
     // Every option the three processes would refuse, refused here: one line, before any starts.
     o->run.validate();
     o->run.payload = payload_from(o->payload);
+    if (!o->stand_at.empty()) o->run.stand_at = Eigen::Map<const Vec6d>(o->stand_at.data());
     rig::run_rig(o->run);
   });
 }

@@ -13,6 +13,7 @@ void add_robot_command(CLI::App& app) {
   struct Options {
     rig::RobotServeOptions serve;
     PayloadOption payload;
+    std::vector<double> stand_at;
   };
   auto options = std::make_shared<Options>();
   rig::RobotServeOptions* o = &options->serve;
@@ -34,12 +35,17 @@ void add_robot_command(CLI::App& app) {
   add_timeout_options(cmd, o->timeouts);
   cmd->add_option("--max-invalid", o->max_invalid, "invalid poses in a row that stop the robot")->capture_default_str();
   cmd->add_option("--max-command-speed", o->max_command_speed, "rate limit of the commands (rad/s)")->capture_default_str();
+  cmd->add_option("--move-speed", o->move_speed, "before the run, move to the start at this speed (rad/s per joint)")
+      ->capture_default_str();
+  cmd->add_option("--stand-at", options->stand_at, "joint angles the virtual robot stands at before the move (rad)")
+      ->expected(6);
   cmd->add_option("--hold", o->hold, "after a controlled stop, hold this long before exiting (s)")->capture_default_str();
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the other processes (s)")->capture_default_str();
   add_payload_options(cmd, options->payload);
   cmd->callback([options] {
     options->serve.validate();
     options->serve.payload = payload_from(options->payload);
+    if (!options->stand_at.empty()) options->serve.stand_at = Eigen::Map<const Vec6d>(options->stand_at.data());
     rig::serve_robot(options->serve);
   });
 }

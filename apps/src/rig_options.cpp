@@ -28,7 +28,7 @@ void add_timeout_options(CLI::App* cmd, rig::TimeoutOptions& t) {
                   "stop when the pose stream is silent this long (s; 0: 2 camera periods realtime, 2 s lockstep)")
       ->capture_default_str();
   cmd->add_option("--heartbeat-timeout", t.heartbeat,
-                  "stop when the controller is silent this long (s; 0: 5 camera periods realtime, 2 s lockstep)")
+                  "stop when the controller is silent this long (s; 0: 2 camera periods realtime, 2 s lockstep)")
       ->capture_default_str();
 }
 

@@ -14,7 +14,8 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "the wire format is little-endian; add byte swaps");
 
 constexpr std::size_t kPoseBody = 8 + 48 + 8 + 4 + 1 + 3, kCommandBody = 8 + 48, kStatusBody = 1 + 1 + 2 + 4 + 8 + 8 + 48;
-static_assert(kPoseBody == 72 && kCommandBody == 56 && kStatusBody == 72);
+constexpr std::size_t kHelloBody = 1 + 1 + 6 + kRunFiles * 32, kEndBody = 1 + 7 + 8 + 8;
+static_assert(kPoseBody == 72 && kCommandBody == 56 && kStatusBody == 72 && kHelloBody == 136 && kEndBody == 24);
 
 class Writer {
  public:
@@ -28,6 +29,7 @@ class Writer {
     for (int i = 0; i < 6; ++i) put(v(i));
   }
   void zeros(std::size_t n) { out_.append(n, '\0'); }
+  void put(const Digest& d) { out_.append(reinterpret_cast<const char*>(d.data()), d.size()); }
   std::string& str() { return out_; }
 
  private:
@@ -50,6 +52,12 @@ class Reader {
     return v;
   }
   void skip(std::size_t n) { at_ += n; }
+  Digest digest() {
+    Digest d;
+    std::memcpy(d.data(), in_.data() + at_, d.size());
+    at_ += d.size();
+    return d;
+  }
 
  private:
   std::string_view in_;
@@ -62,6 +70,8 @@ std::size_t body_size(MessageType t) {
     case MessageType::Command: return kCommandBody;
     case MessageType::Status: return kStatusBody;
     case MessageType::Heartbeat: return 0;
+    case MessageType::Hello: return kHelloBody;
+    case MessageType::End: return kEndBody;
   }
   return 0;
 }
@@ -101,6 +111,21 @@ struct BodyWriter {
     w.put(m.theta);
   }
   void operator()(const HeartbeatMessage&) {}
+  void operator()(const HelloMessage& m) {
+    w.put(static_cast<std::uint8_t>(m.role));
+    std::uint8_t stated = 0;
+    for (std::size_t f = 0; f < kRunFiles; ++f)
+      if (m.files[f]) stated = static_cast<std::uint8_t>(stated | 1u << f);
+    w.put(stated);
+    w.zeros(6);
+    for (const auto& f : m.files) w.put(f.value_or(Digest{}));
+  }
+  void operator()(const EndMessage& m) {
+    w.put(static_cast<std::uint8_t>(m.role));
+    w.zeros(7);
+    w.put(m.last_frame);
+    w.put(m.count);
+  }
 };
 
 bool finite(const Vec6d& v) { return v.allFinite(); }
@@ -111,6 +136,36 @@ std::uint32_t read_crc(std::string_view frame) {
   std::uint32_t crc;
   std::memcpy(&crc, frame.data() + 12, 4);
   return crc;
+}
+
+bool known_role(std::uint8_t role) { return role >= 1 && role <= 3; }
+
+// A hello: a known role, the files bit field within the four files, an unstated file's
+// digest zero (one frame per meaning).
+Decoded decode_hello(const Header& h, Reader& r) {
+  HelloMessage m{h};
+  const auto role = r.get<std::uint8_t>();
+  const auto stated = r.get<std::uint8_t>();
+  r.skip(6);
+  if (!known_role(role) || (stated >> kRunFiles) != 0) return bad(DecodeError::BadEnum);
+  m.role = static_cast<Role>(role);
+  for (std::size_t f = 0; f < kRunFiles; ++f) {
+    const Digest d = r.digest();
+    if (stated & (1u << f)) m.files[f] = d;
+    else if (d != Digest{}) return bad(DecodeError::BadEnum);
+  }
+  return {m, DecodeError::None};
+}
+
+Decoded decode_end(const Header& h, Reader& r) {
+  EndMessage m{h};
+  const auto role = r.get<std::uint8_t>();
+  r.skip(7);
+  m.last_frame = r.get<std::int64_t>();
+  m.count = r.get<std::uint64_t>();
+  if (!known_role(role) || m.last_frame < -1) return bad(DecodeError::BadEnum);
+  m.role = static_cast<Role>(role);
+  return {m, DecodeError::None};
 }
 
 Decoded decode_body(MessageType type, const Header& h, Reader& r) {
@@ -140,7 +195,7 @@ Decoded decode_body(MessageType type, const Header& h, Reader& r) {
       r.skip(1);
       const auto reason = r.get<std::uint16_t>();
       r.skip(4);
-      if (state > 2 || reason > static_cast<std::uint16_t>(StopReason::Interrupted)) return bad(DecodeError::BadEnum);
+      if (state > 3 || reason > static_cast<std::uint16_t>(StopReason::HandshakeRefused)) return bad(DecodeError::BadEnum);
       m.state = static_cast<RobotState>(state);
       m.reason = static_cast<StopReason>(reason);
       m.last_command = r.get<std::uint64_t>();
@@ -150,6 +205,8 @@ Decoded decode_body(MessageType type, const Header& h, Reader& r) {
     }
     case MessageType::Heartbeat:
       return {HeartbeatMessage{h}, DecodeError::None};
+    case MessageType::Hello: return decode_hello(h, r);
+    case MessageType::End: return decode_end(h, r);
   }
   return bad(DecodeError::UnknownType);
 }
@@ -187,7 +244,7 @@ Decoded decode(std::string_view frame) {
     return d;
   }
   const auto type = r.get<std::uint16_t>();
-  if (type < 1 || type > 4) return bad(DecodeError::UnknownType);
+  if (type < 1 || type > 6) return bad(DecodeError::UnknownType);
   const auto t = static_cast<MessageType>(type);
   const auto length = r.get<std::uint32_t>();
   r.skip(4);  // CRC-32, checked
@@ -221,6 +278,8 @@ MessageType type_of(const Message& m) {
         if constexpr (std::is_same_v<V, PoseMessage>) return MessageType::Pose;
         else if constexpr (std::is_same_v<V, CommandMessage>) return MessageType::Command;
         else if constexpr (std::is_same_v<V, StatusMessage>) return MessageType::Status;
+        else if constexpr (std::is_same_v<V, HelloMessage>) return MessageType::Hello;
+        else if constexpr (std::is_same_v<V, EndMessage>) return MessageType::End;
         else return MessageType::Heartbeat;
       },
       m);
@@ -242,8 +301,47 @@ std::string_view name_of(StopReason r) {
     case StopReason::RobotFailure: return "robot failure (safety stop)";
     case StopReason::Finished: return "reference finished";
     case StopReason::Interrupted: return "interrupted";
+    case StopReason::HandshakeRefused: return "handshake refused";
   }
   return "?";
+}
+
+std::string_view name_of(Role r) {
+  switch (r) {
+    case Role::Robot: return "robot";
+    case Role::Vision: return "vision";
+    case Role::Control: return "control";
+  }
+  return "?";
+}
+
+std::string_view name_of(RunFile f) {
+  switch (f) {
+    case RunFile::Experiment: return "experiment";
+    case RunFile::Reference: return "reference";
+    case RunFile::Robot: return "robot file";
+    case RunFile::Payload: return "payload";
+  }
+  return "?";
+}
+
+std::optional<Digest> digest_from_hex(std::string_view hex) {
+  if (hex.size() != 64) return std::nullopt;
+  auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  Digest d;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    d[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+  }
+  return d;
+}
+
+std::string hex_of(const Digest& d) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (const std::uint8_t b : d) s += {kHex[b >> 4], kHex[b & 15]};
+  return s;
 }
 
 void StreamCounters::count(std::uint64_t sequence) {

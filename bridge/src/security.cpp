@@ -66,13 +66,14 @@ std::string write_rig_keys(const std::string& dir, bool force) {
     chmod(dir.c_str(), 0700);
   }
   if (!fs::is_directory(dir)) fail(dir, "is not a directory");
+  const std::vector<const char*> holders = {kRoles[0], kRoles[1], kRoles[2], kListener};
   if (!force)
-    for (const char* role : kRoles)
+    for (const char* role : holders)
       for (const char* ext : {".key", ".pub"})
         if (fs::exists(fs::path(dir) / (std::string(role) + ext)))
           fail((fs::path(dir) / (std::string(role) + ext)).string(), "exists; --force replaces the rig's keys");
   std::string written;
-  for (const char* role : kRoles) {
+  for (const char* role : holders) {
     const KeyPair k = make_key_pair();
     const fs::path key = fs::path(dir) / (std::string(role) + ".key"), pub = fs::path(dir) / (std::string(role) + ".pub");
     write_private(key, "public " + k.public_key + "\nsecret " + k.secret_key + "\n", 0600);
@@ -103,7 +104,10 @@ RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
     if (!p) fail(pub, "not found (every role's public key is needed: `vcloe rig keys`)");
     r.public_keys[other] = key_line(p, pub, 1, "public");
   }
-  if (r.public_keys[role] != r.own.public_key) fail(key, "its public key is not the one in " + role + ".pub");
+  const std::string listener = (fs::path(dir) / (std::string(kListener) + ".pub")).string();
+  if (std::ifstream p(listener); p) r.public_keys[kListener] = key_line(p, listener, 1, "public");
+  if (r.public_keys.count(role) == 0 || r.public_keys[role] != r.own.public_key)
+    fail(key, "its public key is not the one in " + role + ".pub");
   return r;
 }
 

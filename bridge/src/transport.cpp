@@ -79,6 +79,10 @@ Publisher::Publisher(zmq::context_t& context, const std::string& endpoint, int h
   if (ipc) umask(mask);
 }
 
+void Publisher::linger(std::chrono::milliseconds time) {
+  socket_->set(zmq::sockopt::linger, static_cast<int>(time.count()));
+}
+
 std::string Publisher::bound() const { return socket_->get(zmq::sockopt::last_endpoint); }
 
 std::uint64_t Publisher::refused_peers() {

@@ -65,6 +65,10 @@ void put_records(json& j, const TraceMetadata& m) {
                    {"sample_rate_hz", f->sample_rate_hz}, {"padlen", f->padlen}, {"input", file_json(f->input)}};
   if (const auto& e = m.endpoints) j["endpoints"] = {{"poses", e->poses}, {"commands", e->commands}, {"status", e->status}};
   if (m.stream) j["stream"] = stream_json(*m.stream);
+  if (const auto& c = m.stream_checks)
+    j["stream_checks"] = {{"repeated_frames", c->repeated_frames},
+                          {"exposure_backwards", c->exposure_backwards},
+                          {"stamps_ahead", c->stamps_ahead}};
   if (const auto& s = m.stopped) j["stopped"] = {{"reason", s->reason}, {"frames", s->frames}, {"time_s", s->time_s}};
 }
 
@@ -115,7 +119,7 @@ const std::set<std::string>& known_keys() {
       "format", "source", "software_version", "note", "controller_hz", "camera_hz", "latency_s", "duration_s",
       "substeps", "outer_form", "robot", "experiment", "reference", "truth", "rig", "markers", "seed",
       "noise_sigma", "engine", "payload", "camera", "frames", "missing_frames", "invalid_frames", "noise_dn",
-      "blur_px", "filter", "clock", "endpoints", "stream", "stopped", "csv_sha256"};
+      "blur_px", "filter", "clock", "endpoints", "stream", "stream_checks", "stopped", "csv_sha256"};
   return keys;
 }
 
@@ -200,6 +204,11 @@ void read_live_rig(const JsonNode& f, TraceMetadata& m) {
   if (const auto s = record(f["stopped"]))
     m.stopped = StoppedRecord{s->need("reason").string(), s->need("frames").count(), s->need("time_s").non_negative()};
   if (const auto s = record(f["stream"])) m.stream = read_stream(*s);
+  // Sidecars written before it was typed had the same key and layout (then kept as unknown).
+  if (const auto c = record(f["stream_checks"])) {
+    auto n = [&](const char* k) { return static_cast<std::uint64_t>(c->need(k).count()); };
+    m.stream_checks = StreamChecksRecord{n("repeated_frames"), n("exposure_backwards"), n("stamps_ahead")};
+  }
 }
 
 }  // namespace

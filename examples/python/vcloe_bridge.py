@@ -1,20 +1,26 @@
 """The vcloe rig protocol in Python, written from docs/protocol.md alone (standard library only).
 
-decode(frame) -> dict (or raises Malformed); encode(kind, ...) -> bytes. Used by the example
-robot adapter (robot_adapter.py) and by the tests that read vcloe's live streams from Python.
+decode(frame) -> dict (or raises Malformed); encode(kind, ...) -> bytes; hello_files(...) the
+SHA-256 of the files a role runs, for its hello. Used by the example robot adapter
+(robot_adapter.py) and by the tests that read vcloe's live streams from Python.
 """
+import hashlib
 import struct
 import time
 import zlib
 
+VERSION = 2                                              # the schema version this module speaks
 HEADER = struct.Struct("<4sHHIIqqq")  # magic, version, type, body_length, crc32, sequence, exposure_ns, publish_ns
-POSE, COMMAND, STATUS, HEARTBEAT = 1, 2, 3, 4
+POSE, COMMAND, STATUS, HEARTBEAT, HELLO, END = 1, 2, 3, 4, 5, 6
 BODY = {POSE: struct.Struct("<q6ddIB3x"), COMMAND: struct.Struct("<q6d"), STATUS: struct.Struct("<BxH4xQq6d"),
-        HEARTBEAT: struct.Struct("<")}
-RUNNING, STOPPED, WAITING = 0, 1, 2                      # status.state
+        HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BB6x32s32s32s32s"), END: struct.Struct("<B7xqQ")}
+RUNNING, STOPPED, WAITING, MOVING = 0, 1, 2, 3           # status.state
 REASONS = ["none", "pose timeout", "invalid poses", "heartbeat lost", "command out of range",
            "command rate limit", "malformed command", "robot failure", "finished",
-           "interrupted"]  # status.reason
+           "interrupted", "handshake refused"]  # status.reason
+ROBOT, VISION, CONTROL = 1, 2, 3                         # hello.role, end.role
+RUN_FILES = ("experiment", "reference", "robot", "payload")  # hello: bit k of `files` is RUN_FILES[k]
+READS = {ROBOT: RUN_FILES, CONTROL: RUN_FILES, VISION: ("experiment",)}
 
 
 class Malformed(ValueError):
@@ -26,14 +32,40 @@ def steady_ns():
     return time.monotonic_ns()
 
 
+def payload_text(mass, inertia):
+    """The bytes hashed for a payload given as numbers (docs/protocol.md, "Handshake")."""
+    return ("payload mass %.17g inertia %.17g %.17g %.17g\n" % (mass, *inertia)).encode()
+
+
+def hello_files(experiment=None, reference=None, robot=None, payload=None):
+    """{name: hex SHA-256 or None}: files by path, the payload as (mass, (Ixx, Iyy, Izz))."""
+    def digest(path):
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    out = {n: (digest(p) if p else None) for n, p in
+           (("experiment", experiment), ("reference", reference), ("robot", robot))}
+    out["payload"] = hashlib.sha256(payload_text(*payload)).hexdigest() if payload else None
+    return out
+
+
+def hello_problem(mine_role, mine, peer):
+    """None, or which file differs between this role's files and a peer's hello (both read it)."""
+    for name in RUN_FILES:
+        if name in READS[mine_role] and name in READS[peer["role"]] and mine[name] != peer["files"][name]:
+            return f"{name}: {str(peer['files'][name])[:12]} there, {str(mine[name])[:12]} here"
+    return None
+
+
 def decode(frame):
     if len(frame) < 40:
         raise Malformed("short")
     magic, version, kind, length, crc, seq, exposure_ns, publish_ns = HEADER.unpack_from(frame)
-    if magic != b"VCLO" or version != 1:
-        raise Malformed("magic/version")
+    if magic != b"VCLO":
+        raise Malformed("magic")
     if zlib.crc32(frame[:12] + b"\0\0\0\0" + frame[16:]) != crc:
         raise Malformed("crc")
+    if version != VERSION:
+        raise Malformed(f"schema version {version}")  # a peer speaking another version: refuse it by name
     if kind not in BODY or length != BODY[kind].size or len(frame) != 40 + length:
         raise Malformed("type/length")
     m = dict(type=kind, seq=seq, exposure_ns=exposure_ns, publish_ns=publish_ns)
@@ -46,16 +78,36 @@ def decode(frame):
     elif kind == STATUS:
         state, reason, last, tick, *theta = BODY[STATUS].unpack_from(frame, 40)
         m.update(state=state, reason=reason, last_command=last, tick=tick, theta=tuple(theta))
+    elif kind == HELLO:
+        role, stated, *digests = BODY[HELLO].unpack_from(frame, 40)
+        if role not in (ROBOT, VISION, CONTROL) or stated >> 4:
+            raise Malformed("hello role/files")
+        files = {}
+        for k, (name, d) in enumerate(zip(RUN_FILES, digests)):
+            if not stated & (1 << k) and d != bytes(32):
+                raise Malformed("hello digest of a file not stated")
+            files[name] = d.hex() if stated & (1 << k) else None
+        m.update(role=role, files=files)
+    elif kind == END:
+        role, last_frame, count = BODY[END].unpack_from(frame, 40)
+        if role not in (ROBOT, VISION, CONTROL) or last_frame < -1:
+            raise Malformed("end role/frame")
+        m.update(role=role, last_frame=last_frame, count=count)
     return m
 
 
 def encode(kind, seq, exposure_ns, *fields):
     """fields: pose (frame, pose6, fre, markers, valid), command (frame, theta6),
-    status (state, reason, last_command, tick, theta6), heartbeat ()."""
+    status (state, reason, last_command, tick, theta6), heartbeat (), hello (role, files: the dict
+    of hello_files), end (role, last_frame, count)."""
+    if kind == HELLO:
+        role, files = fields
+        stated = sum(1 << k for k, n in enumerate(RUN_FILES) if files.get(n))
+        fields = (role, stated, *(bytes.fromhex(files[n]) if files.get(n) else bytes(32) for n in RUN_FILES))
     flat = []
     for f in fields:
         flat.extend(f if isinstance(f, (tuple, list)) else [f])
     body = BODY[kind].pack(*flat)
-    frame = bytearray(HEADER.pack(b"VCLO", 1, kind, len(body), 0, seq, exposure_ns, steady_ns()) + body)
+    frame = bytearray(HEADER.pack(b"VCLO", VERSION, kind, len(body), 0, seq, exposure_ns, steady_ns()) + body)
     frame[12:16] = struct.pack("<I", zlib.crc32(bytes(frame)))
     return bytes(frame)

@@ -99,6 +99,8 @@ RoleSecurity::RoleSecurity(zmq::context_t& context, const RigEndpoints& e, const
                                 : role == "vision" ? std::vector<const char*>{"control", "robot"}
                                                    : std::vector<const char*>{"robot"})
     allowed.insert(keys_->public_keys.at(subscriber));
+  if (role == "vision" && keys_->public_keys.count(bridge::kListener))  // `rig listen --keys`
+    allowed.insert(keys_->public_keys.at(bridge::kListener));
   zap_ = std::make_unique<bridge::Authenticator>(context, allowed);
 }
 

@@ -15,6 +15,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/rig/common.hpp"
+#include "vcloe/rig/handshake.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 
@@ -29,6 +30,8 @@ class Controller {
         s_(s),
         clock_(parse_clock(o.clock)),
         role_(s),
+        files_{o.experiment, o.reference, o.robot, o.payload},
+        hello_(hello_of(bridge::Role::Control, files_)),
         security_(context_, o.endpoints, "control"),
         commands_(context_, o.endpoints.commands, 1000, security_.publisher()),
         control_(context_, o.endpoints.poses,
@@ -55,6 +58,18 @@ class Controller {
       throw;
     }
     last_robot_ = now_s();
+    try {
+      loop();
+      finish();
+    } catch (const Error&) {
+      say_end();
+      throw;
+    }
+    say_end();
+  }
+
+ private:
+  void loop() {
     while (!stopped_) {
       bridge::Subscriber::wait_any({&control_, &recorder_, &status_}, micros(0.002));
       record();
@@ -69,24 +84,38 @@ class Controller {
         end_reason_ = "interrupted by " + signal_name(interrupting_signal());
       }
     }
-    // The last exposures may still be on their way: the recorder waits for them a moment.
+    // The last exposures may still be on their way: the recorder waits for vision's end (after
+    // its last pose on the same stream), or every frame, at most a moment.
     const double end = now_s() + std::min(0.2, robot_timeout_);
-    while (now_s() < end && role_.frames_recorded() < s_.reference.clock.frames())
+    while (now_s() < end && !vision_ended_ && role_.frames_recorded() < s_.reference.clock.frames())
       if (bridge::Subscriber::wait_any({&recorder_}, micros(end - now_s()))) record();
-    finish();
   }
 
- private:
+  // This role's end (docs/protocol.md, "The end"): after the trace is written (or refused), so
+  // the robot, holding since its last tick, may exit. The socket lingers to send it.
+  void say_end() {
+    bridge::EndMessage e;
+    e.role = bridge::Role::Control;
+    e.last_frame = last_commanded_;
+    e.count = commands_sent_;
+    commands_.publish(e);
+    commands_.linger(std::chrono::milliseconds(200));
+  }
+
   const ControlOptions& o_;
   const ExperimentSetup& s_;
   RigClock clock_;
   ControlRole role_;  // the controller and the recorder (rig/roles.hpp)
+  RunFiles files_;
+  bridge::HelloMessage hello_;  // this controller's files, by SHA-256 (rig/handshake.hpp)
   zmq::context_t context_;
   RoleSecurity security_;  // --keys: CURVE on every socket
   bridge::Publisher commands_;
   bridge::Subscriber control_, recorder_, status_;
   double robot_timeout_ = 2, last_sent_ = -1e300, last_robot_ = 0;
-  bool running_ = false, stopped_ = false;
+  bool running_ = false, stopped_ = false, robot_hello_ = false, robot_ended_ = false, vision_ended_ = false;
+  std::int64_t last_commanded_ = -1;
+  std::uint64_t commands_sent_ = 0;
   bridge::StatusMessage last_status_;
   std::string end_reason_;
   StreamedFile partial_;  // the trace's rows as they are emitted, in frame order
@@ -96,30 +125,50 @@ class Controller {
     last_sent_ = now_s();
   }
 
-  // Until the robot runs: each pose subscriber has heard the vision's heartbeats and the status
-  // subscriber the robot; only then are our heartbeats sent, which the robot waits for before
-  // its first tick (docs/protocol.md, "Start handshake"), so no pose of the run can be missed.
+  // A peer's hello: refused by name when it runs other files (rig/handshake.hpp); true if heard.
+  bool heard_hello(const std::optional<bridge::Message>& m, bridge::Role expected, const std::string& endpoint) {
+    const auto* h = m ? std::get_if<bridge::HelloMessage>(&*m) : nullptr;
+    if (!h) return false;
+    if (const std::string why = hello_problem(hello_, files_, *h, expected, endpoint); !why.empty()) fail("control", why);
+    return true;
+  }
+
+  // Until the robot runs: each pose subscriber has heard vision's hello and the status
+  // subscriber the robot's, each checked; only then are our hellos sent, which the robot waits
+  // for before it moves to the start (docs/protocol.md, "Handshake"), so no pose of the run can
+  // be missed and no role runs other files.
   void handshake() {
     const double end = now_s() + o_.start_timeout;
     bool pose_stream = false, recorder = false;
     while (!running_) {
-      if (now_s() > end) fail("control", "the robot did not start within " + exact_number(o_.start_timeout) + " s");
+      if (now_s() > end)
+        fail("control", std::string(robot_hello_ ? "the robot did not start" : "no hello from the robot on " + o_.endpoints.status) +
+                            " within " + exact_number(o_.start_timeout) + " s");
       if (const int sig = interrupting_signal())  // the rig stopping it: at once, not after start_timeout
         fail("control", "interrupted by " + signal_name(sig) + " before the run began");
-      if (!pose_stream) pose_stream = control_.receive(std::chrono::milliseconds(0)).has_value();
-      if (!recorder) recorder = recorder_.receive(std::chrono::milliseconds(0)).has_value();
+      // Up to the first hello only: a pose of the run may follow it (it is the run's, not ours to drop).
+      while (!pose_stream)
+        if (auto m = control_.receive(std::chrono::milliseconds(0))) pose_stream = heard_hello(m, bridge::Role::Vision, o_.endpoints.poses);
+        else break;
+      while (!recorder)
+        if (auto m = recorder_.receive(std::chrono::milliseconds(0))) recorder = heard_hello(m, bridge::Role::Vision, o_.endpoints.poses);
+        else break;
       read_status();
       if (!end_reason_.empty()) fail("control", end_reason_);
+      if (stopped_ && last_status_.reason == bridge::StopReason::HandshakeRefused)
+        fail("control", "the robot refused the handshake (its line says why); nothing recorded");
       if (stopped_) fail("control", "the robot stopped before the run began");
-      if (pose_stream && recorder && status_.counters(bridge::MessageType::Status).received > 0)
-        send(bridge::HeartbeatMessage{});
+      if (running_) return;  // on at once, not after one more handshake period
+      if (pose_stream && recorder && robot_hello_) send(hello_);
       bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
     }
   }
 
   void record() {
-    while (auto m = recorder_.receive(std::chrono::milliseconds(0)))
+    while (auto m = recorder_.receive(std::chrono::milliseconds(0))) {
       if (const auto* p = std::get_if<bridge::PoseMessage>(&*m)) role_.record(*p, bridge::steady_now_ns());
+      if (const auto* e = std::get_if<bridge::EndMessage>(&*m)) vision_ended_ = e->role == bridge::Role::Vision;
+    }
   }
 
   // Eq. (30) on the newest pose (realtime) or on each pose in order (lockstep); an invalid
@@ -136,17 +185,25 @@ class Controller {
   }
 
   void step(const bridge::PoseMessage& p) {
-    if (const auto c = role_.on_pose(p)) send(*c);
+    if (const auto c = role_.on_pose(p)) {
+      send(*c);
+      last_commanded_ = c->frame;
+      ++commands_sent_;
+    }
   }
 
   void read_status() {
-    while (auto m = status_.receive(std::chrono::milliseconds(0)))
+    while (auto m = status_.receive(std::chrono::milliseconds(0))) {
+      if (!robot_hello_) robot_hello_ = heard_hello(m, bridge::Role::Robot, o_.endpoints.status);
+      if (const auto* e = std::get_if<bridge::EndMessage>(&*m); e && e->role == bridge::Role::Robot)
+        stopped_ = robot_ended_ = true;  // the run's end: "finished" statuses follow
       if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
         last_robot_ = now_s();
         last_status_ = *st;
         running_ = running_ || st->state == bridge::RobotState::Running;
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
       }
+    }
     for (const std::string& v : {version_problem(status_, "the robot", o_.endpoints.status, "controller"),
                                   version_problem(recorder_, "the pose source", o_.endpoints.poses, "controller")})
       if (!v.empty() && end_reason_.empty()) {
@@ -213,19 +270,17 @@ void Controller::finish() {
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   t.metadata = trace_metadata(s_, "rig");
   t.metadata.clock = o_.clock;
-  // What the poses said, checked (bridge::FrameCounters): a sidecar key of its own, kept by every
-  // reader of the sidecar as it is (TraceMetadata::other).
+  // What the poses said, checked (bridge::FrameCounters): the sidecar's typed stream_checks.
   const bridge::FrameCounters& fc = role_.frame_counters();
-  t.metadata.other["stream_checks"] = {{"repeated_frames", fc.repeated_frames},
-                                       {"exposure_backwards", fc.exposure_backwards},
-                                       {"stamps_ahead", fc.stamps_ahead}};
+  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead};
   if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
   t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
   t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
                                    missing, invalid, quantile(seen, 0.5), quantile(seen, 0.99), quantile(seen, 1.0),
                                    receive_s, latency_ms};
-  const bool finished = last_status_.state == bridge::RobotState::Stopped &&
-                        last_status_.reason == bridge::StopReason::Finished && end_reason_.empty();
+  const bool finished = (robot_ended_ || (last_status_.state == bridge::RobotState::Stopped &&
+                                         last_status_.reason == bridge::StopReason::Finished)) &&
+                        end_reason_.empty();
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
   if (!finished)
     t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};

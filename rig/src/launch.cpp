@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -90,7 +91,12 @@ std::vector<std::string> robot_args(const RigRun& r, const RigEndpoints& e) {
   std::vector<std::string> a = {"robot", "serve", "--truth", r.truth, "--robot", r.robot, "--experiment", r.experiment,
                                 "--reference", r.reference, "--clock", r.clock, "--pose-timeout",
                                 number(r.timeouts.pose), "--heartbeat-timeout", number(r.timeouts.heartbeat),
-                                "--start-timeout", number(r.start_timeout), "--hold", number(r.hold)};
+                                "--start-timeout", number(r.start_timeout), "--hold", number(r.hold),
+                                "--move-speed", number(r.move_speed)};
+  if (r.stand_at) {
+    a.push_back("--stand-at");
+    for (int i = 0; i < 6; ++i) a.push_back(number((*r.stand_at)(i)));
+  }
   append(a, endpoint_args(e));
   append(a, payload_args(r));
   return a;
@@ -191,6 +197,10 @@ void RigRun::validate(const std::string& where) const {
   throw_if(timeout_problem("--vision-robot-timeout", vision_robot_timeout, period, least, 3600), where);
   throw_if(start_timeout_problem(start_timeout), where);
   if (!(hold >= 0 && hold <= 3600)) throw_if(SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"}, where);
+  if (!(move_speed > 0 && std::isfinite(move_speed)))
+    throw_if(SettingProblem{"--move-speed", "--move-speed: expected a positive speed (rad/s)"}, where);
+  if (stand_at && !stand_at->allFinite())
+    throw_if(SettingProblem{"--stand-at", "--stand-at: expected six finite joint angles (rad)"}, where);
 }
 
 void run_rig(const RigRun& r) {

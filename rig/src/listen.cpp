@@ -64,7 +64,13 @@ void ListenOptions::validate(const std::string& where) const { throw_if(problem(
 void listen(const ListenOptions& o) {
   o.validate();
   zmq::context_t context;
-  bridge::Subscriber sub(context, o.endpoint, bridge::Subscriber::Keep::All, 100000);
+  bridge::Security security;  // with --keys: the listener's pair, talking to vision's key only
+  if (!o.keys.empty()) {
+    const bridge::RoleKeys k = bridge::load_role_keys(o.keys, bridge::kListener);
+    security.own = k.own;
+    security.server_key = k.public_keys.at("vision");
+  }
+  bridge::Subscriber sub(context, o.endpoint, bridge::Subscriber::Keep::All, 100000, security);
   Stream s;
   using Clock = std::chrono::steady_clock;
   const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));

@@ -11,10 +11,14 @@
 // realtime: ticks are paced by the wall clock; a late command is applied on the tick it arrives.
 #include <zmq.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <iostream>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/common.hpp"
+#include "vcloe/rig/handshake.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 
@@ -24,26 +28,32 @@ namespace {
 
 class RobotServer {
  public:
-  RobotServer(const RobotServeOptions& o, const ExperimentSetup& s, const sim::RobotFile& truth,
-              const std::optional<oe_ident::Payload>& payload)
+  RobotServer(const RobotServeOptions& o, const ExperimentSetup& s, const sim::RobotFile& truth)
       : o_(o),
         clock_(parse_clock(o.clock)),
         schedule_(s.reference.clock, s.reference.start_theta),
         Tc_(s.experiment.timing.controller_period()),
         monitor_(limits(o, s), s.experiment.timing.camera_period(), Tc_),
-        robot_(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, robot_options(s, o, truth)),
+        robot_(truth.model, oe_ident::with_payload(truth.lambda, o.payload), s.reference.start_pose,
+               robot_options(s, o, truth)),
+        files_{o.experiment, o.reference, o.robot, o.payload},
+        hello_(hello_of(bridge::Role::Robot, files_)),
         security_(context_, o.endpoints, "robot"),
         status_pub_(context_, o.endpoints.status, 1000, security_.publisher()),
         camera_pub_(context_, o.endpoints.camera, 1000, security_.publisher()),
         commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control")),
         poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")),
-        payload_(payload ? exact_number(payload->mass) + " kg" : "none") {
-    monitor_.on_command(schedule_.held(), -1);  // the start hold: IK of the start pose
-    monitor_.set_applied(schedule_.held());      // where the drives stand (the robot is at the start)
+        payload_(o.payload ? exact_number(o.payload->mass) + " kg" : "none") {
+    const Vec6d standing = o.stand_at.value_or(schedule_.held());
+    monitor_.on_command(standing, -1);  // where the drives hold, and the start hold, within the joint range
+    monitor_.on_command(schedule_.held(), -1);
+    monitor_.set_applied(standing);     // where the rate limit counts from
   }
 
   void serve() {
     handshake();
+    move_to_start();
+    state_ = bridge::RobotState::Running;
     monitor_.start(now_s());
     t0_ = now_s();
     for (; !schedule_.finished(); schedule_.advance()) {
@@ -60,8 +70,7 @@ class RobotServer {
       if (clock_ == RigClock::Realtime) pump(t0_ + (tick() + 1) * Tc_ - now_s(), [] { return false; });
       if (const auto why = stop_cause()) return controlled_stop(*why);
     }
-    for (int n = 0; n < 3; ++n) publish_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);
-    summary("finished: " + std::to_string(tick()) + " ticks (" + std::to_string(tick() * Tc_) + " s)");
+    end_of_run();
   }
 
  private:
@@ -71,14 +80,18 @@ class RobotServer {
   double Tc_;
   bridge::SafetyMonitor monitor_;
   hw::VirtualRobot robot_;
+  RunFiles files_;
+  bridge::HelloMessage hello_;  // this robot's files, by SHA-256 (rig/handshake.hpp)
   zmq::context_t context_;
   RoleSecurity security_;  // --keys: CURVE on every socket (before them: destroyed after them)
   bridge::Publisher status_pub_, camera_pub_;
   bridge::Subscriber commands_, poses_;
-  std::string payload_;  // what the robot carries, stated in its summary (control records what it is told)
-  std::uint64_t last_sequence_ = 0, poses_seen_ = 0;
+  std::string payload_;  // what the robot carries, stated in its summary
+  std::uint64_t last_sequence_ = 0, poses_seen_ = 0, exposures_ = 0;
   double t0_ = 0, last_status_ = -1e300;
-  bool controller_seen_ = false, poses_stream_seen_ = false;
+  bridge::RobotState state_ = bridge::RobotState::Waiting;
+  bool controller_hello_ = false, vision_hello_ = false, controller_ended_ = false;
+  std::string refusal_;  // a peer's hello refused (rig/handshake.hpp): its one line
 
   int tick() const { return schedule_.tick(); }
 
@@ -105,7 +118,9 @@ class RobotServer {
     if (camera_departs(truth.model, departures))
       fail(o.truth, "its camera departures (marker_frame, virtual_rig: camera_from_base_error, latency) are simulated "
                     "by `vcloe run` only, not by the rig's processes");
-    return virtual_robot_options(s, {}, departures);
+    hw::VirtualRobotOptions opt = virtual_robot_options(s, {}, departures);
+    if (o.stand_at) opt.start_command = *o.stand_at;  // standing off the start: the move brings it there
+    return opt;
   }
 
   // The true pose at frame j's exposure, for the virtual camera, and the status.
@@ -117,6 +132,7 @@ class RobotServer {
     p.pose = robot_.pose();
     p.valid = true;
     camera_pub_.publish(p);
+    ++exposures_;
     publish_status(bridge::RobotState::Running, bridge::StopReason::None);
   }
 
@@ -141,10 +157,10 @@ class RobotServer {
     for (;;) {
       while (auto m = commands_.receive(std::chrono::milliseconds(0))) on_command(*m);
       while (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
-      check_versions();
+      check_peers();
       const double now = now_s();
       if (monitor_.check(now) || interrupting_signal() || done() || now >= deadline) return;
-      if (now - last_status_ > period) publish_status(bridge::RobotState::Running, bridge::StopReason::None);
+      if (now - last_status_ > period) publish_status(state_, bridge::StopReason::None);
       bridge::Subscriber::wait_any({&commands_, &poses_}, micros(std::min({deadline - now, 0.001})));
     }
   }
@@ -154,93 +170,174 @@ class RobotServer {
     const std::string c = version_problem(commands_, "the controller", o_.endpoints.commands, "robot");
     return c.empty() ? version_problem(poses_, "the pose source", o_.endpoints.poses, "robot") : c;
   }
-  void check_versions() {
-    if (!commands_.foreign_version() && !poses_.foreign_version()) return;
+  void check_peers() {
     if (commands_.foreign_version()) monitor_.on_malformed_command(version_problems());
-    else monitor_.on_invalid_stream(version_problems());
+    else if (poses_.foreign_version()) monitor_.on_invalid_stream(version_problems());
+    if (!refusal_.empty()) monitor_.on_malformed_command(refusal_);
+  }
+
+  // A peer's hello, checked against this robot's files (rig/handshake.hpp); the first refusal kept.
+  bool heard_hello(const bridge::HelloMessage& h, bridge::Role expected, const std::string& endpoint) {
+    const std::string why = hello_problem(hello_, files_, h, expected, endpoint);
+    if (!why.empty() && refusal_.empty()) refusal_ = why;
+    return why.empty();
   }
 
   void on_command(const bridge::Message& m) {
-    controller_seen_ = true;
     monitor_.on_controller(now_s());
-    if (std::holds_alternative<bridge::HeartbeatMessage>(m)) return;
-    const auto* c = std::get_if<bridge::CommandMessage>(&m);
-    if (!c) return monitor_.on_malformed_command("a message of another type on the command stream");
-    if (const std::string why = schedule_.frame_problem(c->frame); !why.empty()) return monitor_.on_malformed_command(why);
-    monitor_.on_command(c->theta, c->frame);
+    if (const auto* h = std::get_if<bridge::HelloMessage>(&m))
+      controller_hello_ = heard_hello(*h, bridge::Role::Control, o_.endpoints.commands) || controller_hello_;
+    if (const auto* e = std::get_if<bridge::EndMessage>(&m)) controller_ended_ = e->role == bridge::Role::Control;
+    if (!std::holds_alternative<bridge::CommandMessage>(m)) return;
+    const auto& c = std::get<bridge::CommandMessage>(m);
+    if (const std::string why = schedule_.frame_problem(c.frame); !why.empty()) return monitor_.on_malformed_command(why);
+    monitor_.on_command(c.theta, c.frame);
     if (monitor_.stop()) return;  // never applied
-    schedule_.take(c->frame, c->theta);
-    last_sequence_ = c->header.sequence;
+    schedule_.take(c.frame, c.theta);
+    last_sequence_ = c.header.sequence;
   }
 
   void on_pose(const bridge::Message& m) {
-    poses_stream_seen_ = true;
+    if (const auto* h = std::get_if<bridge::HelloMessage>(&m)) {
+      vision_hello_ = heard_hello(*h, bridge::Role::Vision, o_.endpoints.poses) || vision_hello_;
+      if (state_ != bridge::RobotState::Running) monitor_.on_pose(now_s(), true);  // alive before the run
+    }
     if (const auto* p = std::get_if<bridge::PoseMessage>(&m)) {
       ++poses_seen_;
       monitor_.on_pose(now_s(), p->valid);
     }
   }
 
-  // Until every process is connected: heartbeats on the camera stream and a waiting status, so
-  // no pose or command is lost to ZeroMQ's slow joiner (docs/protocol.md, "Start handshake").
+  // Until every process is connected and has said which files it runs: hellos on the camera and
+  // status streams and a waiting status, so no pose or command is lost to ZeroMQ's slow joiner
+  // (docs/protocol.md, "Handshake"). A peer on other files or another version is refused here.
   void handshake() {
     const double end = now_s() + o_.start_timeout;
-    while (!(controller_seen_ && poses_stream_seen_)) {
+    while (!(controller_hello_ && vision_hello_)) {
       if (const int sig = interrupting_signal())
         fail("robot serve", "interrupted by " + signal_name(sig) + " before the run began");
       if (now_s() > end)
-        fail("robot serve", std::string("no ") + (controller_seen_ ? "pose stream on " + o_.endpoints.poses
-                                                                   : "controller on " + o_.endpoints.commands) +
+        fail("robot serve", std::string("no hello from ") +
+                                (controller_hello_ ? "the pose source on " + o_.endpoints.poses
+                                                   : "the controller on " + o_.endpoints.commands) +
                                 " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
-      camera_pub_.publish(bridge::HeartbeatMessage{});
+      camera_pub_.publish(hello_);
+      status_pub_.publish(hello_);
       publish_status(bridge::RobotState::Waiting, bridge::StopReason::None);
       const double until = now_s() + kHandshakePeriod;
-      while (now_s() < until && !(controller_seen_ && poses_stream_seen_)) {
+      while (now_s() < until && !(controller_hello_ && vision_hello_)) {
         if (auto m = commands_.receive(std::chrono::milliseconds(1))) on_command(*m);
         if (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
-        if (const std::string v = version_problems(); !v.empty()) fail("robot serve", v);
+        if (const std::string v = version_problems(); !v.empty()) refuse(v);
+        if (!refusal_.empty()) refuse(refusal_);
       }
     }
     schedule_.forget_pending();
   }
 
-  // Holds the joints where they are, drives enabled, for --hold seconds, saying why; then ends.
-  void controlled_stop(const bridge::StopCause& why) {
-    const bool failed = why.reason == bridge::StopReason::RobotFailure;
-    schedule_.hold(robot_.joint_angles());
-    const double stopped_at = tick() * Tc_;
-    publish_status(bridge::RobotState::Stopped, why.reason);
+  // A refused handshake: said on the status stream every handshake period for --hold s (at
+  // least three times: the others end at once, a late subscriber still hears it), then this process.
+  [[noreturn]] void refuse(const std::string& why) {
     const double end = now_s() + o_.hold;
-    for (double next = now_s(); now_s() < end && !failed; next += Tc_) {
-      if (!robot_.step(schedule_.held())) break;
-      if (now_s() - last_status_ > schedule_.ticks().timing.camera_period())
-        publish_status(bridge::RobotState::Stopped, why.reason);
-      while (now_s() < next) bridge::Subscriber::wait_any({&commands_}, micros(next - now_s()));
-      while (commands_.receive(std::chrono::milliseconds(0))) {
-      }
+    for (int n = 0; n < 3 || now_s() < end; ++n) {
+      publish_status(bridge::RobotState::Stopped, bridge::StopReason::HandshakeRefused);
+      bridge::Subscriber::wait_any({&commands_}, micros(kHandshakePeriod));
     }
-    publish_status(bridge::RobotState::Stopped, why.reason);
-    summary("controlled stop");
-    fail("robot serve", "controlled stop at t = " + std::to_string(stopped_at) + " s (" +
-                            std::string(bridge::name_of(why.reason)) + "): " + why.detail);
+    fail("robot serve", why);
   }
 
-  void summary(const std::string& how) {
-    const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
-    std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps
-              << ", late " << schedule_.late() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
-              << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
-              << "; poses " << poses_seen_
-              << "; peers refused " << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload "
-              << payload_ << "\n"
-              << std::flush;
-  }
+  void move_to_start();
+  void end_of_run();
+  void hold_until(double end, const std::function<bool()>& done, bridge::StopReason reason);
+  void controlled_stop(const bridge::StopCause& why);
+  void summary(const std::string& how);
 };
+
+// From where the drives hold to the start hold, one controller tick at a time through the
+// safety monitor's rate limit, the status saying "moving"; then until the encoders read the
+// start (within 1 mrad), at most 5 s. Standing at the start, nothing moves.
+void RobotServer::move_to_start() {
+  StartRamp ramp(monitor_.applied(), schedule_.held(), std::min(o_.move_speed, o_.max_command_speed), Tc_);
+  if (ramp.done()) return;
+  state_ = bridge::RobotState::Moving;
+  monitor_.start(now_s());
+  const double t0 = now_s();
+  const int settle = static_cast<int>(std::ceil(5.0 / Tc_));
+  for (int k = 0;; ++k) {
+    if (ramp.done() && (robot_.joint_angles() - schedule_.held()).cwiseAbs().maxCoeff() <= 1e-3) break;
+    if (k > ramp.ticks() + settle)
+      return controlled_stop({bridge::StopReason::RobotFailure, "the encoders did not reach the start within 5 s of the move"});
+    const Vec6d U = monitor_.limit(ramp.done() ? schedule_.held() : ramp.next());
+    if (const auto why = stop_cause()) return controlled_stop(*why);
+    if (!robot_.step(U)) return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
+    pump(clock_ == RigClock::Realtime ? t0 + (k + 1) * Tc_ - now_s() : 0.0, [] { return false; });
+    if (const auto why = stop_cause()) return controlled_stop(*why);
+  }
+  std::cout << "robot serve: moved to the start in " << ramp.ticks() << " ticks (" << ramp.ticks() * Tc_ << " s)\n";
+}
+
+// The end of the run (docs/protocol.md, "The end"): the end message on the camera and status
+// streams, "finished" three times, then the joints held until the controller says its end
+// (its trace is written), at most --start-timeout; exit 0 either way: the run was complete.
+void RobotServer::end_of_run() {
+  bridge::EndMessage e;
+  e.role = bridge::Role::Robot;
+  e.last_frame = schedule_.ticks().frames() - 1;
+  e.count = exposures_;
+  camera_pub_.publish(e);
+  status_pub_.publish(e);
+  for (int n = 0; n < 3; ++n) publish_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);
+  schedule_.hold(monitor_.applied());  // the last command the drives got
+  hold_until(now_s() + o_.start_timeout, [&] { return controller_ended_ || interrupting_signal() != 0; },
+             bridge::StopReason::Finished);
+  summary("finished: " + std::to_string(tick()) + " ticks (" + std::to_string(tick() * Tc_) + " s); the controller " +
+          (controller_ended_ ? "said its end" : "did not say its end within " + exact_number(o_.start_timeout) + " s"));
+}
+
+// The drives holding schedule_.held() at the controller rate, the status "stopped" (with
+// `reason`) every camera period, until `end` or `done()`.
+void RobotServer::hold_until(double end, const std::function<bool()>& done, bridge::StopReason reason) {
+  for (double next = now_s(); now_s() < end && !done(); next += Tc_) {
+    if (!robot_.step(schedule_.held())) break;
+    if (now_s() - last_status_ > schedule_.ticks().timing.camera_period())
+      publish_status(bridge::RobotState::Stopped, reason);
+    while (now_s() < next) bridge::Subscriber::wait_any({&commands_}, micros(next - now_s()));
+    while (auto m = commands_.receive(std::chrono::milliseconds(0)))
+      if (const auto* e = std::get_if<bridge::EndMessage>(&*m)) controller_ended_ = e->role == bridge::Role::Control;
+  }
+}
+
+// Holds the joints where they are, drives enabled, for --hold seconds, saying why; then ends.
+void RobotServer::controlled_stop(const bridge::StopCause& why) {
+  const bool failed = why.reason == bridge::StopReason::RobotFailure;
+  schedule_.hold(robot_.joint_angles());
+  const double stopped_at = tick() * Tc_;
+  publish_status(bridge::RobotState::Stopped, why.reason);
+  hold_until(failed ? now_s() : now_s() + o_.hold, [] { return false; }, why.reason);
+  publish_status(bridge::RobotState::Stopped, why.reason);
+  summary("controlled stop");
+  fail("robot serve", "controlled stop at t = " + std::to_string(stopped_at) + " s (" +
+                          std::string(bridge::name_of(why.reason)) + "): " + why.detail);
+}
+
+void RobotServer::summary(const std::string& how) {
+  const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
+  std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps << ", late "
+            << schedule_.late() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
+            << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
+            << "; poses " << poses_seen_ << "; peers refused "
+            << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload " << payload_ << "\n"
+            << std::flush;
+}
 
 }  // namespace
 
 std::optional<SettingProblem> RobotServeOptions::problem() const {
   if (!(hold >= 0 && hold <= 3600)) return SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"};
+  if (!(move_speed > 0 && std::isfinite(move_speed)))
+    return SettingProblem{"--move-speed", "--move-speed: expected a positive speed (rad/s)"};
+  if (stand_at && !stand_at->allFinite())
+    return SettingProblem{"--stand-at", "--stand-at: expected six finite joint angles (rad)"};
   return start_timeout_problem(start_timeout);
 }
 
@@ -256,7 +353,7 @@ void serve_robot(const RobotServeOptions& o) {
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
   catch_interrupts();
   die_with_parent();  // started by `rig run`: ends with it
-  RobotServer server(o, s, sim::load_robot(o.truth, true), o.payload);
+  RobotServer server(o, s, sim::load_robot(o.truth, true));
   server.serve();
 }
 

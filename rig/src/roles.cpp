@@ -1,5 +1,6 @@
 #include "vcloe/rig/roles.hpp"
 
+#include <cmath>
 #include <memory>
 
 #include "vcloe/core/error.hpp"
@@ -38,6 +39,21 @@ const Vec6d& RobotSchedule::apply_due(int arrived) {
 void RobotSchedule::forget_pending() {
   pending_.clear();
   last_frame_ = -1;
+}
+
+StartRamp::StartRamp(const Vec6d& from, const Vec6d& start, double speed, double controller_period)
+    : from_(from), start_(start) {
+  if (!(speed > 0 && std::isfinite(speed)))
+    fail("move to start", "expected a positive speed (rad/s), got " + exact_number(speed));
+  const double steps = (start - from).cwiseAbs().maxCoeff() / (speed * controller_period);
+  if (!(steps < 1e9)) fail("move to start", "the start is out of reach at " + exact_number(speed) + " rad/s");
+  ticks_ = static_cast<int>(std::ceil(steps));
+}
+
+Vec6d StartRamp::next() {
+  ++k_;
+  if (k_ >= ticks_) return start_;
+  return from_ + (start_ - from_) * (static_cast<double>(k_) / ticks_);
 }
 
 VisionRole VisionRole::of(const VirtualRun& run) {

@@ -19,6 +19,7 @@
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/common.hpp"
+#include "vcloe/rig/handshake.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/servo/timing.hpp"
@@ -33,6 +34,8 @@ class VisionServer {
   explicit VisionServer(const VisionServeOptions& o)
       : o_(o),
         timing_(servo::load_experiment(o.experiment).timing),
+        files_{o.experiment, "", "", std::nullopt},
+        hello_(hello_of(bridge::Role::Vision, files_)),
         security_(context_, o.endpoints, "vision"),
         poses_(context_, o.endpoints.poses, 1000, security_.publisher()),
         status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")) {}
@@ -47,6 +50,8 @@ class VisionServer {
  private:
   const VisionServeOptions& o_;
   servo::LoopTiming timing_;
+  RunFiles files_;
+  bridge::HelloMessage hello_;  // vision's files (the experiment), by SHA-256 (rig/handshake.hpp)
   zmq::context_t context_;
   RoleSecurity security_;  // --keys: CURVE on every socket
   bridge::Publisher poses_;
@@ -54,7 +59,19 @@ class VisionServer {
   bridge::RobotState robot_state_ = bridge::RobotState::Waiting;
   double last_robot_ = now_s();
   std::uint64_t published_ = 0, invalid_ = 0;
+  std::int64_t last_frame_ = -1;
   const bridge::Subscriber* camera_ = nullptr;  // the virtual camera's stream, when served
+  bool robot_hello_ = false, robot_ended_ = false;
+
+  // The robot's hello (checked against this role's files) and end, from either of its streams.
+  void on_robot(const bridge::Message& m, const std::string& endpoint) {
+    if (const auto* h = std::get_if<bridge::HelloMessage>(&m)) {
+      if (const std::string why = hello_problem(hello_, files_, *h, bridge::Role::Robot, endpoint); !why.empty())
+        fail("vision serve", why);
+      robot_hello_ = true;
+    }
+    if (const auto* e = std::get_if<bridge::EndMessage>(&m)) robot_ended_ = robot_ended_ || e->role == bridge::Role::Robot;
+  }
 
   // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
   // robot, which got it too or hears the silence, comes to its controlled stop.
@@ -63,32 +80,43 @@ class VisionServer {
       summary();
       fail("vision serve", "interrupted by " + signal_name(sig));
     }
-    while (auto m = status_.receive(std::chrono::milliseconds(0)))
+    while (auto m = status_.receive(std::chrono::milliseconds(0))) {
+      on_robot(*m, o_.endpoints.status);
       if (const auto* s = std::get_if<bridge::StatusMessage>(&*m)) {
         robot_state_ = s->state;
         last_robot_ = now_s();
+        if (s->reason == bridge::StopReason::HandshakeRefused)
+          fail("vision serve", "the robot refused the handshake (its line says why); nothing was published");
       }
+    }
     for (const std::string& v : {version_problem(status_, "the robot", o_.endpoints.status, "vision"),
                                   camera_ ? version_problem(*camera_, "the robot", o_.endpoints.camera, "vision") : ""})
       if (!v.empty()) fail("vision serve", v);
-    if (robot_state_ != bridge::RobotState::Waiting && now_s() - last_robot_ > o_.robot_timeout)
+    if (robot_state_ != bridge::RobotState::Waiting && !robot_ended_ && now_s() - last_robot_ > o_.robot_timeout)
       fail("vision serve", "nothing from the robot on " + o_.endpoints.status + " for " +
                                exact_number(o_.robot_timeout) + " s");
   }
 
-  // Heartbeats on the pose stream from when the robot is heard until it runs (docs/protocol.md,
-  // "Start handshake"): they tell the robot and the controller that this stream is connected.
+  // Hellos on the pose stream from when the robot's hello is heard until it runs (docs/protocol.md,
+  // "Handshake"): they tell the robot and the controller that this stream is connected and which
+  // experiment it runs. A robot on another experiment is refused here, by name.
   void wait_for_start(bridge::Subscriber* camera) {
     bool heard = false;
     const double end = now_s() + o_.start_timeout;
     while (robot_state_ != bridge::RobotState::Running) {
       if (now_s() > end)
-        fail("vision serve", "the robot did not start within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
+        fail("vision serve", std::string(robot_hello_ ? "the robot did not start" : "no hello from the robot on " + o_.endpoints.status) +
+                                 " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
       read_status();
-      if (camera) heard = heard || camera->receive(std::chrono::milliseconds(0)).has_value();
-      if (robot_state_ == bridge::RobotState::Stopped) return;
-      if ((heard || !camera) && status_.counters(bridge::MessageType::Status).received > 0)
-        poses_.publish(bridge::HeartbeatMessage{});
+      if (camera && !heard)  // up to the first message only: a truth pose of the run may follow
+        if (auto m = camera->receive(std::chrono::milliseconds(0))) {
+          heard = true;
+          on_robot(*m, o_.endpoints.camera);
+        }
+      // Running (or stopped) now: on at once, not after one more handshake period (the robot's
+      // pose timeout counts from its first tick).
+      if (robot_state_ == bridge::RobotState::Stopped || robot_state_ == bridge::RobotState::Running) return;
+      if ((heard || !camera) && robot_hello_) poses_.publish(hello_);
       bridge::Subscriber::wait_any({&status_}, micros(kHandshakePeriod));
     }
   }
@@ -107,6 +135,7 @@ class VisionServer {
     poses_.publish(p);
     ++published_;
     invalid_ += !p.valid;
+    last_frame_ = p.frame;
   }
 
   void serve_virtual() {
@@ -121,12 +150,18 @@ class VisionServer {
     VisionRole role = VisionRole::of(vo);
     camera_ = &camera;
     wait_for_start(&camera);
-    for (;;) {
-      while (auto m = camera.receive(std::chrono::milliseconds(0)))
+    for (bool camera_ended = false;;) {
+      while (auto m = camera.receive(std::chrono::milliseconds(0))) {
+        on_robot(*m, o_.endpoints.camera);
+        camera_ended = camera_ended || std::holds_alternative<bridge::EndMessage>(*m);
         if (const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
           last_robot_ = now_s();
           publish(role.on_truth(*truth));
         }
+      }
+      // The robot's end on the camera stream comes after its last exposure (on the status
+      // stream it may overtake them): every pose is out.
+      if (camera_ended) return summary(&camera);
       read_status();
       if (robot_state_ == bridge::RobotState::Stopped && !bridge::Subscriber::wait_any({&camera}, micros(0.05)))
         return summary(&camera);
@@ -195,7 +230,15 @@ class VisionServer {
     return c;
   }
 
+  // The end of the stream (docs/protocol.md, "The end"): this role's end message after its last
+  // pose (kept for the subscribers a moment after: the socket lingers), then its line.
   void summary(const bridge::Subscriber* camera = nullptr) {
+    bridge::EndMessage e;
+    e.role = bridge::Role::Vision;
+    e.last_frame = last_frame_;
+    e.count = published_;
+    poses_.publish(e);
+    poses_.linger(std::chrono::milliseconds(200));
     std::cout << "vision serve: published " << published_ << " poses (" << invalid_ << " invalid); malformed frames: "
               << "camera " << (camera ? camera->malformed() : 0) << ", status " << status_.malformed()
               << "; peers refused " << poses_.refused_peers() << "\n"

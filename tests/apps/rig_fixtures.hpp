@@ -15,6 +15,7 @@
 #include "cli_fixtures.hpp"
 #include "rig_processes.hpp"
 #include "vcloe/bridge/transport.hpp"
+#include "vcloe/rig/handshake.hpp"
 
 namespace cli_test {
 
@@ -57,6 +58,20 @@ struct Stamper {
     socket.send(zmq::buffer(bridge::encode(m)), zmq::send_flags::none);
   }
 };
+
+// The hello a role's process sends on the default robot and experiment files and `reference`:
+// the test in that role's place (docs/protocol.md, "Handshake").
+inline bridge::HelloMessage hello_as(bridge::Role role, const fs::path& reference,
+                                     const std::string& experiment = config_dir + "experiment.yaml") {
+  return vcloe::rig::hello_of(role, {experiment, reference.string(), config_dir + "robot.yaml", std::nullopt});
+}
+
+// The test as the controller says its end (after which a finished robot exits).
+inline bridge::EndMessage controller_end() {
+  bridge::EndMessage e;
+  e.role = bridge::Role::Control;
+  return e;
+}
 
 // What the test-controller sends for a pose: a command, or (none) a heartbeat only.
 inline std::optional<bridge::CommandMessage> as_optional(const bridge::CommandMessage& c) { return c; }
@@ -102,8 +117,9 @@ bridge::StatusMessage run_as_controller(const std::string& name, const std::stri
       stamp.send(commands, *c);
       after(commands, *c);
     }
-    if (!running && heard_poses && hold) stamp.send(commands, bridge::HeartbeatMessage{});
+    if (!running && heard_poses && hold) stamp.send(commands, hello_as(bridge::Role::Control, ref));
   }
+  stamp.send(commands, controller_end());
   robot.wait();
   robot_output = robot.output();
   vision_status = vision.wait();

@@ -227,7 +227,7 @@ TEST(CliHostile, AnIpcEndpointOnAFileThatIsNotASocketIsRefusedAndTheFileKept) {
   const auto again = run_vcloe("vision serve --poses " + ipc + "stale --start-timeout 0.2 --camera-stream " + ipc +
                            "cam --status " + ipc + "st");
   EXPECT_EQ(again.status, 2) << again.out;
-  EXPECT_NE(again.out.find("the robot did not start within 0.2 s"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("no hello from the robot on " + ipc + "st within 0.2 s"), std::string::npos) << again.out;
 }
 
 TEST(CliHostile, TwoStreamsOfOneProcessOnOneEndpointAreRefused) {

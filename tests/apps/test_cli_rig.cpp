@@ -87,7 +87,7 @@ TEST(CliRig, ServeAndControlRefuseBadArgumentsNamingThem) {
                       std::to_string(::getpid()) + " --camera-stream ipc:///tmp/vcloe-alone-camera-" +
                       std::to_string(::getpid()));
   EXPECT_EQ(r.status, 2) << r.out;  // nobody connects: it says who is missing, it never hangs
-  EXPECT_NE(r.out.find("no controller on"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no hello from the controller on"), std::string::npos) << r.out;
   r = cli_test::run_vcloe("control --reference " + std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --out " +
                       std::string(VCLOE_SOURCE_DIR) + "/config/reference.yaml --force");
   EXPECT_EQ(r.status, 2) << r.out;  // never its own input

@@ -80,8 +80,26 @@ TEST(RigRun, AControllerWithoutTheRigsKeyMovesNothingAndHearsNothing) {
     while (status.receive(0ms)) ++heard;
   }
   EXPECT_EQ(robot.wait(), 2);
-  EXPECT_NE(robot.output().find("no controller on " + s.commands + " within 2 s"), std::string::npos) << robot.output();
+  EXPECT_NE(robot.output().find("no hello from the controller on " + s.commands + " within 2 s"), std::string::npos) << robot.output();
   EXPECT_EQ(robot.output().find("Running"), std::string::npos);
   EXPECT_EQ(heard, 0) << "the impostor heard the rig's poses or status";
   EXPECT_EQ(vision.wait(), 2) << vision.output();  // the robot never started
+}
+
+TEST(RigRun, RigListenWithTheRigsKeysHearsAKeyedPoseStreamAndWithoutThemNothing) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "keys-listen");
+  const fs::path ref = reference(d, 2);
+  const std::string keys = (d / "keys").string();
+  ASSERT_EQ(cli_test::run_vcloe("rig keys --dir " + keys).status, 0);
+  const RigStreams s = tcp_streams();
+  Process keyed("rig listen --keys " + keys + " --endpoint " + s.poses + " --seconds 20 --frames 50 --json", d / "keyed.log");
+  Process plain("rig listen --endpoint " + s.poses + " --seconds 6 --json", d / "plain.log");
+  const auto r = cli_test::run_vcloe("rig run --clock realtime --pose-timeout 0.2 --heartbeat-timeout 0.2 --endpoints tcp --keys " +
+                                     keys + " --poses " + s.poses + " --reference " + ref.string() + " --out " +
+                                     (d / "trace.csv").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(keyed.wait(), 0) << keyed.output();
+  EXPECT_NE(keyed.output().find("\"poses\": 50"), std::string::npos) << keyed.output();
+  EXPECT_EQ(plain.wait(), 2) << plain.output();
+  EXPECT_NE(plain.output().find("no pose received"), std::string::npos) << plain.output();
 }

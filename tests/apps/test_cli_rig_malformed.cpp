@@ -73,7 +73,7 @@ TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn)
     // The start handshake as vision serve does it: heartbeats once the camera stream is heard,
     // so the first truth pose is never lost to ZeroMQ's slow joiner (it was, now and then: the
     // robot then waited 2 s for pose 0 and stopped).
-    if (!running && heard_camera) send_message(bridge::HeartbeatMessage{});
+    if (!running && heard_camera) send_message(hello_as(bridge::Role::Vision, ref));
     while (auto m = camera.receive(0ms))
       if (heard_camera = true; const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
         send_message(*truth);
@@ -116,18 +116,18 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoes
 }
 
 TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
-  // Heartbeats and commands in version 1, then at frame 50 one command of version 2 (CRC right):
-  // a peer speaking it. It was counted malformed and the run went on, or a version-2 controller
-  // was reported as a silent one (HeartbeatLost).
+  // Hello and commands in version 2, then at frame 50 one command of version 1 (CRC right): a
+  // peer speaking it. It was counted malformed and the run went on, or a controller of another
+  // version was reported as a silent one (HeartbeatLost).
   std::string robot;
   int vision = -1;
   const bridge::StatusMessage stop = run_as_controller(
-      "version-2", "--hold 0.05", hold_command,
+      "version-1", "--hold 0.05", hold_command,
       [&](zmq::socket_t& socket, const bridge::CommandMessage& c) {
         if (c.frame != 50) return;
         std::string f = bridge::encode(c);
-        const std::uint16_t two = 2;
-        std::memcpy(f.data() + 4, &two, 2);
+        const std::uint16_t one = 1;
+        std::memcpy(f.data() + 4, &one, 2);
         const std::uint32_t crc = bridge::frame_crc(f);
         std::memcpy(f.data() + 12, &crc, 4);
         socket.send(zmq::buffer(f), zmq::send_flags::none);
@@ -135,7 +135,7 @@ TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
       robot, vision);
   EXPECT_EQ(stop.reason, bridge::StopReason::MalformedCommand) << robot;
   EXPECT_NE(robot.find("the controller on ipc://"), std::string::npos) << robot;
-  EXPECT_NE(robot.find("speaks schema version 2; this robot speaks version 1"), std::string::npos) << robot;
+  EXPECT_NE(robot.find("speaks schema version 1; this robot speaks version 2"), std::string::npos) << robot;
 }
 
 TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {
@@ -164,7 +164,8 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndT
   bool controller = false;
   while (!controller && seconds_since(t0) < 30) {  // the robot's side of the start handshake
     send_status(bridge::RobotState::Waiting, bridge::StopReason::None);
-    stamp_camera.send(camera, bridge::HeartbeatMessage{});
+    stamp_status.send(status, hello_as(bridge::Role::Robot, ref));
+    stamp_camera.send(camera, hello_as(bridge::Role::Robot, ref));
     controller = commands.receive(5ms).has_value();
   }
   ASSERT_TRUE(controller);
@@ -191,7 +192,8 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndT
 
 TEST(RigRun, ARobotOnAnotherCameraRateIsRefusedNotRecordedWithWrongTimes) {
   // The robot at a 50 Hz camera, vision and control at 100 Hz (and the other way round): the
-  // trace had the controller's times on the robot's frames, exit 0.
+  // trace had the controller's times on the robot's frames, exit 0. The handshake refuses it
+  // now, by the experiment's hash, before anything moves.
   const fs::path d = cli_test::fresh_dir("vcloe-rig", "rates");
   const fs::path ref = reference(d, 1);
   std::string slow = text(cli_test::config_dir + "experiment.yaml");
@@ -206,12 +208,14 @@ TEST(RigRun, ARobotOnAnotherCameraRateIsRefusedNotRecordedWithWrongTimes) {
     fs::create_directories(sub);
     const RigStreams s(sub);
     const fs::path out = sub / "trace.csv";
-    Process robot("robot serve --hold 0 --experiment " + robot_exp + " --reference " + ref.string() + s.robot(), sub / "robot.log");
+    Process robot("robot serve --hold 0 --start-timeout 3 --experiment " + robot_exp + " --reference " + ref.string() + s.robot(),
+                  sub / "robot.log");
     Process vision("vision serve --experiment " + mine + s.vision(), sub / "vision.log");
     Process control("control --experiment " + mine + " --reference " + ref.string() + " --out " + out.string() + s.control(),
                     sub / "control.log");
     EXPECT_EQ(control.wait(), 2) << control.output();
-    EXPECT_NE(control.output().find("the robot and this controller run different schedules"), std::string::npos)
+    EXPECT_NE(control.output().find("handshake refused: the robot on " + s.status + " runs the experiment with SHA-256 "),
+              std::string::npos)
         << control.output();
     EXPECT_FALSE(fs::exists(out)) << "a trace with wrong times";
     robot.wait();

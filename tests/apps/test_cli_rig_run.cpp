@@ -115,7 +115,8 @@ TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipelin
   bool heard = false;
   for (const auto t0 = std::chrono::steady_clock::now(); !heard && seconds_since(t0) < 30;) {
     send_status(bridge::RobotState::Waiting);
-    heard = poses.receive(5ms).has_value();  // its handshake heartbeats
+    stamp.send(status, hello_as(bridge::Role::Robot, cli_test::config_dir + "reference.yaml"));
+    heard = poses.receive(5ms).has_value();  // its hello, once it heard ours
   }
   ASSERT_TRUE(heard) << vision.output();
   send_status(bridge::RobotState::Running);

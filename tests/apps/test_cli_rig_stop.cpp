@@ -44,7 +44,8 @@ StopSeen watch_until_stopped(const RigStreams& s, const std::string& watched, in
   while (seen.stopped < 0 && seconds_since(t0) < 60) {
     bridge::Subscriber::wait_any({&status, &stream}, 1ms);
     while (auto m = stream.receive(0ms))
-      if (!std::holds_alternative<bridge::HeartbeatMessage>(*m) && seen.stopped < 0) {
+      if ((std::holds_alternative<bridge::PoseMessage>(*m) || std::holds_alternative<bridge::CommandMessage>(*m)) &&
+          seen.stopped < 0) {
         seen.last_event = seconds_since(t0);
         if (++count == kill_after) kill();
       }

@@ -29,6 +29,11 @@ def line(frame):
     if m["type"] == vb.STATUS:
         return (f"status {head} state={m['state']} reason={m['reason']} last_command={m['last_command']} "
                 f"tick={m['tick']} theta=" + ",".join(repr(t) for t in m["theta"]))
+    if m["type"] == vb.HELLO:
+        files = " ".join(f"{name}={m['files'][name] or '-'}" for name in vb.RUN_FILES)
+        return f"hello {head} role={m['role']} {files}"
+    if m["type"] == vb.END:
+        return f"end {head} role={m['role']} last_frame={m['last_frame']} count={m['count']}"
     return f"heartbeat {head}"
 
 

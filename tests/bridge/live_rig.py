@@ -113,7 +113,11 @@ def part_a(ref):
     check(last["reason"] == 8 and last["tick"] == 2000, f"status ends finished at tick 2000: {last}")
 
 
-def part_b(ref, measured):
+CONFIG = os.path.join(HERE, "..", "..", "config")
+FILES = ["--experiment", os.path.join(CONFIG, "experiment.yaml"), "--robot", os.path.join(CONFIG, "robot.yaml")]
+
+
+def part_b(ref, measured, start):
     d = os.path.join(WORK, "b")
     e = streams(d)
     out, log = os.path.join(d, "trace.csv"), os.path.join(d, "adapter.json")
@@ -123,20 +127,24 @@ def part_b(ref, measured):
     status = subscriber(ctx, e["status"])
     adapter = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "..", "examples", "python", "robot_adapter.py"),
                                 "--commands", e["commands"], "--poses", e["poses"], "--status", e["status"],
-                                "--frames", "200", "--pose-timeout", "0.5", "--heartbeat-timeout", "0.5", "--log", log])
+                                "--frames", "200", "--pose-timeout", "0.5", "--heartbeat-timeout", "0.5", "--log", log,
+                                "--reference", ref, *FILES, "--start", *map(repr, start)])
     control = subprocess.Popen([VCLOE, "control", "--clock", "realtime", "--robot-timeout", "0.5", "--reference", ref,
-                                "--out", out, "--poses", e["poses"], "--commands", e["commands"], "--status", e["status"]])
+                                "--out", out, "--poses", e["poses"], "--commands", e["commands"], "--status", e["status"],
+                                *FILES])
+    files = vb.hello_files(experiment=FILES[1])  # vision reads the experiment only
     seq, state = 0, vb.WAITING
-    while state == vb.WAITING:  # the tracker's side of the start handshake
-        poses.send(vb.encode(vb.HEARTBEAT, seq, vb.steady_ns()))
+    while state in (vb.WAITING, vb.MOVING):  # the tracker's side of the handshake: its hello
+        poses.send(vb.encode(vb.HELLO, seq, vb.steady_ns(), vb.VISION, files))
         seq += 1
         if status.poll(5):
-            state = vb.decode(status.recv())["state"]
+            m = vb.decode(status.recv())
+            state = m.get("state", state)
     t0 = time.monotonic()
     for j, pose in enumerate(measured):
         time.sleep(max(0.0, t0 + j * 0.01 - time.monotonic()))
-        poses.send(vb.encode(vb.POSE, seq, vb.steady_ns(), j, pose, 0.0, 7, 1))
-        seq += 1
+        poses.send(vb.encode(vb.POSE, j, vb.steady_ns(), j, pose, 0.0, 7, 1))  # sequence numbers per type
+    poses.send(vb.encode(vb.END, 0, vb.steady_ns(), vb.VISION, len(measured) - 1, len(measured)))
     check(adapter.wait(timeout=60) == 0, "the adapter finished")
     check(control.wait(timeout=60) == 0, "vcloe control finished against the adapter")
     import json
@@ -154,7 +162,8 @@ def main():
     vcloe("trajectory", "random", "--seed", "4", "--duration", "2", "--out", ref)
     vcloe("run", "--reference", ref, "--out", run)
     part_a(ref)
-    part_b(ref, columns(run, "", POSE_COLUMNS))
+    # The robot's start hold (IK of the reference's start): the command held at frame 0.
+    part_b(ref, columns(run, "", POSE_COLUMNS), columns(run, "cmd_", THETA_COLUMNS)[0])
     print("live_rig.py:", "all checks hold" if not failures else f"{len(failures)} failed")
     return 1 if failures else 0
 

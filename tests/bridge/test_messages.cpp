@@ -43,7 +43,22 @@ std::vector<Message> examples() {
   s.last_command = 41;
   s.tick = 12345;
   s.theta << 0.1, 0.2, 0.3, -0.1, -0.2, -0.3;
-  return {pose(2), c, s, HeartbeatMessage{header(5)}};
+  HelloMessage h{header(6)};
+  h.role = Role::Control;
+  h.files[0] = digest_from_hex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+  h.files[2] = digest_from_hex("ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100");
+  EndMessage e{header(7)};
+  e.role = Role::Vision;
+  e.last_frame = 1999;
+  e.count = 2000;
+  return {pose(2), c, s, HeartbeatMessage{header(5)}, h, e};
+}
+
+// A frame with its CRC-32 recomputed after an edit (a peer that means what it sends).
+std::string with_crc(std::string f) {
+  const std::uint32_t crc = frame_crc(f);
+  std::memcpy(f.data() + 12, &crc, 4);
+  return f;
 }
 
 std::uint32_t test_crc32(const std::string& f) {  // bitwise CRC-32 (IEEE 802.3), the oracle
@@ -87,7 +102,7 @@ TEST(Messages, LayoutIsTheDocumentedOne) {
   const std::string f = encode(pose(77));
   ASSERT_EQ(f.size(), 40u + 72u);
   EXPECT_EQ(f.substr(0, 4), "VCLO");
-  EXPECT_EQ(read_at<std::uint16_t>(f, 4), 1);
+  EXPECT_EQ(read_at<std::uint16_t>(f, 4), 2);  // schema version 2
   EXPECT_EQ(read_at<std::uint16_t>(f, 6), 1);  // pose
   EXPECT_EQ(read_at<std::uint32_t>(f, 8), 72u);
   std::string zeroed = f;
@@ -103,6 +118,51 @@ TEST(Messages, LayoutIsTheDocumentedOne) {
   EXPECT_EQ(encode(examples()[1]).size(), 40u + 56u);
   EXPECT_EQ(encode(examples()[2]).size(), 40u + 72u);
   EXPECT_EQ(encode(examples()[3]).size(), 40u);
+  // hello body = u8 role, u8 files stated (bit k: file k), 6 zero bytes, 4 x 32-byte SHA-256
+  // (experiment, reference, robot file, payload; zero when not stated).
+  const std::string h = encode(examples()[4]);
+  ASSERT_EQ(h.size(), 40u + 136u);
+  EXPECT_EQ(read_at<std::uint16_t>(h, 6), 5);
+  EXPECT_EQ(read_at<std::uint32_t>(h, 8), 136u);
+  EXPECT_EQ(read_at<std::uint8_t>(h, 40), 3);        // control
+  EXPECT_EQ(read_at<std::uint8_t>(h, 41), 0b0101);   // experiment and robot file
+  EXPECT_EQ(read_at<std::uint8_t>(h, 48), 0x00);     // experiment digest, first byte
+  EXPECT_EQ(read_at<std::uint8_t>(h, 48 + 31), 0x1f);
+  EXPECT_EQ(h.substr(80, 32), std::string(32, '\0'));  // reference: not stated
+  EXPECT_EQ(read_at<std::uint8_t>(h, 112), 0xff);    // robot file digest
+  // end body = u8 role, 7 zero bytes, i64 last frame, u64 count.
+  const std::string e = encode(examples()[5]);
+  ASSERT_EQ(e.size(), 40u + 24u);
+  EXPECT_EQ(read_at<std::uint16_t>(e, 6), 6);
+  EXPECT_EQ(read_at<std::uint8_t>(e, 40), 2);  // vision
+  EXPECT_EQ(read_at<std::int64_t>(e, 48), 1999);
+  EXPECT_EQ(read_at<std::uint64_t>(e, 56), 2000u);
+}
+
+TEST(Messages, AHelloOrEndThatSaysNothingOrTwoThingsIsRefused) {
+  const std::string h = encode(examples()[4]), e = encode(examples()[5]);
+  auto edited = [](std::string f, std::size_t at, std::uint8_t v) {
+    f[at] = static_cast<char>(v);
+    return with_crc(f);
+  };
+  EXPECT_EQ(decode(edited(h, 40, 0)).error, DecodeError::BadEnum) << "role 0";
+  EXPECT_EQ(decode(edited(h, 40, 4)).error, DecodeError::BadEnum) << "role 4";
+  EXPECT_EQ(decode(edited(h, 41, 0x10)).error, DecodeError::BadEnum) << "a fifth file";
+  EXPECT_EQ(decode(edited(h, 80, 1)).error, DecodeError::BadEnum) << "a digest for a file not stated";
+  EXPECT_EQ(decode(edited(e, 40, 9)).error, DecodeError::BadEnum) << "end of role 9";
+  std::string before = e;
+  const std::int64_t minus_two = -2;
+  std::memcpy(before.data() + 48, &minus_two, 8);
+  EXPECT_EQ(decode(with_crc(before)).error, DecodeError::BadEnum) << "a last frame before -1";
+  EXPECT_EQ(decode(edited(h, 41, 0)).error, DecodeError::BadEnum) << "digests of files no longer stated";
+  HelloMessage none;  // nothing stated: a hello of a role reading no file
+  none.role = Role::Vision;
+  const auto d = decode(encode(none));
+  ASSERT_EQ(d.error, DecodeError::None);
+  for (const auto& f : std::get<HelloMessage>(*d.message).files) EXPECT_FALSE(f);
+  EXPECT_FALSE(digest_from_hex("0g" + std::string(62, '0')));
+  EXPECT_FALSE(digest_from_hex(std::string(63, '0')));
+  EXPECT_EQ(hex_of(*digest_from_hex(std::string(64, 'a'))), std::string(64, 'a'));
 }
 
 TEST(Messages, TenThousandRandomAndMutatedFramesAreAllRefused) {
@@ -197,6 +257,8 @@ TEST(Messages, APythonDecoderWrittenFromTheDocReadsEveryType) {
     const PoseMessage p = std::get<PoseMessage>(examples()[0]);
     const CommandMessage c = std::get<CommandMessage>(examples()[1]);
     const StatusMessage s = std::get<StatusMessage>(examples()[2]);
+    const HelloMessage h = std::get<HelloMessage>(examples()[4]);
+    const EndMessage e = std::get<EndMessage>(examples()[5]);
     auto head = [](const Header& h) {
       return "seq=" + std::to_string(h.sequence) + " exposure_ns=" + std::to_string(h.exposure_ns);
     };
@@ -204,7 +266,10 @@ TEST(Messages, APythonDecoderWrittenFromTheDocReadsEveryType) {
                     " fre=" + repr(p.registration_error) + " markers=7 valid=1",
                 "command " + head(c.header) + " frame=-1 theta=" + joined(c.theta),
                 "status " + head(s.header) + " state=1 reason=1 last_command=41 tick=12345 theta=" + joined(s.theta),
-                "heartbeat " + head(std::get<HeartbeatMessage>(examples()[3]).header), "MALFORMED crc"};
+                "heartbeat " + head(std::get<HeartbeatMessage>(examples()[3]).header),
+                "hello " + head(h.header) + " role=3 experiment=" + hex_of(*h.files[0]) + " reference=- robot=" +
+                    hex_of(*h.files[2]) + " payload=-",
+                "end " + head(e.header) + " role=2 last_frame=1999 count=2000", "MALFORMED crc"};
   }
   FILE* p = popen(("/usr/bin/python3 " + std::string(VCLOE_SOURCE_DIR) + "/tests/bridge/decode_frames.py " + file).c_str(), "r");
   ASSERT_NE(p, nullptr);
@@ -281,12 +346,10 @@ TEST(FrameCounters, ExposuresGoingBackwardsAndStampsAheadOfTheReceiveTimeAreCoun
 // A frame of another schema version that checks (a peer speaking it) is told from noise: its
 // version is reported, so a half-upgraded rig is refused by name instead of timing out.
 TEST(Messages, AWellFormedFrameOfAnotherVersionIsReportedWithItsVersion) {
-  for (const std::uint16_t version : {std::uint16_t{0}, std::uint16_t{2}, std::uint16_t{65535}}) {
+  for (const std::uint16_t version : {std::uint16_t{0}, std::uint16_t{1}, std::uint16_t{3}, std::uint16_t{65535}}) {
     std::string f = encode(HeartbeatMessage{});
     std::memcpy(f.data() + 4, &version, 2);
-    const std::uint32_t crc = frame_crc(f);
-    std::memcpy(f.data() + 12, &crc, 4);
-    const Decoded d = decode(f);
+    const Decoded d = decode(with_crc(f));
     EXPECT_EQ(d.error, DecodeError::BadVersion);
     EXPECT_EQ(d.version, version);
     EXPECT_FALSE(d.message);

@@ -59,8 +59,11 @@ TEST(Keys, OneCommandMakesAPrivatePairPerRoleAndEachRoleLoadsItsOwn) {
     EXPECT_NE(written.find(std::string(role) + ".pub"), std::string::npos);
     const RoleKeys k = load_role_keys(d.string(), role);
     EXPECT_EQ(k.own.public_key.size(), 40u);
-    EXPECT_EQ(k.public_keys.size(), 3u);
+    EXPECT_EQ(k.public_keys.size(), 4u) << "the three roles' and the listener's";
   }
+  EXPECT_EQ(load_role_keys(d.string(), kListener).own.public_key, load_role_keys(d.string(), "vision").public_keys.at(kListener));
+  fs::remove(d / (std::string(kListener) + ".pub"));  // keys made before the listener had its own
+  EXPECT_EQ(load_role_keys(d.string(), "vision").public_keys.size(), 3u);
   EXPECT_NE(load_role_keys(d.string(), "robot").own.secret_key, load_role_keys(d.string(), "control").own.secret_key);
   // Never replaced without --force; a readable secret, a broken line, a missing key: named.
   EXPECT_NE(thrown([&] { write_rig_keys(d.string(), false); }).find("exists; --force replaces"), std::string::npos);
@@ -73,6 +76,7 @@ TEST(Keys, OneCommandMakesAPrivatePairPerRoleAndEachRoleLoadsItsOwn) {
   EXPECT_NE(thrown([&] { load_role_keys(d.string(), "robot"); }).find("robot.key: not found"), std::string::npos);
   EXPECT_NO_THROW(write_rig_keys(d.string(), true));
   EXPECT_NO_THROW(load_role_keys(d.string(), "robot"));
+  EXPECT_NO_THROW(load_role_keys(d.string(), kListener));
 }
 
 TEST(Keys, OverTcpOnlyASubscriberWithAnAllowedKeyReceivesAndTheOthersAreCounted) {

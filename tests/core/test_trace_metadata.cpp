@@ -37,6 +37,7 @@ TraceMetadata full() {
   m.endpoints = EndpointsRecord{"tcp://a:1", "tcp://a:2", "tcp://a:3"};
   m.stream = StreamRecord{10, 1, 2, 3, 4, {4}, {}, 0.5, 0.9, std::nan(""), {0.01, 0.02}, {0.5, -1}};
   m.stopped = StoppedRecord{"safety", 9, 0.09};
+  m.stream_checks = StreamChecksRecord{1, 2, 3};
   m.csv_sha256 = std::string(64, 'F');
   m.other = {{"another_tool", {{"x", 1}}}};
   return m;
@@ -51,9 +52,9 @@ TEST(TraceMetadata, EveryFieldRoundTripsToTheSameBytes) {
                           "duration_s", "substeps", "outer_form", "robot", "experiment", "reference", "truth", "rig",
                           "markers", "seed", "noise_sigma", "engine", "payload", "camera", "frames", "missing_frames",
                           "invalid_frames", "noise_dn", "blur_px", "filter", "clock", "endpoints", "stream", "stopped",
-                          "csv_sha256", "another_tool"})
+                          "stream_checks", "csv_sha256", "another_tool"})
     EXPECT_TRUE(written.contains(key)) << key;
-  EXPECT_EQ(written.size(), 33u);
+  EXPECT_EQ(written.size(), 34u);
   const TraceMetadata read = trace_metadata_from_json(written, "t.csv.meta.json");
   EXPECT_EQ(to_json(read).dump(2), written.dump(2));
   EXPECT_EQ(read.seed, 18446744073709549568ull);
@@ -62,6 +63,8 @@ TEST(TraceMetadata, EveryFieldRoundTripsToTheSameBytes) {
   EXPECT_EQ(read.noise_sigma->tail<1>()(0), 0.0);
   EXPECT_TRUE(std::isnan(read.stream->latency_max_ms));
   EXPECT_EQ(read.other["another_tool"]["x"], 1);
+  EXPECT_EQ(read.stream_checks->exposure_backwards, 2u);
+  EXPECT_FALSE(read.other.contains("stream_checks")) << "typed, not kept as another tool's key";
   // Absent fields stay absent: an empty value writes an empty object.
   EXPECT_EQ(to_json(TraceMetadata{}).dump(), "{}");
   EXPECT_EQ(to_json(trace_metadata_from_json(nlohmann::json::object(), "e.json")).dump(), "{}");
@@ -108,7 +111,22 @@ TEST(TraceMetadata, AFieldOfTheWrongTypeOrRangeIsRefusedNamingTheSidecarAndTheKe
             "s.meta.json: key 'filter.order': expected a whole number from 1 to 64, got 65");
   EXPECT_EQ(refusal(R"({"stream": 3})"), "s.meta.json: key 'stream': expected an object, got 3");
   EXPECT_EQ(refusal(R"({"clock": 1})"), "s.meta.json: key 'clock': expected a string, got 1");
+  EXPECT_EQ(refusal(R"({"stream_checks": {"repeated_frames": 1, "exposure_backwards": -2, "stamps_ahead": 0}})"),
+            "s.meta.json: key 'stream_checks.exposure_backwards': expected a whole number from 0 to 9223372036854775807, got -2");
+  EXPECT_EQ(refusal(R"({"stream_checks": {"repeated_frames": 1}})"),
+            "s.meta.json: key 'stream_checks.exposure_backwards': missing");
   EXPECT_EQ(refusal(R"({"seed": -1})"), "s.meta.json: key 'seed': expected a whole number from 0 to 2^64 - 2, got -1");
+}
+
+TEST(TraceMetadata, StreamChecksOfASidecarWrittenBeforeTheyWereTypedAreReadTyped) {
+  // `vcloe control` wrote them through the untyped keys (TraceMetadata::other), same key and layout.
+  const std::string old = R"({"source": "rig", "stream_checks": {"exposure_backwards": 0, "repeated_frames": 4, "stamps_ahead": 1}})";
+  const TraceMetadata m = parse_sidecar(old, "old.csv.meta.json");
+  ASSERT_TRUE(m.stream_checks);
+  EXPECT_EQ(m.stream_checks->repeated_frames, 4u);
+  EXPECT_EQ(m.stream_checks->stamps_ahead, 1u);
+  EXPECT_TRUE(m.other.empty());
+  EXPECT_EQ(to_json(m), nlohmann::json::parse(old)) << "written back as it was";
 }
 
 TEST(TraceMetadata, AFileRecordedAsNoneIsNotLookedUp) {

@@ -3,9 +3,13 @@
 // its part of the schedule (servo::TickClock) when a message is missing or invalid.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
+#include "vcloe/bridge/safety.hpp"
+#include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
+#include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/transport.hpp"
 #include "vcloe/servo/timing.hpp"
@@ -122,4 +126,54 @@ TEST(RigRoles, AMemoryStreamDeliversEachMessageOnceInOrder) {
   EXPECT_EQ(std::get<bridge::PoseMessage>(*a).frame, 4);
   EXPECT_TRUE(std::holds_alternative<bridge::HeartbeatMessage>(*b));
   EXPECT_FALSE(stream.receive().has_value());
+}
+
+// The move to the start (docs/protocol.md, "Move to start"): a robot standing off the start is
+// brought there through the safety monitor's rate limit of the run, never held back or stopped
+// by it at any move speed within the limit; a ramp faster than the limit is held back.
+TEST(RigRoles, ARobotStandingOffTheStartReachesItThroughTheRateLimitWithoutAStop) {
+  const rig::ExperimentSetup s = short_setup(1.0);
+  const sim::RobotFile truth = sim::load_robot(config("truth.yaml"), true);
+  const double Tc = s.experiment.timing.controller_period(), Tcam = s.experiment.timing.camera_period();
+  Vec6d stand = s.reference.start_theta;
+  stand(0) += 0.2, stand(3) -= 0.15, stand(5) += 0.05;
+  for (const double speed : {0.5, 2.0}) {
+    hw::VirtualRobotOptions opt = rig::virtual_robot_options(s, {}, {});
+    opt.start_command = stand;
+    hw::VirtualRobot robot(truth.model, truth.lambda, s.reference.start_pose, opt);
+    bridge::SafetyMonitor monitor(bridge::SafetyLimits{}, Tcam, Tc);
+    monitor.set_applied(stand);
+    rig::StartRamp ramp(stand, s.reference.start_theta, speed, Tc);
+    EXPECT_NEAR(ramp.ticks(), 0.2 / (speed * Tc), 1.0) << "the largest move, 0.2 rad, at " << speed << " rad/s";
+    int ticks = 0;
+    while (!ramp.done()) {
+      ASSERT_TRUE(robot.step(monitor.limit(ramp.next()))) << robot.failure();
+      ++ticks;
+    }
+    for (int k = 0; k < 2000 && (robot.joint_angles() - s.reference.start_theta).cwiseAbs().maxCoeff() > 1e-3; ++k)
+      ASSERT_TRUE(robot.step(monitor.limit(s.reference.start_theta))) << robot.failure();
+    EXPECT_FALSE(monitor.stop()) << speed;
+    EXPECT_EQ(monitor.limited_ticks(), 0u) << "the ramp within the limit is never held back, at " << speed << " rad/s";
+    EXPECT_EQ(ticks, ramp.ticks());
+    EXPECT_EQ(monitor.applied(), s.reference.start_theta) << "the command ends exactly at the start hold";
+    EXPECT_LE((robot.joint_angles() - s.reference.start_theta).cwiseAbs().maxCoeff(), 1e-3) << speed;
+  }
+  // Faster than the limit, the same monitor decides: a ramp 2 v Tc a tick over 0.1 rad runs at
+  // most 50 mrad ahead of the command applied (within a camera period's reach, 0.1 rad): held
+  // back, not stopped; over 0.4 rad it runs further ahead than that reach: stopped (reason 5).
+  for (const double far : {0.1, 0.4}) {
+    bridge::SafetyMonitor monitor(bridge::SafetyLimits{}, Tcam, Tc);
+    Vec6d off = s.reference.start_theta;
+    off(0) += far;
+    monitor.set_applied(off);
+    rig::StartRamp fast(off, s.reference.start_theta, 20.0, Tc);
+    while (!fast.done() && !monitor.stop()) monitor.limit(fast.next());
+    EXPECT_GT(monitor.limited_ticks(), 0u) << far;
+    EXPECT_EQ(monitor.stop().has_value(), far > 0.3) << far;
+    if (monitor.stop()) {
+      EXPECT_EQ(monitor.stop()->reason, bridge::StopReason::CommandRateLimit);
+    }
+  }
+  EXPECT_THROW(rig::StartRamp(stand, stand, 0.0, Tc), Error);
+  EXPECT_EQ(rig::StartRamp(stand, stand, 1.0, Tc).ticks(), 0) << "standing at the start: nothing moves";
 }

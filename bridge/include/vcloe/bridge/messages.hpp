@@ -17,10 +17,12 @@
 namespace vcloe::bridge {
 
 inline constexpr std::array<char, 4> kMagic = {'V', 'C', 'L', 'O'};
-inline constexpr std::uint16_t kSchemaVersion = 1;
+// 2: the hello (the start handshake: each role's files by SHA-256), the end of a run, the
+// robot's move-to-start state. Version-1 peers are refused by name (their frames check).
+inline constexpr std::uint16_t kSchemaVersion = 2;
 inline constexpr std::size_t kHeaderBytes = 40;
 
-enum class MessageType : std::uint16_t { Pose = 1, Command = 2, Status = 3, Heartbeat = 4 };
+enum class MessageType : std::uint16_t { Pose = 1, Command = 2, Status = 3, Heartbeat = 4, Hello = 5, End = 6 };
 
 struct Header {
   std::uint64_t sequence = 0;     // per sender and type, +1 per message (gaps are counted)
@@ -45,8 +47,9 @@ struct CommandMessage {
   Vec6d theta = Vec6d::Zero();
 };
 
-// Waiting: before the run, until every process is connected (the start handshake).
-enum class RobotState : std::uint8_t { Running = 0, Stopped = 1, Waiting = 2 };
+// Waiting: before the run, until every process is connected (the start handshake); Moving: then
+// the robot's ramp from where it stands to the reference's start (docs/protocol.md).
+enum class RobotState : std::uint8_t { Running = 0, Stopped = 1, Waiting = 2, Moving = 3 };
 enum class StopReason : std::uint16_t {
   None = 0,
   PoseTimeout = 1,        // no pose for longer than the timeout
@@ -58,6 +61,7 @@ enum class StopReason : std::uint16_t {
   RobotFailure = 7,       // the drives or the engine failed (safety stop)
   Finished = 8,           // the reference ended
   Interrupted = 9,        // SIGINT or SIGTERM: the operator, or `rig run` passing on its own
+  HandshakeRefused = 10,  // a peer runs other files or speaks another version (before the run)
 };
 
 // What the robot reports at the camera rate: its state, why it stopped, the encoders.
@@ -74,9 +78,41 @@ struct HeartbeatMessage {
   Header header;
 };
 
-using Message = std::variant<PoseMessage, CommandMessage, StatusMessage, HeartbeatMessage>;
+// The roles of the rig and the files a run is made of, as the hello names them.
+enum class Role : std::uint8_t { Robot = 1, Vision = 2, Control = 3 };
+enum class RunFile : std::uint8_t { Experiment = 0, Reference = 1, Robot = 2, Payload = 3 };
+inline constexpr std::size_t kRunFiles = 4;
+using Digest = std::array<std::uint8_t, 32>;  // a SHA-256
+std::string_view name_of(Role role);          // "robot", "vision", "control"
+std::string_view name_of(RunFile file);       // "experiment", "reference", "robot file", "payload"
+// A SHA-256 in lower-case hex (64 digits) to its 32 bytes; nothing if it is not one.
+std::optional<Digest> digest_from_hex(std::string_view hex);
+std::string hex_of(const Digest& digest);
 
-// The frame's bytes. Body sizes: pose 72, command 56, status 72, heartbeat 0 (docs/protocol.md).
+// The start handshake (docs/protocol.md, "Handshake"): who sends it and the SHA-256 of each
+// file of the run it reads; none for a file it does not read or a run without it (no payload).
+// The header's schema version is the version the role speaks.
+struct HelloMessage {
+  Header header;
+  Role role = Role::Robot;
+  std::array<std::optional<Digest>, kRunFiles> files{};  // by RunFile
+};
+
+// The end of the run, said once by each role: the robot after its last tick (it then holds),
+// vision after its last pose, control after its trace is written (the robot then exits).
+// last_frame: the last camera frame the sender exposed, published or commanded (-1: none);
+// count: the messages of its stream it sent in the run (exposures, poses, commands).
+struct EndMessage {
+  Header header;
+  Role role = Role::Robot;
+  std::int64_t last_frame = -1;
+  std::uint64_t count = 0;
+};
+
+using Message = std::variant<PoseMessage, CommandMessage, StatusMessage, HeartbeatMessage, HelloMessage, EndMessage>;
+
+// The frame's bytes. Body sizes: pose 72, command 56, status 72, heartbeat 0, hello 136, end 24
+// (docs/protocol.md).
 std::string encode(const Message& message);
 
 enum class DecodeError { None, TooShort, BadMagic, BadVersion, BadChecksum, UnknownType, BadLength, NonFinite, BadEnum };

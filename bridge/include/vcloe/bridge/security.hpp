@@ -28,6 +28,9 @@ struct KeyPair {
 KeyPair make_key_pair();  // throws vcloe::Error when this libzmq has no CURVE
 
 inline constexpr const char* kRoles[] = {"robot", "vision", "control"};
+// `vcloe rig listen`'s pair: vision's pose stream lets it in beside control and the robot. Its
+// .pub is optional to the roles (keys made before it existed have none: no listener then).
+inline constexpr const char* kListener = "listen";
 
 // The keys of one role: its own pair and the public key of every role of the rig.
 struct RoleKeys {
@@ -37,11 +40,12 @@ struct RoleKeys {
 };
 
 // Writes DIR/ROLE.key (its pair: "public Z85\nsecret Z85\n", mode 0600) and DIR/ROLE.pub (the
-// public key) for each role, in DIR made with mode 0700 if it is not there. Refuses to replace
+// public key) for each role and the listener, in DIR made with mode 0700 if it is not there. Refuses to replace
 // existing keys unless `force`. Returns what it wrote, one path a line.
 std::string write_rig_keys(const std::string& dir, bool force);
-// ROLE's pair from DIR/ROLE.key (refused if others can read it) and every DIR/R.pub; each line
-// checked (a 40-character Z85 key), the file and line named on any problem.
+// ROLE's pair (a role or the listener) from DIR/ROLE.key (refused if others can read it) and
+// every DIR/R.pub (the listener's if there); each line checked (a 40-character Z85 key), the
+// file and line named on any problem.
 RoleKeys load_role_keys(const std::string& dir, const std::string& role);
 
 // What a socket runs with: nothing (plain), or as a CURVE server (publisher: its secret key) or

@@ -41,6 +41,9 @@ class Publisher {
   // socket's monitor events; 0 without keys.
   std::uint64_t refused_peers();
   std::string bound() const;  // the endpoint bound (tcp://HOST:* resolved to its port)
+  // How long frames not yet sent may still go out once the socket is closed (ZMQ_LINGER; 0 by
+  // default: a closed publisher drops them). A role's last message (its end) sets it.
+  void linger(std::chrono::milliseconds time);
 
  private:
   std::unique_ptr<zmq::socket_t> socket_, monitor_;

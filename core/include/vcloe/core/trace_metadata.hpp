@@ -46,6 +46,11 @@ struct StreamRecord {  // what the recorder received (`vcloe control`)
   double latency_p50_ms = 0, latency_p99_ms = 0, latency_max_ms = 0;  // NaN: none measured (null)
   std::vector<double> receive_s, publish_to_receive_ms;
 };
+struct StreamChecksRecord {  // what the poses said, checked (`vcloe control`, bridge::FrameCounters)
+  std::uint64_t repeated_frames = 0;     // a frame number not above the newest received
+  std::uint64_t exposure_backwards = 0;  // an exposure not after the previous new frame's
+  std::uint64_t stamps_ahead = 0;        // a publish or exposure stamp after the receive time
+};
 struct StoppedRecord {  // a recording the robot ended early
   std::string reason;
   std::int64_t frames = 0;
@@ -79,6 +84,7 @@ struct TraceMetadata {
   std::optional<std::string> clock;
   std::optional<EndpointsRecord> endpoints;
   std::optional<StreamRecord> stream;
+  std::optional<StreamChecksRecord> stream_checks;
   std::optional<StoppedRecord> stopped;
   // The CSV's SHA-256, set by write_trace (hex, as recorded).
   std::optional<std::string> csv_sha256;

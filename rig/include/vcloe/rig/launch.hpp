@@ -24,6 +24,8 @@ struct RigRun {
   double robot_timeout = 0;         // control's: 0 = its clock's default (5 camera periods realtime, 2 s lockstep)
   double vision_robot_timeout = 2;  // vision's --robot-timeout
   double start_timeout = 30, hold = 0.5;  // each process's --start-timeout; the robot's --hold
+  double move_speed = 0.5;                // the robot's --move-speed (rad/s)
+  std::optional<Vec6d> stand_at;         // the robot's --stand-at (none: it stands at the start)
   // Given endpoints ("" = fresh: a new 0700 directory in /tmp for ipc, free loopback ports for tcp).
   RigEndpoints endpoints{"", "", "", "", "", false};
   bool force = false;

@@ -54,6 +54,22 @@ class RobotSchedule {
   int tick_ = 0, late_ = 0;
 };
 
+// The robot's move to the start (docs/protocol.md, "Move to start"): the command goes from where
+// the drives hold it to the start hold on a straight line in joint space, every joint at most
+// `speed` * Tc a tick, all arriving together. At a speed within the safety monitor's
+// max_command_speed its rate limit (the one of the run) never holds the ramp back.
+class StartRamp {
+ public:
+  StartRamp(const Vec6d& from, const Vec6d& start, double speed, double controller_period);
+  int ticks() const { return ticks_; }  // ceil(max_i |start_i - from_i| / (speed Tc)); 0 when there
+  bool done() const { return k_ >= ticks_; }
+  Vec6d next();  // the command of the next tick (the start itself at the last)
+
+ private:
+  Vec6d from_, start_;
+  int ticks_ = 0, k_ = 0;
+};
+
 // The vision role on the virtual camera: frame j's true pose in, its measurement out.
 class VisionRole {
  public:

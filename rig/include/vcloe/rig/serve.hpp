@@ -21,7 +21,13 @@ struct RobotServeOptions {
   int max_invalid = 5;
   double max_command_speed = bridge::SafetyLimits{}.max_command_speed, hold = 0.5, start_timeout = 30;
   std::optional<oe_ident::Payload> payload;  // bolted to the virtual robot's platform
-  // --hold in [0, 3600] s, the start timeout (problem(): core/settings.hpp, the messages
+  // Before the run the robot moves from where it stands to the reference's start at this speed
+  // (rad/s per joint; a faster one is slowed to max_command_speed), through the monitor's rate limit.
+  double move_speed = 0.5;
+  // --stand-at: the joint angles the virtual robot's drives hold before the move (none: it
+  // stands at the start); a test of the move to start, or a robot left where the last run ended.
+  std::optional<Vec6d> stand_at;
+  // --hold in [0, 3600] s, --move-speed positive, the start timeout (problem(): core/settings.hpp, the messages
   // beginning with the option), then the endpoints (validate() only: an ipc path is looked at),
   // before any file is read. The timeouts are checked once the experiment is read (serve_robot).
   std::optional<SettingProblem> problem() const;
@@ -70,6 +76,7 @@ struct ListenOptions {
   double seconds = 10;
   int frames = 0;  // stop after this many poses (0: run for `seconds`)
   bool json = false;
+  std::string keys;  // --keys DIR: listen to a keyed pose stream with the rig's listener key
   // An endpoint, seconds in (0, 86400], frames >= 0 (core/settings.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "") const;

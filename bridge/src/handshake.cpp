@@ -1,0 +1,44 @@
+#include "vcloe/bridge/handshake.hpp"
+
+namespace vcloe::bridge {
+
+bool reads(Role role, RunFile file) { return role != Role::Vision || file == RunFile::Experiment; }
+
+std::string peer_name(Role role) {
+  switch (role) {
+    case Role::Robot: return "the robot";
+    case Role::Vision: return "the pose source";
+    case Role::Control: return "the controller";
+  }
+  return "?";
+}
+
+std::string self_name(Role role) { return role == Role::Control ? "controller" : std::string(name_of(role)); }
+
+namespace {
+
+std::string abbreviated(const Digest& d) { return "SHA-256 " + hex_of(d).substr(0, 12) + "..."; }
+
+}  // namespace
+
+std::string hello_problem(const HelloMessage& mine, const std::array<std::string, kRunFiles>& given,
+                          const HelloMessage& peer, Role expected, const std::string& endpoint) {
+  const std::string me = "this " + self_name(mine.role);
+  if (peer.role != expected)
+    return "handshake refused: a hello from " + peer_name(peer.role) + " on " + endpoint + ", where " +
+           peer_name(expected) + " publishes; " + me + " refuses it (two roles on one endpoint?)";
+  for (std::size_t k = 0; k < kRunFiles; ++k) {
+    const auto file = static_cast<RunFile>(k);
+    if (!reads(mine.role, file) || !reads(peer.role, file) || mine.files[k] == peer.files[k]) continue;
+    const std::string what(name_of(file));
+    const auto& ours = mine.files[k];
+    const auto& theirs = peer.files[k];
+    const std::string theirs_text = theirs ? "the " + what + " with " + abbreviated(*theirs) : "with no " + what;
+    const std::string ours_text = ours ? given[k] + ", " + abbreviated(*ours) : "with no " + what;
+    return "handshake refused: " + peer_name(peer.role) + " on " + endpoint + " runs " + theirs_text + "; " + me +
+           " runs " + ours_text + ": the roles of one run must read the same " + what;
+  }
+  return "";
+}
+
+}  // namespace vcloe::bridge

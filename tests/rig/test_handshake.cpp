@@ -1,0 +1,141 @@
+// Specification of rig/handshake (docs/protocol.md, "Handshake"): every role states the SHA-256
+// of the files it runs in its hello; a peer whose hello names another experiment, reference,
+// robot file or payload for a file both read is refused by name — which role, which file, both
+// hashes — for every pair of roles; the hashes are of the bytes parsed, not of the file now.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/input_ledger.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/rig/handshake.hpp"
+#include "vcloe/rig/transport.hpp"
+
+using namespace vcloe;
+using bridge::Role;
+using bridge::RunFile;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string config_of(const std::string& name) { return std::string(VCLOE_SOURCE_DIR) + "/config/" + name; }
+
+// A copy of a configuration file with a comment added: the same values, other bytes.
+std::string edited_copy(const fs::path& dir, const std::string& name) {
+  const fs::path p = dir / ("edited-" + name);
+  std::ifstream in(config_of(name));
+  std::ofstream(p) << in.rdbuf() << "\n# edited\n";
+  return p.string();
+}
+
+// The files of the default run: the experiment, reference and robot of config/, no payload.
+rig::RunFiles default_files() {
+  return {config_of("experiment.yaml"), config_of("reference.yaml"), config_of("robot.yaml"), std::nullopt};
+}
+
+// The hello as the peer receives it: encoded, through a memory stream, decoded.
+bridge::HelloMessage heard(const bridge::HelloMessage& sent) {
+  rig::MemoryStream stream;
+  stream.publish(*bridge::decode(bridge::encode(sent)).message);
+  return std::get<bridge::HelloMessage>(*stream.receive());
+}
+
+std::string abbreviated(const std::string& hex) { return hex.substr(0, 12) + "..."; }
+
+}  // namespace
+
+TEST(Handshake, EveryRoleStatesTheFilesItReadsAndNoOther) {
+  const rig::RunFiles f = default_files();
+  const auto robot = rig::hello_of(Role::Robot, f), vision = rig::hello_of(Role::Vision, f);
+  EXPECT_EQ(bridge::hex_of(*robot.files[0]), sha256_file(f.experiment));
+  EXPECT_EQ(bridge::hex_of(*robot.files[1]), sha256_file(f.reference));
+  EXPECT_EQ(bridge::hex_of(*robot.files[2]), sha256_file(f.robot));
+  EXPECT_FALSE(robot.files[3]) << "no payload";
+  EXPECT_EQ(vision.files[0], robot.files[0]);
+  for (std::size_t k = 1; k < 4; ++k) EXPECT_FALSE(vision.files[k]) << "vision reads the experiment only";
+  rig::RunFiles p = f;
+  p.payload = oe_ident::Payload{0.5, Vec3d(1e-3, 2e-3, 2.5e-3)};
+  EXPECT_EQ(rig::payload_text(*p.payload), "payload mass 0.5 inertia 0.001 0.002 0.0025000000000000001\n");
+  EXPECT_EQ(bridge::hex_of(*rig::hello_of(Role::Control, p).files[3]), sha256(rig::payload_text(*p.payload)));
+  for (Role a : {Role::Robot, Role::Vision, Role::Control})
+    for (Role b : {Role::Robot, Role::Vision, Role::Control})
+      if (a != b) {
+        EXPECT_EQ(rig::hello_problem(rig::hello_of(a, f), f, heard(rig::hello_of(b, f)), b, "ep"), "");
+      }
+}
+
+TEST(Handshake, AnotherFileOfAnyKindIsRefusedByEveryRoleThatReadsItNamingRoleFileAndBothHashes) {
+  const fs::path dir = fs::temp_directory_path() / ("vcloe-handshake-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const rig::RunFiles base = default_files();
+  const std::map<RunFile, std::string> word = {{RunFile::Experiment, "experiment"}, {RunFile::Reference, "reference"},
+                                               {RunFile::Robot, "robot file"}, {RunFile::Payload, "payload"}};
+  int refused = 0, accepted = 0;
+  for (RunFile file : {RunFile::Experiment, RunFile::Reference, RunFile::Robot, RunFile::Payload})
+    for (Role changed : {Role::Robot, Role::Vision, Role::Control}) {
+      rig::RunFiles other = base;
+      if (file == RunFile::Experiment) other.experiment = edited_copy(dir, "experiment.yaml");
+      if (file == RunFile::Reference) other.reference = edited_copy(dir, "reference.yaml");
+      if (file == RunFile::Robot) other.robot = edited_copy(dir, "robot.yaml");
+      if (file == RunFile::Payload) other.payload = oe_ident::Payload{0.5, Vec3d(1e-3, 1e-3, 1e-3)};
+      for (Role me : {Role::Robot, Role::Vision, Role::Control})
+        for (Role peer : {Role::Robot, Role::Vision, Role::Control}) {
+          if (me == peer || (me != changed && peer != changed)) continue;
+          const rig::RunFiles& mine = me == changed ? other : base;
+          const rig::RunFiles& theirs = peer == changed ? other : base;
+          const auto my_hello = rig::hello_of(me, mine), peer_hello = rig::hello_of(peer, theirs);
+          const std::string line = rig::hello_problem(my_hello, mine, heard(peer_hello), peer, "ipc:///x/stream");
+          const bool both_read = rig::reads(me, file) && rig::reads(peer, file);
+          SCOPED_TRACE(std::string(word.at(file)) + ": " + rig::self_name(me) + " hears " + rig::peer_name(peer));
+          if (!both_read) {
+            EXPECT_EQ(line, "");
+            ++accepted;
+            continue;
+          }
+          ++refused;
+          EXPECT_EQ(line.find('\n'), std::string::npos) << "one line";
+          EXPECT_EQ(line.rfind("handshake refused: " + rig::peer_name(peer) + " on ipc:///x/stream runs ", 0), 0u) << line;
+          EXPECT_NE(line.find("this " + rig::self_name(me) + " runs "), std::string::npos) << line;
+          EXPECT_NE(line.find("must read the same " + word.at(file)), std::string::npos) << line;
+          for (const auto* h : {&my_hello, &peer_hello}) {
+            if (const auto& d = h->files[static_cast<std::size_t>(file)]) {
+              EXPECT_NE(line.find(abbreviated(bridge::hex_of(*d))), std::string::npos) << line;
+            } else {
+              EXPECT_NE(line.find("with no " + word.at(file)), std::string::npos) << line;
+            }
+          }
+        }
+    }
+  // Experiment: all three pairs, both ways (each changed role against the two others): 12
+  // lines; reference, robot file, payload: robot and control only, both ways: 2 each.
+  EXPECT_EQ(refused, 12 + 3 * 2 * 2) << "every pair that shares a file, both ways, every file kind";
+  EXPECT_GT(accepted, 0);
+  fs::remove_all(dir);
+}
+
+TEST(Handshake, AHelloOfAnotherRoleOnAStreamIsRefused) {
+  const rig::RunFiles f = default_files();
+  const std::string line = rig::hello_problem(rig::hello_of(Role::Robot, f), f, heard(rig::hello_of(Role::Robot, f)),
+                                              Role::Control, "ipc:///x/commands");
+  EXPECT_EQ(line, "handshake refused: a hello from the robot on ipc:///x/commands, where the controller publishes; this "
+                  "robot refuses it (two roles on one endpoint?)");
+}
+
+TEST(Handshake, TheHashesAreOfTheBytesParsedNotOfTheFileNow) {
+  const fs::path dir = fs::temp_directory_path() / ("vcloe-handshake-bytes-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  rig::RunFiles f = default_files();
+  f.reference = edited_copy(dir, "reference.yaml");
+  const InputLedger ledger;
+  const std::string parsed = read_input_file(f.reference);  // what a reader parsed
+  std::ofstream(f.reference, std::ios::app) << "# edited after it was read\n";
+  const auto hello = rig::hello_of(Role::Control, f);
+  EXPECT_EQ(bridge::hex_of(*hello.files[1]), sha256(parsed));
+  EXPECT_NE(bridge::hex_of(*hello.files[1]), sha256_file_now(f.reference));
+  fs::remove_all(dir);
+}
