@@ -11,7 +11,8 @@
 // and prints the tracking RMS of the true pose less the reference (positions mm, angles mrad, the
 // RMS over the three axes of each) and of the measured pose less the reference. Then, along the
 // virtual robot's own motion under the servo alone, the RMS error of the predicted drive torques
-// (control/predict.hpp) over the RMS torque, for the truth, the priors and the identified model.
+// (control/predict.hpp) over the RMS torque, and of the platform joints' constraint forces over
+// MuJoCo's, for the truth, the priors and the identified model.
 //
 //   build/bench/study_control [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 #include <cmath>
@@ -23,6 +24,7 @@
 
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/rig/setup.hpp"
 #include "vcloe/servo/loop.hpp"
@@ -86,15 +88,16 @@ PoseTrace run(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const 
   if (model) {
     const control::PreCorrection pc =
         control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
-    correction = control::correction_of(setup.reference, pc.command);
+    correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
     vr.correction = &correction;
   }
   return rig::virtual_trace(setup, truth, vr, "");
 }
 
-// RMS error of the predicted drive torques over the RMS torque along the virtual robot's motion
-// under the servo alone (the torques its drives held over each tick, against the prediction at
-// the tick's mean motion).
+// Along the virtual robot's motion under the servo alone, per model: the RMS error of the
+// predicted drive torques over the RMS torque (the torques its drives held over each tick against
+// the prediction at the tick's mean motion), then the same for the platform joints' constraint
+// forces against MuJoCo's (its inverse dynamics at that motion, rigid: friction does not load them).
 std::vector<double> torque_errors(const rig::ExperimentSetup& s, const sim::RobotFile& truth,
                                   const std::vector<const sim::RobotFile*>& models) {
   hw::VirtualRobotOptions o;
@@ -110,17 +113,26 @@ std::vector<double> torque_errors(const rig::ExperimentSetup& s, const sim::Robo
   const auto r = servo::run_loop<double>(robot, outer, camera, record);
   if (!r.ok) fail("virtual robot", r.failure);
   const double Tc = s.experiment.timing.controller_period();
+  // MuJoCo's own constraint forces at the platform joints (its `connect` multipliers), every 10th tick.
+  std::vector<std::string> adjusted;
+  hw::MujocoRobot engine = hw::MujocoRobot::build(truth.model, hw::engine_consistent(truth.model, truth.lambda, adjusted));
   std::vector<double> out;
   for (const sim::RobotFile* m : models) {
-    double err = 0, sum = 0;
+    double err = 0, sum = 0, f_err = 0, f_sum = 0;
     for (std::size_t k = 0; k < torque.size(); ++k) {
       const control::MotionSample ms{0.5 * (pose[k] + pose[k + 1]), 0.5 * (twist[k] + twist[k + 1]),
                                      (twist[k + 1] - twist[k]) / Tc};
       control::LoadVector load;
       if (!control::drive_load(m->model, ms, m->lambda.head<sim::kNumXi>(), load)) fail("predict", "unreachable pose");
       err += (load.head<6>() - torque[k]).squaredNorm(), sum += torque[k].squaredNorm();
+      if (k % 10) continue;
+      Eigen::Matrix<double, 3, 6> f;
+      engine.inverse_dynamics(ms.chi, ms.v, ms.v_dot, nullptr, &f);
+      for (int i = 0; i < sim::kLegs; ++i)
+        f_err += (load.segment<3>(control::force_row(i, 2, 0)) - f.col(i)).squaredNorm(), f_sum += f.col(i).squaredNorm();
     }
     out.push_back(std::sqrt(err / sum));
+    out.push_back(std::sqrt(f_err / f_sum));
   }
   return out;
 }
@@ -164,8 +176,9 @@ int main(int argc, char** argv) {
         std::vector<const sim::RobotFile*> models{&truth, &priors};
         if (identified) models.push_back(&*identified);
         const std::vector<double> e = torque_errors(s, truth, models);
-        std::printf("    drive torques, RMS error / RMS torque: truth %.4f  priors %.4f", e[0], e[1]);
-        if (identified) std::printf("  identified %.4f", e[2]);
+        std::printf("    RMS error / RMS of the virtual robot's drive torques, MuJoCo's platform joint forces: "
+                    "truth %.4f %.4f  priors %.4f %.4f", e[0], e[1], e[2], e[3]);
+        if (identified) std::printf("  identified %.4f %.4f", e[4], e[5]);
         std::printf("\n");
         std::fflush(stdout);
       }

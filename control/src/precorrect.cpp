@@ -73,26 +73,51 @@ PreCorrection precorrect(const sim::RobotModel& model, const sim::LambdaVector<d
   return out;
 }
 
-std::vector<Vec6d> held_feedforward(const servo::PreparedReference& reference) {
-  const servo::TickClock& clock = reference.clock;
-  std::vector<Vec6d> held;
-  held.reserve(static_cast<std::size_t>(std::max(clock.total_ticks, 0)));
-  Vec6d now = reference.start_theta;
-  for (int k = 0; k < clock.total_ticks; ++k) {
-    const int j = clock.arriving_at(k);
-    if (j >= 0 && j < static_cast<int>(reference.updates.size())) now = reference.updates[static_cast<std::size_t>(j)].theta_d;
-    held.push_back(now);
+namespace {
+
+// A robot that is always exactly on the reference: at each exposure its pose is chi_d(t_j).
+class ReferenceFollower {
+ public:
+  explicit ReferenceFollower(const servo::PreparedReference& r) : ref_(r), pose_(r.start_pose) {}
+  Vec6d pose() const {
+    const int j = ref_.clock.exposed_at(tick_);
+    return j >= 0 ? ref_.reference_at_exposure[static_cast<std::size_t>(j)] : pose_;
   }
-  return held;
+  bool step(const Vec6d& U) {
+    pose_ = pose();
+    commands.push_back(U);
+    ++tick_;
+    return true;
+  }
+  const std::string& failure() const { return none_; }
+  std::vector<Vec6d> commands;
+
+ private:
+  const servo::PreparedReference& ref_;
+  Vec6d pose_;
+  int tick_ = 0;
+  std::string none_;
+};
+
+}  // namespace
+
+std::vector<Vec6d> ideal_commands(const servo::PreparedReference& reference, const servo::OuterGains& gains) {
+  ReferenceFollower robot(reference);
+  servo::VisualServo<double> outer(reference, gains);
+  servo::ExactPose camera;
+  const servo::LoopResult<double> r = servo::run_loop<double>(robot, outer, camera);
+  if (!r.ok) fail("pre-correction", r.failure);
+  return std::move(robot.commands);
 }
 
-std::vector<Vec6d> correction_of(const servo::PreparedReference& reference, const std::vector<Vec6d>& command) {
-  const std::vector<Vec6d> held = held_feedforward(reference);
-  if (command.size() < held.size())
+std::vector<Vec6d> correction_of(const servo::PreparedReference& reference, const servo::OuterGains& gains,
+                                 const std::vector<Vec6d>& command) {
+  const std::vector<Vec6d> ideal = ideal_commands(reference, gains);
+  if (command.size() < ideal.size())
     fail("pre-correction", "the command has " + std::to_string(command.size()) + " ticks, the reference " +
-                               std::to_string(held.size()));
-  std::vector<Vec6d> out(held.size());
-  for (std::size_t k = 0; k < held.size(); ++k) out[k] = command[k] - held[k];
+                               std::to_string(ideal.size()));
+  std::vector<Vec6d> out(ideal.size());
+  for (std::size_t k = 0; k < ideal.size(); ++k) out[k] = command[k] - ideal[k];
   return out;
 }
 

@@ -297,16 +297,13 @@ void print_written(const std::string& path, const PoseTrace& t) {
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file) {
   const control::PrecorrectionFile f = control::read_precorrection(file);
   control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
-  if (s.experiment.outer.literal)
-    fail(file, "replaces the outer law's IK feedforward, which the literal form of eq. 30 (" + s.experiment_file +
-                   ") does not have");
   if (f.model.none() || sha256_file_now(f.model.path) != f.model.sha256)
     fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
                    ", which is gone or has changed since: the robot it was made for cannot be checked");
   if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model); i >= 0)
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
-  return control::correction_of(s.reference, f.command);
+  return control::correction_of(s.reference, s.experiment.outer, f.command);
 }
 
 }  // namespace vcloe::rig

@@ -129,7 +129,7 @@ Report predict_to_file(const PredictOptions& o) {
     cov = xi_covariance(rep, report_of(o.model));
     band = "sigma: the identification's, propagated linearly through the regressor (" + report_of(o.model) + ")";
   }
-  const double period = o.period > 0 ? o.period : l.setup.experiment.timing.controller_period();
+  const double period = o.period > 0 ? o.period : l.setup.experiment.timing.camera_period();
   const control::SampledMotion motion = control::sample_motion(control::motion_of(l.setup.trajectory), period);
   const control::Prediction p = control::predict(l.model.model, l.model.lambda.head<sim::kNumXi>(), motion, cov ? &*cov : nullptr);
   if (!o.out.empty()) write_file_atomically(o.out, predict_csv(p), o.force);
@@ -167,8 +167,6 @@ void check_command(const rig::ExperimentSetup& s, const control::PreCorrection& 
 Report precorrect_to_file(const PrecorrectOptions& o) {
   o.validate();
   const Loaded l = load(o.model, o.robot, o.experiment, o.reference);
-  if (l.setup.experiment.outer.literal)
-    fail(o.experiment, "the pre-correction replaces the outer law's IK feedforward, which the literal form of eq. 30 does not have");
   const control::PreCorrection pc =
       control::precorrect(l.model.model, l.model.lambda, l.setup.reference.clock, control::motion_of(l.setup.trajectory));
   check_command(l.setup, pc, o.reference);

@@ -11,15 +11,16 @@
 //   =>  e_k = (tau_k - li I_{k-1} + ld e_{k-1} / Tc) / (lp + li Tc + ld / Tc),   U_k = theta_k + e_k
 // (a stable recursion for positive gains: |ld / Tc| < lp + li Tc + ld / Tc).
 //
-// With the visual servo (eq. 30, IK feedforward form) the pre-corrected command replaces the IK
-// feedforward inside the outer loop, tick by tick: the drives receive
-//   U_k = q_c(t_k) + J_theta PID(e)   instead of   IK(chi_d(t_arrival)) + J_theta PID(e),
+// With the visual servo (eq. 30, IK feedforward form) the pre-corrected command replaces, inside
+// the outer loop and tick by tick, what the outer law commands on a perfect run: the drives receive
+//   U_k = q_c(t_k) + (U_outer,k - U_ideal,k)
 // and the outer loop still closes around the camera (PrecorrectedRobot; docs/control.md).
 #include <string>
 #include <vector>
 
 #include "vcloe/control/predict.hpp"
 #include "vcloe/servo/controllers.hpp"
+#include "vcloe/servo/loop.hpp"
 
 namespace vcloe::control {
 
@@ -50,17 +51,21 @@ struct PreCorrection {
 PreCorrection precorrect(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                          const servo::TickClock& clock, const Motion& motion);
 
-// The held IK feedforward the outer law puts in U at each tick (IK of the start pose before the
-// first frame arrives, then IK(chi_d) of the last frame arrived, servo/reference.hpp).
-std::vector<Vec6d> held_feedforward(const servo::PreparedReference& reference);
+// The command the outer law (eq. 30) holds at each tick when the robot follows the reference
+// exactly — its camera sees chi_d at every exposure — run through servo::run_loop: the held IK
+// feedforward, plus the PID's answer to what the schedule alone makes of a perfect run (the pose
+// exposed a latency before the reference it is compared with, its backward-difference rate). With
+// zero gains, the held IK feedforward alone.
+std::vector<Vec6d> ideal_commands(const servo::PreparedReference& reference, const servo::OuterGains& gains);
 
 // A servo::CommandedRobot whose position interface receives the pre-corrected command: the outer
-// loop's U with its held IK feedforward replaced by q_c(t_k). With zero outer gains it is the
-// pre-correction alone (the drives' loop only, as on a robot without a camera).
+// loop's U less what it holds on a perfect run, plus q_c(t_k) — so a robot that follows exactly
+// is commanded q_c, and the outer loop answers only to the robot's departures from the reference.
+// With zero outer gains it is the pre-correction alone (the drives' loop only).
 template <class Robot>
 class PrecorrectedRobot {
  public:
-  // `correction`: q_c(t_k) - held IK feedforward, per tick (correction_of); both must outlive it.
+  // `correction`: q_c(t_k) - the outer law's ideal command, per tick (correction_of); both must outlive it.
   PrecorrectedRobot(Robot& robot, const std::vector<Vec6d>& correction) : robot_(robot), correction_(correction) {}
   Vec6d pose() const { return robot_.pose(); }
   const std::string& failure() const { return failure_.empty() ? robot_.failure() : failure_; }
@@ -80,7 +85,8 @@ class PrecorrectedRobot {
   std::string failure_;
 };
 
-// q_c(t_k) - held_feedforward(reference)[k]; the command must cover the reference's ticks.
-std::vector<Vec6d> correction_of(const servo::PreparedReference& reference, const std::vector<Vec6d>& command);
+// q_c(t_k) - ideal_commands(reference, gains)[k]; the command must cover the reference's ticks.
+std::vector<Vec6d> correction_of(const servo::PreparedReference& reference, const servo::OuterGains& gains,
+                                 const std::vector<Vec6d>& command);
 
 }  // namespace vcloe::control

@@ -41,7 +41,7 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);
 
 // The twin's trace (measured = simulated pose) for parameters lambda; with `correction` (per
-// controller tick: the pre-corrected command less the outer law's held IK feedforward,
+// controller tick: the pre-corrected command less the outer law's command on a perfect run,
 // control::correction_of) its position interface is pre-corrected (docs/control.md).
 PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda,
                      const std::vector<Vec6d>* correction = nullptr);
@@ -57,7 +57,7 @@ struct VirtualRun {
   // camera's simulated by virtual_trace (rig/virtual_camera.hpp), the robot's by hw::VirtualRobot.
   hw::VirtualRig departures;
   // Per controller tick, added to the loop's joint command (control::correction_of: the
-  // pre-corrected command less the held IK feedforward; docs/control.md). None: the servo alone.
+  // pre-corrected command less the outer law's on a perfect run; docs/control.md). None: the servo alone.
   const std::vector<Vec6d>* correction = nullptr;
 };
 
@@ -94,7 +94,7 @@ void check_recorded_payload(const PoseTrace& trace, const std::string& trace_fil
 
 // The per-tick correction of a pre-correction file for this setup (docs/control.md): refused,
 // naming the file, if it was made for another reference (SHA-256), controller rate or robot
-// (leg geometry of the model it records), or if the outer law has no IK feedforward to replace.
+// (leg geometry of the model it records).
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file);
 
 // Prints a warning when the trace's robot did not follow its reference (core/trace_compare.hpp,

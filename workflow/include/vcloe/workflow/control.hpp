@@ -15,7 +15,7 @@ namespace vcloe::workflow {
 
 struct PredictOptions {
   std::string model, robot, experiment, reference, out;  // out: CSV (optional)
-  double period = 0;  // s between samples; 0: the experiment's controller period
+  double period = 0;  // s between samples; 0: the experiment's camera period
   bool force = false;
 
   void validate() const;  // the period, then the CSV as an output (never an input)
