@@ -1,5 +1,5 @@
 // study_control: what the identified model is for, measured on the virtual robot (docs/control.md).
-// For each random truth (hw::random_truth around config/robot.yaml, seeds 1..T) and each of its
+// For each random truth (hw::random_truth around config/robot.yaml, seeds FIRST...) and each of its
 // random feasible references (excitation::random_feasible_trajectory, seeds 100 t + 1 ... per
 // truth), the same reference run on the virtual robot (MuJoCo, its drives' firmware, friction,
 // camera noise; rig::virtual_trace, as `vcloe run [--precorrection]` runs it):
@@ -14,7 +14,7 @@
 // (control/predict.hpp) over the RMS torque, and of the platform joints' constraint forces over
 // MuJoCo's, for the truth, the priors and the identified model.
 //
-//   build/bench/study_control [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
+//   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -34,7 +34,7 @@ using namespace vcloe;
 namespace {
 
 struct StudyOptions {
-  int truths = 5, per_truth = 2;
+  int first = 1, truths = 5, per_truth = 2;
   double duration = 10;
   std::string identified;  // pattern with %d, or empty
 };
@@ -46,6 +46,7 @@ StudyOptions parse(int argc, char** argv) {
     if (a + 1 >= argc) fail(k, "expected a value");
     const std::string v = argv[++a];
     if (k == "--truths") o.truths = std::stoi(v);
+    else if (k == "--first") o.first = std::stoi(v);
     else if (k == "--per-truth") o.per_truth = std::stoi(v);
     else if (k == "--duration") o.duration = std::stod(v);
     else if (k == "--identified") o.identified = v;
@@ -152,13 +153,16 @@ int main(int argc, char** argv) {
     const StudyOptions o = parse(argc, argv);
     const sim::RobotFile priors = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
     const servo::ExperimentConfig experiment;
-    for (int t = 1; t <= o.truths; ++t) {
+    for (int t = o.first; t < o.first + o.truths; ++t) {
       const sim::RobotFile truth = hw::random_truth(priors, static_cast<std::uint64_t>(t));
       std::optional<sim::RobotFile> identified;
       if (!o.identified.empty()) {
         char name[1024];
         std::snprintf(name, sizeof name, o.identified.c_str(), t);
-        identified = sim::load_robot(name);
+        if (std::FILE* f = std::fopen(name, "r")) {  // a truth whose identification failed has none
+          std::fclose(f);
+          identified = sim::load_robot(name);
+        }
       }
       for (int n = 1; n <= o.per_truth; ++n) {
         excitation::RandomTrajectoryOptions ro;
