@@ -38,8 +38,8 @@ std::string control_reference(const fs::path& d, const std::string& name, int se
   return ref.string();
 }
 
-double tracking_rms_mm(const std::string& trace) {
-  const CommandResult r = run_vcloe("compare " + trace + " " + trace + " --columns measured --columns-b reference --json");
+double tracking_rms_mm(const std::string& trace, const std::string& columns = "measured") {
+  const CommandResult r = run_vcloe("compare " + trace + " " + trace + " --columns " + columns + " --columns-b reference --json");
   EXPECT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   double worst = 0;
@@ -80,6 +80,22 @@ TEST(CliControl, SimulateFollowsAPreCorrectedCommandCloserThanTheServoAlone) {
   const double alone = tracking_rms_mm((d / "a.csv").string()), corrected = tracking_rms_mm((d / "b.csv").string());
   std::printf("twin of the priors, 2 s: servo alone %.4f mm, pre-corrected %.5f mm (worst axis RMS)\n", alone, corrected);
   EXPECT_LT(corrected, alone / 10);
+}
+
+TEST(CliControl, RunOnTheVirtualRobotFollowsThePreCorrectionOfItsTruth) {
+  // `vcloe run` (MuJoCo, its drives' firmware, friction, camera noise) with the pre-correction of
+  // the truth file it runs, inside the outer loop: the true pose closer to the reference.
+  const fs::path d = fresh_dir("vcloe-cli-control", "run");
+  const std::string ref = control_reference(d, "r.yaml", 8, 1), p = (d / "p.csv").string();
+  ASSERT_EQ(run_vcloe("precorrect --model " + config_dir + "truth.yaml --reference " + ref + " --out " + p).status, 0);
+  ASSERT_EQ(run_vcloe("run --reference " + ref + " --out " + (d / "a.csv").string()).status, 0);
+  const CommandResult r = run_vcloe("run --reference " + ref + " --precorrection " + p + " --out " + (d / "b.csv").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const double alone = tracking_rms_mm((d / "a.csv").string(), "truth");
+  const double corrected = tracking_rms_mm((d / "b.csv").string(), "truth");
+  std::printf("virtual robot, 2 s: servo alone %.4f mm, pre-corrected with its truth %.5f mm (worst axis RMS)\n", alone,
+              corrected);
+  EXPECT_LT(corrected, alone / 5);
 }
 
 TEST(CliControl, BadInputIsRefusedInOneLine) {
