@@ -1,5 +1,5 @@
 #pragma once
-// Shared helpers for the control/ specifications: the robot's priors and truth, random references
+// Shared fixtures of the control/ specifications: the robot's priors and truth, random references
 // and truths, and runs on the virtual robot recorded tick by tick.
 #include <cmath>
 #include <string>
