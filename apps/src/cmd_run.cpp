@@ -29,6 +29,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--robot", o->robot, "robot file the reference is checked against")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file")->required();
+  cmd->add_option("--precorrection", o->precorrection,
+                  "pre-corrected joint command for this reference (vcloe precorrect; docs/control.md)");
   add_out_option(cmd, o->out, "trace CSV to write")->required();
   cmd->add_option("--seed", o->seed, "measurement-noise seed")->capture_default_str();
   cmd->add_option("--noise-position", o->noise_position, "camera noise sigma per position channel (m)")

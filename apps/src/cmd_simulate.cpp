@@ -17,6 +17,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--model", o->model, "robot file with the parameters to simulate")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file (docs/trajectory-file.md)")->required();
+  cmd->add_option("--precorrection", o->precorrection,
+                  "pre-corrected joint command for this reference (vcloe precorrect; docs/control.md)");
   add_out_option(cmd, o->out, "trace CSV to write (docs/traces.md)")->required();
   add_force_flag(cmd, o->force, "overwrite existing output");
   cmd->callback([o] { rig::simulate_to_file(*o); });

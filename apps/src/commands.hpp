@@ -43,5 +43,8 @@ void add_rig_keys_command(CLI::App& rig);                  // cmd_rig_keys.cpp
 void add_robot_command(CLI::App& app);                     // cmd_robot_serve.cpp: `robot serve`
 void add_vision_command(CLI::App& app);                    // cmd_vision_serve.cpp: `vision serve`
 void add_control_command(CLI::App& app);                   // cmd_control.cpp
+// What the identified model is for (docs/control.md).
+void add_predict_command(CLI::App& app);                   // cmd_predict.cpp
+void add_precorrect_command(CLI::App& app);                // cmd_precorrect.cpp
 
 }  // namespace vcloe::app

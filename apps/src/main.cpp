@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
   vcloe::app::add_robot_command(app);
   vcloe::app::add_vision_command(app);
   vcloe::app::add_control_command(app);
+  vcloe::app::add_predict_command(app);
+  vcloe::app::add_precorrect_command(app);
   check_seeds(app);
   check_option_values(app);
   const vcloe::InputLedger ledger;  // every input hashed from the bytes the command parsed

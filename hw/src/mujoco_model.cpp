@@ -332,7 +332,8 @@ double MujocoRobot::closure_error() const {
   return worst;
 }
 
-Vec6d MujocoRobot::inverse_dynamics(const Vec6d& chi, const Vec6d& v, const Vec6d& v_dot, double* residual) {
+Vec6d MujocoRobot::inverse_dynamics(const Vec6d& chi, const Vec6d& v, const Vec6d& v_dot, double* residual,
+                                    Eigen::Matrix<double, 3, 6>* platform_joint_forces) {
   Impl& s = *impl_;
   set_state(chi, v);  // mj_forward: positions, velocities, com quantities
   sim::Kinematics<double> k;
@@ -376,6 +377,9 @@ Vec6d MujocoRobot::inverse_dynamics(const Vec6d& chi, const Vec6d& v, const Vec6
   }
   const Eigen::VectorXd sol = A.colPivHouseholderQr().solve(rne);
   if (residual) *residual = (A * sol - rne).norm() / std::max(rne.norm(), 1e-300);
+  // J_c^T lambda = (J_link - J_platform)^T lambda: lambda acts on the link at A_i, -lambda on the platform.
+  if (platform_joint_forces)
+    for (int i = 0; i < sim::kLegs; ++i) platform_joint_forces->col(i) = -sol.segment<3>(6 + 3 * i);
   return sol.head<6>();
 }
 

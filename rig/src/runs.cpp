@@ -7,13 +7,15 @@ namespace vcloe::rig {
 
 void SimulateOptions::validate() const {
   IoPlan(force).input(model, "--model").input(experiment, "--experiment").input(reference, "--reference")
-      .output_trace(out, "--out").check();
+      .input_trace(precorrection, "--precorrection").output_trace(out, "--out").check();
 }
 
 void simulate_to_file(const SimulateOptions& o) {
   o.validate();
   const ExperimentSetup s = load_setup(o.model, o.experiment, o.reference);
-  const PoseTrace t = twin_trace(s, s.lambda);
+  std::vector<Vec6d> correction;
+  if (!o.precorrection.empty()) correction = precorrection_for(s, o.precorrection);
+  const PoseTrace t = twin_trace(s, s.lambda, o.precorrection.empty() ? nullptr : &correction);
   write_trace(o.out, t, o.force);
   print_written(o.out, t);
   warn_if_not_following(t, o.out);
@@ -29,7 +31,7 @@ void RunOptions::validate(const std::string& where) const {
   // The outputs: the file system, so here and not in problem() (which stays pure).
   IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
       .input(truth, "--truth").input(camera.rig, "--camera-rig").input(camera.markers, "--camera-markers")
-      .output_trace(out, "--out").check();
+      .input_trace(precorrection, "--precorrection").output_trace(out, "--out").check();
 }
 
 void run_virtual_to_file(const RunOptions& o) {
@@ -40,6 +42,11 @@ void run_virtual_to_file(const RunOptions& o) {
   vo.seed = o.seed;
   vo.departures = hw::load_virtual_rig(o.truth);
   vo.noise_sigma = defaults::camera_noise_sigma(o.noise_position, o.noise_angle);
+  std::vector<Vec6d> correction;
+  if (!o.precorrection.empty()) {
+    correction = precorrection_for(s, o.precorrection);
+    vo.correction = &correction;
+  }
   const auto add_camera_metadata = install_camera(o.camera, vo);
   PoseTrace t = virtual_trace(s, truth, vo, o.truth, o.payload);
   add_camera_metadata(t);

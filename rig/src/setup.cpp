@@ -8,6 +8,8 @@
 #include <iostream>
 #include <memory>
 
+#include "vcloe/control/precorrect.hpp"
+#include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -73,8 +75,18 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
   return s;
 }
 
-PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda) {
-  const auto r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
+PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda,
+                     const std::vector<Vec6d>* correction) {
+  servo::LoopResult<double> r;
+  if (!correction) {
+    r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
+  } else {  // simulate_twin's loop with the twin's position interface pre-corrected
+    servo::TwinRobot<double> twin(s.model, lambda, s.experiment.timing, s.reference.start_pose);
+    control::PrecorrectedRobot<servo::TwinRobot<double>> corrected(twin, *correction);
+    servo::VisualServo<double> outer(s.reference, s.experiment.outer);
+    servo::ExactPose camera;
+    r = servo::run_loop<double>(corrected, outer, camera);
+  }
   if (!r.ok) fail("twin", r.failure);
   PoseTrace t = to_trace(s, r);
   t.metadata = trace_metadata(s, "twin");
@@ -104,6 +116,12 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   hw::VirtualRobot robot(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, opt);
   servo::VisualServo<double> outer(s.reference, s.experiment.outer);
   servo::LoopResult<double> r;
+  // The robot as the loop sees it: its position interface pre-corrected when a correction is given.
+  auto loop = [&](auto& camera) {
+    if (!run.correction) return servo::run_loop<double>(robot, outer, camera);
+    control::PrecorrectedRobot<hw::VirtualRobot> corrected(robot, *run.correction);
+    return servo::run_loop<double>(corrected, outer, camera);
+  };
   if (camera_departs(truth.model, run.departures)) {
     std::function<Vec6d(const Vec6d&)> measure = run.camera;
     if (!measure) {
@@ -111,13 +129,13 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
       measure = [noise](const Vec6d& pose) { return noise->measure(0, pose); };
     }
     VirtualCamera camera(truth.model, run.departures, s.reference.clock, robot.pose(), measure, run.seed);
-    r = servo::run_loop<double>(robot, outer, camera);
+    r = loop(camera);
   } else if (run.camera) {
     servo::PoseFunction camera{run.camera};
-    r = servo::run_loop<double>(robot, outer, camera);
+    r = loop(camera);
   } else {
     servo::GaussianPoseNoise camera(run.noise_sigma, run.seed);
-    r = servo::run_loop<double>(robot, outer, camera);
+    r = loop(camera);
   }
   if (!r.ok) fail("virtual robot", r.failure);
   PoseTrace t = to_trace(s, r);
@@ -211,12 +229,9 @@ std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const st
   } catch (const Error& e) {
     return "was recorded with a robot file that cannot be read now: " + std::string(e.what());
   }
-  for (int i = 0; i < sim::kLegs; ++i)
-    if ((other.legs[i].base_joint - s.model.legs[i].base_joint).norm() > 1e-9 ||
-        std::abs(other.legs[i].link_length - s.model.legs[i].link_length) > 1e-9 ||
-        (other.legs[i].platform_joint - s.model.legs[i].platform_joint).norm() > 1e-9)
-      return "was recorded on another robot (" + rec->path + ": geometry of leg " + std::to_string(i + 1) +
-             " differs from " + s.robot_file + ")";
+  if (const int i = sim::first_differing_leg(other, s.model); i >= 0)
+    return "was recorded on another robot (" + rec->path + ": geometry of leg " + std::to_string(i + 1) +
+           " differs from " + s.robot_file + ")";
   return "";
 }
 
@@ -277,6 +292,18 @@ void warn_if_not_following(const PoseTrace& t, const std::string& path) {
 void print_written(const std::string& path, const PoseTrace& t) {
   std::cout << "wrote " << path << " (" << t.size() << " poses, " << t.time.back() << " s) and " << sidecar_path(path)
             << "\n";
+}
+
+std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file) {
+  const control::PrecorrectionFile f = control::read_precorrection(file);
+  control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
+  if (f.model.none() || sha256_file_now(f.model.path) != f.model.sha256)
+    fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
+                   ", which is gone or has changed since: the robot it was made for cannot be checked");
+  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model); i >= 0)
+    fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
+                   " differs from " + s.robot_file + ")");
+  return control::correction_of(s.reference, s.experiment.outer, f.command);
 }
 
 }  // namespace vcloe::rig

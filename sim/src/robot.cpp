@@ -333,4 +333,15 @@ std::vector<std::string> check_physical_consistency(const LambdaVector<double>& 
   return issues;
 }
 
+int first_differing_leg(const RobotModel& a, const RobotModel& b, double tolerance) {
+  for (int i = 0; i < kLegs; ++i) {
+    const Leg &p = a.legs[i], &q = b.legs[i];
+    if ((p.base_joint - q.base_joint).norm() > tolerance || (p.axis - q.axis).norm() > tolerance ||
+        (p.wrench - q.wrench).norm() > tolerance || std::abs(p.link_length - q.link_length) > tolerance ||
+        (p.platform_joint - q.platform_joint).norm() > tolerance)
+      return i;
+  }
+  return -1;
+}
+
 }  // namespace vcloe::sim

@@ -72,8 +72,11 @@ class MujocoRobot {
   double time() const;
 
   // Rigid inverse dynamics by MuJoCo: crank torques that produce (chi, v, v_dot), from mj_rne
-  // and the `connect` constraint Jacobians (least squares; residual returned if asked).
-  Vec6d inverse_dynamics(const Vec6d& chi, const Vec6d& v, const Vec6d& v_dot, double* residual = nullptr);
+  // and the `connect` constraint Jacobians (least squares; residual returned if asked). With
+  // `platform_joint_forces`, its column i is the constraint force the link of leg i exerts on
+  // the platform at A_i (N, base frame): minus the `connect` equality's multiplier.
+  Vec6d inverse_dynamics(const Vec6d& chi, const Vec6d& v, const Vec6d& v_dot, double* residual = nullptr,
+                         Eigen::Matrix<double, 3, 6>* platform_joint_forces = nullptr);
 
  private:
   struct Impl;

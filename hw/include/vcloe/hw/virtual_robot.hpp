@@ -56,6 +56,10 @@ class VirtualRobot {
   bool step(const Vec6d& U);
   const std::string& failure() const { return failure_; }
   double closure_error() const { return engine_.closure_error(); }
+  // The drives' torques held over the last period (N*m; the holding torques before the first)
+  // and the platform's true twist [h_dot; omega]: what control/'s predictions are checked on.
+  const Vec6d& torque() const { return tau_; }
+  Vec6d twist() const { return engine_.platform_twist(); }
   const std::vector<std::string>& adjustments() const { return adjustments_; }
 
  private:

@@ -15,6 +15,7 @@ namespace vcloe::rig {
 
 struct SimulateOptions {
   std::string model, experiment, reference, out;  // model: robot file with the parameters to simulate
+  std::string precorrection;  // a pre-corrected command for this reference (vcloe precorrect), or none
   bool force = false;
 
   void validate() const;  // the trace and its sidecar: never an input, not over a file without force
@@ -23,6 +24,7 @@ void simulate_to_file(const SimulateOptions& options);
 
 struct RunOptions {
   std::string robot, truth, experiment, reference, out;  // truth: the virtual robot's (never the twin's)
+  std::string precorrection;  // a pre-corrected command for this reference (vcloe precorrect), or none
   std::uint64_t seed = 1;                                // measurement noise
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
   std::optional<oe_ident::Payload> payload;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/trace.hpp"
@@ -39,8 +40,11 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 // reference files (absolute paths and SHA-256), docs/traces.md.
 TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);
 
-// The twin's trace (measured = simulated pose) for parameters lambda.
-PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda);
+// The twin's trace (measured = simulated pose) for parameters lambda; with `correction` (per
+// controller tick: the pre-corrected command less the outer law's command on a perfect run,
+// control::correction_of) its position interface is pre-corrected (docs/control.md).
+PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda,
+                     const std::vector<Vec6d>* correction = nullptr);
 
 // How the virtual robot is run and measured: its options and the camera. The camera is
 // Gaussian pose noise (seeded) unless `camera` is set (e.g. the stereo pose pipeline).
@@ -52,6 +56,9 @@ struct VirtualRun {
   // The truth file's rig departures (its `virtual_rig:` section, hw::load_virtual_rig): the
   // camera's simulated by virtual_trace (rig/virtual_camera.hpp), the robot's by hw::VirtualRobot.
   hw::VirtualRig departures;
+  // Per controller tick, added to the loop's joint command (control::correction_of: the
+  // pre-corrected command less the outer law's on a perfect run; docs/control.md). None: the servo alone.
+  const std::vector<Vec6d>* correction = nullptr;
 };
 
 // The virtual robot's options for a run of this setup: `base` at the experiment's controller
@@ -84,6 +91,11 @@ void check_recorded_robot(const ExperimentSetup& setup, const PoseTrace& trace, 
 // payload given without one, is refused naming both. Traces without a sidecar are not checked.
 void check_recorded_payload(const PoseTrace& trace, const std::string& trace_file,
                             const std::optional<oe_ident::Payload>& payload, const std::string& payload_source);
+
+// The per-tick correction of a pre-correction file for this setup (docs/control.md): refused,
+// naming the file, if it was made for another reference (SHA-256), controller rate or robot
+// (leg geometry of the model it records).
+std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file);
 
 // Prints a warning when the trace's robot did not follow its reference (core/trace_compare.hpp,
 // TrackingError: the largest error above half the reference's own motion), naming how far and

@@ -80,6 +80,11 @@ std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& l
 // ("<name>: not written: the model would not load (…)").
 std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name);
 
+// The first leg (0-based) whose geometry — base joint, axis, crank, link length, platform joint —
+// differs between two robots by more than `tolerance` (m, or unit-vector components); -1 if none:
+// whether a model, a trace or a command was made for this robot.
+int first_differing_leg(const RobotModel& a, const RobotModel& b, double tolerance = 1e-9);
+
 // Physical consistency of Xi: positive masses, positive principal moments obeying the
 // triangle inequalities (Ix + Iy >= Iz and permutations), non-negative friction, positive
 // gains. Returns human-readable violations naming the parameter; empty if consistent.

@@ -1,0 +1,195 @@
+// study_control: what the identified model is for, measured on the virtual robot (docs/control.md).
+// For each random truth (hw::random_truth around config/robot.yaml, seeds FIRST...) and each of its
+// random feasible references (excitation::random_feasible_trajectory, seeds 100 t + 1 ... per
+// truth), the same reference run on the virtual robot (MuJoCo, its drives' firmware, friction,
+// camera noise; rig::virtual_trace, as `vcloe run [--precorrection]` runs it):
+//   - the visual servo alone;
+//   - pre-corrected inside the outer loop (control/precorrect.hpp) with the TRUE parameters,
+//     with the PRIORS, and with an identified model per truth if given (--identified PATTERN,
+//     %d replaced by the truth's seed);
+//   - the true pre-correction alone (zero outer gains: the drives' loop only);
+// and prints the tracking RMS of the true pose less the reference (positions mm, angles mrad, the
+// RMS over the three axes of each) and of the measured pose less the reference. Then, along the
+// virtual robot's own motion under the servo alone, the RMS error of the predicted drive torques
+// (control/predict.hpp) over the RMS torque, and of the platform joints' constraint forces over
+// MuJoCo's, for the truth, the priors and the identified model.
+//
+//   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcloe/control/precorrect.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/hw/mujoco_model.hpp"
+#include "vcloe/hw/truth_family.hpp"
+#include "vcloe/rig/setup.hpp"
+#include "vcloe/servo/loop.hpp"
+
+using namespace vcloe;
+
+namespace {
+
+struct StudyOptions {
+  int first = 1, truths = 5, per_truth = 2;
+  double duration = 10;
+  std::string identified;  // pattern with %d, or empty
+};
+
+StudyOptions parse(int argc, char** argv) {
+  StudyOptions o;
+  for (int a = 1; a < argc; ++a) {
+    const std::string k = argv[a];
+    if (a + 1 >= argc) fail(k, "expected a value");
+    const std::string v = argv[++a];
+    if (k == "--truths") o.truths = std::stoi(v);
+    else if (k == "--first") o.first = std::stoi(v);
+    else if (k == "--per-truth") o.per_truth = std::stoi(v);
+    else if (k == "--duration") o.duration = std::stod(v);
+    else if (k == "--identified") o.identified = v;
+    else fail(k, "unknown option");
+  }
+  return o;
+}
+
+struct Rms {
+  double true_mm = 0, true_mrad = 0, measured_mm = 0, measured_mrad = 0;
+  double late_mm = 0, late_mrad = 0;  // true pose, from t = 1 s (after the start's transient)
+};
+
+Rms tracking(const PoseTrace& t) {
+  Rms r;
+  double late = 0;
+  for (std::size_t j = 0; j < t.size(); ++j) {
+    const Vec6d e = t.truth[j] - t.reference[j], m = t.measured[j] - t.reference[j];
+    r.true_mm += e.head<3>().squaredNorm(), r.true_mrad += e.tail<3>().squaredNorm();
+    r.measured_mm += m.head<3>().squaredNorm(), r.measured_mrad += m.tail<3>().squaredNorm();
+    if (t.time[j] >= 1.0) r.late_mm += e.head<3>().squaredNorm(), r.late_mrad += e.tail<3>().squaredNorm(), late += 1;
+  }
+  const double n = 3.0 * static_cast<double>(t.size());
+  late = 3.0 * std::max(late, 1.0);
+  return {1e3 * std::sqrt(r.true_mm / n),      1e3 * std::sqrt(r.true_mrad / n),     1e3 * std::sqrt(r.measured_mm / n),
+          1e3 * std::sqrt(r.measured_mrad / n), 1e3 * std::sqrt(r.late_mm / late), 1e3 * std::sqrt(r.late_mrad / late)};
+}
+
+// One run of the setup on the truth, pre-corrected with `model` (none: the servo alone).
+PoseTrace run(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const sim::RobotFile* model, bool outer) {
+  rig::ExperimentSetup setup = s;
+  if (!outer) {
+    setup.experiment.outer.kp.setZero();
+    setup.experiment.outer.ki.setZero();
+    setup.experiment.outer.kd.setZero();
+  }
+  rig::VirtualRun vr;
+  vr.seed = 7;
+  std::vector<Vec6d> correction;
+  if (model) {
+    const control::PreCorrection pc =
+        control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
+    correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
+    vr.correction = &correction;
+  }
+  return rig::virtual_trace(setup, truth, vr, "");
+}
+
+// Along the virtual robot's motion under the servo alone, per model: the RMS error of the
+// predicted drive torques over the RMS torque (the torques its drives held over each tick against
+// the prediction at the tick's mean motion), then the same for the platform joints' constraint
+// forces against MuJoCo's (its inverse dynamics at that motion, rigid: friction does not load them).
+std::vector<double> torque_errors(const rig::ExperimentSetup& s, const sim::RobotFile& truth,
+                                  const std::vector<const sim::RobotFile*>& models) {
+  hw::VirtualRobotOptions o;
+  o.controller_hz = s.experiment.timing.controller_hz;
+  hw::VirtualRobot robot(truth.model, truth.lambda, s.reference.start_pose, o);
+  servo::VisualServo<double> outer(s.reference, s.experiment.outer);
+  servo::ExactPose camera;
+  std::vector<Vec6d> pose{robot.pose()}, twist{robot.twist()}, torque;
+  auto record = [&](const servo::TickRecord&) {
+    torque.push_back(robot.torque()), pose.push_back(robot.pose()), twist.push_back(robot.twist());
+    return true;
+  };
+  const auto r = servo::run_loop<double>(robot, outer, camera, record);
+  if (!r.ok) fail("virtual robot", r.failure);
+  const double Tc = s.experiment.timing.controller_period();
+  // MuJoCo's own constraint forces at the platform joints (its `connect` multipliers), every 10th tick.
+  std::vector<std::string> adjusted;
+  hw::MujocoRobot engine = hw::MujocoRobot::build(truth.model, hw::engine_consistent(truth.model, truth.lambda, adjusted));
+  std::vector<double> out;
+  for (const sim::RobotFile* m : models) {
+    double err = 0, sum = 0, f_err = 0, f_sum = 0;
+    for (std::size_t k = 0; k < torque.size(); ++k) {
+      const control::MotionSample ms{0.5 * (pose[k] + pose[k + 1]), 0.5 * (twist[k] + twist[k + 1]),
+                                     (twist[k + 1] - twist[k]) / Tc};
+      control::LoadVector load;
+      if (!control::drive_load(m->model, ms, m->lambda.head<sim::kNumXi>(), load)) fail("predict", "unreachable pose");
+      err += (load.head<6>() - torque[k]).squaredNorm(), sum += torque[k].squaredNorm();
+      if (k % 10) continue;
+      Eigen::Matrix<double, 3, 6> f;
+      engine.inverse_dynamics(ms.chi, ms.v, ms.v_dot, nullptr, &f);
+      for (int i = 0; i < sim::kLegs; ++i)
+        f_err += (load.segment<3>(control::force_row(i, 2, 0)) - f.col(i)).squaredNorm(), f_sum += f.col(i).squaredNorm();
+    }
+    out.push_back(std::sqrt(err / sum));
+    out.push_back(std::sqrt(f_err / f_sum));
+  }
+  return out;
+}
+
+void print_rms(const char* label, const Rms& r, const Rms& alone) {
+  std::printf("    %-22s true %8.4f mm %8.4f mrad  measured %8.4f mm %8.4f mrad  from 1 s %8.4f mm %8.4f mrad"
+              "  alone/this %6.1f %6.1f (from 1 s %6.1f %6.1f)\n",
+              label, r.true_mm, r.true_mrad, r.measured_mm, r.measured_mrad, r.late_mm, r.late_mrad,
+              alone.true_mm / r.true_mm, alone.true_mrad / r.true_mrad, alone.late_mm / r.late_mm,
+              alone.late_mrad / r.late_mrad);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const StudyOptions o = parse(argc, argv);
+    const sim::RobotFile priors = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
+    const servo::ExperimentConfig experiment;
+    for (int t = o.first; t < o.first + o.truths; ++t) {
+      const sim::RobotFile truth = hw::random_truth(priors, static_cast<std::uint64_t>(t));
+      std::optional<sim::RobotFile> identified;
+      if (!o.identified.empty()) {
+        char name[1024];
+        std::snprintf(name, sizeof name, o.identified.c_str(), t);
+        if (std::FILE* f = std::fopen(name, "r")) {  // a truth whose identification failed has none
+          std::fclose(f);
+          identified = sim::load_robot(name);
+        }
+      }
+      for (int n = 1; n <= o.per_truth; ++n) {
+        excitation::RandomTrajectoryOptions ro;
+        ro.duration = o.duration;
+        const auto seed = static_cast<std::uint64_t>(100 * t + n);
+        const auto tr = excitation::random_feasible_trajectory(priors.model, seed, ro);
+        const rig::ExperimentSetup s = rig::make_setup(priors, experiment, tr, "reference " + std::to_string(seed));
+        std::printf("truth %d, reference seed %llu (%.0f s)\n", t, static_cast<unsigned long long>(seed), o.duration);
+        const Rms alone = tracking(run(s, truth, nullptr, true));
+        print_rms("servo alone", alone, alone);
+        print_rms("pre-corrected truth", tracking(run(s, truth, &truth, true)), alone);
+        print_rms("pre-corrected priors", tracking(run(s, truth, &priors, true)), alone);
+        if (identified) print_rms("pre-corrected ident.", tracking(run(s, truth, &*identified, true)), alone);
+        print_rms("truth, no outer loop", tracking(run(s, truth, &truth, false)), alone);
+        std::vector<const sim::RobotFile*> models{&truth, &priors};
+        if (identified) models.push_back(&*identified);
+        const std::vector<double> e = torque_errors(s, truth, models);
+        std::printf("    RMS error / RMS of the virtual robot's drive torques, MuJoCo's platform joint forces: "
+                    "truth %.4f %.4f  priors %.4f %.4f", e[0], e[1], e[2], e[3]);
+        if (identified) std::printf("  identified %.4f %.4f", e[4], e[5]);
+        std::printf("\n");
+        std::fflush(stdout);
+      }
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "study_control: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

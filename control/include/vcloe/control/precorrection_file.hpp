@@ -1,0 +1,36 @@
+#pragma once
+// vcloe/control/precorrection_file.hpp — the pre-corrected command as a file (docs/control.md):
+// a CSV `t,cmd_theta1,...,cmd_theta6` with one row per controller tick (s, rad), and a JSON
+// sidecar `<file>.meta.json` recording what it was made from — the model, the robot file and the
+// reference (absolute path and SHA-256 of the bytes parsed, core/file_record.hpp), the
+// experiment, the controller rate — and the CSV's SHA-256. `vcloe run` and `vcloe simulate`
+// consume it with --precorrection; a file made for another reference, rate or robot is refused.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcloe/core/file_record.hpp"
+#include "vcloe/core/rotation.hpp"
+
+namespace vcloe::control {
+
+inline constexpr const char* kPrecorrectionFormat = "vcloe precorrection 1";
+
+struct PrecorrectionFile {
+  double controller_hz = 0;
+  std::vector<Vec6d> command;  // q_c(t_k), k = 0 ... (t_k = k / controller_hz)
+  FileRecord model, robot, reference, experiment;  // experiment: none for the default
+  std::string software_version;
+};
+
+// Writes the CSV and its sidecar as one (the sidecar, which records the CSV's hash, first).
+void write_precorrection(const std::string& path, const PrecorrectionFile& file, bool force);
+// Reads both; every problem is one vcloe::Error naming the file, line and column or key.
+PrecorrectionFile read_precorrection(const std::string& path);
+
+// What a run needs to hold against a pre-correction: the reference it was made for (SHA-256 of
+// the reference file the run read), the controller rate, enough ticks. Throws naming the file.
+void check_precorrection_for(const PrecorrectionFile& file, const std::string& path, const std::string& reference_file,
+                             double controller_hz, int ticks);
+
+}  // namespace vcloe::control

@@ -1,0 +1,116 @@
+// The pre-correction file (precorrection_file.hpp).
+#include "vcloe/control/precorrection_file.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
+#include "vcloe/core/json_node.hpp"
+#include "vcloe/core/output_file.hpp"
+#include "vcloe/core/trace.hpp"
+
+namespace vcloe::control {
+
+namespace {
+
+const char* const kHeader = "t,cmd_theta1,cmd_theta2,cmd_theta3,cmd_theta4,cmd_theta5,cmd_theta6";
+
+std::string csv_text(const PrecorrectionFile& f) {
+  std::ostringstream o;
+  o.precision(17);
+  o << kHeader << "\n";
+  for (std::size_t k = 0; k < f.command.size(); ++k) {
+    o << exact_number(static_cast<double>(k) / f.controller_hz);
+    for (int i = 0; i < 6; ++i) o << "," << exact_number(f.command[k](i));
+    o << "\n";
+  }
+  return o.str();
+}
+
+double cell(const std::string& text, const std::string& path, int line, int column) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double v = std::strtod(begin, &end);
+  if (text.empty() || end != begin + text.size() || !std::isfinite(v) || std::abs(v) > kMaxTraceMagnitude)
+    fail(path + ":" + std::to_string(line), "column " + std::to_string(column) + ": expected a finite number, got '" +
+                                                text.substr(0, 40) + "'");
+  return v;
+}
+
+std::vector<Vec6d> parse_rows(const std::string& text, const std::string& path, double controller_hz) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != kHeader)
+    fail(path + ":1", std::string("expected the header '") + kHeader + "'");
+  std::vector<Vec6d> rows;
+  for (int n = 2; std::getline(in, line); ++n) {
+    std::istringstream cells(line);
+    std::string c;
+    double values[7];
+    int column = 0;
+    while (std::getline(cells, c, ',')) {
+      if (column == 7) fail(path + ":" + std::to_string(n), "more than 7 columns");
+      values[column] = cell(c, path, n, column + 1);
+      ++column;
+    }
+    if (column != 7) fail(path + ":" + std::to_string(n), "expected 7 columns, got " + std::to_string(column));
+    const double t = static_cast<double>(rows.size()) / controller_hz;
+    if (std::abs(values[0] - t) > 1e-9 * std::max(1.0, t))
+      fail(path + ":" + std::to_string(n), "column 1: expected t = " + exact_number(t) + " s (one row per controller tick)");
+    rows.push_back(Eigen::Map<const Vec6d>(values + 1));
+  }
+  if (rows.empty()) fail(path, "no rows: expected one per controller tick");
+  return rows;
+}
+
+}  // namespace
+
+void write_precorrection(const std::string& path, const PrecorrectionFile& f, bool force) {
+  const std::string csv = csv_text(f);
+  const nlohmann::json sidecar = {{"format", kPrecorrectionFormat}, {"csv_sha256", sha256(csv)},
+                                  {"controller_hz", f.controller_hz}, {"ticks", f.command.size()},
+                                  {"software_version", f.software_version}, {"model", to_json(f.model)},
+                                  {"robot", to_json(f.robot)}, {"reference", to_json(f.reference)},
+                                  {"experiment", to_json(f.experiment)}};
+  write_files_atomically({{sidecar_path(path), sidecar.dump(2) + "\n"}, {path, csv}}, force);
+}
+
+PrecorrectionFile read_precorrection(const std::string& path) {
+  const std::string side = sidecar_path(path);
+  const std::string csv = read_input_file(path);
+  const nlohmann::json document = read_json_file(side);
+  const JsonNode root = JsonNode::root(document, side, "(written by vcloe precorrect)");
+  root.object();
+  if (root.need("format").string() != kPrecorrectionFormat)
+    root.need("format").refuse(std::string("\"") + kPrecorrectionFormat + "\"");
+  if (root.need("csv_sha256").sha256() != sha256(csv))
+    fail(path, "does not belong to its sidecar " + side + " (the sidecar records the SHA-256 of another CSV)");
+  PrecorrectionFile f;
+  f.controller_hz = root.need("controller_hz").positive();
+  f.software_version = root.need("software_version").string();
+  f.model = root.present("model").file_record();
+  f.robot = root.present("robot").file_record();
+  f.reference = root.need("reference").file_record();
+  f.experiment = root.present("experiment").file_record();
+  f.command = parse_rows(csv, path, f.controller_hz);
+  if (static_cast<std::int64_t>(f.command.size()) != root.need("ticks").count())
+    root.need("ticks").refuse(std::to_string(f.command.size()) + " (the CSV's rows)");
+  return f;
+}
+
+void check_precorrection_for(const PrecorrectionFile& f, const std::string& path, const std::string& reference_file,
+                             double controller_hz, int ticks) {
+  const std::string now = sha256_file(reference_file);
+  if (f.reference.sha256 != now)
+    fail(path, "was made for another reference (" + f.reference.path + ", SHA-256 " + f.reference.sha256.substr(0, 12) +
+                   "…), not " + reference_file + " (SHA-256 " + now.substr(0, 12) + "…)");
+  if (std::abs(f.controller_hz - controller_hz) > 1e-9 * controller_hz)
+    fail(path, "was made for a controller at " + exact_number(f.controller_hz) + " Hz, the experiment runs at " +
+                   exact_number(controller_hz) + " Hz");
+  if (static_cast<int>(f.command.size()) < ticks)
+    fail(path, "has " + std::to_string(f.command.size()) + " ticks, the run needs " + std::to_string(ticks));
+}
+
+}  // namespace vcloe::control

@@ -1,0 +1,189 @@
+// `vcloe predict` and `vcloe precorrect` (control.hpp).
+#include "vcloe/workflow/control.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "vcloe/bridge/safety.hpp"
+#include "vcloe/control/precorrect.hpp"
+#include "vcloe/control/precorrection_file.hpp"
+#include "vcloe/core/defaults.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/rig/setup.hpp"
+
+namespace vcloe::workflow {
+
+namespace {
+
+std::string report_of(const std::string& model) { return model + ".report.json"; }
+
+// The setup (reference checked against the robot's limits before anything) and the model, which
+// must be of the same robot.
+struct Loaded {
+  rig::ExperimentSetup setup;
+  sim::RobotFile model;
+};
+
+Loaded load(const std::string& model, const std::string& robot, const std::string& experiment,
+            const std::string& reference) {
+  Loaded l{rig::load_setup(robot, experiment, reference), sim::load_robot(model)};
+  if (const int i = sim::first_differing_leg(l.model.model, l.setup.model); i >= 0)
+    fail(model, "is a model of another robot: geometry of leg " + std::to_string(i + 1) + " differs from " + robot);
+  return l;
+}
+
+const char* const kJointNames[3] = {"B", "T", "A"};
+
+std::string predict_header() {
+  std::string h = "t";
+  for (const char* const p : {"", "sigma_"}) {
+    for (int i = 1; i <= 6; ++i) h += std::string(",") + p + "tau" + std::to_string(i);
+    for (int i = 1; i <= 6; ++i)
+      for (const char* j : kJointNames)
+        for (const char* c : {"x", "y", "z"}) h += std::string(",") + p + "f" + j + std::to_string(i) + "_" + c;
+  }
+  return h + "\n";
+}
+
+std::string predict_csv(const control::Prediction& p) {
+  std::ostringstream o;
+  o << predict_header();
+  const control::LoadVector zero = control::LoadVector::Zero();
+  for (std::size_t n = 0; n < p.load.size(); ++n) {
+    o << exact_number(static_cast<double>(n) * p.period);
+    const control::LoadVector& sigma = p.sigma.empty() ? zero : p.sigma[n];
+    for (int r = 0; r < control::kLoadSize; ++r) o << "," << exact_number(p.load[n](r));
+    for (int r = 0; r < control::kLoadSize; ++r) o << "," << exact_number(sigma(r));
+    o << "\n";
+  }
+  return o.str();
+}
+
+// The summary: per drive RMS and largest torque and sigma; per joint kind the largest force.
+Report predict_summary(const control::Prediction& p, const std::string& band) {
+  Report r;
+  std::ostringstream t;
+  t << "drive   RMS (N*m)   max |tau| (N*m)   max sigma (N*m)\n";
+  nlohmann::json drives = nlohmann::json::array();
+  for (int i = 0; i < 6; ++i) {
+    double sum = 0, top = 0, sig = 0;
+    for (std::size_t n = 0; n < p.load.size(); ++n) {
+      const double tau = p.load[n](control::torque_row(i));
+      sum += tau * tau, top = std::max(top, std::abs(tau));
+      if (!p.sigma.empty()) sig = std::max(sig, p.sigma[n](control::torque_row(i)));
+    }
+    const double rms = std::sqrt(sum / static_cast<double>(p.load.size()));
+    t << "  " << i + 1 << "     " << fixed(rms, 3) << "       " << fixed(top, 3) << "            " << fixed(sig, 4) << "\n";
+    drives.push_back({{"rms", rms}, {"max", top}, {"max_sigma", sig}});
+  }
+  nlohmann::json forces = nlohmann::json::object();
+  for (int j = 0; j < 3; ++j) {
+    double top = 0;
+    for (const auto& load : p.load)
+      for (int i = 0; i < 6; ++i) top = std::max(top, load.segment<3>(control::force_row(i, j, 0)).norm());
+    t << "largest force in the " << kJointNames[j] << " joints: " << fixed(top, 1) << " N\n";
+    forces[kJointNames[j]] = top;
+  }
+  t << band << "\n";
+  r.text = t.str();
+  r.json = {{"drives", drives}, {"max_joint_force", forces}, {"band", band}, {"samples", p.load.size()}};
+  return r;
+}
+
+}  // namespace
+
+control::XiCovariance xi_covariance(const report::IdentificationReport& rep, const std::string& file) {
+  if (rep.parameters.size() != static_cast<std::size_t>(sim::kNumLambda))
+    fail(file, "expected the 67 parameters of the registry");
+  control::XiCovariance C = control::XiCovariance::Zero();
+  for (int i = 0; i < sim::kNumXi; ++i) C(i, i) = rep.parameters[i].sigma * rep.parameters[i].sigma;
+  const auto& names = rep.correlation.parameters;
+  for (std::size_t a = 0; a < names.size(); ++a)
+    for (std::size_t b = 0; b < names.size(); ++b) {
+      const int i = sim::parameter_index(names[a]), j = sim::parameter_index(names[b]);
+      if (i < 0 || j < 0) fail(file, "key 'correlation.parameters': unknown parameter '" + names[i < 0 ? a : b] + "'");
+      if (i < sim::kNumXi && j < sim::kNumXi && i != j)
+        C(i, j) = rep.correlation.matrix[a][b] * rep.parameters[i].sigma * rep.parameters[j].sigma;
+    }
+  return C;
+}
+
+void PredictOptions::validate() const {
+  if (!(period >= 0) || !std::isfinite(period)) fail("--period", "expected a non-negative number of seconds, got " + exact_number(period));
+  IoPlan(force).input(model, "--model").input(robot, "--robot").input(experiment, "--experiment")
+      .input(reference, "--reference").output(out, "--out").check();
+}
+
+Report predict_to_file(const PredictOptions& o) {
+  o.validate();
+  const Loaded l = load(o.model, o.robot, o.experiment, o.reference);
+  std::optional<control::XiCovariance> cov;
+  std::string band = "no uncertainty band: " + report_of(o.model) + " not found";
+  if (std::filesystem::exists(report_of(o.model))) {
+    const report::IdentificationReport rep = report::read_identification_report(report_of(o.model));
+    if (rep.inputs.model.sha256 != sha256_file(o.model))
+      fail(report_of(o.model), "is the report of another model (its SHA-256 of the model differs from " + o.model + ")");
+    cov = xi_covariance(rep, report_of(o.model));
+    band = "sigma: the identification's, propagated linearly through the regressor (" + report_of(o.model) + ")";
+  }
+  const double period = o.period > 0 ? o.period : l.setup.experiment.timing.camera_period();
+  const control::SampledMotion motion = control::sample_motion(control::motion_of(l.setup.trajectory), period);
+  const control::Prediction p = control::predict(l.model.model, l.model.lambda.head<sim::kNumXi>(), motion, cov ? &*cov : nullptr);
+  if (!o.out.empty()) write_file_atomically(o.out, predict_csv(p), o.force);
+  Report r = predict_summary(p, band);
+  if (!o.out.empty()) r.text += "wrote " + o.out + " (" + std::to_string(p.load.size()) + " samples)\n";
+  return r;
+}
+
+void PrecorrectOptions::validate() const {
+  IoPlan(force).input(model, "--model").input(robot, "--robot").input(experiment, "--experiment")
+      .input(reference, "--reference").output_trace(out, "--out").check();
+}
+
+namespace {
+
+// The command as the robot's side applies it (bridge::SafetyMonitor: joint range, rate limit per
+// tick): a command it would stop or hold back is refused before anything moves.
+void check_command(const rig::ExperimentSetup& s, const control::PreCorrection& pc, const std::string& reference) {
+  bridge::SafetyLimits limits;
+  limits.joint_limit = s.model.joint_limit;
+  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), pc.period);
+  monitor.set_applied(s.reference.start_theta);
+  for (std::size_t k = 0; k < pc.command.size(); ++k) {
+    monitor.on_command(pc.command[k], static_cast<std::int64_t>(k));
+    monitor.limit(pc.command[k]);
+    if (monitor.stop() || monitor.limited_ticks() > 0)
+      fail(reference, "the pre-corrected command cannot be followed at t = " + exact_number(static_cast<double>(k) * pc.period) +
+                          " s: " + (monitor.stop() ? monitor.stop()->detail :
+                                    "it moves faster than the joint rate limit of " + exact_number(limits.max_command_speed) + " rad/s"));
+  }
+}
+
+}  // namespace
+
+Report precorrect_to_file(const PrecorrectOptions& o) {
+  o.validate();
+  const Loaded l = load(o.model, o.robot, o.experiment, o.reference);
+  const control::PreCorrection pc =
+      control::precorrect(l.model.model, l.model.lambda, l.setup.reference.clock, control::motion_of(l.setup.trajectory));
+  check_command(l.setup, pc, o.reference);
+  control::PrecorrectionFile f;
+  f.controller_hz = l.setup.experiment.timing.controller_hz;
+  f.command = pc.command;
+  f.model = file_record(o.model), f.robot = file_record(o.robot), f.reference = file_record(o.reference);
+  f.experiment = file_record(o.experiment);
+  f.software_version = defaults::software_version();
+  control::write_precorrection(o.out, f, o.force);
+  double top = 0;
+  for (std::size_t k = 0; k < pc.command.size(); ++k) top = std::max(top, (pc.command[k] - pc.theta[k]).cwiseAbs().maxCoeff());
+  Report r;
+  r.text = "wrote " + o.out + " and " + sidecar_path(o.out) + " (" + std::to_string(pc.command.size()) +
+           " ticks); largest pre-correction " + fixed(top * 1e3, 2) + " mrad\n";
+  r.json = {{"out", o.out}, {"ticks", pc.command.size()}, {"max_correction_mrad", top * 1e3}};
+  return r;
+}
+
+}  // namespace vcloe::workflow
