@@ -151,7 +151,11 @@ TEST(LatencyOffset, SensitivitiesOfTheLateCameraAreCentralDifferencesOfTheTwin) 
 // Seeds 41-44 (trajectory) and 141-144 (camera noise), chosen once and not tuned.
 TEST(LatencyOffset, IdentifyRecoversItAndTheDynamicsAsWellAsWithItKnown) {
   const sim::LambdaVector<double> truth = off_priors();
+#ifdef VCLOE_SANITIZED  // each fit 35-45x slower there (docs/robustness.md): the first offset only, the same record
+  const std::vector<double> offsets = {-2e-3};
+#else
   const std::vector<double> offsets = {-2e-3, 1.5e-3, 3e-3, 0.0};
+#endif
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     const double offset = offsets[i];
     const servo::PreparedReference ref = test::fit_reference(2.0, 41 + i);
