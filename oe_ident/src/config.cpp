@@ -98,7 +98,7 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   const YamlNode root = doc.root();
   root.reject_unknown_keys({"anchor", "payload", "noise_sigma", "free", "fixed", "tied", "loss", "stopping",
                             "rank_tolerance", "rel_sigma_flag", "uncertainty_block", "qr_eps", "threads", "notes", "horizons",
-                            "prior_log_sigma", "initial_trust_region", "start"});
+                            "prior_log_sigma", "initial_trust_region", "start", "latency"});
   IdentificationConfig cfg;
   IdentificationOptions& o = cfg.options;
   o.spec = default_specification();
@@ -140,6 +140,11 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   }
   o.prior_log_sigma = root.get_double("prior_log_sigma", o.prior_log_sigma);
   if (auto st = root.find("start")) read_start(*st, o.start);
+  if (auto l = root.find("latency")) {  // the pose stream's latency offset (problem.hpp)
+    l->reject_unknown_keys({"fit", "offset"});
+    o.latency.fit = l->get_bool("fit", o.latency.fit);
+    o.latency.offset = l->get_double("offset", o.latency.offset);
+  }
   o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
   // Ranges: IdentificationOptions' own check, reported at the option's key in this file.
   if (const auto bad = o.problem()) {

@@ -9,26 +9,42 @@
 
 namespace vcloe::oe_ident {
 
+namespace {
+
+// Coordinate c leaves the fit: its members (or the latency offset) marked with `why`.
+void leave_out(const ParameterMap& map, int c, const std::string& why, FitStatus& st) {
+  const ParameterMap::Coord& co = map.coords[static_cast<std::size_t>(c)];
+  if (co.latency) {
+    st.latency_free = false;
+    st.latency_status = why;
+  }
+  for (int m : co.members) {
+    st.free[m] = false;
+    st.status[m] = why;
+  }
+}
+
+}  // namespace
+
 std::set<int> analyse_start(const Eigen::MatrixXd& J0, const ParameterMap& map, double qr_eps, FitStatus& st) {
   const auto& reg = sim::parameter_registry();
   const excitation::ColumnReport rep = excitation::excited_columns(J0, qr_eps);
   std::set<int> dropped;
   for (const auto& u : rep.dropped) {
     dropped.insert(u.parameter);
-    for (int m : map.coords[static_cast<std::size_t>(u.parameter)].members) {
-      st.free[m] = false;
-      if (u.zero_column) {
-        st.status[m] = "not excited (no effect on the pose trace)";
-        continue;
-      }
-      std::string with;
-      for (int c : u.combined_with)
-        for (int m2 : map.coords[static_cast<std::size_t>(c)].members) {
-          with += (with.empty() ? "" : ", ") + reg[m2].name;
-          st.combination.insert(m2);
-        }
-      st.status[m] = "only in combination with " + with;
+    if (u.zero_column) {
+      leave_out(map, u.parameter, "not excited (no effect on the pose trace)", st);
+      continue;
     }
+    std::string with;
+    for (int c : u.combined_with) {
+      if (map.coords[static_cast<std::size_t>(c)].latency) with += (with.empty() ? "" : ", ") + std::string(kLatencyName);
+      for (int m2 : map.coords[static_cast<std::size_t>(c)].members) {
+        with += (with.empty() ? "" : ", ") + reg[m2].name;
+        st.combination.insert(m2);
+      }
+    }
+    leave_out(map, u.parameter, "only in combination with " + with, st);
   }
   return dropped;
 }
@@ -51,10 +67,7 @@ std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& 
       kept.push_back(c);
       continue;
     }
-    for (int m : map.coords[static_cast<std::size_t>(c)].members) {
-      st.free[m] = false;
-      st.status[m] = "unidentifiable at the solution (null space of the Jacobian)";
-    }
+    leave_out(map, c, "unidentifiable at the solution (null space of the Jacobian)", st);
   }
   return kept;
 }

@@ -16,6 +16,8 @@ struct FitStatus {
   std::vector<bool> free = std::vector<bool>(sim::kNumLambda, true);
   std::vector<std::string> status = std::vector<std::string>(sim::kNumLambda);  // why not free
   std::set<int> combination;  // fitted, but identifiable only in combination with others
+  bool latency_free = true;   // the latency offset is a coordinate (LatencyOptions::fit)
+  std::string latency_status; // why not, when it is not
 };
 
 // Structural identifiability at the start: QR (registry order) of the weighted Jacobian's

@@ -12,39 +12,14 @@
 #include "output_error.hpp"
 #include "parameter_map.hpp"
 #include "progress_callback.hpp"
+#include "solution.hpp"
 #include "start_search.hpp"
-#include "vcloe/oe_ident/uncertainty.hpp"
 #include "vcloe/core/error.hpp"
-#include "vcloe/oe_ident/consistency.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 
 namespace vcloe::oe_ident {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// What every step of identify() reads.
-struct Context {
-  const sim::RobotModel& model;
-  const servo::OuterGains& gains;
-  const std::vector<Experiment>& exps;
-  const IdentificationOptions& o;
-  Clock::time_point start;
-};
-
-// The fit in its current coordinates: delta and the twin runs of the full records (whose
-// output error holds the parameter map).
-struct Fit {
-  std::vector<double> delta;
-  std::vector<double> start;  // delta at the start (the weak prior's centre)
-  std::unique_ptr<TwinRuns> runs;
-  const ParameterMap& map() const { return runs->output_error().map(); }
-};
-
-std::unique_ptr<TwinRuns> make_runs(const Context& cx, const std::vector<Experiment>& exps, ParameterMap map) {
-  return std::make_unique<TwinRuns>(OutputError(cx.model, cx.gains, exps, std::move(map), cx.o.sigma), cx.o.threads);
-}
 
 // Restarts the fit without the coordinates the start analysis dropped. The kept ones keep
 // their order, so the starting Jacobian is the old one's kept columns (no second evaluation) —
@@ -57,7 +32,7 @@ void drop_coordinates(const Context& cx, const std::set<int>& dropped, const Eig
   std::vector<double> d_new;
   for (int c = 0; c < q0; ++c)
     if (!dropped.count(c)) d_new.push_back(fit.delta[static_cast<std::size_t>(c)]);
-  ParameterMap map = build_parameter_map(base, st.free, cx.o.spec);
+  ParameterMap map = fit_map(cx, base, st, old.latency_offset(fit.delta.data()));
   if (map.size() == 0) fail("identify", "no parameter has an effect on the measured poses");
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Jk(J0.rows(), map.size());
   for (int c = 0, kept = 0; c < q0; ++c)
@@ -68,17 +43,18 @@ void drop_coordinates(const Context& cx, const std::set<int>& dropped, const Eig
     if (!dropped.count(c)) {
       const auto& a = old.coords[static_cast<std::size_t>(c)];
       const auto& b = map.coords[static_cast<std::size_t>(kept++)];
-      same_columns = same_columns && a.members == b.members && a.platform_moment == b.platform_moment;
+      same_columns = same_columns && a.members == b.members && a.platform_moment == b.platform_moment &&
+                     a.latency == b.latency;
     }
   fit.runs = make_runs(cx, cx.exps, std::move(map));
   if (same_columns) fit.runs->seed_cache(fit.delta, r_start, std::vector<double>(Jk.data(), Jk.data() + Jk.size()));
   else fit.delta = fit.map().initial(base);
 }
 
-// The start: coordinates for the free entries at `base`, the QR analysis of the starting
-// Jacobian (identifiability.hpp), and without what it drops.
+// The start: coordinates for the free entries at `base` and the latency offset, the QR analysis
+// of the starting Jacobian (identifiability.hpp), and without what it drops.
 Fit start_fit(const Context& cx, sim::LambdaVector<double> base, FitStatus& st) {
-  ParameterMap map = build_parameter_map(base, st.free, cx.o.spec);
+  ParameterMap map = fit_map(cx, base, st, cx.o.latency.offset);
   if (map.size() == 0) fail("identify", "no free parameter left to identify");
   Fit fit;
   fit.delta = map.initial(base);
@@ -90,7 +66,8 @@ Fit start_fit(const Context& cx, sim::LambdaVector<double> base, FitStatus& st) 
   return fit;
 }
 
-// A weak Gaussian prior on the log coordinates around the start.
+// A weak Gaussian prior on the coordinates around the start: the logs of Lambda, and the latency
+// offset's (0.7 of the coordinate: a few ms at the start, nothing beside the data's information).
 struct PriorResidual {
   PriorResidual(std::vector<double> start, double sigma) : start_(std::move(start)), sigma_(sigma) {}
   template <typename T>
@@ -101,17 +78,6 @@ struct PriorResidual {
   std::vector<double> start_;
   double sigma_;
 };
-
-// Moments the poses do not determine moved to the nearest consistent values (consistency.hpp);
-// the report's values follow, and says what moved.
-void make_result_consistent(IdentificationResult& result) {
-  std::array<bool, sim::kNumLambda> identified{};
-  for (const ParameterResult& p : result.parameters) identified[static_cast<std::size_t>(p.index)] = p.identified;
-  ConsistentModel c = make_consistent(result.lambda, identified);
-  result.lambda = c.lambda;
-  result.moved = std::move(c.moved);
-  for (ParameterResult& p : result.parameters) p.value = result.lambda(p.index);
-}
 
 ceres::Solver::Options solver_options(const IdentificationOptions& o, std::size_t stage) {
   const bool last = stage + 1 == o.horizons.size();
@@ -197,76 +163,6 @@ ceres::Solver::Summary fit_horizons(const Context& cx, Fit& fit, IdentificationR
   return summary;
 }
 
-// The solution's uncertainty (uncertainty.hpp) in Lambda, and how far the weak prior moved each
-// value, in its sigma: dd = -H^-1 g_prior with g_prior = (delta - delta_start) / prior_log_sigma^2.
-struct Uncertainty {
-  Eigen::MatrixXd total, camera;  // 67 x 67
-  Eigen::VectorXd prior_shift;    // 67, in Lambda units
-};
-
-Uncertainty solution_uncertainty(const Context& cx, const Fit& fit, const Eigen::MatrixXd& J, const std::vector<int>& kept) {
-  const Eigen::MatrixXd Jk = kept_columns(J, kept);
-  UncertaintyInput in{Jk, fit.runs->cached_residuals(), {}, {}, 1};
-  for (const Experiment& e : cx.exps) {
-    in.frames.push_back(e.measured.size());
-    in.fixes_scale.push_back(cx.o.anchor.kind != AnchorKind::Payload || e.payload.has_value());
-  }
-  const double frame_period = cx.exps.front().reference.exposure_times.size() > 1
-                                  ? cx.exps.front().reference.exposure_times[1] - cx.exps.front().reference.exposure_times[0]
-                                  : 1.0;
-  in.prior_log_sigma = cx.o.prior_log_sigma;
-  in.block_frames = std::max(1, static_cast<int>(std::lround(cx.o.uncertainty_block / frame_period)));
-  const CovarianceTerms terms = coordinate_covariance(in);
-  Uncertainty u;
-  u.total = lambda_covariance(terms.total(), kept, fit.map(), fit.delta);
-  u.camera = lambda_covariance(terms.camera, kept, fit.map(), fit.delta);
-  Eigen::VectorXd g = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(kept.size()));
-  if (cx.o.prior_log_sigma > 0)
-    for (std::size_t c = 0; c < kept.size(); ++c) {
-      const auto k = static_cast<std::size_t>(kept[c]);
-      g(static_cast<Eigen::Index>(c)) = (fit.delta[k] - fit.start[k]) / (cx.o.prior_log_sigma * cx.o.prior_log_sigma);
-    }
-  const Eigen::VectorXd dd = (Jk.transpose() * Jk).ldlt().solve(g);
-  const Eigen::MatrixXd P = fit.map().jacobian(fit.delta.data());
-  u.prior_shift = Eigen::VectorXd::Zero(sim::kNumLambda);
-  for (std::size_t c = 0; c < kept.size(); ++c) u.prior_shift += P.col(kept[c]) * dd(static_cast<Eigen::Index>(c));
-  return u;
-}
-
-std::string free_status(const ParameterResult& pr, bool combination) {
-  if (combination) return "fitted, but only identifiable in combination";
-  if (pr.flagged) return "poorly determined (relative sigma above the flag)";
-  if (pr.prior_pull > kMaxPriorPull) return "set by the weak prior (the data moves it less than the prior does)";
-  return "identified";
-}
-
-void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitStatus& st, const Uncertainty& u,
-                       const IdentificationOptions& o, IdentificationResult& result) {
-  result.parameters.resize(sim::kNumLambda);
-  for (int k = 0; k < sim::kNumLambda; ++k) {
-    ParameterResult& pr = result.parameters[k];
-    pr.index = k;
-    pr.prior = prior_lambda(k);
-    pr.value = result.lambda(k);
-    if (st.free[k]) {
-      const bool combination = st.combination.count(k) != 0;
-      pr.sigma = std::sqrt(std::max(0.0, u.total(k, k)));
-      pr.sigma_camera = std::sqrt(std::max(0.0, u.camera(k, k)));
-      pr.rel_sigma = pr.sigma / std::max(std::abs(pr.value), 1e-300);
-      pr.interval_low = pr.value * std::exp(-1.96 * pr.rel_sigma);
-      pr.interval_high = pr.value * std::exp(1.96 * pr.rel_sigma);
-      pr.prior_pull = pr.sigma > 0 ? std::abs(u.prior_shift(k)) / pr.sigma : 0;
-      pr.flagged = pr.rel_sigma > o.rel_sigma_flag;
-      pr.status = free_status(pr, combination);
-      pr.identified = pr.status == "identified";
-      if (o.spec[k].mode == Mode::Tied) pr.status += " (tied)";
-    } else {
-      pr.status = st.status[k].empty() ? "fixed" : st.status[k];
-    }
-    result.identified_count += pr.identified;
-  }
-}
-
 void check_stage(const ceres::Solver::Summary& summary) {
   if (summary.termination_type == ceres::FAILURE || !std::isfinite(summary.final_cost))
     fail("identification", "the fit failed (" + summary.message + ", cost " + exact_number(summary.final_cost) +
@@ -302,19 +198,9 @@ std::string termination(const ceres::Solver::Summary& summary, const Convergence
          summary.message + ")";
 }
 
-}  // namespace
-
-IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVector<double>& prior_lambda,
-                              const servo::OuterGains& gains, const std::vector<Experiment>& exps,
-                              const IdentificationOptions& o) {
-  check_identification_inputs(exps, o);
-  const auto start = Clock::now();
-  const double cpu_start = process_cpu_seconds();
-  const Context cx{prior, gains, exps, o, start};
-  IdentificationResult result;
-
-  // Fixed entries (configuration, anchor) at their values; the rest free.
-  sim::LambdaVector<double> base = prior_lambda;
+// Fixed entries (configuration, anchor) at their values in `base`; the rest free, and the latency
+// offset as the options say.
+FitStatus initial_status(const IdentificationOptions& o, sim::LambdaVector<double>& base) {
   FitStatus st;
   for (int k = 0; k < sim::kNumLambda; ++k)
     if (o.spec[static_cast<std::size_t>(k)].mode == Mode::Fixed) {
@@ -326,10 +212,43 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
     st.free[o.anchor.parameter] = false;
     st.status[o.anchor.parameter] = "fixed (scale anchor)";
   }
-  for (const Experiment& e : exps) result.before_rms.push_back(rms_error(prior, base, gains, e, "at the priors"));
+  st.latency_free = o.latency.fit;
+  return st;
+}
 
-  if (o.start.search)  // the start independent of the priors (convergence.hpp)
-    base = search_start(prior, gains, exps, o, build_parameter_map(base, st.free, o.spec), base, result.start);
+// The residual at the solution against each experiment's declared camera noise (adequacy.hpp).
+Adequacy fit_adequacy(const Context& cx, const Fit& fit) {
+  std::vector<std::size_t> frames;
+  std::vector<std::array<double, 6>> scale;
+  for (const Experiment& e : cx.exps) {
+    frames.push_back(e.measured.size());
+    const Vec6d declared = e.declared_noise.value_or(cx.o.sigma);
+    scale.push_back({});
+    for (int c = 0; c < 6; ++c) scale.back()[static_cast<std::size_t>(c)] = cx.o.sigma(c) / declared(c);
+  }
+  return assess_adequacy(fit.runs->cached_residuals(), frames, scale);
+}
+
+}  // namespace
+
+IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVector<double>& prior_lambda,
+                              const servo::OuterGains& gains, const std::vector<Experiment>& exps,
+                              const IdentificationOptions& o) {
+  check_identification_inputs(exps, o);
+  const auto start = Clock::now();
+  const double cpu_start = process_cpu_seconds();
+  const Context cx{prior, gains, exps, o, start, latency_bounds(exps)};
+  IdentificationResult result;
+  sim::LambdaVector<double> base = prior_lambda;
+  FitStatus st = initial_status(o, base);
+  for (const Experiment& e : exps)
+    result.before_rms.push_back(rms_error(prior, base, gains, e, "at the priors", o.latency.offset));
+
+  if (o.start.search) {  // the start independent of the priors (convergence.hpp); the latency offset held
+    ParameterMap lambda_only = build_parameter_map(base, st.free, o.spec);
+    lambda_only.latency.value = o.latency.offset;
+    base = search_start(prior, gains, exps, o, lambda_only, base, result.start);
+  }
   Fit fit = start_fit(cx, base, st);
   const ceres::Solver::Summary summary = fit_horizons(cx, fit, result);
   check_stage(summary);
@@ -340,24 +259,20 @@ IdentificationResult identify(const sim::RobotModel& prior, const sim::LambdaVec
   // residuals and the disagreement of sub-fits (uncertainty.hpp) — and the model's adequacy.
   const std::vector<int> kept = analyse_solution(J, fit.map(), o.rank_tolerance, st, &result.singular_values);
   result.rank_tolerance = o.rank_tolerance;
-  std::vector<std::size_t> frames;
-  std::vector<std::array<double, 6>> scale;
-  for (const Experiment& e : exps) {
-    frames.push_back(e.measured.size());
-    const Vec6d declared = e.declared_noise.value_or(o.sigma);
-    scale.push_back({});
-    for (int c = 0; c < 6; ++c) scale.back()[static_cast<std::size_t>(c)] = o.sigma(c) / declared(c);
-  }
-  result.adequacy = assess_adequacy(fit.runs->cached_residuals(), frames, scale);
+  result.adequacy = fit_adequacy(cx, fit);
   result.lambda = fit.map().lambda(fit.delta.data());
   Uncertainty u = solution_uncertainty(cx, fit, J, kept);
-  u.total *= result.adequacy.sigma_scale() * result.adequacy.sigma_scale();  // the model error common to all parts
+  const double scale2 = result.adequacy.sigma_scale() * result.adequacy.sigma_scale();
+  u.total *= scale2;  // the model error common to all parts
+  u.latency_var *= scale2;
   report_parameters(prior_lambda, st, u, o, result);
+  report_latency(cx, fit, st, u, result);
   result.covariance = u.total;
   result.termination = termination(summary, result.convergence);
   make_result_consistent(result);
 
-  for (const Experiment& e : exps) result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result"));
+  for (const Experiment& e : exps)
+    result.after_rms.push_back(rms_error(prior, result.lambda, gains, e, "at the result", result.latency.value));
   result.consistency = sim::check_physical_consistency(result.lambda);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.cpu_seconds = process_cpu_seconds() - cpu_start;

@@ -94,6 +94,8 @@ std::optional<SettingProblem> IdentificationOptions::problem() const {
   if (!bad) bad = in_range("uncertainty_block", uncertainty_block, 0, true, 60, true, "a block length in seconds");
   if (!bad) bad = in_range("qr_eps", qr_eps, 0, true, 1, true, "a pivot ratio");
   if (!bad) bad = check_start(start);
+  // As the virtual rig's bound (hw::VirtualRig); the experiments' own bounds: check_identification_inputs.
+  if (!bad) bad = in_range("latency.offset", latency.offset, -0.05, false, 0.05, false, "a latency offset (s)");
   if (!bad && !(threads >= 1 && threads <= kMaxIdentificationThreads))
     bad = SettingProblem{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +
                                        std::to_string(threads)};

@@ -25,27 +25,30 @@ OutputError::OutputError(const sim::RobotModel& model, const servo::OuterGains& 
   }
 }
 
-bool OutputError::experiment(std::size_t e, const sim::LambdaVector<double>& lambda, const Eigen::MatrixXd* P,
-                             int threads, double* r, double* J) const {
+bool OutputError::experiment(std::size_t e, const sim::LambdaVector<double>& lambda, double latency_offset,
+                             const Eigen::MatrixXd* P, double latency_derivative, int threads, double* r,
+                             double* J) const {
   const Experiment& ex = exps_[e];
   const sim::LambdaVector<double> le = with_payload(lambda, ex.payload);
   const int off = offsets_[e];
-  const int q = map_.size();
+  const int q = map_.size(), lc = map_.latency.coord;
   if (P != nullptr) {
-    const TwinSensitivity s = simulate_twin_sensitivity(model_, le, ex.reference, gains_, *P, threads);
+    const TwinSensitivity s =
+        simulate_twin_sensitivity(model_, le, ex.reference, gains_, *P, threads, latency_offset, lc);
     if (!s.trace.ok) return false;
     for (std::size_t j = 0; j < ex.measured.size(); ++j)
       for (int c = 0; c < 6; ++c) {
         const int row = off + 6 * static_cast<int>(j) + c;
-        r[row] = (ex.measured[j](c) - s.trace.true_pose[j](c)) / sigma_(c);
+        r[row] = (ex.measured[j](c) - s.trace.measured[j](c)) / sigma_(c);
         for (int k = 0; k < q; ++k) J[row * q + k] = -s.d_pose[j](c, k) / sigma_(c);
+        if (lc >= 0) J[row * q + lc] *= latency_derivative;  // d offset / d delta_c
       }
     return true;
   }
-  const auto t = servo::simulate_twin<double>(model_, le, ex.reference, gains_);
+  const auto t = servo::simulate_twin<double>(model_, le, ex.reference, gains_, latency_offset);
   if (!t.ok) return false;
   for (std::size_t j = 0; j < ex.measured.size(); ++j)
-    for (int c = 0; c < 6; ++c) r[off + 6 * static_cast<int>(j) + c] = (ex.measured[j](c) - t.true_pose[j](c)) / sigma_(c);
+    for (int c = 0; c < 6; ++c) r[off + 6 * static_cast<int>(j) + c] = (ex.measured[j](c) - t.measured[j](c)) / sigma_(c);
   return true;
 }
 
@@ -54,12 +57,14 @@ TwinRuns::TwinRuns(OutputError output_error, int threads) : oe_(std::move(output
 bool TwinRuns::run_experiments(const double* delta, double* r, double* J) const {
   const std::vector<Experiment>& exps = oe_.experiments();
   const sim::LambdaVector<double> lambda = oe_.map().lambda(delta);
+  const double offset = oe_.map().latency_offset(delta), offset_derivative = oe_.map().latency_derivative(delta);
   const Eigen::MatrixXd P = J != nullptr ? oe_.map().jacobian(delta) : Eigen::MatrixXd();
   // The sensitivity's own threads: the cores the experiments leave.
   const int inner_threads = std::max(1, threads_ / static_cast<int>(std::min<std::size_t>(exps.size(), threads_)));
   std::atomic<bool> ok{true};
   auto run = [&](std::size_t e) {
-    if (!oe_.experiment(e, lambda, J != nullptr ? &P : nullptr, inner_threads, r, J)) ok = false;
+    if (!oe_.experiment(e, lambda, offset, J != nullptr ? &P : nullptr, offset_derivative, inner_threads, r, J))
+      ok = false;
   };
   // Experiments in parallel (both cores with a payload experiment).
   std::vector<std::thread> pool;

@@ -18,8 +18,8 @@
 
 namespace vcloe::oe_ident {
 
-// r = (measured - twin) / sigma per channel, rows 6 j + c of each experiment in turn, and
-// dr/ddelta through simulate_twin_sensitivity. No state: safe to call from several threads.
+// r = (measured - twin) / sigma per channel, rows 6 j + c of each experiment in turn (the twin's
+// camera read at t_j - the latency offset), and dr/ddelta through simulate_twin_sensitivity. No state: safe to call from several threads.
 class OutputError {
  public:
   OutputError(const sim::RobotModel& model, const servo::OuterGains& gains, const std::vector<Experiment>& experiments,
@@ -29,11 +29,12 @@ class OutputError {
   const ParameterMap& map() const { return map_; }
   const std::vector<Experiment>& experiments() const { return exps_; }
 
-  // Experiment e at `lambda` (without its payload): its rows of r and, with P = d Lambda /
-  // d delta, of J (row-major, map().size() columns), the sensitivity on `threads` cores.
-  // False if the twin failed (its rows then undefined).
-  bool experiment(std::size_t e, const sim::LambdaVector<double>& lambda, const Eigen::MatrixXd* P, int threads,
-                  double* r, double* J) const;
+  // Experiment e at `lambda` (without its payload) and the pose stream's latency offset (s):
+  // its rows of r and, with P = d Lambda / d delta, of J (row-major, map().size() columns; the
+  // latency coordinate's through latency_derivative = d offset / d delta_c), the sensitivity on
+  // `threads` cores. False if the twin failed (its rows then undefined).
+  bool experiment(std::size_t e, const sim::LambdaVector<double>& lambda, double latency_offset,
+                  const Eigen::MatrixXd* P, double latency_derivative, int threads, double* r, double* J) const;
 
  private:
   const sim::RobotModel& model_;

@@ -1,8 +1,11 @@
 // oe_ident/src/parameter_map.cpp — fit coordinates delta -> Lambda (parameter_map.hpp).
 #include "parameter_map.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+
+#include "vcloe/core/error.hpp"
 
 namespace vcloe::oe_ident {
 
@@ -16,6 +19,7 @@ sim::LambdaVector<double> ParameterMap::lambda(const double* d) const {
   bool platform = false;
   for (int c = 0; c < size(); ++c) {
     const Coord& co = coords[c];
+    if (co.latency) continue;
     if (co.platform_moment >= 0) {
       L(co.platform_moment) = std::exp(d[c]);
       platform = true;
@@ -55,6 +59,11 @@ std::vector<double> ParameterMap::initial(const sim::LambdaVector<double>& prior
   const double floor = 1e-3 * (Ix + Iy + Iz);
   for (int c = 0; c < size(); ++c) {
     const Coord& co = coords[c];
+    if (co.latency) {
+      const double centre = 0.5 * (latency.high + latency.low), half = 0.5 * (latency.high - latency.low);
+      d[static_cast<std::size_t>(c)] = std::atanh((latency.value - centre) / half);
+      continue;
+    }
     if (co.platform_moment >= 0) {
       d[static_cast<std::size_t>(c)] = std::log(std::max(L(co.platform_moment), floor));
       continue;
@@ -65,6 +74,29 @@ std::vector<double> ParameterMap::initial(const sim::LambdaVector<double>& prior
     d[static_cast<std::size_t>(c)] = co.log ? std::log(std::max(mean, co.floor)) : mean;
   }
   return d;
+}
+
+double ParameterMap::latency_offset(const double* d) const {
+  if (latency.coord < 0) return latency.value;
+  const double offset = 0.5 * (latency.high + latency.low) + 0.5 * (latency.high - latency.low) * std::tanh(d[latency.coord]);
+  return std::clamp(offset, latency.low, latency.high);  // (tanh = +-1 may round past a bound)
+}
+
+double ParameterMap::latency_derivative(const double* d) const {
+  if (latency.coord < 0) return 0;
+  const double t = std::tanh(d[latency.coord]);
+  return 0.5 * (latency.high - latency.low) * (1 - t * t);
+}
+
+void add_latency_coordinate(ParameterMap& map, double low, double high, double start) {
+  if (!(low < start && start < high))
+    fail("identify", "the latency offset's start " + exact_number(start) + " s is not inside its bounds (" +
+                         exact_number(low) + ", " + exact_number(high) + ") s");
+  ParameterMap::Coord c;
+  c.log = false;
+  c.latency = true;
+  map.latency = {map.size(), low, high, start};
+  map.coords.push_back(c);
 }
 
 ParameterMap build_parameter_map(const sim::LambdaVector<double>& base, const std::vector<bool>& free,

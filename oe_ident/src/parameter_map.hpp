@@ -19,19 +19,38 @@ struct ParameterMap {
     bool log = true;
     int platform_moment = -1;  // 0..2 for the platform L coordinates
     double floor = 0;          // smallest starting value (log coordinates of a zero prior)
+    bool latency = false;      // the latency offset's coordinate (no Lambda entry, members empty)
+  };
+  // The pose stream's latency offset (true - configured latency, s; docs/identification.md,
+  // "Latency offset"): a nuisance parameter beside Lambda. Fitted (coord >= 0) as
+  //   offset = centre + half_width * tanh(delta_c),   centre, half_width of (low, high),
+  // bounded without a bound for Ceres (bounded steps cost Jacobians in a line search); else
+  // held at `value`.
+  struct Latency {
+    int coord = -1;
+    double low = 0, high = 0;
+    double value = 0;  // the start (fitted) or the value used (not fitted)
   };
   std::vector<Coord> coords;
   sim::LambdaVector<double> base;  // values of the entries no coordinate sets
+  Latency latency;
 
   int size() const { return static_cast<int>(coords.size()); }
   sim::LambdaVector<double> lambda(const double* delta) const;
-  Eigen::MatrixXd jacobian(const double* delta) const;  // d Lambda / d delta, 67 x size()
+  Eigen::MatrixXd jacobian(const double* delta) const;  // d Lambda / d delta, 67 x size() (latency column 0)
   std::vector<double> initial(const sim::LambdaVector<double>& prior) const;  // delta representing prior
+  double latency_offset(const double* delta) const;      // s
+  double latency_derivative(const double* delta) const;  // d offset / d delta_c (0 when not fitted)
 };
 
 // Coordinates for the entries with free[k] set, in registry order (a tie group at its first
 // member), fixed entries at `base`.
 ParameterMap build_parameter_map(const sim::LambdaVector<double>& base, const std::vector<bool>& free,
                                  const std::vector<ParameterSpec>& spec);
+
+// The latency offset as the map's last coordinate, fitted in (low, high) from `start` (strictly
+// inside); the name it is reported under.
+void add_latency_coordinate(ParameterMap& map, double low, double high, double start);
+inline constexpr const char* kLatencyName = "latency offset";
 
 }  // namespace vcloe::oe_ident

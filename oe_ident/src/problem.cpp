@@ -3,6 +3,7 @@
 // identify()'s inputs.
 #include "vcloe/oe_ident/problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
@@ -35,11 +36,36 @@ void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor
     fail("identify", "a payload anchor needs one experiment with the known payload and one without");
 }
 
+void check_latency(const std::vector<Experiment>& exps, const LatencyOptions& l) {
+  const LatencyBounds b = latency_bounds(exps);
+  const std::string where = "identification option 'latency.offset'";
+  if (l.fit && !(b.low < l.offset && l.offset < b.high))
+    fail(where, "expected a start inside the fitted offset's bounds (" + exact_number(b.low) + ", " +
+                    exact_number(b.high) +
+                    ") s (half a camera period, and no later than the configured latency), got " +
+                    exact_number(l.offset) + " s; latency.fit: false holds it at any causal value");
+  if (!l.fit && !(l.offset >= -b.latency))
+    fail(where, "expected at least -" + exact_number(b.latency) + " s (a frame is read before it arrives: " +
+                    "the configured latency), got " + exact_number(l.offset) + " s");
+}
+
 }  // namespace
+
+LatencyBounds latency_bounds(const std::vector<Experiment>& exps) {
+  LatencyBounds b{-INFINITY, INFINITY, INFINITY};
+  for (const Experiment& e : exps) {
+    const servo::LoopTiming& t = e.reference.clock.timing;
+    b.latency = std::min(b.latency, t.latency);
+    b.high = std::min(b.high, 0.5 * t.camera_period());
+    b.low = std::max(b.low, -std::min(0.5 * t.camera_period(), t.latency));
+  }
+  return b;
+}
 
 void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o) {
   o.validate();
   check_experiments(exps, o.anchor);
+  check_latency(exps, o.latency);
   for (int k = 0; k < sim::kNumLambda; ++k)
     if (o.spec[static_cast<std::size_t>(k)].mode != Mode::Fixed &&
         !(o.anchor.kind == AnchorKind::KnownParameter && o.anchor.parameter == k))
@@ -61,13 +87,14 @@ std::string Anchor::describe() const {
 }
 
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
-                                const servo::OuterGains& gains, const Experiment& e, const std::string& where) {
-  const auto r = servo::simulate_twin<double>(model, with_payload(lambda, e.payload), e.reference, gains);
+                                const servo::OuterGains& gains, const Experiment& e, const std::string& where,
+                                double latency_offset) {
+  const auto r = servo::simulate_twin<double>(model, with_payload(lambda, e.payload), e.reference, gains, latency_offset);
   if (!r.ok) fail(e.name, "the twin cannot run " + where + ": " + r.failure);
   std::array<double, 6> out{};
-  for (std::size_t j = 0; j < r.true_pose.size(); ++j)
-    for (int c = 0; c < 6; ++c) out[c] += std::pow(e.measured[j](c) - r.true_pose[j](c), 2);
-  for (int c = 0; c < 6; ++c) out[c] = std::sqrt(out[c] / static_cast<double>(r.true_pose.size())) * 1e3;
+  for (std::size_t j = 0; j < r.measured.size(); ++j)
+    for (int c = 0; c < 6; ++c) out[c] += std::pow(e.measured[j](c) - r.measured[j](c), 2);
+  for (int c = 0; c < 6; ++c) out[c] = std::sqrt(out[c] / static_cast<double>(r.measured.size())) * 1e3;
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "vcloe/oe_ident/sensitivity.hpp"
+#include "vcloe/core/error.hpp"
 #include "vcloe/sim/dynamics_direct.hpp"
 #include "vcloe/sim/plant.hpp"
 
@@ -107,6 +108,23 @@ class SensitivityRecursion {
     for (Mat* m : {&S_x_, &S_int_, &S_prev_meas_, &S_U_, &S_I_, &S_U_prev_, &S_theta_prev_}) m->setZero(6, q_);
     S_x_.setZero(12, q_);
     ticks_.reserve(kChunk);
+    read_at(0, nullptr, -1);
+  }
+
+  // Frame j is read at t_j - latency_offset (servo::ShiftedExposure), between the ticks around
+  // it: its sensitivity is the same interpolation of S at those ticks. With offset_column >= 0
+  // (P's column there zero), that column is d/d latency_offset: the explicit -d chi/dt of the
+  // interpolation (the poses in `history`, the nominal run's) at the read, then the loop's.
+  void read_at(double latency_offset, const servo::PoseHistory<double>* history, int offset_column) {
+    const servo::TickClock& clock = ref_.clock;
+    reads_.clear();
+    for (int j = 0; j < clock.frames(); ++j)
+      reads_.push_back(servo::interpolate_ticks(clock.time(clock.exposure_tick(j)) - latency_offset,
+                                                clock.timing.controller_period(), clock.total_ticks));
+    S_measured_.assign(reads_.size(), Mat());
+    direct_done_.assign(reads_.size(), false);
+    history_ = history;
+    offset_column_ = offset_column;
   }
 
   // The drives start holding the robot at rest (servo::TwinRobot): I0 = tau_hold / li with
@@ -136,7 +154,13 @@ class SensitivityRecursion {
     return used_ < kChunk || process();
   }
 
-  bool finish() { return process(); }
+  // After the last tick: the reads that need the pose after it, then every frame's derivative.
+  bool finish() {
+    if (!process()) return false;
+    collect(tick_);
+    for (std::size_t j = 0; j < reads_.size(); ++j) d_pose.push_back(measured(static_cast<int>(j)));
+    return true;
+  }
   std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;
 
  private:
@@ -151,7 +175,13 @@ class SensitivityRecursion {
   Eigen::RowVectorXd P_lp_, P_li_, P_ld_;
   servo::DriveGains<double> g_;
   Mat S_x_, S_int_, S_prev_meas_, S_U_, S_I_, S_U_prev_, S_theta_prev_, S_stage_, S_tau_, S_e_, S_theta_;
-  std::vector<Mat> S_measured_;
+  std::vector<Mat> S_measured_;                   // per frame: d (what the camera read) / d delta
+  std::vector<servo::TickInterpolation> reads_;   // per frame: where it was read among the ticks
+  std::vector<bool> direct_done_;                 // the explicit latency term added
+  const servo::PoseHistory<double>* history_ = nullptr;
+  int offset_column_ = -1;
+  std::size_t first_open_ = 0;  // the first frame still waiting for a tick's S
+  int tick_ = 0;                // the tick advance() is at
   std::vector<TickInput> ticks_;
   int used_ = 0;
   std::vector<StageLinearization> lin_;
@@ -191,17 +221,37 @@ class SensitivityRecursion {
     return ok;
   }
 
+  // S_x_ (the state at the start of tick k) into the frames read at or just before it.
+  void collect(int k) {
+    for (std::size_t j = first_open_; j < reads_.size() && reads_[j].tick <= k; ++j) {
+      const servo::TickInterpolation& w = reads_[j];
+      if (w.tick == k) S_measured_[j] = w.weight == 0 ? Mat(S_x_.topRows<6>()) : Mat((1 - w.weight) * S_x_.topRows<6>());
+      else if (w.tick + 1 == k && w.weight > 0) S_measured_[j] += w.weight * S_x_.topRows<6>();
+    }
+    while (first_open_ < reads_.size() && reads_[first_open_].tick < k) ++first_open_;
+  }
+
+  // Frame j's derivative, complete once its ticks are collected (at its arrival at the latest).
+  const Mat& measured(int j) {
+    const auto f = static_cast<std::size_t>(j);
+    const servo::TickInterpolation& w = reads_[f];
+    if (offset_column_ >= 0 && !direct_done_[f]) {
+      direct_done_[f] = true;  // chi_m = pose(t_j - offset): d chi_m / d offset = -d pose / dt
+      if (w.moving)
+        S_measured_[f].col(offset_column_) -=
+            ((*history_)[w.tick + 1] - (*history_)[w.tick]) / ref_.clock.timing.controller_period();
+    }
+    return S_measured_[f];
+  }
+
   // Pass 3: one tick of the recursion through the outer law, the inner law, the hold and RK4.
   void advance(const TickInput& r, int i) {
     const double Tc = ref_.clock.timing.controller_period(), Tcam = ref_.clock.timing.camera_period();
-    if (r.exposure >= 0) {
-      d_pose.push_back(S_x_.topRows<6>());
-      S_measured_.push_back(S_x_.topRows<6>());
-    }
+    collect(tick_++);
     if (r.update >= 0) {
       // eq. (30): e = chi_d - m, e_dot = chi_dot_d - (m - m_prev)/Tcam, int += e Tcam.
       const servo::OuterReference& o = ref_.updates[static_cast<std::size_t>(r.update)];
-      const Mat& S_m = S_measured_[static_cast<std::size_t>(r.update)];
+      const Mat& S_m = measured(r.update);
       const Mat S_edot = r.update > 0 ? Mat(-(S_m - S_prev_meas_) / Tcam) : Mat::Zero(6, q_);
       S_int_ -= S_m * Tcam;
       S_U_ = o.J_theta * (gains_.kd.asDiagonal() * S_edot - gains_.kp.asDiagonal() * S_m +
@@ -239,22 +289,12 @@ class SensitivityRecursion {
   }
 };
 
-}  // namespace
-
-TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
-                                          const servo::PreparedReference& ref, const servo::OuterGains& gains,
-                                          const Eigen::MatrixXd& P, int threads) {
+// The nominal run with `camera`, the recursion as its observer.
+template <typename Camera>
+TwinSensitivity run_sensitivity(servo::TwinRobot<double>& twin, const servo::PreparedReference& ref,
+                                const servo::OuterGains& gains, Camera& camera, SensitivityRecursion& recursion) {
   TwinSensitivity out;
-  servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, ref.start_pose);
-  twin.plant().record_stages(true);
   servo::VisualServo<double> outer(ref, gains);
-  servo::ExactPose camera;
-  SensitivityRecursion recursion(model, lambda, ref, gains, P, threads);
-  if (!recursion.start(twin.drives().pid().integral)) {
-    out.trace.ok = false;
-    out.trace.failure = "the start pose is outside the workspace";
-    return out;
-  }
   out.trace = servo::run_loop<double>(
       twin, outer, camera, [&](const servo::TickRecord& t) { return recursion.on_tick(t, twin); },
       "the twin's linearisation failed");
@@ -264,6 +304,32 @@ TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const si
   }
   if (out.trace.ok) out.d_pose = std::move(recursion.d_pose);
   return out;
+}
+
+}  // namespace
+
+TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
+                                          const servo::PreparedReference& ref, const servo::OuterGains& gains,
+                                          const Eigen::MatrixXd& P, int threads, double latency_offset,
+                                          int offset_column) {
+  servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, ref.start_pose);
+  twin.plant().record_stages(true);
+  SensitivityRecursion recursion(model, lambda, ref, gains, P, threads);
+  if (!recursion.start(twin.drives().pid().integral)) {
+    TwinSensitivity out;
+    out.trace.ok = false;
+    out.trace.failure = "the start pose is outside the workspace";
+    return out;
+  }
+  if (latency_offset == 0 && offset_column < 0) {
+    servo::ExactPose camera;
+    return run_sensitivity(twin, ref, gains, camera, recursion);
+  }
+  if (offset_column >= 0 && !(offset_column < P.cols() && P.col(offset_column).isZero(0)))
+    fail("sensitivity", "the latency offset's column of P must exist and be zero");
+  servo::ShiftedExposure<double> camera(ref.clock, twin.pose(), latency_offset);
+  recursion.read_at(latency_offset, &camera.history(), offset_column);
+  return run_sensitivity(twin, ref, gains, camera, recursion);
 }
 
 }  // namespace vcloe::oe_ident

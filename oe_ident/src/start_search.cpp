@@ -65,7 +65,8 @@ std::vector<SearchDirection> family_directions(const ParameterMap& map) {
     SearchDirection d{family_name(kind), std::vector<double>(static_cast<std::size_t>(map.size()), 0.0)};
     bool any = false;
     for (int c = 0; c < map.size(); ++c)
-      if (reg[static_cast<std::size_t>(map.coords[static_cast<std::size_t>(c)].members.front())].kind == kind) {
+      if (!map.coords[static_cast<std::size_t>(c)].latency &&  // not a family of Lambda: left where it is
+          reg[static_cast<std::size_t>(map.coords[static_cast<std::size_t>(c)].members.front())].kind == kind) {
         d.step[static_cast<std::size_t>(c)] = 1;
         common.step[static_cast<std::size_t>(c)] = 1;
         any = true;

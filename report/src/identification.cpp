@@ -85,6 +85,8 @@ IdentificationReport make_identification_report(const oe_ident::IdentificationRe
   out.after_rms_all = r.after_rms;
   for (const auto& p : r.parameters) out.parameters.push_back(parameter_entry(p));
   out.identified_count = r.identified_count;
+  const oe_ident::LatencyResult& l = r.latency;
+  out.latency = {l.fitted, l.value, l.sigma, l.sigma_camera, l.low, l.high, l.prior_pull, l.status};
   out.anchor = anchor;
   out.iterations = r.iterations;
   out.seconds = r.seconds;
@@ -160,6 +162,15 @@ void print_parameters(const IdentificationReport& r, std::ostream& out) {
   }
 }
 
+void print_latency(const IdentificationReport& r, std::ostream& out) {
+  const LatencyEntry& l = r.latency;
+  out << "\nlatency offset (true - configured latency, not one of the 67): " << l.value * 1e3 << " ms";
+  if (l.fitted)
+    out << " +- " << l.sigma * 1e3 << " ms (camera noise alone " << l.sigma_camera * 1e3 << " ms; bounds "
+        << l.low * 1e3 << " ... " << l.high * 1e3 << " ms)";
+  out << ", " << l.status << "\n";
+}
+
 }  // namespace
 
 void print_identification(const IdentificationReport& r, std::ostream& out) {
@@ -170,6 +181,7 @@ void print_identification(const IdentificationReport& r, std::ostream& out) {
   out << "\n";
   print_rms(r, out);
   print_parameters(r, out);
+  print_latency(r, out);
   if (!r.moved_to_consistency.empty()) {
     out << "\nmoved to physical consistency (each says why; the RMS after is this model's):\n";
     for (const auto& m : r.moved_to_consistency) out << "  " << m << "\n";

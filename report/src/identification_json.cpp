@@ -74,6 +74,12 @@ json convergence_json(const ConvergenceEntry& c) {
           {"cpu_seconds", c.cpu_seconds}};
 }
 
+json latency_json(const LatencyEntry& l) {
+  return {{"fitted", l.fitted},         {"value", l.value}, {"sigma", l.sigma},
+          {"sigma_camera", l.sigma_camera}, {"low", l.low},   {"high", l.high},
+          {"prior_pull", l.prior_pull}, {"status", l.status}};
+}
+
 json rms_rows_json(const std::vector<AxesRms>& rows) {
   json a = json::array();
   for (const auto& r : rows) a.push_back(axes_json(r));
@@ -92,6 +98,7 @@ json to_json(const IdentificationReport& r) {
           {"after_rms_all", rms_rows_json(r.after_rms_all)},
           {"parameters", params},
           {"identified_count", r.identified_count},
+          {"latency_offset", latency_json(r.latency)},
           {"anchor", r.anchor},
           {"iterations", r.iterations},
           {"seconds", r.seconds},
@@ -212,6 +219,20 @@ ConvergenceEntry read_convergence(const Node& c) {
   return out;
 }
 
+LatencyEntry read_latency(const Node& l) {
+  LatencyEntry out;
+  out.fitted = l["fitted"].boolean();
+  out.value = l["value"].number();
+  out.sigma = l["sigma"].non_negative();
+  out.sigma_camera = l["sigma_camera"].non_negative();
+  out.low = l["low"].number();
+  out.high = l["high"].number();
+  if (!(out.low <= out.high)) l["high"].refuse("a bound at least 'low' (" + exact_number(out.low) + ")");
+  out.prior_pull = l["prior_pull"].non_negative();
+  out.status = l["status"].string();
+  return out;
+}
+
 FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].sha256()}; }
 
 ReportInputs read_inputs(const Node& in) {
@@ -241,6 +262,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   if (read_axes(root.need("before_rms")) != r.before_rms_all.front()) root["before_rms"].refuse("before_rms_all[0]");
   if (read_axes(root.need("after_rms")) != r.after_rms_all.front()) root["after_rms"].refuse("after_rms_all[0]");
   r.identified_count = root.need("identified_count").integer(0, sim::kNumLambda);
+  r.latency = read_latency(root.need("latency_offset"));
   r.anchor = root.need("anchor").string();
   r.iterations = root.need("iterations").integer(0, 1 << 30);
   r.seconds = root.need("seconds").non_negative();

@@ -61,6 +61,12 @@ std::string report_summary(const IdentificationReport& r) {
   h << "<tr><th>anchor</th><td>" << html_escape(r.anchor) << "</td></tr>";
   h << "<tr><th>fit</th><td>" << r.iterations << " Levenberg-Marquardt iterations, " << html_number(r.seconds, 3) << " s; "
     << r.identified_count << " of 67 parameters identified; " << html_escape(r.termination) << "</td></tr>";
+  const LatencyEntry& l = r.latency;  // a nuisance parameter, not one of the 67
+  h << "<tr><th>latency offset</th><td>" << html_number(l.value * 1e3, 4) << " ms";
+  if (l.fitted)
+    h << " &plusmn; " << html_number(l.sigma * 1e3, 2) << " ms (camera noise alone " << html_number(l.sigma_camera * 1e3, 2)
+      << " ms; bounds " << html_number(l.low * 1e3, 3) << " &hellip; " << html_number(l.high * 1e3, 3) << " ms)";
+  h << "; " << html_escape(l.status) << " <small>(true &minus; configured camera latency)</small></td></tr>";
   const ReportInputs& in = r.inputs;
   // In the order of the file's keys (alphabetical), the inputs not given left out.
   const std::map<std::string, std::optional<FileEntry>> files = {

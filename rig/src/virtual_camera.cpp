@@ -16,33 +16,14 @@ VirtualCamera::VirtualCamera(const sim::RobotModel& truth, const hw::VirtualRig&
       rig_(rig),
       clock_(clock),
       camera_(std::move(camera)),
-      jitter_(seed ^ 0x6a09e667f3bcc909ULL) {
+      jitter_(seed ^ 0x6a09e667f3bcc909ULL),
+      history_(clock.timing.controller_period(), start_pose, clock.total_ticks) {
   rig.validate("virtual rig");
   const double shortest = clock.timing.latency + rig.latency_offset - 3 * rig.latency_jitter;
   if (!(shortest >= 0))
     fail("virtual rig", "latency_offset " + exact_number(rig.latency_offset) + " s and 3 x latency_jitter " +
                             exact_number(3 * rig.latency_jitter) + " s make the true latency negative with the " +
                             exact_number(clock.timing.latency) + " s the experiment configures");
-  history_.reserve(static_cast<std::size_t>(clock.total_ticks) + 1);
-  history_.push_back(start_pose);
-}
-
-void VirtualCamera::after_tick(int tick, const Vec6d& pose) {
-  if (tick + 1 != static_cast<int>(history_.size())) fail("virtual camera", "ticks out of order");
-  history_.push_back(pose);
-}
-
-// The true pose at time t, linear between ticks (over 1 ms the error is a t^2/8: 0.1 um at
-// 1 m/s^2); before the run the robot stands at its start pose, after the last tick its last.
-Vec6d VirtualCamera::pose_at(double t) const {
-  const double x = t / clock_.timing.controller_period();
-  if (!(x > 0)) return history_.front();
-  const double last = static_cast<double>(history_.size() - 1);
-  if (std::abs(x - std::round(x)) < 1e-9) return history_[static_cast<std::size_t>(std::min(std::round(x), last))];
-  if (x >= last) return history_.back();
-  const double k0 = std::floor(x), f = x - k0;
-  const auto i = static_cast<std::size_t>(k0);
-  return history_[i] + f * (history_[i + 1] - history_[i]);
 }
 
 Vec6d VirtualCamera::readout(int frame) {
@@ -52,7 +33,7 @@ Vec6d VirtualCamera::readout(int frame) {
                         3 * rig_.latency_jitter);
   const double t = clock_.time(clock_.exposure_tick(frame)) - delta;
   exposures_.push_back(t);
-  return camera_(seen(pose_at(t)));
+  return camera_(seen(history_.at(t)));  // between ticks: servo::PoseHistory
 }
 
 Vec6d VirtualCamera::seen(const Vec6d& chi) const {

@@ -38,6 +38,7 @@ report::IdentificationReport sample() {
     r.parameters.push_back(p);
   }
   r.identified_count = 12;
+  r.latency = {true, 1.4e-3, 2.1e-5, 1.2e-5, -5e-3, 5e-3, 0.02, "fitted"};
   r.anchor = "payload 5 kg";
   r.iterations = 36;
   r.seconds = 27.1;
@@ -132,6 +133,13 @@ TEST(IdentificationReport, AMissingKeyOrParameterIsRefusedAsWrittenByAnotherProg
   j = report::to_json(sample());
   j["inputs"]["robot"] = nullptr;
   EXPECT_EQ(refusal(j), "m.report.json: key 'inputs.robot': missing (not written by `vcloe identify`, or by an older vcloe? run it again)");
+  j = report::to_json(sample());  // the latency offset (a report of an older vcloe has none)
+  j.erase("latency_offset");
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'latency_offset': missing (not written by `vcloe identify`", 0), 0u)
+      << refusal(j);
+  j = report::to_json(sample());
+  j["latency_offset"]["sigma"] = -1e-5;
+  EXPECT_EQ(refusal(j), "m.report.json: key 'latency_offset.sigma': expected a non-negative number, got -1e-05");
   j = report::to_json(sample());
   j["correlation"]["matrix"][1] = {0.5};
   EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[1]': expected an array of 2, got [0.5]");

@@ -54,6 +54,25 @@ struct Experiment {
 
 enum class Loss { Squared, Huber, Cauchy };
 
+// The pose stream's latency offset (docs/identification.md, "Latency offset"): the camera's true
+// latency minus the one the experiment file configures, so frame j was exposed at t_j - offset
+// (docs/virtual-robot.md, "Departures"). The twin reads its pose there (servo::ShiftedExposure),
+// which acts on the output and through the outer loop. A nuisance parameter: fitted beside Lambda
+// by default, reported apart from it, never counted among the identified parameters.
+struct LatencyOptions {
+  bool fit = true;    // false: held at `offset`
+  double offset = 0;  // s: the start when fitted, the value the twin uses when not
+};
+
+// The interval a fitted latency offset is kept in, from the experiments' timing: within half a
+// camera period (a larger error is a wrong experiment file, not a fraction of a tick to fit), and
+// a frame read no later than it arrives (offset >= -configured latency).
+struct LatencyBounds {
+  double low = 0, high = 0;  // s
+  double latency = 0;        // s: the shortest configured latency
+};
+LatencyBounds latency_bounds(const std::vector<Experiment>& experiments);
+
 struct IdentificationOptions {
   std::vector<ParameterSpec> spec = std::vector<ParameterSpec>(sim::kNumLambda);
   Anchor anchor;
@@ -75,6 +94,7 @@ struct IdentificationOptions {
   double rel_sigma_flag = 0.15;     // Mata et al. 2008: flag parameters whose sigma / |value| exceeds it
   double qr_eps = 1e-3;             // structural analysis on the reference's regressor
   StartOptions start;               // the start search and the stuck test (convergence.hpp)
+  LatencyOptions latency;           // the pose stream's latency offset, fitted by default
   int threads = 2;                  // experiments evaluated in parallel
   bool verbose = false;
   ProgressFunction progress;        // called after each LM iteration (progress.hpp); empty: silent
@@ -103,6 +123,16 @@ struct ParameterResult {
   std::string status;       // "identified", "fixed", "fixed (anchor)", "not excited", ...
 };
 
+// The latency offset as fitted (or held), with its honest sigma from the same covariance as Lambda's.
+struct LatencyResult {
+  bool fitted = false;                  // a coordinate of the fit that the data determine
+  double value = 0;                     // s: fitted, or held (latency.offset)
+  double sigma = 0, sigma_camera = 0;   // s; 0 when not fitted
+  double low = 0, high = 0;             // s: the bounds it was fitted in (LatencyBounds)
+  double prior_pull = 0;                // shift by the weak prior, in sigma
+  std::string status;                   // "fitted", "held (latency.fit: false)", "not excited ...", ...
+};
+
 struct IdentificationResult {
   sim::LambdaVector<double> lambda;     // identified (fixed entries at their priors/anchor)
   std::vector<ParameterResult> parameters;  // all 67, registry order
@@ -113,7 +143,8 @@ struct IdentificationResult {
   StartRecord start;               // what the start search did (convergence.hpp)
   ConvergenceCheck convergence;    // converged or stuck, and why (convergence.hpp)
   double jacobian_cost_ratio = 0;  // one Jacobian evaluation / one residual evaluation (wall)
-  int identified_count = 0;
+  int identified_count = 0;        // of the 67 parameters of Lambda (the latency offset is not one)
+  LatencyResult latency;           // the pose stream's latency offset (a nuisance parameter)
   std::vector<std::string> consistency;  // physical-consistency violations of the result
   std::vector<std::string> moved;        // moments the poses do not see, moved to consistency
   std::string termination;
@@ -136,7 +167,8 @@ std::vector<ParameterSpec> default_specification();
 
 // The checks identify() makes before any simulation: the options (validate()), an anchor, at
 // least one parameter neither fixed nor the anchor, each measured trace finite and as long as
-// its reference exposes, and a payload experiment beside one without for the payload anchor.
+// its reference exposes, a payload experiment beside one without for the payload anchor, and
+// the latency offset inside its bounds (fitted) or no later than the configured latency (held).
 void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o);
 
 // Throws vcloe::Error when an option is out of range (IdentificationOptions::validate), when
@@ -146,9 +178,10 @@ IdentificationResult identify(const sim::RobotModel& model, const sim::LambdaVec
                               const servo::OuterGains& gains, const std::vector<Experiment>& experiments,
                               const IdentificationOptions& options);
 
-// Per-axis RMS of measured - twin(lambda) for one experiment: [x, y, z] mm, [a, b, g] mrad.
+// Per-axis RMS of measured - twin(lambda) for one experiment: [x, y, z] mm, [a, b, g] mrad; the
+// twin's camera at the latency offset (s).
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                 const servo::OuterGains& gains, const Experiment& experiment,
-                                const std::string& where = "");
+                                const std::string& where = "", double latency_offset = 0);
 
 }  // namespace vcloe::oe_ident

@@ -16,13 +16,19 @@ namespace vcloe::oe_ident {
 
 struct TwinSensitivity {
   servo::LoopResult<double> trace;   // same as simulate_twin<double>
-  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;  // per exposure: d chi / d delta
+  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;  // per exposure: d chi_m / d delta (chi_m: trace.measured)
 };
 
 // P is 67 x q. The linearisations of the RK4 stages, the expensive part, are spread over
 // `threads` cores. Returns trace.ok = false (and no derivatives) if the run fails.
+// latency_offset (s): the twin's camera reads frame j at t_j - latency_offset, as
+// servo::simulate_twin's; d_pose is then the derivative of `trace.measured` (the pose read,
+// interpolated between ticks: servo/pose_history.hpp). offset_column >= 0: P's column there is
+// zero and d_pose's is d chi_m / d latency_offset — its explicit part (-d chi / dt at the read)
+// pushed through the outer law like the others (throws vcloe::Error if that column is not zero).
 TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                           const servo::PreparedReference& reference, const servo::OuterGains& gains,
-                                          const Eigen::MatrixXd& P, int threads = 2);
+                                          const Eigen::MatrixXd& P, int threads = 2, double latency_offset = 0,
+                                          int offset_column = -1);
 
 }  // namespace vcloe::oe_ident

@@ -70,6 +70,17 @@ struct ConvergenceEntry {
   bool operator==(const ConvergenceEntry&) const = default;
 };
 
+// The pose stream's latency offset (oe_ident::LatencyResult): true - configured latency, s; a
+// nuisance parameter beside Lambda, not one of the 67 (docs/identification.md, "Latency offset").
+struct LatencyEntry {
+  bool fitted = false;
+  double value = 0, sigma = 0, sigma_camera = 0;  // s (sigmas >= 0, 0 when not fitted)
+  double low = 0, high = 0;                       // s: the bounds it was fitted in
+  double prior_pull = 0;
+  std::string status;
+  bool operator==(const LatencyEntry&) const = default;
+};
+
 struct Correlation {  // of the fitted parameters (registry order), from the honest covariance
   std::vector<std::string> parameters;
   std::vector<std::vector<double>> matrix;  // parameters.size() squared
@@ -91,6 +102,7 @@ struct IdentificationReport {
   std::vector<AxesRms> before_rms_all, after_rms_all;  // per experiment (>= 1, as many before as after)
   std::vector<ParameterEntry> parameters;              // all 67, registry order
   int identified_count = 0;
+  LatencyEntry latency;
   std::string anchor;
   int iterations = 0;
   double seconds = 0, jacobian_cost_ratio = 0;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "vcloe/hw/virtual_rig.hpp"
-#include "vcloe/servo/reference.hpp"
+#include "vcloe/servo/pose_history.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::rig {
@@ -27,7 +27,7 @@ class VirtualCamera {
                 const Vec6d& start_pose, std::function<Vec6d(const Vec6d&)> camera, std::uint64_t seed);
 
   Vec6d measure(int, const Vec6d& pose) const { return pose; }  // a placeholder until read out
-  void after_tick(int tick, const Vec6d& pose);
+  void after_tick(int tick, const Vec6d& pose) { history_.after_tick(tick, pose); }
   Vec6d readout(int frame);
 
   // The pose the camera sees of true platform pose chi: the marker frame, in the base frame it
@@ -43,10 +43,8 @@ class VirtualCamera {
   servo::TickClock clock_;
   std::function<Vec6d(const Vec6d&)> camera_;
   std::mt19937_64 jitter_;
-  std::vector<Vec6d> history_;  // the true pose at each tick's start
+  servo::PoseHistory<double> history_;  // the true pose at each tick's start
   std::vector<double> exposures_;
-
-  Vec6d pose_at(double t) const;
 };
 
 }  // namespace vcloe::rig

@@ -4,6 +4,7 @@
 // as the real robot. Lambda (67, registry order) in any scalar type, so the identification can
 // differentiate the simulated pose trace (ceres::Jet, or the forward sensitivities of oe_ident).
 #include "vcloe/servo/loop.hpp"
+#include "vcloe/servo/pose_history.hpp"
 #include "vcloe/servo/rigid_plant.hpp"
 #include "vcloe/sim/dynamics.hpp"
 
@@ -78,11 +79,19 @@ class TwinRobot {
 
 // The twin's pose trace at the exposure times of `ref` (the camera is the pose itself). A
 // diverging or non-finite run returns ok = false with the time and reason; never NaN poses.
+// latency_offset (s): the pose stream's true latency minus the configured one; frame j then
+// reports the pose at t_j - latency_offset (ShiftedExposure, pose_history.hpp) and the outer
+// loop acts on it, as on the real rig: `measured` is that, `true_pose` the pose at t_j. At 0
+// the camera is ExactPose (measured == true_pose).
 template <typename T>
 LoopResult<T> simulate_twin(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda,
-                            const PreparedReference& ref, const OuterGains& gains) {
+                            const PreparedReference& ref, const OuterGains& gains, double latency_offset = 0) {
   TwinRobot<T> twin(model, lambda, ref.clock.timing, ref.start_pose);
   VisualServo<T> outer(ref, gains);
+  if (latency_offset != 0) {
+    ShiftedExposure<T> shifted(ref.clock, twin.pose(), latency_offset);
+    return run_loop<T>(twin, outer, shifted);
+  }
   ExactPose camera;
   return run_loop<T>(twin, outer, camera);
 }
