@@ -66,16 +66,17 @@ bool exists_as_entry(const std::string& path) {
 
 }  // namespace
 
+// Every file read comes with the companions a reader may open beside it without being told
+// (a trace's sidecar, a model's identification report): inputs too, whichever reader runs.
 IoPlan& IoPlan::input(const std::string& path, const std::string& role) {
-  if (!path.empty()) inputs_.push_back({path, role});
+  if (path.empty()) return *this;
+  inputs_.push_back({path, role});
+  for (const char* companion : {".meta.json", ".report.json"})
+    inputs_.push_back({path + companion, "the companion of " + named(path, role)});
   return *this;
 }
 
-IoPlan& IoPlan::input_trace(const std::string& path, const std::string& role) {
-  if (path.empty()) return *this;
-  input(path, role);
-  return input(path + ".meta.json", "the sidecar of " + path);
-}
+IoPlan& IoPlan::input_trace(const std::string& path, const std::string& role) { return input(path, role); }
 
 IoPlan& IoPlan::input_folder(const std::string& dir, const std::string& role) {
   if (dir.empty()) return *this;

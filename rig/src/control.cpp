@@ -8,9 +8,11 @@
 #include <zmq.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
@@ -294,10 +296,18 @@ void Controller::finish() {
     std::filesystem::remove(o_.out + ".partial");
     fail("control", "no pose recorded before the end (" + why + "); nothing written");
   }
-  if (o_.keep_partial_on_interrupt && interrupting_signal()) {  // an interrupted recording: never the final name
+  // An interrupted recording never takes the final name. Interrupted: this process got the
+  // signal, or — under `rig run`, which passes its signal to every role — the robot stopped
+  // for one first and its stop ended this loop before the signal reached this process.
+  const bool robot_interrupted = last_status_.state == bridge::RobotState::Stopped &&
+                                 last_status_.reason == bridge::StopReason::Interrupted;
+  if (robot_interrupted)  // `rig run` signals every role at once: this one's signal is a moment away
+    for (const double until = now_s() + 0.2; interrupting_signal() == 0 && now_s() < until;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (o_.keep_partial_on_interrupt && (interrupting_signal() || robot_interrupted)) {
     partial_.close();
-    // The signal, not end_reason_: the robot's own stop (it got the signal too) may end the loop first.
-    fail("control", "interrupted by " + signal_name(interrupting_signal()) + ": the " + std::to_string(frames) + " poses recorded are kept in " + o_.out +
+    const std::string by = interrupting_signal() ? signal_name(interrupting_signal()) : "the robot's signal";
+    fail("control", "interrupted by " + by + ": the " + std::to_string(frames) + " poses recorded are kept in " + o_.out +
                         ".partial; " + o_.out + " not written");
   }
   write_trace(o_.out, t, o_.force);

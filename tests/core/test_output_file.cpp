@@ -146,7 +146,13 @@ TEST(IoPlan, OutputsThatAreInputsOrEachOtherAreRefusedNamingBoth) {
   EXPECT_NE(refusal((d / "img" / "left_0000.png").string()).find("is also an input of this command (" +
                                                                  (d / "img" / "left_0000.png").string() + ", an image of --images"),
             std::string::npos);
-  EXPECT_NE(refusal((d / "t.csv.meta.json").string()).find("the sidecar of"), std::string::npos);
+  // The companions any reader may open beside an input without being told (a trace's sidecar, a
+  // model's identification report), whether they exist yet or not, of any kind of input.
+  EXPECT_NE(refusal((d / "t.csv.meta.json").string()).find("the companion of " + (d / "t.csv").string()), std::string::npos);
+  EXPECT_EQ(refusal(robot + ".report.json"), robot + ".report.json: is also an input of this command (" + robot +
+                                                 ".report.json, the companion of " + robot +
+                                                 ", --robot); refusing to overwrite it even with --force");
+  EXPECT_NE(refusal(robot + ".meta.json").find("the companion of " + robot), std::string::npos);
   // Two outputs on one file, neither there yet (the quoted `--out r.html --report r.html`), or
   // the same under two spellings.
   const std::string r = (d / "r.html").string();

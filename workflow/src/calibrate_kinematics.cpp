@@ -32,9 +32,10 @@ std::optional<SettingProblem> CalibrateKinematicsOptions::problem() const {
 
 void CalibrateKinematicsOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
-  const std::vector<std::string> inputs{robot, poses, truth};
-  for (const std::string* f : {&out, &result, &measure_out})
-    if (!f->empty()) check_output_path(*f, force, inputs);
+  // One plan before any motion: every output against every input (with its companions) and
+  // against each other, the measured trace with its sidecar.
+  IoPlan(force).input(robot, "--robot").input_trace(poses, "--poses").input(truth, "--truth")
+      .output_trace(measure_out, "--measure").output(out, "--out").output(result, "--result").check();
 }
 
 namespace {

@@ -77,9 +77,10 @@ inline constexpr std::size_t kMaxOutputNameLength = 231;
 class IoPlan {
  public:
   explicit IoPlan(bool force) : force_(force) {}
-  // A file read (empty: ignored). `role` names it in messages ("--robot", "recorded in x.meta.json").
+  // A file read (empty: ignored), with the companions any reader may open beside it (`.meta.json`,
+  // `.report.json`). `role` names it in messages ("--robot", "recorded in x.meta.json").
   IoPlan& input(const std::string& path, const std::string& role = "");
-  // A trace read: the CSV and its sidecar (`.meta.json`).
+  // A trace read: the CSV and its sidecar (`.meta.json`) — input() says it already.
   IoPlan& input_trace(const std::string& path, const std::string& role = "");
   // Every regular file of a directory read as a folder of images (a file: itself).
   IoPlan& input_folder(const std::string& dir, const std::string& role = "");
