@@ -29,6 +29,7 @@ struct StopSeen {
   double last_event = -1;  // s since start: the last pose (or command) before the stop
   double stopped = -1;     // s since start: the first status saying stopped
   bridge::StopReason reason = bridge::StopReason::None;
+  bool killed = false;     // the kill came before the stop (else the run tested nothing)
 };
 
 // Listens to the status and to `watched` (the pose or the command stream) until the robot
@@ -47,7 +48,10 @@ StopSeen watch_until_stopped(const RigStreams& s, const std::string& watched, in
       if ((std::holds_alternative<bridge::PoseMessage>(*m) || std::holds_alternative<bridge::CommandMessage>(*m)) &&
           seen.stopped < 0) {
         seen.last_event = seconds_since(t0);
-        if (++count == kill_after) kill();
+        if (++count == kill_after) {
+          kill();
+          seen.killed = true;
+        }
       }
     while (auto m = status.receive(0ms))
       if (const auto* st = std::get_if<bridge::StatusMessage>(&*m); st && st->state == bridge::RobotState::Stopped) {
@@ -89,14 +93,29 @@ struct RealtimeRig {
   return ::testing::AssertionSuccess();
 }
 
+// Starts the rig and kills one role (`kill_role(rig)`) after 150 messages of `watched` (a member
+// of RigStreams): up to three runs, for a run in which the robot stopped before the kill tested
+// nothing — under the sanitizers on a loaded machine the first pose of a run can come later than
+// the 0.1 s timeout (seen in CI: stopped 0.7 s into the run, no pose seen). Said, not hidden.
+template <typename KillRole>
+std::pair<std::unique_ptr<RealtimeRig>, StopSeen> run_and_kill(const std::string& name, std::string RigStreams::*watched,
+                                                               KillRole kill_role) {
+  for (int attempt = 1;; ++attempt) {
+    auto rig = std::make_unique<RealtimeRig>(name + "-" + std::to_string(attempt));
+    const StopSeen seen = watch_until_stopped(rig->streams, rig->streams.*watched, 150, [&] { kill_role(*rig); });
+    if (seen.killed || attempt == 3) return {std::move(rig), seen};
+    std::printf("run %d: the robot stopped (reason %d) %.3f s in, before the kill; again\n", attempt,
+                static_cast<int>(seen.reason), seen.stopped);
+  }
+}
+
 }  // namespace
 
 TEST(RigRun, KillingTheVisionProcessStopsTheRobotWithinTwoCameraPeriodsOfThePoseTimeout) {
-  const RealtimeRig rig("kill-vision");
-  const RigStreams& s = rig.streams;
-  Process &robot = rig.robot, &vision = rig.vision, &control = rig.control;
-  const fs::path& out = rig.out;
-  const StopSeen seen = watch_until_stopped(s, s.poses, 150, [&] { vision.kill(SIGKILL); });
+  const auto [rig, seen] = run_and_kill("kill-vision", &RigStreams::poses, [](RealtimeRig& r) { r.vision.kill(SIGKILL); });
+  Process &robot = rig->robot, &control = rig->control;
+  const fs::path& out = rig->out;
+  ASSERT_TRUE(seen.killed) << "the robot stopped before the kill in three runs";
   ASSERT_TRUE(stopped_in_time(seen, bridge::StopReason::PoseTimeout)) << robot.output();
   EXPECT_EQ(robot.wait(), 2);
   EXPECT_NE(robot.output().find("controlled stop at t = "), std::string::npos) << robot.output();
@@ -114,11 +133,11 @@ TEST(RigRun, KillingTheVisionProcessStopsTheRobotWithinTwoCameraPeriodsOfThePose
 }
 
 TEST(RigRun, KillingTheControllerStopsTheRobotWithinTwoCameraPeriodsOfTheHeartbeatTimeout) {
-  const RealtimeRig rig("kill-control");
-  const RigStreams& s = rig.streams;
-  Process &robot = rig.robot, &vision = rig.vision, &control = rig.control;
-  const fs::path& out = rig.out;
-  const StopSeen seen = watch_until_stopped(s, s.commands, 150, [&] { control.kill(SIGKILL); });
+  const auto [rig, seen] =
+      run_and_kill("kill-control", &RigStreams::commands, [](RealtimeRig& r) { r.control.kill(SIGKILL); });
+  Process &robot = rig->robot, &vision = rig->vision;
+  const fs::path& out = rig->out;
+  ASSERT_TRUE(seen.killed) << "the robot stopped before the kill in three runs";
   ASSERT_TRUE(stopped_in_time(seen, bridge::StopReason::HeartbeatLost)) << robot.output();
   EXPECT_EQ(robot.wait(), 2);
   EXPECT_NE(robot.output().find("nothing from the controller"), std::string::npos) << robot.output();
