@@ -251,6 +251,7 @@ class RobotServer {
   void hold_until(double end, const std::function<bool()>& done, bridge::StopReason reason);
   void controlled_stop(const bridge::StopCause& why);
   void summary(const std::string& how);
+  std::string late_frames() const;
 };
 
 // From where the drives hold to the start hold, one controller tick at a time through the
@@ -320,10 +321,19 @@ void RobotServer::controlled_stop(const bridge::StopCause& why) {
                           std::string(bridge::name_of(why.reason)) + "): " + why.detail);
 }
 
+// " (frames 0, 1, ...)": where the first late commands fell (the start, or a stall mid-run).
+std::string RobotServer::late_frames() const {
+  const std::vector<std::int64_t>& f = schedule_.first_late_frames();
+  if (f.empty()) return "";
+  std::string s = " (frames";
+  for (std::size_t i = 0; i < f.size(); ++i) s += (i ? ", " : " ") + std::to_string(f[i]);
+  return s + (static_cast<std::size_t>(schedule_.late()) > f.size() ? ", ...)" : ")");
+}
+
 void RobotServer::summary(const std::string& how) {
   const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
   std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps << ", late "
-            << schedule_.late() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
+            << schedule_.late() << late_frames() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
             << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
             << "; poses " << poses_seen_ << "; peers refused "
             << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload " << payload_ << "\n"

@@ -28,7 +28,10 @@ void RobotSchedule::take(std::int64_t frame, const Vec6d& theta) {
 }
 
 const Vec6d& RobotSchedule::apply_due(int arrived) {
-  if (arrived >= 0 && !pending_.count(arrived)) ++late_;
+  if (arrived >= 0 && !pending_.count(arrived)) {
+    ++late_;
+    if (first_late_.size() < kLateFramesKept) first_late_.push_back(arrived);
+  }
   auto last_due = pending_.upper_bound(due_);
   if (last_due == pending_.begin()) return held_;
   held_ = std::prev(last_due)->second;

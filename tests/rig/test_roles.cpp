@@ -82,6 +82,11 @@ TEST(RigRoles, TheRobotHoldsThePreviousCommandWhenAFramesCommandHasNotArrived) {
   EXPECT_EQ(at(c.arrival_tick(2) - 1), first);
   EXPECT_EQ(at(c.arrival_tick(2)), third);
   EXPECT_EQ(robot.late(), c.updates() - 2) << "every frame but 0 and 2 came without its command";
+  // The first late frames are kept for the robot's summary: 1, then 3, 4, ... up to the bound.
+  const std::vector<std::int64_t>& late = robot.first_late_frames();
+  ASSERT_EQ(late.size(), rig::RobotSchedule::kLateFramesKept);
+  EXPECT_EQ(late[0], 1);
+  for (std::size_t i = 1; i < late.size(); ++i) EXPECT_EQ(late[i], static_cast<std::int64_t>(i) + 2);
 }
 
 TEST(RigRoles, TheRobotTakesCommandsInFrameOrderWithinTheRunOnly) {

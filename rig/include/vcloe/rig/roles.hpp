@@ -45,6 +45,9 @@ class RobotSchedule {
   void forget_pending();                             // after the start handshake
   const Vec6d& held() const { return held_; }
   int late() const { return late_; }
+  // The first late frames (at most kLateFramesKept), for the robot's summary: where they fall.
+  static constexpr std::size_t kLateFramesKept = 8;
+  const std::vector<std::int64_t>& first_late_frames() const { return first_late_; }
 
  private:
   servo::TickClock ticks_;
@@ -52,6 +55,7 @@ class RobotSchedule {
   std::map<std::int64_t, Vec6d> pending_;  // commands received, by frame, not yet due
   std::int64_t last_frame_ = -1, due_ = -1;
   int tick_ = 0, late_ = 0;
+  std::vector<std::int64_t> first_late_;
 };
 
 // The robot's move to the start (docs/protocol.md, "Move to start"): the command goes from where
