@@ -96,11 +96,7 @@ class Controller {
   // This role's end (docs/protocol.md, "The end"): after the trace is written (or refused), so
   // the robot, holding since its last tick, may exit. The socket lingers to send it.
   void say_end() {
-    bridge::EndMessage e;
-    e.role = bridge::Role::Control;
-    e.last_frame = last_commanded_;
-    e.count = commands_sent_;
-    commands_.publish(e);
+    commands_.publish(bridge::EndMessage{{}, bridge::Role::Control, last_commanded_, commands_sent_});
     commands_.linger(std::chrono::milliseconds(200));
   }
 

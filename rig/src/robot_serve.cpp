@@ -281,10 +281,7 @@ void RobotServer::move_to_start() {
 // streams, "finished" three times, then the joints held until the controller says its end
 // (its trace is written), at most --start-timeout; exit 0 either way: the run was complete.
 void RobotServer::end_of_run() {
-  bridge::EndMessage e;
-  e.role = bridge::Role::Robot;
-  e.last_frame = schedule_.ticks().frames() - 1;
-  e.count = exposures_;
+  const bridge::EndMessage e{{}, bridge::Role::Robot, schedule_.ticks().frames() - 1, exposures_};
   camera_pub_.publish(e);
   status_pub_.publish(e);
   for (int n = 0; n < 3; ++n) publish_status(bridge::RobotState::Stopped, bridge::StopReason::Finished);

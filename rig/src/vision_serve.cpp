@@ -233,11 +233,7 @@ class VisionServer {
   // The end of the stream (docs/protocol.md, "The end"): this role's end message after its last
   // pose (kept for the subscribers a moment after: the socket lingers), then its line.
   void summary(const bridge::Subscriber* camera = nullptr) {
-    bridge::EndMessage e;
-    e.role = bridge::Role::Vision;
-    e.last_frame = last_frame_;
-    e.count = published_;
-    poses_.publish(e);
+    poses_.publish(bridge::EndMessage{{}, bridge::Role::Vision, last_frame_, published_});
     poses_.linger(std::chrono::milliseconds(200));
     std::cout << "vision serve: published " << published_ << " poses (" << invalid_ << " invalid); malformed frames: "
               << "camera " << (camera ? camera->malformed() : 0) << ", status " << status_.malformed()
