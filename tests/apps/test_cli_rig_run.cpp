@@ -90,9 +90,8 @@ TEST(RigRun, RealtimeOverTcpAgreesWithTheInProcessRunWithinTheCameraNoise) {
   // Within the camera noise: equal when every command is on time (as measured on a quiet
   // machine); a command that comes late moves the robot a little: per channel the RMS
   // difference stays below the camera's sigma and the largest below 10 sigma. Up to five
-  // runs: the first commands of a realtime run over tcp still come late in one run of two to
-  // four here (the robot holds its start hold for them: "late 4" on its line), an open defect
-  // of the start (docs/protocol.md, "Known gaps"); each run that disagrees is printed.
+  // runs: on a loaded machine a role descheduled for 20 ms makes commands late (the robot's
+  // summary names the frames; docs/protocol.md, "Known gaps"); each run that disagrees is printed.
   std::pair<double, double> best{1e300, 1e300};
   for (int attempt = 0; attempt < 5 && !(best.first <= 1.0 && best.second <= 10.0); ++attempt) {
     // Timeouts of 0.2 s: on a shared test machine a process may be descheduled for longer than
