@@ -12,9 +12,12 @@ void add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "report",
       "One self-contained HTML report of an identification (tables, traces, residuals, correlation, singular\n"
-      "values, excitation, validation), figures by gnuplot embedded; opens offline.");
+      "values, excitation, drive torques; validation, calibration, tracking when given), figures by gnuplot\n"
+      "embedded; opens offline.");
   cmd->add_option("--identification", o->identification, "the identify report (<model>.report.json)")->required();
   cmd->add_option("--validation", o->validation, "validation results (vcloe validate --out FILE)");
+  cmd->add_option("--calibration", o->calibration, "the kinematic calibration's result (vcloe calibrate kinematics --result FILE)");
+  cmd->add_option("--tracking", o->tracking, "traces of runs whose tracking to show: measured - reference (repeatable)");
   add_out_option(cmd, o->out, "HTML file to write")->required();
   add_force_flag(cmd, o->force, "overwrite an existing report");
   cmd->callback([o] {

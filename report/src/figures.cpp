@@ -91,6 +91,32 @@ void plot_correlation(const std::vector<std::string>& names, const std::vector<s
   job.run(g.str(), "900,850");
 }
 
+void plot_torques(const TorqueSeries& t, const std::string& png) {
+  if (t.time.empty()) fail(png, "no torques to plot");
+  const GnuplotJob job(png);
+  const std::string data = "torque.dat";
+  {
+    std::ostringstream d;  // t, then per drive: identified, sigma, priors
+    for (std::size_t n = 0; n < t.time.size(); ++n) {
+      d << t.time[n];
+      for (int i = 0; i < 6; ++i) d << ' ' << t.identified[n](i) << ' ' << t.sigma[n](i) << ' ' << t.priors[n](i);
+      d << '\n';
+    }
+    job.write_data(data, d.str());
+  }
+  std::ostringstream g;
+  g << "set multiplot layout 2,3 title 'Drive torques predicted along the excitation trajectory'\nset xlabel 't (s)'\n";
+  for (int i = 0; i < 6; ++i) {
+    const int c = 2 + 3 * i;  // identified; sigma c + 1; priors c + 2
+    g << "set ylabel 'tau" << i + 1 << " (N m)'\nplot " << job.data(data) << " using 1:($" << c << "-$" << c + 1 << "):($" << c
+      << "+$" << c + 1 << ") with filledcurves fc rgb '#cfe3f7' title '+-sigma', " << job.data(data) << " using 1:" << c
+      << " with lines lw 1.5 lc rgb '#2166ac' title 'identified', " << job.data(data) << " using 1:" << c + 2
+      << " with lines dt 2 lw 1 lc rgb '#b2182b' title 'priors'\n";
+  }
+  g << "unset multiplot";
+  job.run(g.str());
+}
+
 void plot_singular_values(const std::vector<double>& sv, double rank_tolerance, const std::string& png) {
   if (sv.empty() || !(sv.front() > 0)) fail(png, "no singular values to plot");
   const GnuplotJob job(png);

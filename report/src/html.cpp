@@ -101,13 +101,14 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
   {
     const TemporaryDirectory tmp(in.identification_file, "the report's figures");
     const fs::path dir = tmp.path();
-    body = trace_figures(traces, dir, sigma) + diagnostic_figures(in.identification, traces, dir);
+    body = trace_figures(traces, dir, sigma) + diagnostic_figures(in.identification, traces, dir) +
+           report_torques(traces.torque, dir.string()) + report_tracking(in.tracking, sigma, dir.string());
   }
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>vcloe identification report</title>\n" << kStyle
     << "</head><body>\n<h1>Identification report</h1>\n<p>" << html_escape(fs::absolute(in.identification_file).string())
     << "</p>\n" << report_summary(in.identification) << report_parameter_table(in.identification)
-    << report_rms_table(in.identification, sigma) << body << report_validation(in.validation) << kImageCheck
+    << report_rms_table(in.identification, sigma) << body << report_validation(in.validation) << report_calibration(in.calibration_file, in.calibration) << kImageCheck
     << "</body></html>\n";
   return h.str();
 }

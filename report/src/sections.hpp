@@ -4,6 +4,7 @@
 #include <string>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/report/html.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/report/validation.hpp"
 
@@ -17,5 +18,9 @@ std::string report_summary(const IdentificationReport& r);
 std::string report_parameter_table(const IdentificationReport& r);
 std::string report_rms_table(const IdentificationReport& r, const Vec6d& sigma);
 std::string report_validation(const std::optional<ValidationResult>& v);  // empty without a validation
+// sections_more.cpp; each empty without its data. `dir`: where the figures are drawn.
+std::string report_calibration(const std::string& file, const std::optional<CalibrationReport>& calibration);
+std::string report_torques(const TorqueSeries& torques, const std::string& dir);
+std::string report_tracking(const std::vector<TrackingRun>& runs, const Vec6d& sigma, const std::string& dir);
 
 }  // namespace vcloe::report

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/report/calibration.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::run_vcloe;
@@ -21,7 +22,7 @@ namespace {
 
 // A quick identification (2 s records, one LM iteration) with its report and a validation.
 struct Identified {
-  fs::path dir, report_json, validation, html;
+  fs::path dir, report_json, validation, html, plain;
 };
 
 Identified identified(const std::string& name) {
@@ -42,6 +43,7 @@ Identified identified(const std::string& name) {
                                  r.html.string());
   EXPECT_EQ(id.status, 0) << id.out;
   r.report_json = model.string() + ".report.json";
+  r.plain = plain;
   r.validation = r.dir / "validation.json";
   EXPECT_EQ(run_vcloe("validate --n 1 --model " + model.string() + " --out " + r.validation.string()).status, 0);
   return r;
@@ -51,9 +53,18 @@ Identified identified(const std::string& name) {
 
 TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   const Identified r = identified("content");
-  const fs::path out = r.dir / "report.html";
+  const fs::path out = r.dir / "report.html", calibration = r.dir / "calibration.json";
+  vcloe::report::CalibrationReport cal;  // a calibration result as `calibrate kinematics --result` writes it
+  cal.robot = {"/rig/robot.yaml", std::string(64, 'a')}, cal.poses = {"/rig/static.csv", std::string(64, 'b')};
+  for (int k = 0; k < vcloe::report::kCalibrationParameters; ++k)
+    cal.parameters.push_back({"q" + std::to_string(k), "m", 0.1, 0.1 + 1e-5, 2e-6, "identified", std::nullopt});
+  cal.combinations = {{"base", "a common translation of the base joints is the camera-to-base translation", 3, true}};
+  cal.residual.verdict = "residual at the camera noise (0.7 x)", cal.residual.adequate = true;
+  cal.poses_used = 30;
+  std::ofstream(calibration) << vcloe::report::to_json(cal).dump();
   const CommandResult c = run_vcloe("report --identification " + r.report_json.string() + " --validation " +
-                                r.validation.string() + " --out " + out.string());
+                                r.validation.string() + " --calibration " + calibration.string() + " --tracking " +
+                                r.plain.string() + " --out " + out.string());
   ASSERT_EQ(c.status, 0) << c.out;
   const std::string html = cli_test::read_file(out);
   const std::string table = html.substr(html.find("<table id=\"parameters\">"));
@@ -69,10 +80,17 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   EXPECT_NE(html.find("SHA-256 "), std::string::npos);
   EXPECT_NE(html.find("Validation on fresh trajectories"), std::string::npos);
   EXPECT_NE(html.find("Observability index"), std::string::npos);
+  // The sections beyond the fit: the torques the model predicts, the run's tracking, the calibration.
+  EXPECT_NE(html.find("<section id=\"torques\">"), std::string::npos);
+  const std::string tracking = html.substr(html.find("<section id=\"tracking\">"));
+  EXPECT_NE(tracking.substr(0, tracking.find("</table>")).find("<tr><td>plain<br>"), std::string::npos);
+  const std::string calibrated = html.substr(html.find("<table id=\"calibration-parameters\">"));
+  EXPECT_EQ(count(calibrated.substr(0, calibrated.find("</tbody>")), "<tr class="), 72);
+  EXPECT_NE(html.find("a common translation of the base joints is the camera-to-base translation"), std::string::npos);
   // Self-contained: every image a data URI, nothing loaded from anywhere.
   const int images = count(html, "src=\"");
   EXPECT_EQ(count(html, "src=\"data:image/png;base64,"), images);
-  EXPECT_GE(images, 7);
+  EXPECT_GE(images, 9);
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_TRUE(fs::exists(r.html)) << "identify --report writes the same report";

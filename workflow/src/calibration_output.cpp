@@ -1,5 +1,6 @@
 #include "calibration_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace vcloe::workflow::detail {
@@ -34,34 +35,41 @@ double largest(const calib::KinematicVector& v, const Group& g) {
   return m;
 }
 
-nlohmann::json vec6(const Vec6d& v) { return {v(0), v(1), v(2), v(3), v(4), v(5)}; }
-
 }  // namespace
+
+// The typed result (report/calibration.hpp), its groups in the file's order (by name).
+report::CalibrationReport calibration_result(const calib::KinematicCalibrationResult& r, const CalibrationInputs& in) {
+  report::CalibrationReport c;
+  c.robot = in.robot, c.poses = in.poses, c.truth = in.truth;
+  const calib::KinematicVector x = r.estimate.vector(), x0 = r.start.vector();
+  for (int k = 0; k < kKinematicParameters; ++k) {
+    report::CalibrationParameter p{calib::parameter_name(k), calib::is_angle(k) ? "rad" : "m", x0(k), x(k), r.sigma(k),
+                                   r.status[static_cast<std::size_t>(k)], std::nullopt};
+    if (in.truth_in_gauge) p.truth_in_gauge = (*in.truth_in_gauge)(k);
+    c.parameters.push_back(p);
+  }
+  for (std::size_t n = 0; n < r.combinations.size(); ++n)
+    c.combinations.push_back({r.combinations[n].name, r.combinations[n].meaning,
+                              static_cast<int>(r.combinations[n].directions.cols()),
+                              n < r.null_space.named_found.size() && r.null_space.named_found[n]});
+  c.null_space = {r.null_space.dimension, r.null_space.unnamed, r.free_directions, r.null_space.unnamed_largest,
+                  r.condition_number};
+  c.residual = {r.residual_rms, r.mean_noise, r.frame_noise, r.ratio, r.adequate, r.verdict};
+  const calib::KinematicVector error = in.truth_in_gauge ? calib::KinematicVector(x - *in.truth_in_gauge) : calib::KinematicVector::Zero();
+  for (const Group& g : kGroups) {
+    report::CalibrationGroup s{g.name, g.scale == 1e6 ? "m" : "rad", largest(r.sigma, g), std::nullopt};
+    if (in.truth_in_gauge) s.error = largest(error, g);
+    c.summary.push_back(s);
+  }
+  std::sort(c.summary.begin(), c.summary.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  c.poses_used = r.poses, c.iterations = r.iterations, c.cpu_seconds = r.cpu_seconds;
+  return c;
+}
 
 Report calibration_report(const calib::KinematicCalibrationResult& r, const CalibrationInputs& in) {
   Report rep;
-  nlohmann::json& j = rep.json;
-  j["format"] = "vcloe-kinematic-calibration-1";
-  j["inputs"] = {{"robot", to_json(in.robot)}, {"poses", to_json(in.poses)},
-                 {"truth", in.truth ? to_json(*in.truth) : nlohmann::json(nullptr)}};
-  const calib::KinematicVector x = r.estimate.vector(), x0 = r.start.vector();
-  for (int k = 0; k < kKinematicParameters; ++k) {
-    nlohmann::json p = {{"name", calib::parameter_name(k)}, {"unit", calib::is_angle(k) ? "rad" : "m"},
-                        {"start", x0(k)}, {"value", x(k)}, {"sigma", r.sigma(k)}, {"status", r.status[k]}};
-    if (in.truth_in_gauge) p["truth_in_gauge"] = (*in.truth_in_gauge)(k);
-    j["parameters"].push_back(p);
-  }
-  for (std::size_t n = 0; n < r.combinations.size(); ++n)
-    j["combinations"].push_back({{"name", r.combinations[n].name}, {"meaning", r.combinations[n].meaning},
-                                 {"dimension", r.combinations[n].directions.cols()},
-                                 {"in_null_space", n < r.null_space.named_found.size() && r.null_space.named_found[n]}});
-  j["null_space"] = {{"dimension", r.null_space.dimension}, {"unnamed", r.null_space.unnamed},
-                     {"unnamed_largest", r.null_space.unnamed_largest}, {"free_directions", r.free_directions},
-                     {"condition_number", r.condition_number}};
-  j["residual"] = {{"rms", vec6(r.residual_rms)}, {"mean_noise", vec6(r.mean_noise)}, {"frame_noise", vec6(r.frame_noise)},
-                   {"ratio", r.ratio}, {"adequate", r.adequate}, {"verdict", r.verdict}};
-  j["poses"] = r.poses, j["iterations"] = r.iterations, j["cpu_seconds"] = r.cpu_seconds;
-
+  rep.json = report::to_json(calibration_result(r, in));
+  const calib::KinematicVector x = r.estimate.vector();
   std::string& t = rep.text;
   t += "kinematic calibration: " + std::to_string(r.poses) + " static poses, " + std::to_string(r.free_directions) +
        " free directions, " + std::to_string(r.iterations) + " iterations, " + fixed(r.cpu_seconds, 2) + " s CPU\n";
@@ -77,8 +85,6 @@ Report calibration_report(const calib::KinematicCalibrationResult& r, const Cali
     t += "  " + std::string(g.name) + ": sigma " + fixed(largest(r.sigma, g) * g.scale, 3) + " " + g.unit;
     if (in.truth_in_gauge) t += ", error " + fixed(largest(error, g) * g.scale, 3) + " " + g.unit;
     t += "\n";
-    j["summary"][g.name] = {{"sigma", largest(r.sigma, g)}, {"unit", g.scale == 1e6 ? "m" : "rad"}};
-    if (in.truth_in_gauge) j["summary"][g.name]["error"] = largest(error, g);
   }
   return rep;
 }

@@ -195,7 +195,7 @@ int identify(const IdentifyOptions& q) {
   if (q.json) std::cout << text << "\n";
   else report::print_identification(r, std::cout);
   if (!q.report.empty()) {
-    write_report({q.out + ".report.json", "", q.report, q.force});
+    write_report({q.out + ".report.json", "", q.report, "", {}, q.force});
     std::cerr << "wrote " << q.report << "\n";
   }
   if (stuck) {  // the residual is the optimiser's: no word on the model, a non-zero exit

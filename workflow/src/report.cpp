@@ -5,11 +5,14 @@
 #include <cctype>
 #include <filesystem>
 
+#include "vcloe/control/motion.hpp"
+#include "vcloe/control/predict.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 #include "vcloe/report/html.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/workflow/control.hpp"
 
 namespace vcloe::workflow {
 
@@ -53,8 +56,29 @@ void check_validation_model(const report::ValidationResult& v, const std::string
                               " (the model of the identification report): give the validation of that model");
 }
 
+// The drive torques along the excitation at the camera period: the identified model's with the
+// report's sigma band, and the priors' (control::predict; docs/control.md).
+report::TorqueSeries torque_series(const rig::ExperimentSetup& setup, const report::IdentificationReport& rep,
+                                   const std::string& report_file) {
+  const sim::RobotFile model = sim::load_robot(rep.inputs.model.path);
+  const control::SampledMotion motion =
+      control::sample_motion(control::motion_of(setup.trajectory), setup.experiment.timing.camera_period());
+  const control::XiCovariance cov = xi_covariance(rep, report_file);
+  const control::Prediction id = control::predict(model.model, model.lambda.head<sim::kNumXi>(), motion, &cov);
+  const control::Prediction prior = control::predict(setup.model, setup.lambda.head<sim::kNumXi>(), motion);
+  report::TorqueSeries t;
+  for (std::size_t n = 0; n < id.load.size(); ++n) {
+    t.time.push_back(static_cast<double>(n) * id.period);
+    t.identified.push_back(id.load[n].head<6>());
+    t.sigma.push_back(id.sigma[n].head<6>());
+    t.priors.push_back(prior.load[n].head<6>());
+  }
+  return t;
+}
+
 // The first experiment re-run from the files named in the report's inputs.
-report::ReportTraces report_traces(const report::ReportInputs& files) {
+report::ReportTraces report_traces(const report::IdentificationReport& rep, const std::string& report_file) {
+  const report::ReportInputs& files = rep.inputs;
   const rig::ExperimentSetup setup =
       rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
   report::ReportTraces t;
@@ -67,6 +91,7 @@ report::ReportTraces report_traces(const report::ReportInputs& files) {
     t.reference.pose.push_back(setup.trajectory.pose(time));
   }
   t.observability_index = observability_index(setup);
+  t.torque = torque_series(setup, rep, report_file);
   return t;
 }
 
@@ -75,7 +100,8 @@ report::ReportTraces report_traces(const report::ReportInputs& files) {
 void ReportOptions::validate() const {
   report::check_report_name(out);
   IoPlan plan(force);
-  plan.input(identification, "--identification").input(validation, "--validation");
+  plan.input(identification, "--identification").input(validation, "--validation").input(calibration, "--calibration");
+  for (const std::string& t : tracking) plan.input_trace(t, "--tracking");
   try {  // the files the report names are read too (the twin re-run); an unreadable report is said when read
     const report::ReportInputs f = report::read_identification_report(identification).inputs;
     plan.input(f.robot.path, "the robot file named in " + identification).input_trace(f.measured.path, "the trace named in " + identification)
@@ -88,7 +114,8 @@ void ReportOptions::validate() const {
 
 void write_report(const ReportOptions& o) {
   o.validate();
-  report::ReportInput in{o.identification, report::read_identification_report(o.identification), std::nullopt};
+  report::ReportInput in{o.identification, report::read_identification_report(o.identification), std::nullopt, "",
+                         std::nullopt, {}};
   const report::ReportInputs& f = in.identification.inputs;
   if (!o.validation.empty()) {
     in.validation = report::read_validation(o.validation);
@@ -98,7 +125,14 @@ void write_report(const ReportOptions& o) {
                                     {&f.reference, "reference"}, {&f.model, "identified model"}})
     check_recorded_hash(*entry, what, o.identification);
   if (f.experiment) check_recorded_hash(*f.experiment, "experiment", o.identification);
-  write_file_atomically(o.out, report::identification_report_html(in, report_traces(in.identification.inputs)), o.force);
+  if (!o.calibration.empty()) {
+    in.calibration_file = o.calibration;
+    in.calibration = report::read_calibration_report(o.calibration);
+  }
+  for (const std::string& t : o.tracking)
+    in.tracking.push_back({t, std::filesystem::path(t).stem().string(), read_trace(t)});
+  write_file_atomically(o.out, report::identification_report_html(in, report_traces(in.identification, o.identification)),
+                        o.force);
 }
 
 }  // namespace vcloe::workflow

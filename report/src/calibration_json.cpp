@@ -1,0 +1,142 @@
+// The kinematic calibration result's one writer and one reader (calibration.hpp).
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
+#include "vcloe/core/json_node.hpp"
+#include "vcloe/report/calibration.hpp"
+
+namespace vcloe::report {
+
+using nlohmann::json;
+using Node = vcloe::JsonNode;
+
+namespace {
+
+constexpr const char* kFormat = "vcloe-kinematic-calibration-1";
+constexpr const char* kMissingHint = "(not written by `vcloe calibrate kinematics --result`, or by an older vcloe? run it again)";
+
+json vec6(const Vec6d& v) { return {v(0), v(1), v(2), v(3), v(4), v(5)}; }
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
+
+json parameter_json(const CalibrationParameter& p) {
+  json j = {{"name", p.name}, {"unit", p.unit},   {"start", p.start},
+            {"value", p.value}, {"sigma", p.sigma}, {"status", p.status}};
+  if (p.truth_in_gauge) j["truth_in_gauge"] = *p.truth_in_gauge;
+  return j;
+}
+
+Vec6d read_vec6(const Node& n, bool non_negative) {
+  const auto a = n.fixed<6>(non_negative);
+  return Vec6d(a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+CalibrationParameter read_parameter(const Node& p) {
+  CalibrationParameter out;
+  out.name = p.need("name").string();
+  out.unit = p.need("unit").one_of({"m", "rad"});
+  out.start = p.need("start").number();
+  out.value = p.need("value").number();
+  out.sigma = p.need("sigma").non_negative();
+  out.status = p.need("status").string();
+  if (!p["truth_in_gauge"].is_null()) out.truth_in_gauge = p["truth_in_gauge"].number();
+  return out;
+}
+
+CalibrationCombination read_combination(const Node& c) {
+  return {c.need("name").string(), c.need("meaning").string(), c.need("dimension").integer(1, kCalibrationParameters),
+          c.need("in_null_space").boolean()};
+}
+
+CalibrationNullSpace read_null_space(const Node& n) {
+  CalibrationNullSpace out;
+  out.dimension = n.need("dimension").integer(0, kCalibrationParameters);
+  out.unnamed = n.need("unnamed").integer(0, out.dimension);
+  out.unnamed_largest = n.need("unnamed_largest").strings();
+  out.free_directions = n.need("free_directions").integer(0, kCalibrationParameters);
+  out.condition_number = n.present("condition_number").bound();
+  if (!(out.condition_number >= 1 || out.free_directions == 0))
+    n["condition_number"].refuse("a condition number of at least 1");
+  return out;
+}
+
+CalibrationResidual read_residual(const Node& r) {
+  CalibrationResidual out;
+  out.rms = read_vec6(r.need("rms"), true);
+  out.mean_noise = read_vec6(r.need("mean_noise"), true);
+  out.frame_noise = read_vec6(r.need("frame_noise"), true);
+  out.ratio = r.need("ratio").non_negative();
+  out.adequate = r.need("adequate").boolean();
+  out.verdict = r.need("verdict").string();
+  return out;
+}
+
+std::vector<CalibrationGroup> read_summary(const Node& s) {
+  s.object();
+  std::vector<CalibrationGroup> out;
+  for (const auto& item : s.value().items()) {
+    const Node g = s[item.key()];
+    CalibrationGroup c{item.key(), g.need("unit").one_of({"m", "rad"}), g.need("sigma").non_negative(), std::nullopt};
+    if (!g["error"].is_null()) c.error = g["error"].non_negative();
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+json to_json(const CalibrationReport& r) {
+  json j;
+  j["format"] = kFormat;
+  j["inputs"] = {{"robot", to_json(r.robot)}, {"poses", to_json(r.poses)},
+                 {"truth", r.truth ? to_json(*r.truth) : json(nullptr)}};
+  j["parameters"] = json::array();
+  for (const CalibrationParameter& p : r.parameters) j["parameters"].push_back(parameter_json(p));
+  j["combinations"] = json::array();
+  for (const CalibrationCombination& c : r.combinations)
+    j["combinations"].push_back(
+        {{"name", c.name}, {"meaning", c.meaning}, {"dimension", c.dimension}, {"in_null_space", c.in_null_space}});
+  const CalibrationNullSpace& n = r.null_space;
+  j["null_space"] = {{"dimension", n.dimension},         {"unnamed", n.unnamed},
+                     {"unnamed_largest", n.unnamed_largest}, {"free_directions", n.free_directions},
+                     {"condition_number", finite_or_null(n.condition_number)}};
+  const CalibrationResidual& e = r.residual;
+  j["residual"] = {{"rms", vec6(e.rms)},     {"mean_noise", vec6(e.mean_noise)}, {"frame_noise", vec6(e.frame_noise)},
+                   {"ratio", e.ratio},       {"adequate", e.adequate},           {"verdict", e.verdict}};
+  j["summary"] = json::object();
+  for (const CalibrationGroup& g : r.summary) {
+    j["summary"][g.name] = {{"sigma", g.sigma}, {"unit", g.unit}};
+    if (g.error) j["summary"][g.name]["error"] = *g.error;
+  }
+  j["poses"] = r.poses_used, j["iterations"] = r.iterations, j["cpu_seconds"] = r.cpu_seconds;
+  return j;
+}
+
+CalibrationReport calibration_from_json(const json& document, const std::string& file) {
+  const Node root = Node::root(document, file, kMissingHint);
+  if (root.need("format").string() != kFormat) root["format"].refuse(std::string("\"") + kFormat + "\"");
+  CalibrationReport r;
+  const Node in = root.need("inputs");
+  r.robot = in.need("robot").file_record();
+  r.poses = in.need("poses").file_record();
+  if (!in.present("truth").is_null()) r.truth = in["truth"].file_record();
+  const Node params = root.need("parameters");
+  params.array_size(kCalibrationParameters);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kCalibrationParameters); ++k)
+    r.parameters.push_back(read_parameter(params[k]));
+  const Node combos = root.need("combinations");
+  for (std::size_t k = 0, n = combos.array_size(); k < n; ++k) r.combinations.push_back(read_combination(combos[k]));
+  r.null_space = read_null_space(root.need("null_space"));
+  r.residual = read_residual(root.need("residual"));
+  r.summary = read_summary(root.need("summary"));
+  r.poses_used = root.need("poses").integer(1, 1 << 20);
+  r.iterations = root.need("iterations").integer(0, 1 << 30);
+  r.cpu_seconds = root.need("cpu_seconds").non_negative();
+  return r;
+}
+
+CalibrationReport read_calibration_report(const std::string& file) {
+  return calibration_from_json(read_json_file(file), file);
+}
+
+}  // namespace vcloe::report

@@ -1,0 +1,85 @@
+// Specification of the kinematic calibration result's one writer and one reader
+// (vcloe/report/calibration.hpp): what is written reads back equal; a wrong format, a parameter
+// missing, a negative sigma, an unknown unit, a truth that is not a number refused naming the
+// file and the key.
+#include <gtest/gtest.h>
+
+#include "../test_support.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/report/calibration.hpp"
+
+using namespace vcloe;
+using nlohmann::json;
+
+// This file's helpers and specifications in its own namespace: the test program is compiled as
+// one translation unit (tests/CMakeLists.txt).
+namespace test_calibration {
+
+namespace {
+
+report::CalibrationReport sample(bool with_truth) {
+  report::CalibrationReport c;
+  c.robot = {"/rig/robot.yaml", std::string(64, 'a')};
+  c.poses = {"/rig/static.csv", std::string(64, 'b')};
+  if (with_truth) c.truth = FileRecord{"/rig/truth.yaml", std::string(64, 'c')};
+  for (int k = 0; k < report::kCalibrationParameters; ++k) {
+    report::CalibrationParameter p{"p" + std::to_string(k), k % 2 ? "rad" : "m", 0.1 * k, 0.1 * k + 1e-5, 2e-6,
+                                   k % 7 ? "identified" : "gauge: kept as drawn", std::nullopt};
+    if (with_truth) p.truth_in_gauge = 0.1 * k;
+    c.parameters.push_back(p);
+  }
+  c.combinations = {{"base translation", "a common translation of the base joints is ...", 3, true},
+                    {"encoder", "each crank's direction ...", 6, false}};
+  c.null_space = {16, 1, 56, {"leg 2 link_length"}, 2270};
+  Vec6d noise;
+  noise << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5;
+  c.residual = {0.7 * noise, 0.2 * noise, noise, 0.726, true, "residual at the camera noise"};
+  c.summary = {{"base joint centres", "m", 7.9e-5, with_truth ? std::optional<double>(7.5e-5) : std::nullopt},
+               {"encoder offsets", "rad", 1.3e-4, with_truth ? std::optional<double>(6e-5) : std::nullopt}};
+  c.poses_used = 30, c.iterations = 14, c.cpu_seconds = 0.02;
+  return c;
+}
+
+std::string refusal(const json& document) {
+  return test::error_of([&] { report::calibration_from_json(document, "c.json"); });
+}
+
+}  // namespace
+
+TEST(CalibrationResult, WhatIsWrittenReadsBackEqual) {
+  for (const bool truth : {false, true}) {
+    const report::CalibrationReport c = sample(truth);
+    const json j = report::to_json(c);
+    EXPECT_EQ(j["format"], "vcloe-kinematic-calibration-1");
+    EXPECT_EQ(j["parameters"][1].contains("truth_in_gauge"), truth);
+    EXPECT_EQ(report::calibration_from_json(j, "c.json"), c);
+  }
+}
+
+TEST(CalibrationResult, AnotherFormatAMissingParameterOrAValueOutOfRangeIsRefusedNamingTheKey) {
+  json j = report::to_json(sample(true));
+  EXPECT_EQ(refusal(j), "");
+  j["format"] = "vcloe-identification-1";
+  EXPECT_EQ(refusal(j), "c.json: key 'format': expected \"vcloe-kinematic-calibration-1\", got \"vcloe-identification-1\"");
+  j = report::to_json(sample(true));
+  j["parameters"].erase(71);
+  EXPECT_EQ(refusal(j).rfind("c.json: key 'parameters': expected an array of 72", 0), 0u) << refusal(j);
+  j = report::to_json(sample(true));
+  j["parameters"][3]["sigma"] = -1e-6;
+  EXPECT_EQ(refusal(j), "c.json: key 'parameters[3].sigma': expected a non-negative number, got -1e-06");
+  j = report::to_json(sample(true));
+  j["parameters"][0]["unit"] = "mm";
+  EXPECT_EQ(refusal(j), "c.json: key 'parameters[0].unit': expected \"m\" or \"rad\", got \"mm\"");
+  j = report::to_json(sample(true));
+  j["parameters"][5]["truth_in_gauge"] = "0.5";
+  EXPECT_EQ(refusal(j), "c.json: key 'parameters[5].truth_in_gauge': expected a number, got \"0.5\"");
+  j = report::to_json(sample(true));
+  j["null_space"]["unnamed"] = 17;
+  EXPECT_EQ(refusal(j), "c.json: key 'null_space.unnamed': expected a whole number from 0 to 16, got 17");
+  j = report::to_json(sample(true));
+  j.erase("residual");
+  EXPECT_EQ(refusal(j).rfind("c.json: key 'residual': missing (not written by `vcloe calibrate kinematics --result`", 0), 0u)
+      << refusal(j);
+}
+
+}  // namespace test_calibration
