@@ -71,7 +71,7 @@ IdentificationResult fit(const Experiment& e, const sim::LambdaVector<double>& t
     o.spec[k].mode = Mode::Free;
     start(k) *= 1.15;
   }
-  o.latency = {!held.has_value(), held.value_or(0.0)};
+  o.latency = {!held.has_value(), held.value_or(0.0), ""};
   return identify(test::default_robot(), start, servo::OuterGains{}, {e}, o);
 }
 
@@ -227,15 +227,15 @@ TEST(LatencyOffset, TheOptionIsCheckedAndReadFromTheSettingsFile) {
   o.latency = parse_identification_config("notes: x\nlatency:\n  fit: true\n  offset: 0.02\n", "l3.yaml").options.latency;
   EXPECT_EQ(test::error_of([&] { check_identification_inputs({e}, o); }).rfind("l3.yaml:4: key 'latency.offset': expected", 0),
             0u);
-  o.latency = {false, 6e-3};
+  o.latency = {false, 6e-3, ""};
   EXPECT_EQ(test::error_of([&] { check_identification_inputs({e}, o); }), "");
   // An experiment with no latency: its bounds are [-0, 0.005] and the default start 0 is in them
   // (it was refused: every trace of a zero-latency experiment failed under the default settings).
   Experiment e0 = e;
   e0.reference.clock.timing.latency = 0;
-  o.latency = {true, 0.0};
+  o.latency = {true, 0.0, ""};
   EXPECT_EQ(test::error_of([&] { check_identification_inputs({e0}, o); }), "");
-  o.latency = {false, -11e-3};
+  o.latency = {false, -11e-3, ""};
   EXPECT_NE(test::error_of([&] { check_identification_inputs({e}, o); }).find("expected at least -0.01 s"),
             std::string::npos);
 }
