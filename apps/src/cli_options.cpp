@@ -1,5 +1,7 @@
 #include "cli_options.hpp"
 
+#include "vcloe/core/error.hpp"
+
 namespace vcloe::app {
 
 CLI::Option* add_out_option(CLI::App* cmd, std::string& out, const std::string& what) {
@@ -16,6 +18,22 @@ CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what) {
 
 CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what) {
   return cmd->add_flag("--quiet", quiet, what);
+}
+
+void throw_as_options(const std::optional<SettingProblem>& problem, const std::map<std::string, std::string>& option_of_key) {
+  if (!problem) return;
+  const std::string& m = problem->message;
+  const std::size_t colon = m.find(": ");
+  if (colon == std::string::npos) fail(option_of_key.count(problem->key) ? option_of_key.at(problem->key) : problem->key, m);
+  std::string head;
+  for (std::size_t start = 0; start <= colon;) {  // the keys, separated by ", "
+    std::size_t end = m.find(", ", start);
+    if (end == std::string::npos || end > colon) end = colon;
+    const std::string key = m.substr(start, end - start);
+    head += (head.empty() ? "" : ", ") + (option_of_key.count(key) ? option_of_key.at(key) : key);
+    start = end + 2;
+  }
+  fail(head, m.substr(colon + 2));
 }
 
 }  // namespace vcloe::app

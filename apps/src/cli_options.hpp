@@ -3,7 +3,11 @@
 // is said here; a command says only what its output is. Every option taking a value also gets
 // the forgotten-value check and every --seed the range check (main.cpp, for all commands).
 #include <CLI/CLI.hpp>
+#include <map>
+#include <optional>
 #include <string>
+
+#include "vcloe/core/settings.hpp"
 
 namespace vcloe::app {
 
@@ -19,5 +23,11 @@ CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what = 
 
 // --quiet: no live progress line on stderr (errors and the result are still printed).
 CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what = "no live progress line");
+
+// A settings struct's problem (core/settings.hpp) said in the user's words: the keys at the head
+// of its message ("platform: expected …", "latency_low, latency_high: expected …") replaced by
+// the options they were typed as ("--platform-spread: expected …"). Throws vcloe::Error if
+// there is a problem; a key without an option keeps its name.
+void throw_as_options(const std::optional<SettingProblem>& problem, const std::map<std::string, std::string>& option_of_key);
 
 }  // namespace vcloe::app

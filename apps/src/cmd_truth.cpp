@@ -67,7 +67,18 @@ void add_truth_command(CLI::App& app) {
   cmd->add_option("--far-low", o->family.far_low, "with --far: the smallest factor")->capture_default_str()->needs(far);
   cmd->add_option("--far-high", o->family.far_high, "with --far: the largest factor")->capture_default_str()->needs(far);
   add_force_flag(cmd, o->force, "overwrite an existing file");
-  cmd->callback([o] { std::cout << hw::write_random_truth(*o).text; });
+  cmd->callback([o] {
+    // Problems said with the options typed, not the settings' names (`platform` was --platform-spread).
+    throw_as_options(o->problem(), {{"platform", "--platform-spread"}, {"bodies", "--body-spread"},
+                                    {"gains", "--gain-spread"}, {"tolerance", "--tolerance"},
+                                    {"far_low", "--far-low"}, {"far_high", "--far-high"}, {"backlash", "--backlash"},
+                                    {"geometry", "--geometry"}, {"encoder", "--encoder"},
+                                    {"marker_position", "--marker-position"}, {"marker_angle", "--marker-angle"},
+                                    {"base_position", "--base-position"}, {"base_angle", "--base-angle"},
+                                    {"latency_low", "--latency-low"}, {"latency_high", "--latency-high"},
+                                    {"latency_jitter", "--latency-jitter"}, {"com", "--com"}});
+    std::cout << hw::write_random_truth(*o).text;
+  });
 }
 
 }  // namespace vcloe::app

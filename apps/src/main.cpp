@@ -38,15 +38,18 @@ void check_seeds(CLI::App& app) {
   }
 }
 
-// Every option that takes a value: a value spelled like an option (`--out --force`) is a
-// forgotten value, not a file named "--force" (write ./--force for that).
+// Every option that takes a value: an empty value (`--out ''`, `--precorrection ''`) is refused
+// naming the option — the commands read an empty path as "not given", so it would silently mean
+// no output, no pre-correction, no plot; and a value spelled like an option (`--out --force`) is
+// a forgotten value, not a file named "--force" (write ./--force for that).
 void check_option_values(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     for (CLI::Option* o : sub->get_options())
-      if (o->get_type_size() != 0 && !o->get_positional())
+      if (o->get_type_size() != 0)
         o->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-              if (text.rfind("--", 0) != 0 || text.size() < 3) return "";
+            [positional = o->get_positional()](std::string& text) -> std::string {
+              if (text.empty()) return "expected a value, got an empty one ('')";
+              if (positional || text.rfind("--", 0) != 0 || text.size() < 3) return "";
               return "expected a value, got '" + text + "', an option: the value is missing (a file of that name: ./" +
                      text + ")";
             },

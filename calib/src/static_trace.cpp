@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "vcloe/core/csv_table.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
@@ -54,32 +55,11 @@ void write_static_trace(const std::string& path, const StaticTrace& t, bool forc
   m["camera_hz"] = t.info.camera_hz, m["move_s"] = t.info.move_s, m["settle_s"] = t.info.settle_s;
   m["measure_s"] = t.info.measure_s, m["seed"] = t.info.seed;
   m["noise_sigma"] = t.info.noise_sigma ? vec(*t.info.noise_sigma) : nlohmann::json(nullptr);
-  write_file_atomically(sidecar_path(path), m.dump(2) + "\n", force);
+  write_file_atomically(sidecar_path(path), json_text(m, sidecar_path(path)), force);
   write_file_atomically(path, csv.str(), force);
 }
 
 namespace {
-
-std::vector<double> parse_row(const std::string& line, const std::string& where, std::size_t columns) {
-  std::vector<double> row;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ',')) {
-    std::size_t used = 0;
-    double v = NAN;
-    try {
-      v = std::stod(cell, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != cell.size())
-      fail(where + ":" + std::to_string(row.size() + 1), "expected a number, got '" + cell.substr(0, 40) + "'");
-    row.push_back(v);
-  }
-  if (row.size() != columns)
-    fail(where, "expected " + std::to_string(columns) + " columns, got " + std::to_string(row.size()));
-  return row;
-}
 
 StaticTraceInfo read_info(const std::string& path, const std::string& csv_text) {
   const std::string meta = sidecar_path(path);
@@ -105,32 +85,36 @@ StaticTraceInfo read_info(const std::string& path, const std::string& csv_text) 
   return i;
 }
 
+// One row of the table into a pose; what no measurement can be is refused at its column.
+void append_pose(const std::vector<double>& row, const std::string& where, StaticTrace& t) {
+  StaticPose p;
+  t.command.push_back(cells(row, 1));
+  p.joints = cells(row, 7), p.measured = cells(row, 13), p.scatter = cells(row, 19);
+  for (int c = 0; c < 6; ++c)
+    if (!(p.scatter(c) >= 0))
+      fail(where, std::string("column 'sd_") + kAxes[c] + "': expected a standard deviation (>= 0), got " +
+                      exact_number(p.scatter(c)));
+  if (!(row[25] >= 1 && row[25] <= 1e7 && row[25] == std::floor(row[25])))
+    fail(where, "column 'frames': expected a whole number >= 1");
+  if (!(std::isnan(row[26]) || row[26] >= 0)) fail(where, "column 'settled_s': expected a time >= 0 s or nan");
+  p.frames = static_cast<int>(row[25]);
+  t.poses.push_back(p);
+  t.settled_s.push_back(row[26]);
+}
+
 }  // namespace
 
 StaticTrace read_static_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot be read");
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = read_input_file(path);
   StaticTrace t;
-  t.info = read_info(path, text.str());
-  std::istringstream lines(text.str());
-  std::string line;
-  if (!std::getline(lines, line) || line != header()) fail(path + ":1", "expected the header '" + header() + "'");
-  for (int n = 2; std::getline(lines, line); ++n) {
-    const std::string where = path + ":" + std::to_string(n);
-    const std::vector<double> row = parse_row(line, where, 27);
-    StaticPose p;
-    t.command.push_back(cells(row, 1));
-    p.joints = cells(row, 7), p.measured = cells(row, 13), p.scatter = cells(row, 19);
-    if (!(row[25] >= 1 && row[25] <= 1e7 && row[25] == std::floor(row[25])))
-      fail(where, "column 'frames': expected a whole number >= 1");
-    p.frames = static_cast<int>(row[25]);
-    if (!t.command.back().allFinite() || !p.joints.allFinite() || !p.measured.allFinite() || !p.scatter.allFinite())
-      fail(where, "joint angles, poses and scatter must be finite");
-    t.poses.push_back(p);
-    t.settled_s.push_back(row[26]);
-  }
+  t.info = read_info(path, text);
+  // The one numeric CSV reader (core/csv_table.hpp); settled_s is nan where a pose never settled.
+  const CsvTable table = parse_csv_table(text, path, {header(), {"settled_s"}});
+  std::string found;
+  for (const std::string& name : table.header) found += (found.empty() ? "" : ",") + name;
+  if (found != header()) fail(path + ":1", "expected the header '" + header() + "'");
+  for (std::size_t r = 0; r < table.rows.size(); ++r)
+    append_pose(table.rows[r], path + ":" + std::to_string(table.lines[r]), t);
   if (t.poses.empty()) fail(path, "has no poses");
   return t;
 }

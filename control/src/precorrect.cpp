@@ -8,12 +8,16 @@
 
 namespace vcloe::control {
 
+void check_drives_invertible(const servo::DriveGains<double>& g, double controller_period, const std::string& where) {
+  if (!(controller_period > 0) || !(g.lp + g.li * controller_period > 0) || !(g.ld >= 0))
+    fail(where, "the drives' law has no inverse for gains lp " + exact_number(g.lp) + ", li " + exact_number(g.li) +
+                    ", ld " + exact_number(g.ld) + " (lp + li Tc must be positive, ld non-negative; Tc = " +
+                    exact_number(controller_period) + " s)");
+}
+
 InverseDrives::InverseDrives(const servo::DriveGains<double>& gains, double controller_period, const Vec6d& tau_hold)
     : g_(gains), dt_(controller_period) {
-  if (!(controller_period > 0) || !(g_.lp + g_.li * dt_ > 0) || !(g_.ld >= 0))
-    fail("pre-correction", "the drives' law has no inverse for gains lp " + exact_number(g_.lp) + ", li " +
-                               exact_number(g_.li) + ", ld " + exact_number(g_.ld) +
-                               " (lp + li Tc must be positive, ld non-negative)");
+  check_drives_invertible(g_, dt_, "pre-correction");
   if (g_.li != 0) integral_ = tau_hold / g_.li;  // as servo::InnerPid::start_holding
 }
 

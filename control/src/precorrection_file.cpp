@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "vcloe/core/csv_table.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
@@ -29,37 +30,21 @@ std::string csv_text(const PrecorrectionFile& f) {
   return o.str();
 }
 
-double cell(const std::string& text, const std::string& path, int line, int column) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  const double v = std::strtod(begin, &end);
-  if (text.empty() || end != begin + text.size() || !std::isfinite(v) || std::abs(v) > kMaxTraceMagnitude)
-    fail(path + ":" + std::to_string(line), "column " + std::to_string(column) + ": expected a finite number, got '" +
-                                                text.substr(0, 40) + "'");
-  return v;
-}
-
+// The rows through the one numeric CSV reader (core/csv_table.hpp: CRLF, a byte-order mark,
+// spaces around cells, '+0.1' read as the trace reader reads them).
 std::vector<Vec6d> parse_rows(const std::string& text, const std::string& path, double controller_hz) {
-  std::istringstream in(text);
-  std::string line;
-  if (!std::getline(in, line) || line != kHeader)
-    fail(path + ":1", std::string("expected the header '") + kHeader + "'");
+  const CsvTable table = parse_csv_table(text, path, {kHeader, {}});
+  std::string found;
+  for (const std::string& name : table.header) found += (found.empty() ? "" : ",") + name;
+  if (found != kHeader) fail(path + ":1", std::string("expected the header '") + kHeader + "', got '" + found.substr(0, 80) + "'");
   std::vector<Vec6d> rows;
-  for (int n = 2; std::getline(in, line); ++n) {
-    std::istringstream cells(line);
-    std::string c;
-    double values[7];
-    int column = 0;
-    while (std::getline(cells, c, ',')) {
-      if (column == 7) fail(path + ":" + std::to_string(n), "more than 7 columns");
-      values[column] = cell(c, path, n, column + 1);
-      ++column;
-    }
-    if (column != 7) fail(path + ":" + std::to_string(n), "expected 7 columns, got " + std::to_string(column));
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const std::vector<double>& values = table.rows[r];
     const double t = static_cast<double>(rows.size()) / controller_hz;
     if (std::abs(values[0] - t) > 1e-9 * std::max(1.0, t))
-      fail(path + ":" + std::to_string(n), "column 1: expected t = " + exact_number(t) + " s (one row per controller tick)");
-    rows.push_back(Eigen::Map<const Vec6d>(values + 1));
+      fail(path + ":" + std::to_string(table.lines[r]),
+           "column 't': expected t = " + exact_number(t) + " s (one row per controller tick)");
+    rows.push_back(Eigen::Map<const Vec6d>(values.data() + 1));
   }
   if (rows.empty()) fail(path, "no rows: expected one per controller tick");
   return rows;
@@ -74,7 +59,7 @@ void write_precorrection(const std::string& path, const PrecorrectionFile& f, bo
                                   {"software_version", f.software_version}, {"model", to_json(f.model)},
                                   {"robot", to_json(f.robot)}, {"reference", to_json(f.reference)},
                                   {"experiment", to_json(f.experiment)}};
-  write_files_atomically({{sidecar_path(path), sidecar.dump(2) + "\n"}, {path, csv}}, force);
+  write_files_atomically({{sidecar_path(path), json_text(sidecar, sidecar_path(path))}, {path, csv}}, force);
 }
 
 PrecorrectionFile read_precorrection(const std::string& path) {

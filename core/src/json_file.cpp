@@ -1,5 +1,6 @@
 #include "vcloe/core/json_file.hpp"
 
+#include <cmath>
 #include <set>
 #include <vector>
 
@@ -34,5 +35,24 @@ nlohmann::json parse_json(const std::string& text, const std::string& name) {
 }
 
 nlohmann::json read_json_file(const std::string& path) { return parse_json(read_input_file(path), path); }
+
+namespace {
+
+void refuse_non_finite(const nlohmann::json& j, const std::string& key, const std::string& file) {
+  if (j.is_number_float() && !std::isfinite(j.get<double>()))
+    fail(file, "key '" + (key.empty() ? std::string("(root)") : key) + "': " + exact_number(j.get<double>()) +
+                   " is not a number JSON can hold; refusing to write a file that cannot be read back");
+  if (j.is_object())
+    for (const auto& [k, v] : j.items()) refuse_non_finite(v, key.empty() ? k : key + "." + k, file);
+  if (j.is_array())
+    for (std::size_t i = 0; i < j.size(); ++i) refuse_non_finite(j[i], key + "[" + std::to_string(i) + "]", file);
+}
+
+}  // namespace
+
+std::string json_text(const nlohmann::json& document, const std::string& file) {
+  refuse_non_finite(document, "", file);
+  return document.dump(2) + "\n";
+}
 
 }  // namespace vcloe

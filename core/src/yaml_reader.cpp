@@ -29,6 +29,13 @@ int YamlNode::line() const {
   return mark.line >= 0 ? mark.line + 1 : 0;
 }
 
+std::string YamlNode::where() const {
+  std::ostringstream where;
+  where << *file_;
+  if (line() > 0) where << ":" << line();
+  return where.str() + ": " + (path_.empty() ? std::string("document root") : "key '" + path_ + "'");
+}
+
 void YamlNode::fail(const std::string& what) const {
   std::ostringstream where;
   where << *file_;
@@ -178,6 +185,12 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& file, long
     if (const auto it = seen.find(key); it != seen.end())
       vcloe::fail(file + ":" + std::to_string(line),
                   "key '" + key + "' appears twice (first at line " + std::to_string(it->second) + ")");
+    // YAML 1.1's merge key: yaml-cpp (0.7) reads it as a key named "<<", so every reader would
+    // call it unknown — said as what it is instead.
+    if (key == "<<" && kv.first.Tag() != "tag:yaml.org,2002:str" && kv.first.Tag() != "!")
+      vcloe::fail(file + ":" + std::to_string(line),
+                  "a YAML merge key ('<<: …'); the YAML library vcloe reads its files with does not resolve merge "
+                  "keys: write the keys out (an *alias of a whole value still works)");
     seen.emplace(key, line);
     reject_duplicate_keys(kv.second, file, budget, depth + 1);
   }

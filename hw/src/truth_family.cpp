@@ -32,12 +32,17 @@ std::optional<SettingProblem> TruthFamily::realistic_problem() const {
     return bad("marker_position", "expected a length in [0, 0.05] m");
   if (!(marker_angle >= 0 && marker_angle <= sim::kMaxMarkerRotation))
     return bad("marker_angle", "expected an angle in [0, 0.2] rad");
-  if (!(base_position >= 0 && 3 * base_position <= 0.01)) return bad("base_position", "expected a sigma in [0, 0.0033] m");
-  if (!(base_angle >= 0 && 3 * base_angle <= 0.05)) return bad("base_angle", "expected a sigma in [0, 0.0167] rad");
+  // Bounds printed as the numbers compared (exact_number): a rounded 0.0167 read as allowed.
+  auto sigma = [&](const std::string& key, double v, double three_sigma, const char* unit) -> std::optional<SettingProblem> {
+    if (v >= 0 && v <= three_sigma / 3) return std::nullopt;
+    return bad(key, "expected a sigma in [0, " + exact_number(three_sigma / 3) + "] " + unit + " (3 sigma within " +
+                        exact_number(three_sigma) + "), got " + exact_number(v));
+  };
+  if (auto p = sigma("base_position", base_position, 0.01, "m")) return p;
+  if (auto p = sigma("base_angle", base_angle, 0.05, "rad")) return p;
   if (!(latency_low >= -0.05 && latency_high >= latency_low && latency_high <= 0.05))
     return SettingProblem{"latency_low", "latency_low, latency_high: expected -0.05 <= low <= high <= 0.05 s"};
-  if (!(latency_jitter >= 0 && 3 * latency_jitter <= 0.05))
-    return bad("latency_jitter", "expected a sigma in [0, 0.0167] s");
+  if (auto p = sigma("latency_jitter", latency_jitter, 0.05, "s")) return p;
   if (!(com >= 0 && com <= 0.05)) return bad("com", "expected a length in [0, 0.05] m");
   return std::nullopt;
 }

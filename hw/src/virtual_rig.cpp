@@ -22,8 +22,9 @@ std::optional<SettingProblem> VirtualRig::problem() const {
         camera_from_base_error.tail<3>().cwiseAbs().maxCoeff() <= 0.05))
     return bad("camera_from_base_error", "expected at most 0.01 m and 0.05 rad per coordinate (a residual, not a frame)");
   if (!(std::abs(latency_offset) <= 0.05)) return bad("latency_offset", "expected at most 0.05 s in magnitude");
-  if (!(latency_jitter >= 0 && 3 * latency_jitter <= 0.05))
-    return bad("latency_jitter", "expected a standard deviation in [0, 0.0167] s");
+  if (!(latency_jitter >= 0 && latency_jitter <= 0.05 / 3))  // the bound printed is the one compared
+    return bad("latency_jitter", "expected a standard deviation in [0, " + exact_number(0.05 / 3) +
+                                     "] s (3 sigma within 0.05 s), got " + exact_number(latency_jitter));
   if (!(platform_com.cwiseAbs().maxCoeff() <= 0.05)) return bad("platform_com", "expected at most 0.05 m per coordinate");
   if (!(backlash >= 0 && backlash <= 0.02)) return bad("backlash", "expected a play in [0, 0.02] rad");
   if (!(backlash_torque > 0 && backlash_torque <= 100)) return bad("backlash_torque", "expected a torque in (0, 100] N*m");
@@ -40,6 +41,7 @@ VirtualRig read_virtual_rig(const YamlNode& root) {
       {"camera_from_base_error", "latency_offset", "latency_jitter", "platform_com", "backlash", "backlash_torque"});
   if (auto v = n->find("camera_from_base_error")) rig.camera_from_base_error = v->as_vector(6);
   rig.latency_offset = n->get_double("latency_offset", 0);
+  rig.source = n->has("latency_offset") ? n->at("latency_offset").where() : n->where();
   rig.latency_jitter = n->get_double("latency_jitter", 0);
   if (auto v = n->find("platform_com")) rig.platform_com = v->as_vector(3);
   rig.backlash = n->get_double("backlash", 0);

@@ -144,6 +144,7 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
     l->reject_unknown_keys({"fit", "offset"});
     o.latency.fit = l->get_bool("fit", o.latency.fit);
     o.latency.offset = l->get_double("offset", o.latency.offset);
+    o.latency.source = l->has("offset") ? l->at("offset").where() : l->where();
   }
   o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
   // Ranges: IdentificationOptions' own check, reported at the option's key in this file.

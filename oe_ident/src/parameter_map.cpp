@@ -61,7 +61,10 @@ std::vector<double> ParameterMap::initial(const sim::LambdaVector<double>& prior
     const Coord& co = coords[c];
     if (co.latency) {
       const double centre = 0.5 * (latency.high + latency.low), half = 0.5 * (latency.high - latency.low);
-      d[static_cast<std::size_t>(c)] = std::atanh((latency.value - centre) / half);
+      // A start on a bound (offset 0 under a configured latency of 0: the bound is -0) begins a
+      // thousandth of the interval inside it: tanh reaches a bound only at infinity.
+      const double inside = std::clamp((latency.value - centre) / half, -0.999, 0.999);
+      d[static_cast<std::size_t>(c)] = std::atanh(inside);
       continue;
     }
     if (co.platform_moment >= 0) {
@@ -89,9 +92,11 @@ double ParameterMap::latency_derivative(const double* d) const {
 }
 
 void add_latency_coordinate(ParameterMap& map, double low, double high, double start) {
-  if (!(low < start && start < high))
-    fail("identify", "the latency offset's start " + exact_number(start) + " s is not inside its bounds (" +
-                         exact_number(low) + ", " + exact_number(high) + ") s");
+  // A start on a bound is allowed (offset 0 under a configured latency of 0); initial() begins
+  // it a thousandth of the interval inside.
+  if (!(low < high && low <= start && start <= high))
+    fail("identify", "the latency offset's start " + exact_number(start) + " s is not within its bounds [" +
+                         exact_number(low) + ", " + exact_number(high) + "] s");
   ParameterMap::Coord c;
   c.log = false;
   c.latency = true;

@@ -38,11 +38,11 @@ void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor
 
 void check_latency(const std::vector<Experiment>& exps, const LatencyOptions& l) {
   const LatencyBounds b = latency_bounds(exps);
-  const std::string where = "identification option 'latency.offset'";
-  if (l.fit && !(b.low < l.offset && l.offset < b.high))
-    fail(where, "expected a start inside the fitted offset's bounds (" + exact_number(b.low) + ", " +
+  const std::string where = l.source.empty() ? "identification option 'latency.offset'" : l.source;
+  if (l.fit && !(b.low <= l.offset && l.offset <= b.high))
+    fail(where, "expected a start within the fitted offset's bounds [" + exact_number(b.low) + ", " +
                     exact_number(b.high) +
-                    ") s (half a camera period, and no later than the configured latency), got " +
+                    "] s (half a camera period, and no earlier than minus the configured latency), got " +
                     exact_number(l.offset) + " s; latency.fit: false holds it at any causal value");
   if (!l.fit && !(l.offset >= -b.latency))
     fail(where, "expected at least -" + exact_number(b.latency) + " s (a frame is read before it arrives: " +

@@ -3,6 +3,8 @@
 // parameters, then the rest), so that its first complaint stays the same.
 #include <cmath>
 
+#include <Eigen/Eigenvalues>
+
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
@@ -15,6 +17,10 @@ using nlohmann::json;
 using Node = vcloe::JsonNode;
 
 // What a missing key says: the file was not written by this vcloe.
+// How far below zero a correlation matrix's smallest eigenvalue may be from rounding alone: the
+// report's 67 x 67 at most, each entry written to 17 digits, is positive semi-definite to ~1e-14.
+constexpr double kCorrelationEigenTolerance = 1e-6;
+
 constexpr const char* kMissingHint = "(not written by `vcloe identify`, or by an older vcloe? run it again)";
 
 namespace {
@@ -171,14 +177,45 @@ AdequacyEntry read_adequacy(const Node& a) {
   return out;
 }
 
-Correlation read_correlation(const Node& c) {
+// The correlation matrix as the writer makes it (identification.cpp: correlation()): over the
+// parameters with a sigma, in registry order, each named once; symmetric, a unit diagonal,
+// every |rho| <= 1 and positive semi-definite within rounding (predict takes sigma_i sigma_j rho_ij
+// as a covariance: an indefinite one gave zero and negative variances, clipped silently).
+Correlation read_correlation(const Node& c, const std::vector<ParameterEntry>& parameters) {
+  std::vector<std::string> fitted;
+  for (const ParameterEntry& p : parameters)
+    if (p.sigma > 0) fitted.push_back(p.name);
   Correlation out{c["parameters"].strings(), {}};
+  if (out.parameters != fitted) {
+    std::string list;
+    for (const std::string& n : fitted) list += (list.empty() ? "" : ", ") + n;
+    c["parameters"].refuse("the " + std::to_string(fitted.size()) + " parameters with a sigma, once each in registry order (" +
+                           list.substr(0, 200) + ")");
+  }
+  const std::size_t n = out.parameters.size();
   const Node m = c["matrix"];
-  for (std::size_t i = 0; i < m.array_size(out.parameters.size()); ++i) {
-    m[i].array_size(out.parameters.size());
-    std::vector<double> row(out.parameters.size());
-    for (std::size_t k = 0; k < row.size(); ++k) row[k] = m[i][k].number_or_nan();
+  Eigen::MatrixXd R(n, n);
+  for (std::size_t i = 0; i < m.array_size(n); ++i) {
+    m[i].array_size(n);
+    std::vector<double> row(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      row[k] = m[i][k].number();
+      if (!(std::abs(row[k]) <= 1 + 1e-9)) m[i][k].refuse("a correlation in [-1, 1]");
+      if (i == k && std::abs(row[k] - 1) > 1e-9) m[i][k].refuse("1 (a parameter's correlation with itself)");
+      R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = row[k];
+    }
     out.matrix.push_back(row);
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (std::abs(out.matrix[i][k] - out.matrix[k][i]) > 1e-9)
+        m[i][k].refuse("matrix[" + std::to_string(k) + "][" + std::to_string(i) + "] (" + exact_number(out.matrix[k][i]) +
+                       "): a correlation matrix is symmetric");
+  if (n > 0) {
+    const double lowest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(R, Eigen::EigenvaluesOnly).eigenvalues()(0);
+    if (lowest < -kCorrelationEigenTolerance)
+      m.refuse("a positive semi-definite matrix (a correlation matrix is one; its smallest eigenvalue is " +
+               exact_number(lowest) + ", below -" + exact_number(kCorrelationEigenTolerance) + ")");
   }
   return out;
 }
@@ -275,7 +312,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.adequacy = read_adequacy(root["adequacy"]);
   if (r.adequacy.experiments.size() != r.after_rms_all.size())
     root["adequacy"]["experiments"].refuse("one entry per experiment (" + std::to_string(r.after_rms_all.size()) + ")");
-  r.correlation = read_correlation(root.need("correlation"));
+  r.correlation = read_correlation(root.need("correlation"), r.parameters);
   r.singular_values = root["singular_values"].numbers(true);
   r.rank_tolerance = root.need("rank_tolerance").non_negative();
   r.consistency = root.need("consistency").strings();

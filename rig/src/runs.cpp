@@ -1,5 +1,6 @@
 #include "vcloe/rig/runs.hpp"
 
+#include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/setup.hpp"
 
@@ -10,9 +11,29 @@ void SimulateOptions::validate() const {
       .input_trace(precorrection, "--precorrection").output_trace(out, "--out").check();
 }
 
+namespace {
+
+// The twin models the drives and the dynamics, not the camera's view of the robot: a model file
+// whose encoders read off their zero, or whose markers sit off the platform frame (a kinematic
+// calibration's), would be simulated without them and say nothing — refused at the key instead.
+void refuse_what_the_twin_ignores(const sim::RobotModel& m, const std::string& file) {
+  for (int i = 0; i < sim::kLegs; ++i)
+    if (m.legs[static_cast<std::size_t>(i)].encoder_offset != 0)
+      fail(file, "key 'legs[" + std::to_string(i) + "].encoder_offset': " +
+                     exact_number(m.legs[static_cast<std::size_t>(i)].encoder_offset) +
+                     " rad; the twin of `vcloe simulate` has no encoders to offset (`vcloe run --truth` simulates "
+                     "them); remove the key to simulate the model without it");
+  if (m.marker_frame != Vec6d::Zero())
+    fail(file, "key 'marker_frame': the twin of `vcloe simulate` measures the platform frame itself, not markers "
+               "off it (`vcloe run --truth` simulates them); remove the key to simulate the model without it");
+}
+
+}  // namespace
+
 void simulate_to_file(const SimulateOptions& o) {
   o.validate();
   const ExperimentSetup s = load_setup(o.model, o.experiment, o.reference);
+  refuse_what_the_twin_ignores(s.model, o.model);
   std::vector<Vec6d> correction;
   if (!o.precorrection.empty()) correction = precorrection_for(s, o.precorrection);
   const PoseTrace t = twin_trace(s, s.lambda, o.precorrection.empty() ? nullptr : &correction);

@@ -1,5 +1,7 @@
 #include "vcloe/rig/setup.hpp"
 
+#include "vcloe/bridge/safety.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -45,7 +47,8 @@ PoseTrace to_trace(const ExperimentSetup& s, const servo::LoopResult<double>& r)
 }  // namespace
 
 ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
-                           const excitation::FourierTrajectory& trajectory, const std::string& reference_name) {
+                           const excitation::FourierTrajectory& trajectory, const std::string& reference_name,
+                           bool prepare_loop) {
   ExperimentSetup s;
   s.model = robot.model;
   s.lambda = robot.lambda;
@@ -54,21 +57,21 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
   s.trajectory = trajectory;
   const excitation::FeasibilityReport f = excitation::check_feasibility(model, trajectory);
   if (!f.feasible) fail(reference_name, "reference refused before any motion: " + f.reason);
-  s.reference = servo::prepare_reference(model, experiment.timing, trajectory);
+  if (prepare_loop) s.reference = servo::prepare_reference(model, experiment.timing, trajectory);
   return s;
 }
 
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
-                           const std::string& reference_file) {
+                           const std::string& reference_file, bool prepare_loop) {
   const servo::ExperimentConfig experiment =
       experiment_file.empty() ? servo::ExperimentConfig{} : servo::load_experiment(experiment_file);
   const excitation::FourierTrajectory trajectory = excitation::load_trajectory(reference_file);
   // Named here, where both files are known (servo's own check cannot say which file to change).
-  if (!experiment_file.empty() && experiment.timing.latency >= trajectory.duration)
+  if (prepare_loop && !experiment_file.empty() && experiment.timing.latency >= trajectory.duration)
     fail(experiment_file, "key 'timing.latency': " + exact_number(experiment.timing.latency) +
                               " s is not shorter than the " + exact_number(trajectory.duration) + " s run of " +
                               reference_file + ": no measured pose would ever reach the controller");
-  ExperimentSetup s = make_setup(sim::load_robot(robot_file), experiment, trajectory, reference_file);
+  ExperimentSetup s = make_setup(sim::load_robot(robot_file), experiment, trajectory, reference_file, prepare_loop);
   s.robot_file = robot_file;
   s.experiment_file = experiment_file;
   s.reference_file = reference_file;
@@ -294,12 +297,36 @@ void print_written(const std::string& path, const PoseTrace& t) {
             << "\n";
 }
 
+void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>& command, const std::string& what) {
+  bridge::SafetyLimits limits;
+  limits.joint_limit = s.model.joint_limit;
+  const double period = s.experiment.timing.controller_period();
+  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), period);
+  monitor.set_applied(s.reference.start_theta);
+  for (std::size_t k = 0; k < command.size(); ++k) {
+    monitor.on_command(command[k], static_cast<std::int64_t>(k));
+    monitor.limit(command[k]);
+    if (monitor.stop() || monitor.limited_ticks() > 0)
+      fail(what, "at t = " + exact_number(static_cast<double>(k) * period) + " s: " +
+                     (monitor.stop() ? monitor.stop()->detail
+                                     : "it moves faster than the joint rate limit of " +
+                                           exact_number(limits.max_command_speed) + " rad/s") +
+                     " (the robot's safety monitor would stop or hold it back; docs/protocol.md, Safety)");
+  }
+}
+
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file) {
   const control::PrecorrectionFile f = control::read_precorrection(file);
   control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
-  if (f.model.none() || sha256_file_now(f.model.path) != f.model.sha256)
+  // The commands as the live robot applies them (bridge::SafetyMonitor): one rule for the rig and
+  // the in-process run, checked before any motion.
+  check_command_followable(s, f.command, file + ": its command cannot be followed");
+  std::error_code ec;
+  const bool readable = !f.model.none() && std::filesystem::is_regular_file(f.model.path, ec);
+  if (!readable || sha256_file_now(f.model.path) != f.model.sha256)
     fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
-                   ", which is gone or has changed since: the robot it was made for cannot be checked");
+                   " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
+                   ": the robot it was made for cannot be checked");
   if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model); i >= 0)
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");

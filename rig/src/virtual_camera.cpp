@@ -21,9 +21,9 @@ VirtualCamera::VirtualCamera(const sim::RobotModel& truth, const hw::VirtualRig&
   rig.validate("virtual rig");
   const double shortest = clock.timing.latency + rig.latency_offset - 3 * rig.latency_jitter;
   if (!(shortest >= 0))
-    fail("virtual rig", "latency_offset " + exact_number(rig.latency_offset) + " s and 3 x latency_jitter " +
+    fail(rig.source.empty() ? "virtual rig" : rig.source, "latency_offset " + exact_number(rig.latency_offset) + " s and 3 x latency_jitter " +
                             exact_number(3 * rig.latency_jitter) + " s make the true latency negative with the " +
-                            exact_number(clock.timing.latency) + " s the experiment configures");
+                            exact_number(clock.timing.latency) + " s the experiment configures (timing.latency)");
 }
 
 Vec6d VirtualCamera::readout(int frame) {

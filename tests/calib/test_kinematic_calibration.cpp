@@ -4,11 +4,16 @@
 // departure of the robot is told by the residual verdict.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <iostream>
+
+#include <unistd.h>
 
 #include "../test_support.hpp"
 #include "kinematic_fixtures.hpp"
 #include "vcloe/calib/pose_selection.hpp"
+#include "vcloe/calib/static_trace.hpp"
 
 using namespace vcloe;
 using namespace vcloe::calib;
@@ -168,4 +173,34 @@ TEST(PoseSelection, DOptimalPosesBeatRandomOnesAndReachTheTargets) {
   EXPECT_GT(best.log_det, s.random.log_det);
   EXPECT_LT(best.base_joint, s.random.base_joint);
   for (const Vec6d& q : s.joints) EXPECT_LE(q.cwiseAbs().maxCoeff(), 0.9 * nominal.joint_limit + 1e-12);
+}
+
+// The static-pose trace is read by the one numeric CSV reader (core/csv_table.hpp) and what no
+// measurement can be is refused at its line and column: a negative standard deviation (read as
+// it stood, then weighted as a noise level) and a negative settle time; 'nan' is read only where
+// the writer means it (a pose that never settled).
+TEST(StaticTrace, WhatNoMeasurementCanBeIsRefusedAtItsLineAndColumn) {
+  const auto dir = std::filesystem::temp_directory_path() / ("vcloe-static-trace-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "s.csv").string();
+  StaticTrace t;
+  for (int k = 0; k < 2; ++k) {
+    StaticPose p;
+    p.joints = Vec6d::Constant(0.1 * k), p.measured = Vec6d::Constant(0.01 * k), p.scatter = Vec6d::Constant(1e-5);
+    p.frames = 50;
+    t.poses.push_back(p);
+    t.command.push_back(p.joints);
+    t.settled_s.push_back(k == 0 ? 0.25 : NAN);
+  }
+  t.info.software = "test", t.info.camera_hz = 100;
+  write_static_trace(path, t, true);
+  const StaticTrace back = read_static_trace(path);
+  ASSERT_EQ(back.poses.size(), 2u);
+  EXPECT_EQ(back.settled_s[0], 0.25);
+  EXPECT_TRUE(std::isnan(back.settled_s[1]));
+  t.poses[1].scatter(0) = -1e-5;
+  write_static_trace(path, t, true);
+  EXPECT_EQ(test::error_of([&] { read_static_trace(path); }),
+            path + ":3: column 'sd_x': expected a standard deviation (>= 0), got -1e-05");
+  std::filesystem::remove_all(dir);
 }

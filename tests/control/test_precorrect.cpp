@@ -157,3 +157,50 @@ TEST(PrecorrectionFile, ReadsBackWhatWasWrittenAndRefusesAnotherReference) {
             std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+// The pre-correction CSV is read by the one numeric CSV reader (core/csv_table.hpp), as traces
+// are: a file a spreadsheet saved with CRLF line ends, a byte-order mark, spaces around cells and
+// '+' signs reads back the same commands (each was "expected the header" or "expected a finite
+// number"); a cell beyond any angle names its column.
+TEST(PrecorrectionFile, ASpreadsheetsSavedCopyReadsBackTheSameCommands) {
+  const auto dir = std::filesystem::temp_directory_path() / ("vcloe-precorrection-csv-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "p.csv").string(), ref = (dir / "a.yaml").string();
+  std::ofstream(ref) << "a\n";
+  control::PrecorrectionFile f;
+  f.controller_hz = 1000;
+  f.command = {Vec6d::Constant(0.1), Vec6d::Constant(-0.2), Vec6d::LinSpaced(6, 0.0, 0.5)};
+  f.reference = file_record(ref);
+  f.software_version = "test";
+  control::write_precorrection(path, f, false);
+  const std::string csv = read_input_file(path);
+  // The CSV replaced behind its sidecar, the sidecar's hash made to match (a user's edit).
+  auto rewrite = [&](const std::string& text) {
+    const std::string side = sidecar_path(path);
+    std::string meta = read_input_file(side);
+    const std::size_t at = meta.find("\"csv_sha256\": \"") + 15;
+    meta.replace(at, 64, sha256(text));
+    std::ofstream(side, std::ios::trunc) << meta;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  };
+  std::string edited = "\xEF\xBB\xBF";
+  for (std::size_t start = 0; start < csv.size();) {
+    const std::size_t end = csv.find('\n', start);
+    std::string line = csv.substr(start, end - start);
+    start = end + 1;
+    for (std::size_t c = line.find(','); c != std::string::npos; c = line.find(',', c + 4)) line.replace(c, 1, " , ");
+    if (line[0] != 't') line = "+" + line;
+    edited += line + "\r\n";
+  }
+  rewrite(edited);
+  const control::PrecorrectionFile back = control::read_precorrection(path);
+  ASSERT_EQ(back.command.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(back.command[k], f.command[k]);
+  std::string huge = csv;
+  huge.replace(huge.rfind(',') + 1, std::string::npos, "1e300\n");
+  rewrite(huge);
+  EXPECT_EQ(test::error_of([&] { control::read_precorrection(path); }),
+            path + ":4: column 'cmd_theta6': 1e300 is beyond any time, position or angle a trace holds (at most 1e+06 s, "
+                   "m, rad)");
+  std::filesystem::remove_all(dir);
+}

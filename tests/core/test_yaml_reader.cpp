@@ -146,3 +146,15 @@ TEST(Error, IsOneLineWhateverTheInputItQuotes) {
   const std::string e = test::error_of([] { YamlDoc::parse("n: |\n  1\n  2\n", "t.yaml").root().get_double("n"); });
   EXPECT_EQ(e, "t.yaml:1: key 'n': expected a number, got '1\\n2\\n'");
 }
+
+// YAML 1.1's merge key: yaml-cpp 0.7 does not resolve it (it reads a key named "<<"), so every
+// reader called it an unknown key naming '<<' as if it were a typo. Said as what it is, at its
+// line; a quoted "<<" is an ordinary key; an alias of a whole value still works.
+TEST(YamlReader, AMergeKeyIsSaidAsSuchBecauseTheLibraryDoesNotResolveIt) {
+  const std::string merged = "base: &b {kp: 0.3}\nouter_pid:\n  <<: *b\n  form: feedforward\n";
+  EXPECT_EQ(error_of([&] { YamlDoc::parse(merged, "a2.yaml"); }),
+            "a2.yaml:3: a YAML merge key ('<<: …'); the YAML library vcloe reads its files with does not resolve "
+            "merge keys: write the keys out (an *alias of a whole value still works)");
+  EXPECT_NO_THROW(YamlDoc::parse("\"<<\": 1\n", "quoted.yaml"));
+  EXPECT_NO_THROW(YamlDoc::parse("base: &b {kp: 0.3}\nouter_pid: *b\n", "alias.yaml"));
+}

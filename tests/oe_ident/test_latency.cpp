@@ -71,7 +71,7 @@ IdentificationResult fit(const Experiment& e, const sim::LambdaVector<double>& t
     o.spec[k].mode = Mode::Free;
     start(k) *= 1.15;
   }
-  o.latency = {!held.has_value(), held.value_or(0.0)};
+  o.latency = {!held.has_value(), held.value_or(0.0), ""};
   return identify(test::default_robot(), start, servo::OuterGains{}, {e}, o);
 }
 
@@ -103,8 +103,15 @@ TEST(LatencyOffset, ItsCoordinateStaysInsideItsBoundsAndLeavesLambdaAlone) {
     d[static_cast<std::size_t>(q)] = u;
     EXPECT_NEAR(map.latency_derivative(d.data()), fd, 1e-9 * 5e-3 + 1e-6 * std::abs(fd)) << u;
   }
-  EXPECT_EQ(test::error_of([&] { add_latency_coordinate(map, -4e-3, 5e-3, 5e-3); }),
-            "identify: the latency offset's start 0.005 s is not inside its bounds (-0.004, 0.005) s");
+  EXPECT_EQ(test::error_of([&] { add_latency_coordinate(map, -4e-3, 5e-3, 6e-3); }),
+            "identify: the latency offset's start 0.006 s is not within its bounds [-0.004, 0.005] s");
+  // A start on a bound (offset 0 under a configured latency of 0) begins just inside it: finite.
+  ParameterMap edge;
+  add_latency_coordinate(edge, -0.0, 5e-3, 0.0);
+  const std::vector<double> d0 = edge.initial(sim::LambdaVector<double>::Ones());
+  EXPECT_TRUE(std::isfinite(d0[0]));
+  EXPECT_GE(edge.latency_offset(d0.data()), 0.0);
+  EXPECT_LT(edge.latency_offset(d0.data()), 1e-5);
 }
 
 TEST(LatencyOffset, SensitivitiesOfTheLateCameraAreCentralDifferencesOfTheTwin) {
@@ -213,12 +220,22 @@ TEST(LatencyOffset, TheOptionIsCheckedAndReadFromTheSettingsFile) {
   EXPECT_DOUBLE_EQ(b.high, 5e-3);
   o.latency.offset = 6e-3;
   EXPECT_EQ(test::error_of([&] { check_identification_inputs({e}, o); }),
-            "identification option 'latency.offset': expected a start inside the fitted offset's bounds (-0.005, "
-            "0.005) s (half a camera period, and no later than the configured latency), got 0.006 s; latency.fit: "
-            "false holds it at any causal value");
-  o.latency = {false, 6e-3};
+            "identification option 'latency.offset': expected a start within the fitted offset's bounds [-0.005, "
+            "0.005] s (half a camera period, and no earlier than minus the configured latency), got 0.006 s; "
+            "latency.fit: false holds it at any causal value");
+  // Read from a file, the message names the file, line and key (it was the option's name alone).
+  o.latency = parse_identification_config("notes: x\nlatency:\n  fit: true\n  offset: 0.02\n", "l3.yaml").options.latency;
+  EXPECT_EQ(test::error_of([&] { check_identification_inputs({e}, o); }).rfind("l3.yaml:4: key 'latency.offset': expected", 0),
+            0u);
+  o.latency = {false, 6e-3, ""};
   EXPECT_EQ(test::error_of([&] { check_identification_inputs({e}, o); }), "");
-  o.latency = {false, -11e-3};
+  // An experiment with no latency: its bounds are [-0, 0.005] and the default start 0 is in them
+  // (it was refused: every trace of a zero-latency experiment failed under the default settings).
+  Experiment e0 = e;
+  e0.reference.clock.timing.latency = 0;
+  o.latency = {true, 0.0, ""};
+  EXPECT_EQ(test::error_of([&] { check_identification_inputs({e0}, o); }), "");
+  o.latency = {false, -11e-3, ""};
   EXPECT_NE(test::error_of([&] { check_identification_inputs({e}, o); }).find("expected at least -0.01 s"),
             std::string::npos);
 }

@@ -8,6 +8,7 @@
 
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -50,7 +51,13 @@ report::IdentificationReport sample() {
   r.failed_simulations = 1;
   r.adequacy = {"model error visible", "the residual is mostly camera noise", "beta of experiment 1", 0.4, 0.21, 1.3,
                 1.14, {{{1, 1, 1, 1.2, 1.1, 1}, {0.1, 0, -0.1, 0.5, 0.4, 0}, {0.1, 0, 0, 0.5, 0.4, 0}}, {}}};
-  r.correlation = {{"m_p", "lp"}, {{1.0, -0.25}, {-0.25, 1.0}}};
+  // Over the parameters with a sigma, in registry order (as identification.cpp writes it).
+  for (const auto& p : r.parameters)
+    if (p.sigma > 0) r.correlation.parameters.push_back(p.name);
+  const std::size_t n = r.correlation.parameters.size();
+  r.correlation.matrix.assign(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) r.correlation.matrix[i][i] = 1.0;
+  r.correlation.matrix[0][1] = r.correlation.matrix[1][0] = -0.25;
   r.singular_values = {10, 1, 1e-9};
   r.rank_tolerance = 1e-7;
   r.consistency = {};
@@ -142,5 +149,48 @@ TEST(IdentificationReport, AMissingKeyOrParameterIsRefusedAsWrittenByAnotherProg
   EXPECT_EQ(refusal(j), "m.report.json: key 'latency_offset.sigma': expected a non-negative number, got -1e-05");
   j = report::to_json(sample());
   j["correlation"]["matrix"][1] = {0.5};
-  EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[1]': expected an array of 2, got [0.5]");
+  EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[1]': expected an array of 23, got [0.5]");
+}
+
+// The correlation matrix read back as the writer makes it: over the parameters with a sigma,
+// once each in registry order; symmetric, a unit diagonal, |rho| <= 1, positive semi-definite.
+// Each of these was read as it stood and turned into zero or negative variances by `predict`.
+TEST(IdentificationReport, ACorrelationMatrixNoWriterMakesIsRefusedNamingTheKey) {
+  const json good = report::to_json(sample());
+  ASSERT_EQ(refusal(good), "");
+  json j = good;
+  j["correlation"]["matrix"][0][1] = 5.0;
+  EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[0][1]': expected a correlation in [-1, 1], got 5.0");
+  j = good;
+  j["correlation"]["matrix"][0][1] = 0.1;  // [1][0] stays -0.25
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'correlation.matrix[1][0]': expected matrix[0][1] (0.1): a correlation "
+                             "matrix is symmetric", 0), 0u) << refusal(j);
+  j = good;
+  j["correlation"]["matrix"][2][2] = 0.5;
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'correlation.matrix[2][2]': expected 1", 0), 0u) << refusal(j);
+  j = good;
+  const std::size_t n = j["correlation"]["parameters"].size();
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b)
+      if (a != b) j["correlation"]["matrix"][a][b] = -0.99;  // every pair: no covariance is that
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'correlation.matrix': expected a positive semi-definite matrix", 0), 0u)
+      << refusal(j);
+  j = good;
+  j["correlation"]["parameters"][1] = j["correlation"]["parameters"][0];  // a name twice
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'correlation.parameters': expected the 23 parameters with a sigma", 0), 0u)
+      << refusal(j);
+  j = good;
+  j["correlation"]["parameters"].erase(3);  // one fewer than have a sigma
+  EXPECT_NE(refusal(j).find("key 'correlation.parameters': expected the 23 parameters"), std::string::npos) << refusal(j);
+}
+
+// Whatever a writer holds, a non-finite number is refused naming the file and key before
+// anything is written (the library wrote null, which the reader then refused).
+TEST(IdentificationReport, ANonFiniteNumberIsRefusedByTheJsonWriterNamingTheKey) {
+  report::IdentificationReport r = sample();
+  r.parameters[3].sigma = INFINITY;
+  EXPECT_EQ(test::error_of([&] { json_text(report::to_json(r), "m.report.json"); }),
+            "m.report.json: key 'parameters[3].sigma': inf is not a number JSON can hold; refusing to write a file "
+            "that cannot be read back");
+  EXPECT_EQ(test::error_of([&] { json_text(report::to_json(sample()), "m.report.json"); }), "");
 }

@@ -71,9 +71,14 @@ void measure(const CalibrateKinematicsOptions& o, const sim::RobotModel& nominal
   calib::StaticTrace t = rig::measure_static_poses(truth, nominal, s.joints, mo);
   t.info.robot = file_record(o.robot), t.info.truth = file_record(o.truth);
   double settled = 0;
-  for (double v : t.settled_s) settled = std::isfinite(v) ? std::max(settled, v) : INFINITY;
+  std::size_t unsettled = 0;  // a joint still faster than 1 mrad/s at the end of the wait: no time to print
+  for (double v : t.settled_s) std::isfinite(v) ? void(settled = std::max(settled, v)) : void(++unsettled);
   log << "measured " << t.poses.size() << " poses on the virtual robot in " << fixed(t.poses.size() * (o.move_s + o.settle_s + o.measure_s), 1)
-      << " s of motion; every joint slower than 1 mrad/s at most " << fixed(settled, 3) << " s after each move\n";
+      << " s of motion; ";
+  if (unsettled == 0) log << "every joint slower than 1 mrad/s at most " << fixed(settled, 3) << " s after each move\n";
+  else
+    log << unsettled << " of " << t.poses.size() << " poses with a joint still faster than 1 mrad/s at the end of "
+        << "--settle " << exact_number(o.settle_s) << " s and --hold " << exact_number(o.measure_s) << " s (measured anyway)\n";
   calib::write_static_trace(o.measure_out, t, o.force);
 }
 
@@ -88,7 +93,13 @@ Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
   const calib::StaticTrace trace = calib::read_static_trace(poses_file);
   calib::KinematicCalibrationOptions co;
   if (!o.quiet) co.progress = [](const std::string& line) { std::cerr << line << "\n"; };
-  const calib::KinematicCalibrationResult r = calib::calibrate_kinematics(robot.model, trace.poses, co);
+  const calib::KinematicCalibrationResult r = [&] {
+    try {  // the fit names a pose by its number; the user needs the file it came from too
+      return calib::calibrate_kinematics(robot.model, trace.poses, co);
+    } catch (const Error& e) {
+      fail(poses_file, std::string(e.what()) + " (pose N is data row N; robot file " + o.robot + ")");
+    }
+  }();
   detail::CalibrationInputs in{file_record(o.robot), file_record(poses_file), std::nullopt, std::nullopt};
   if (!o.truth.empty()) {
     in.truth = file_record(o.truth);

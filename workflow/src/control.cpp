@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "vcloe/bridge/safety.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/defaults.hpp"
@@ -28,8 +27,8 @@ struct Loaded {
 };
 
 Loaded load(const std::string& model, const std::string& robot, const std::string& experiment,
-            const std::string& reference) {
-  Loaded l{rig::load_setup(robot, experiment, reference), sim::load_robot(model)};
+            const std::string& reference, bool prepare_loop) {
+  Loaded l{rig::load_setup(robot, experiment, reference, prepare_loop), sim::load_robot(model)};
   if (const int i = sim::first_differing_leg(l.model.model, l.setup.model); i >= 0)
     fail(model, "is a model of another robot: geometry of leg " + std::to_string(i + 1) + " differs from " + robot);
   return l;
@@ -48,13 +47,18 @@ std::string predict_header() {
   return h + "\n";
 }
 
-std::string predict_csv(const control::Prediction& p) {
+// The prediction's CSV; a non-finite cell is refused before anything is written (a reader of
+// the file could not tell it from a measurement).
+std::string predict_csv(const control::Prediction& p, const std::string& out) {
   std::ostringstream o;
   o << predict_header();
   const control::LoadVector zero = control::LoadVector::Zero();
   for (std::size_t n = 0; n < p.load.size(); ++n) {
     o << exact_number(static_cast<double>(n) * p.period);
     const control::LoadVector& sigma = p.sigma.empty() ? zero : p.sigma[n];
+    if (!p.load[n].allFinite() || !sigma.allFinite())
+      fail(out, "sample " + std::to_string(n) + " (t = " + exact_number(static_cast<double>(n) * p.period) +
+                    " s) holds a non-finite load or sigma; refusing to write it");
     for (int r = 0; r < control::kLoadSize; ++r) o << "," << exact_number(p.load[n](r));
     for (int r = 0; r < control::kLoadSize; ++r) o << "," << exact_number(sigma(r));
     o << "\n";
@@ -99,7 +103,12 @@ control::XiCovariance xi_covariance(const report::IdentificationReport& rep, con
   if (rep.parameters.size() != static_cast<std::size_t>(sim::kNumLambda))
     fail(file, "expected the 67 parameters of the registry");
   control::XiCovariance C = control::XiCovariance::Zero();
-  for (int i = 0; i < sim::kNumXi; ++i) C(i, i) = rep.parameters[i].sigma * rep.parameters[i].sigma;
+  for (int i = 0; i < sim::kNumXi; ++i) {
+    C(i, i) = rep.parameters[i].sigma * rep.parameters[i].sigma;
+    if (!std::isfinite(C(i, i)))  // a variance beyond a double would write inf into every band
+      fail(file, "key 'parameters[" + std::to_string(i) + "].sigma': " + exact_number(rep.parameters[i].sigma) +
+                     " squared is beyond a double; expected a sigma whose variance is a number");
+  }
   const auto& names = rep.correlation.parameters;
   for (std::size_t a = 0; a < names.size(); ++a)
     for (std::size_t b = 0; b < names.size(); ++b) {
@@ -119,7 +128,14 @@ void PredictOptions::validate() const {
 
 Report predict_to_file(const PredictOptions& o) {
   o.validate();
-  const Loaded l = load(o.model, o.robot, o.experiment, o.reference);
+  const Loaded l = load(o.model, o.robot, o.experiment, o.reference, false);  // no loop: its latency is no matter
+  const double duration = l.setup.trajectory.duration;
+  if (o.period > 0 && !(o.period <= duration))  // one sample, t = 0, would pass for the whole reference
+    fail("--period", "expected at most the reference's duration, " + exact_number(duration) + " s of " + o.reference +
+                         ", got " + exact_number(o.period) + " s");
+  if (o.period > 0 && !(duration / o.period <= 1e8))
+    fail("--period", "expected at least " + exact_number(duration / 1e8) + " s (at most 10^8 samples over the " +
+                         exact_number(duration) + " s of " + o.reference + "), got " + exact_number(o.period) + " s");
   std::optional<control::XiCovariance> cov;
   std::string band = "no uncertainty band: " + report_of(o.model) + " not found";
   if (std::filesystem::exists(report_of(o.model))) {
@@ -132,7 +148,7 @@ Report predict_to_file(const PredictOptions& o) {
   const double period = o.period > 0 ? o.period : l.setup.experiment.timing.camera_period();
   const control::SampledMotion motion = control::sample_motion(control::motion_of(l.setup.trajectory), period);
   const control::Prediction p = control::predict(l.model.model, l.model.lambda.head<sim::kNumXi>(), motion, cov ? &*cov : nullptr);
-  if (!o.out.empty()) write_file_atomically(o.out, predict_csv(p), o.force);
+  if (!o.out.empty()) write_file_atomically(o.out, predict_csv(p, o.out), o.force);
   Report r = predict_summary(p, band);
   if (!o.out.empty()) r.text += "wrote " + o.out + " (" + std::to_string(p.load.size()) + " samples)\n";
   return r;
@@ -143,33 +159,19 @@ void PrecorrectOptions::validate() const {
       .input(reference, "--reference").output_trace(out, "--out").check();
 }
 
-namespace {
-
-// The command as the robot's side applies it (bridge::SafetyMonitor: joint range, rate limit per
-// tick): a command it would stop or hold back is refused before anything moves.
-void check_command(const rig::ExperimentSetup& s, const control::PreCorrection& pc, const std::string& reference) {
-  bridge::SafetyLimits limits;
-  limits.joint_limit = s.model.joint_limit;
-  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), pc.period);
-  monitor.set_applied(s.reference.start_theta);
-  for (std::size_t k = 0; k < pc.command.size(); ++k) {
-    monitor.on_command(pc.command[k], static_cast<std::int64_t>(k));
-    monitor.limit(pc.command[k]);
-    if (monitor.stop() || monitor.limited_ticks() > 0)
-      fail(reference, "the pre-corrected command cannot be followed at t = " + exact_number(static_cast<double>(k) * pc.period) +
-                          " s: " + (monitor.stop() ? monitor.stop()->detail :
-                                    "it moves faster than the joint rate limit of " + exact_number(limits.max_command_speed) + " rad/s"));
-  }
-}
-
-}  // namespace
-
 Report precorrect_to_file(const PrecorrectOptions& o) {
   o.validate();
-  const Loaded l = load(o.model, o.robot, o.experiment, o.reference);
+  const Loaded l = load(o.model, o.robot, o.experiment, o.reference, true);
+  // The model's drive gains first: a law without an inverse, or one so weak that the command it
+  // asks for is beyond the robot, is the model's (its drive_pid), not the reference's.
+  const std::string gains = o.model + ": key 'drive_pid'";
+  const servo::DriveGains<double> drives = servo::drive_gains<double>(l.model.lambda);
+  control::check_drives_invertible(drives, l.setup.experiment.timing.controller_period(), gains);
   const control::PreCorrection pc =
       control::precorrect(l.model.model, l.model.lambda, l.setup.reference.clock, control::motion_of(l.setup.trajectory));
-  check_command(l.setup, pc, o.reference);
+  rig::check_command_followable(l.setup, pc.command,
+                                gains + " (lp " + exact_number(drives.lp) + ", li " + exact_number(drives.li) +
+                                    ", ld " + exact_number(drives.ld) + ") asks for a command along " + o.reference + " that the robot cannot follow");
   control::PrecorrectionFile f;
   f.controller_hz = l.setup.experiment.timing.controller_hz;
   f.command = pc.command;

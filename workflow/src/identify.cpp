@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/servo/timing.hpp"
@@ -188,11 +189,11 @@ int identify(const IdentifyOptions& q) {
               *report::file_entry_of(o.setup.reference_file), model,
               report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
               report::file_entry_of(q.config)};
-  const std::string text = report::to_json(r).dump(2);
+  const std::string text = json_text(report::to_json(r), q.out + ".report.json");
   // One write of the pair, the report (which records the model's hash) renamed first: a model
   // and a report of two fits are never left side by side unnoticed.
-  write_files_atomically({{q.out + ".report.json", text + "\n"}, {q.out, model_text}}, q.force);
-  if (q.json) std::cout << text << "\n";
+  write_files_atomically({{q.out + ".report.json", text}, {q.out, model_text}}, q.force);
+  if (q.json) std::cout << text;
   else report::print_identification(r, std::cout);
   if (!q.report.empty()) {
     write_report({q.out + ".report.json", "", q.report, "", {}, q.force});

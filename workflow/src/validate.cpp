@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -160,9 +161,9 @@ void validate(const ValidateOptions& o) {
   }
   if (!fits.empty()) v.parameter_variation = variation(fits, l.model.lambda);
   v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string text = report::to_json(v).dump(2);
-  if (!o.out.empty()) write_file_atomically(o.out, text + "\n", o.force);
-  if (o.json) std::cout << text << "\n";
+  const std::string text = json_text(report::to_json(v), o.out.empty() ? "validation result" : o.out);
+  if (!o.out.empty()) write_file_atomically(o.out, text, o.force);
+  if (o.json) std::cout << text;
   else print_validation(v);
 }
 

@@ -24,6 +24,10 @@
 
 namespace vcloe::control {
 
+// Throws vcloe::Error at `where` (the model file's drive_pid) unless the drives' law with these
+// gains has an inverse (lp + li Tc > 0, ld >= 0).
+void check_drives_invertible(const servo::DriveGains<double>& gains, double controller_period, const std::string& where);
+
 // The inverse of eq. (31): one call per controller tick, in order.
 class InverseDrives {
  public:

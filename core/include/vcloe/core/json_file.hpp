@@ -1,5 +1,5 @@
 // The one reader of the JSON files vcloe reads (trace sidecars, identification reports,
-// validation results): a syntax error names the file, line and column in our words, a key
+// validation results) and the one way every JSON file is written: a syntax error names the file, line and column in our words, a key
 // repeated in one object is refused (the parser would keep the last silently), and a path that
 // is no regular file is refused (error.hpp's require_input_file). Errors are vcloe::Error.
 #pragma once
@@ -11,5 +11,11 @@ namespace vcloe {
 
 nlohmann::json parse_json(const std::string& text, const std::string& name);
 nlohmann::json read_json_file(const std::string& path);
+
+// The text of a JSON file vcloe writes (two-space indent, a final newline). A non-finite number
+// is refused naming the file and its key ("r.json: key 'parameters[3].sigma': inf is not a
+// number JSON can hold"): the library would write null silently, and the reader would then
+// refuse a file vcloe wrote. A writer meaning "unbounded" writes null itself.
+std::string json_text(const nlohmann::json& document, const std::string& file);
 
 }  // namespace vcloe

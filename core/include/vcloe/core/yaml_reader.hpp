@@ -52,6 +52,9 @@ class YamlNode {
   const std::string& path() const { return path_; }
   const YAML::Node& raw() const { return node_; }
   int line() const;  // 1-based, 0 if unknown
+  // "<file>:<line>: key '<path>'": where this node is, as errors begin (for a check made later,
+  // when what it is compared with is known).
+  std::string where() const;
 
  private:
   std::string child_path(const std::string& key) const;

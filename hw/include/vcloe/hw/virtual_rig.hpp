@@ -27,6 +27,9 @@ struct VirtualRig {
   Vec3d platform_com = Vec3d::Zero();  // m: the platform's centre of mass in E (the twin's is at E)
   double backlash = 0;         // rad: the play of each drive's gear (full width); unmodelled
   double backlash_torque = 1;  // N*m: the torque over which the crank crosses from one flank to the other
+  // Where latency_offset was read ("truth.yaml:12: key 'virtual_rig.latency_offset'"), for the
+  // check against the experiment's latency, made when both are known; empty: "virtual rig".
+  std::string source;
 
   bool camera_departs() const;  // a camera-side departure is set (marker frame aside)
   bool any() const;

@@ -62,6 +62,9 @@ enum class Loss { Squared, Huber, Cauchy };
 struct LatencyOptions {
   bool fit = true;    // false: held at `offset`
   double offset = 0;  // s: the start when fitted, the value the twin uses when not
+  // Where offset was read ("id.yaml:12: key 'latency.offset'"), for the check against the
+  // experiments' timing, which only identify() can make; empty: the option's name.
+  std::string source;
 };
 
 // The interval a fitted latency offset is kept in, from the experiments' timing: within half a

@@ -30,11 +30,14 @@ struct ExperimentSetup {
 };
 
 // Loads the three files and checks every reference sample against the robot's limits before
-// any motion: an infeasible reference is refused naming the time and the joint.
+// any motion: an infeasible reference is refused naming the time and the joint. Without
+// prepare_loop (a command that runs no loop: predict) the reference is not prepared for the
+// closed loop, so the loop's own conditions (a latency shorter than the run) are not asked.
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
-                           const std::string& reference_file);
+                           const std::string& reference_file, bool prepare_loop = true);
 ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
-                           const excitation::FourierTrajectory& trajectory, const std::string& reference_name);
+                           const excitation::FourierTrajectory& trajectory, const std::string& reference_name,
+                           bool prepare_loop = true);
 
 // The sidecar's common part: format, source, software, timing, and the robot, experiment and
 // reference files (absolute paths and SHA-256), docs/traces.md.
@@ -96,6 +99,12 @@ void check_recorded_payload(const PoseTrace& trace, const std::string& trace_fil
 // naming the file, if it was made for another reference (SHA-256), controller rate or robot
 // (leg geometry of the model it records).
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file);
+
+// The joint commands of one run (one per controller tick from the reference's start) as the
+// robot's side applies them (bridge::SafetyMonitor: joint range, rate limit per tick): a command
+// it would stop or hold back is a vcloe::Error "<what>: at t = … s: <why>", before any motion.
+// The one rule for `vcloe precorrect` (what it writes) and every run that reads a pre-correction.
+void check_command_followable(const ExperimentSetup& setup, const std::vector<Vec6d>& command, const std::string& what);
 
 // Prints a warning when the trace's robot did not follow its reference (core/trace_compare.hpp,
 // TrackingError: the largest error above half the reference's own motion), naming how far and

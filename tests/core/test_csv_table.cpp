@@ -1,0 +1,47 @@
+// Specification of the one numeric CSV reader (vcloe/core/csv_table.hpp), read by the trace,
+// the pre-correction and the static-pose trace readers: what a spreadsheet export does to a file
+// (CRLF, a byte-order mark, spaces around cells, quoted names, '+0.18') is read as the file it
+// was; what cannot be meant is refused naming the file, line and column.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../test_support.hpp"
+#include "vcloe/core/csv_table.hpp"
+#include "vcloe/core/error.hpp"
+
+using namespace vcloe;
+
+namespace {
+
+CsvTable csv_of(const std::string& text) { return parse_csv_table(text, "t.csv", {"t,a,b", {"b"}}); }
+
+std::string csv_refusal(const std::string& text) {
+  return test::error_of([&] { csv_of(text); });
+}
+
+}  // namespace
+
+TEST(CsvTable, WhatASpreadsheetExportDoesToAFileIsReadAsTheFileItWas) {
+  const CsvTable plain = csv_of("t,a,b\n0,1.5,2\n0.001,-3,4e-3\n");
+  for (const std::string& text : {std::string("\xEF\xBB\xBFt,a,b\r\n0,1.5,2\r\n0.001,-3,4e-3\r\n"),
+                                  std::string("t , \"a\",b\n 0 ,+1.5,\t2\n\n0.001, -3 ,+4e-3\n")}) {
+    const CsvTable t = csv_of(text);
+    EXPECT_EQ(t.header, plain.header) << text;
+    EXPECT_EQ(t.rows, plain.rows) << text;
+  }
+  EXPECT_EQ(plain.lines, (std::vector<int>{2, 3}));
+  EXPECT_EQ(csv_of("t,a,b\n\n0,1,2\n").lines, (std::vector<int>{3}));  // lines as the file numbers them
+  EXPECT_TRUE(std::isnan(csv_of("t,a,b\n0,1,nan\n").rows[0][2]));      // where the writer had no value
+}
+
+TEST(CsvTable, WhatCannotBeMeantIsRefusedNamingTheFileLineAndColumn) {
+  EXPECT_EQ(csv_refusal("t,a,b\n0,1,2\n0,nan,2\n"), "t.csv:3: column 'a': non-finite value 'nan'");
+  EXPECT_EQ(csv_refusal("t,a,b\n0,+-1,2\n"), "t.csv:2: column 'a': expected a number, got '+-1'");
+  EXPECT_EQ(csv_refusal("t,a,b\n0,1e300,2\n"),
+            "t.csv:2: column 'a': 1e300 is beyond any time, position or angle a trace holds (at most 1e+06 s, m, rad)");
+  EXPECT_EQ(csv_refusal("t,a,b\n0,1\n"), "t.csv:2: expected 3 columns, got 2");
+  EXPECT_EQ(csv_refusal("t,a,a\n"), "t.csv:1: column 'a' appears twice (columns 2 and 3)");
+  EXPECT_EQ(csv_refusal("t;a;b\n"), "t.csv:1: the header row is separated by semicolons; expected comma-separated columns (t,a,b)");
+  EXPECT_EQ(csv_refusal(""), "t.csv: empty file (expected a header row)");
+}
