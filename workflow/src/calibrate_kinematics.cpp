@@ -7,6 +7,7 @@
 #include "vcloe/calib/pose_selection.hpp"
 #include "vcloe/calib/static_trace.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/static_measurement.hpp"
 
@@ -108,7 +109,7 @@ Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
   }
   Report rep = detail::calibration_report(r, in);
   if (!o.result.empty()) {
-    write_file_atomically(o.result, rep.json.dump(2) + "\n", o.force);
+    write_file_atomically(o.result, json_text(rep.json, o.result), o.force);
     rep.text += "wrote " + o.result + "\n";
   }
   if (!o.out.empty()) {
