@@ -85,12 +85,10 @@ PoseTrace run(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const 
   }
   rig::VirtualRun vr;
   vr.seed = 7;
-  std::vector<Vec6d> correction;
   if (model) {
     const control::PreCorrection pc =
         control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
-    correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
-    vr.correction = &correction;
+    setup.reference.command_correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
   }
   return rig::virtual_trace(setup, truth, vr, "");
 }
