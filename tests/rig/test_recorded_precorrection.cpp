@@ -13,6 +13,7 @@
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 #include "vcloe/oe_ident/sensitivity.hpp"
+#include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
 
 using namespace vcloe;
@@ -128,4 +129,23 @@ TEST(RecordedPrecorrection, ARecordedCorrectionGoneOrChangedIsRefusedNamingSidec
   EXPECT_NE(gone.find("p.csv"), std::string::npos) << gone;
   EXPECT_NE(gone.find("not found"), std::string::npos) << gone;
   EXPECT_EQ(gone.find('\n'), std::string::npos);
+}
+
+TEST(RecordedPrecorrection, TheRigsRolesApplyItAsTheInProcessRunToTheLastBit) {
+  const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection-roles";
+  const PrecorrectedFiles f = write_precorrected(dir, 14);
+  const std::string truth_file = rp_config("truth.yaml");
+  const sim::RobotFile truth = sim::load_robot(truth_file, true);
+  rig::ExperimentSetup s = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  rig::use_precorrection(s, f.precorrection);
+  rig::VirtualRun run;
+  run.seed = 5;
+  const PoseTrace loop = rig::virtual_trace(s, truth, run, truth_file), roles = rig::stepped_trace(s, truth, run);
+  ASSERT_EQ(roles.size(), loop.size());
+  bool same = true;
+  for (std::size_t j = 0; j < loop.size(); ++j)
+    same = same && roles.measured[j] == loop.measured[j] && roles.command[j] == loop.command[j];
+  EXPECT_TRUE(same);
+  ASSERT_TRUE(roles.metadata.precorrection);
+  EXPECT_EQ(roles.metadata.precorrection->sha256, loop.metadata.precorrection->sha256);
 }

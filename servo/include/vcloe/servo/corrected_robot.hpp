@@ -11,6 +11,14 @@
 
 namespace vcloe::servo {
 
+// The command the position interface receives at tick k: U plus the tick's correction (none: U).
+// CorrectedRobot's, and the live robot's side applies it through here too (rig robot serve).
+template <typename T>
+Vec6<T> corrected_command(const std::vector<Vec6d>& correction, std::size_t k, const Vec6<T>& U) {
+  if (correction.empty()) return U;
+  return U + correction[k].template cast<T>();
+}
+
 template <class Robot, typename T = double>
 class CorrectedRobot {
  public:
@@ -23,8 +31,7 @@ class CorrectedRobot {
       failure_ = "the pre-correction ends at tick " + std::to_string(correction_.size()) + ", before the run";
       return false;
     }
-    const Vec6<T> command = U + correction_[tick_++].template cast<T>();
-    return robot_.step(command);
+    return robot_.step(corrected_command<T>(correction_, tick_++, U));
   }
   std::size_t tick() const { return tick_; }
 
