@@ -143,33 +143,28 @@ void PrecorrectOptions::validate() const {
       .input(reference, "--reference").output_trace(out, "--out").check();
 }
 
-namespace {
-
-// The command as the robot's side applies it (bridge::SafetyMonitor: joint range, rate limit per
-// tick): a command it would stop or hold back is refused before anything moves.
-void check_command(const rig::ExperimentSetup& s, const control::PreCorrection& pc, const std::string& reference) {
+void check_command(const rig::ExperimentSetup& s, const std::vector<Vec6d>& command, const std::string& name) {
+  const double period = s.experiment.timing.controller_period();
   bridge::SafetyLimits limits;
   limits.joint_limit = s.model.joint_limit;
-  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), pc.period);
+  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), period);
   monitor.set_applied(s.reference.start_theta);
-  for (std::size_t k = 0; k < pc.command.size(); ++k) {
-    monitor.on_command(pc.command[k], static_cast<std::int64_t>(k));
-    monitor.limit(pc.command[k]);
+  for (std::size_t k = 0; k < command.size(); ++k) {
+    monitor.on_command(command[k], static_cast<std::int64_t>(k));
+    monitor.limit(command[k]);
     if (monitor.stop() || monitor.limited_ticks() > 0)
-      fail(reference, "the pre-corrected command cannot be followed at t = " + exact_number(static_cast<double>(k) * pc.period) +
-                          " s: " + (monitor.stop() ? monitor.stop()->detail :
-                                    "it moves faster than the joint rate limit of " + exact_number(limits.max_command_speed) + " rad/s"));
+      fail(name, "the pre-corrected command cannot be followed at t = " + exact_number(static_cast<double>(k) * period) +
+                     " s: " + (monitor.stop() ? monitor.stop()->detail :
+                               "it moves faster than the joint rate limit of " + exact_number(limits.max_command_speed) + " rad/s"));
   }
 }
-
-}  // namespace
 
 Report precorrect_to_file(const PrecorrectOptions& o) {
   o.validate();
   const Loaded l = load(o.model, o.robot, o.experiment, o.reference);
   const control::PreCorrection pc =
       control::precorrect(l.model.model, l.model.lambda, l.setup.reference.clock, control::motion_of(l.setup.trajectory));
-  check_command(l.setup, pc, o.reference);
+  check_command(l.setup, pc.command, o.reference);
   control::PrecorrectionFile f;
   f.controller_hz = l.setup.experiment.timing.controller_hz;
   f.command = pc.command;

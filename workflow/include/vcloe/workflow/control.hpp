@@ -10,6 +10,7 @@
 #include "vcloe/control/predict.hpp"
 #include "vcloe/core/report.hpp"
 #include "vcloe/report/identification.hpp"
+#include "vcloe/rig/setup.hpp"
 
 namespace vcloe::workflow {
 
@@ -29,6 +30,10 @@ struct PrecorrectOptions {
   void validate() const;
 };
 Report precorrect_to_file(const PrecorrectOptions& options);
+
+// The command as the robot's side applies it (bridge::SafetyMonitor: joint range, rate limit per
+// tick): a command it would stop or hold back is refused, naming `name`, before anything moves.
+void check_command(const rig::ExperimentSetup& setup, const std::vector<Vec6d>& command, const std::string& name);
 
 // The covariance of Xi a report gives: sigma_i sigma_j rho_ij over the fitted parameters (the
 // correlation matrix), sigma_i^2 alone for the others.
