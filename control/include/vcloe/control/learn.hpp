@@ -27,7 +27,7 @@ namespace vcloe::control {
 inline constexpr double kLearningGainBound = 2.0;  // gamma in (0, 2): |1 - gamma| < 1
 
 struct LearningGains {
-  double gain = 0.5;       // gamma: half the error learnt per trial
+  double gain = 1.0;       // gamma: deadbeat inside the drives' bandwidth (docs/control.md: measured best of 0.5 and 1)
   double cutoff_hz = 4;    // Q's cutoff
   int order = 2;           // Q's Butterworth order (run forward and backward)
   // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8];
