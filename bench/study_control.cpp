@@ -14,7 +14,12 @@
 // (control/predict.hpp) over the RMS torque, and of the platform joints' constraint forces over
 // MuJoCo's, for the truth, the priors and the identified model.
 //
+// With --learn N (iterative learning, control/learn.hpp; workflow::learn_on_virtual_robot as
+// `vcloe learn` runs it) only: N trials per reference from the PRIORS' pre-correction, gain
+// --gain, printing per trial the measured RMS (mm, mrad) and its ratio to the camera noise.
+//
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
+//                             [--learn N [--gain 0.5] [--cutoff 4]]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -28,6 +33,7 @@
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/rig/setup.hpp"
 #include "vcloe/servo/loop.hpp"
+#include "vcloe/workflow/learn.hpp"
 
 using namespace vcloe;
 
@@ -37,6 +43,8 @@ struct StudyOptions {
   int first = 1, truths = 5, per_truth = 2;
   double duration = 10;
   std::string identified;  // pattern with %d, or empty
+  int learn = 0;           // trials of iterative learning (0: the pre-correction study)
+  control::LearningGains gains;
 };
 
 StudyOptions parse(int argc, char** argv) {
@@ -50,6 +58,9 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--per-truth") o.per_truth = std::stoi(v);
     else if (k == "--duration") o.duration = std::stod(v);
     else if (k == "--identified") o.identified = v;
+    else if (k == "--learn") o.learn = std::stoi(v);
+    else if (k == "--gain") o.gains.gain = std::stod(v);
+    else if (k == "--cutoff") o.gains.cutoff_hz = std::stod(v);
     else fail(k, "unknown option");
   }
   return o;
@@ -85,12 +96,10 @@ PoseTrace run(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const 
   }
   rig::VirtualRun vr;
   vr.seed = 7;
-  std::vector<Vec6d> correction;
   if (model) {
     const control::PreCorrection pc =
         control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
-    correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
-    vr.correction = &correction;
+    setup.reference.command_correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
   }
   return rig::virtual_trace(setup, truth, vr, "");
 }
@@ -148,6 +157,22 @@ void print_rms(const char* label, const Rms& r, const Rms& alone) {
 
 }  // namespace
 
+// Learning from the priors' pre-correction on one reference: a line per trial.
+void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const sim::RobotFile& priors,
+                 const StudyOptions& o) {
+  rig::VirtualRun vr;
+  vr.seed = 7;
+  const std::vector<Vec6d> start =
+      control::precorrect(priors.model, priors.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+  const workflow::LearnOutcome l = workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn);
+  std::printf("    learning (gain %.2f, Q %.1f Hz), measured RMS mm / mrad / x noise per trial:", o.gains.gain,
+              o.gains.cutoff_hz);
+  for (const workflow::LearnTrial& t : l.trials)
+    std::printf("  %d: %.4f %.3f %.2f", t.trial, t.position_mm, t.angle_mrad, t.over_noise);
+  std::printf("%s\n", l.stopped_improving ? "  (stopped improving)" : "");
+  std::fflush(stdout);
+}
+
 int main(int argc, char** argv) {
   try {
     const StudyOptions o = parse(argc, argv);
@@ -171,6 +196,10 @@ int main(int argc, char** argv) {
         const auto tr = excitation::random_feasible_trajectory(priors.model, seed, ro);
         const rig::ExperimentSetup s = rig::make_setup(priors, experiment, tr, "reference " + std::to_string(seed));
         std::printf("truth %d, reference seed %llu (%.0f s)\n", t, static_cast<unsigned long long>(seed), o.duration);
+        if (o.learn > 0) {
+          learn_study(s, truth, priors, o);
+          continue;
+        }
         const Rms alone = tracking(run(s, truth, nullptr, true));
         print_rms("servo alone", alone, alone);
         print_rms("pre-corrected truth", tracking(run(s, truth, &truth, true)), alone);

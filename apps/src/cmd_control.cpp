@@ -22,6 +22,8 @@ void add_control_command(CLI::App& app) {
   cmd->add_option("--robot", o->robot, "robot file (kinematics of the outer loop)")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file")->required();
+  cmd->add_option("--precorrection", o->precorrection,
+                  "the pre-corrected command the robot applies (its --precorrection): checked, recorded in the sidecar");
   add_out_option(cmd, o->out, "trace CSV to write")->required();
   cmd->add_option("--clock", o->clock, "lockstep (every pose, in order) or realtime (the newest pose)")
       ->check(CLI::IsMember({"lockstep", "realtime"}))

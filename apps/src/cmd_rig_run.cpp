@@ -24,6 +24,8 @@ void add_rig_run_command(CLI::App& rig_cmd) {
   r.experiment = defaults::experiment_file();
   CLI::App* cmd = rig_cmd.add_subcommand("run", "Run a reference through the rig's three processes (robot, vision, control)");
   cmd->add_option("--reference", r.reference, "trajectory file")->required();
+  cmd->add_option("--precorrection", r.precorrection,
+                  "pre-corrected joint command for this reference (vcloe precorrect / learn; docs/control.md)");
   add_out_option(cmd, r.out, "trace CSV to write")->required();
   cmd->add_option("--clock", r.clock, "lockstep (deterministic) or realtime (wall clock)")
       ->check(CLI::IsMember({"lockstep", "realtime"}))

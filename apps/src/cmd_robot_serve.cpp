@@ -28,6 +28,8 @@ void add_robot_command(CLI::App& app) {
   cmd->add_option("--robot", o->robot, "robot file the reference is checked against")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing (controller and camera rates, latency)")->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file: the start pose and the run's length")->required();
+  cmd->add_option("--precorrection", o->precorrection,
+                  "pre-corrected joint command for this reference, added tick by tick (docs/control.md)");
   cmd->add_option("--clock", o->clock, "lockstep (waits for each command) or realtime (wall clock)")
       ->check(CLI::IsMember({"lockstep", "realtime"}))
       ->capture_default_str();

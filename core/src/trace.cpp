@@ -54,7 +54,7 @@ std::optional<RecordedFile> recorded_file(const PoseTrace& t, const std::string&
   const TraceMetadata& m = t.metadata;
   for (const auto& [name, entry] : {std::pair{"robot", &m.robot}, {"experiment", &m.experiment},
                                     {"reference", &m.reference}, {"truth", &m.truth}, {"rig", &m.rig},
-                                    {"markers", &m.markers}})
+                                    {"markers", &m.markers}, {"precorrection", &m.precorrection}})
     if (key == name) return recorded_file(*entry, key, trace_path);
   return std::nullopt;
 }

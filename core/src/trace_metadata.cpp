@@ -82,6 +82,7 @@ json to_json(const TraceMetadata& m) {
   put(j, "duration_s", m.duration_s), put(j, "substeps", m.substeps), put(j, "outer_form", m.outer_form);
   put(j, "robot", m.robot), put(j, "experiment", m.experiment), put(j, "reference", m.reference);
   put(j, "truth", m.truth), put(j, "rig", m.rig), put(j, "markers", m.markers);
+  put(j, "precorrection", m.precorrection);
   put(j, "seed", m.seed);
   if (const auto& n = m.noise_sigma) j["noise_sigma"] = {(*n)(0), (*n)(1), (*n)(2), (*n)(3), (*n)(4), (*n)(5)};
   put(j, "frames", m.frames), put(j, "missing_frames", m.missing_frames), put(j, "invalid_frames", m.invalid_frames);
@@ -119,7 +120,7 @@ const std::set<std::string>& known_keys() {
       "format", "source", "software_version", "note", "controller_hz", "camera_hz", "latency_s", "duration_s",
       "substeps", "outer_form", "robot", "experiment", "reference", "truth", "rig", "markers", "seed",
       "noise_sigma", "engine", "payload", "camera", "frames", "missing_frames", "invalid_frames", "noise_dn",
-      "blur_px", "filter", "clock", "endpoints", "stream", "stream_checks", "stopped", "csv_sha256"};
+      "blur_px", "filter", "clock", "endpoints", "stream", "stream_checks", "stopped", "csv_sha256", "precorrection"};
   return keys;
 }
 
@@ -142,6 +143,7 @@ void read_provenance(const JsonNode& f, TraceMetadata& m) {
   m.robot = opt(f["robot"], &JsonNode::file_record), m.experiment = opt(f["experiment"], &JsonNode::file_record);
   m.reference = opt(f["reference"], &JsonNode::file_record), m.truth = opt(f["truth"], &JsonNode::file_record);
   m.rig = opt(f["rig"], &JsonNode::file_record), m.markers = opt(f["markers"], &JsonNode::file_record);
+  m.precorrection = opt(f["precorrection"], &JsonNode::file_record);
 }
 
 void read_virtual_robot(const JsonNode& f, TraceMetadata& m) {

@@ -295,9 +295,12 @@ TwinSensitivity run_sensitivity(servo::TwinRobot<double>& twin, const servo::Pre
                                 const servo::OuterGains& gains, Camera& camera, SensitivityRecursion& recursion) {
   TwinSensitivity out;
   servo::VisualServo<double> outer(ref, gains);
-  out.trace = servo::run_loop<double>(
-      twin, outer, camera, [&](const servo::TickRecord& t) { return recursion.on_tick(t, twin); },
-      "the twin's linearisation failed");
+  // The correction is fixed (no parameter's): it moves the nominal run, not the recursion.
+  servo::CorrectedRobot<servo::TwinRobot<double>> corrected(twin, ref.command_correction);
+  auto observe = [&](const servo::TickRecord& t) { return recursion.on_tick(t, twin); };
+  const char* const why = "the twin's linearisation failed";
+  out.trace = ref.command_correction.empty() ? servo::run_loop<double>(twin, outer, camera, observe, why)
+                                             : servo::run_loop<double>(corrected, outer, camera, observe, why);
   if (out.trace.ok && !recursion.finish()) {
     out.trace.ok = false;
     out.trace.failure = "the twin's linearisation failed";

@@ -330,12 +330,13 @@ void ControlOptions::validate(const std::string& where) const {
   // and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "pks"), where);
   for (const std::string& f : {out, sidecar_path(out), out + ".partial"})
-    check_output_path(f, force, {robot, experiment, reference});
+    check_output_path(f, force, {robot, experiment, reference, precorrection});
 }
 
 void run_control(const ControlOptions& o) {
   o.validate();
-  const ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  use_precorrection(s, o.precorrection);  // recorded in the trace's sidecar (the robot applies it)
   const double period = s.experiment.timing.camera_period();
   check_timeout("--robot-timeout", o.robot_timeout, period, one_camera_period(period, o.experiment), 3600,
                 "0 (the clock's default)");

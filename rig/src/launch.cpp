@@ -99,6 +99,7 @@ std::vector<std::string> robot_args(const RigRun& r, const RigEndpoints& e) {
   }
   append(a, endpoint_args(e));
   append(a, payload_args(r));
+  if (!r.precorrection.empty()) append(a, {"--precorrection", r.precorrection});
   return a;
 }
 
@@ -125,6 +126,7 @@ std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
   a.push_back("--keep-partial-on-interrupt");  // an interrupted run's rows stay in TRACE.partial
   if (r.force) a.push_back("--force");
   append(a, payload_args(r));
+  if (!r.precorrection.empty()) append(a, {"--precorrection", r.precorrection});
   return a;
 }
 
@@ -207,7 +209,7 @@ void run_rig(const RigRun& r) {
   r.validate();
   IoPlan(r.force).input(r.robot, "--robot").input(r.experiment, "--experiment").input(r.reference, "--reference")
       .input(r.truth, "--truth").input(r.camera.rig, "--camera-rig").input(r.camera.markers, "--camera-markers")
-      .output_trace(r.out, "--out").output(r.out + ".partial", "the recording of --out while it runs").check();
+      .input_trace(r.precorrection, "--precorrection").output_trace(r.out, "--out").output(r.out + ".partial", "the recording of --out while it runs").check();
   if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
   std::string dir;
   RigEndpoints e;

@@ -21,6 +21,7 @@
 #include "vcloe/rig/handshake.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
+#include "vcloe/servo/corrected_robot.hpp"
 
 namespace vcloe::rig {
 
@@ -43,7 +44,8 @@ class RobotServer {
         camera_pub_(context_, o.endpoints.camera, 1000, security_.publisher()),
         commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control")),
         poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")),
-        payload_(o.payload ? exact_number(o.payload->mass) + " kg" : "none") {
+        payload_(o.payload ? exact_number(o.payload->mass) + " kg" : "none"),
+        correction_(s.reference.command_correction) {
     const Vec6d standing = o.stand_at.value_or(schedule_.held());
     monitor_.on_command(standing, -1);  // where the drives hold, and the start hold, within the joint range
     monitor_.on_command(schedule_.held(), -1);
@@ -63,7 +65,9 @@ class RobotServer {
       pump(wait ? 1e300 : 0.0, [&] { return !wait || schedule_.command_here(arrived); });
       if (const auto why = stop_cause()) return controlled_stop(*why);
       // The rate limit per tick of robot time, whatever the frames said (bridge::SafetyMonitor::limit).
-      const Vec6d U = monitor_.limit(schedule_.apply_due(arrived));
+      // The pre-correction (--precorrection) added as in the in-process run (servo::CorrectedRobot).
+      const Vec6d U = monitor_.limit(servo::corrected_command<double>(correction_, static_cast<std::size_t>(tick()),
+                                                                       schedule_.apply_due(arrived)));
       if (const auto why = stop_cause()) return controlled_stop(*why);
       if (!robot_.step(U))
         return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
@@ -87,6 +91,7 @@ class RobotServer {
   bridge::Publisher status_pub_, camera_pub_;
   bridge::Subscriber commands_, poses_;
   std::string payload_;  // what the robot carries, stated in its summary
+  std::vector<Vec6d> correction_;  // per tick, added to the command due (--precorrection); empty: none
   std::uint64_t last_sequence_ = 0, poses_seen_ = 0, exposures_ = 0;
   double t0_ = 0, last_status_ = -1e300;
   bridge::RobotState state_ = bridge::RobotState::Waiting;
@@ -356,7 +361,8 @@ void RobotServeOptions::validate(const std::string& where) const {
 
 void serve_robot(const RobotServeOptions& o) {
   o.validate();
-  const ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
   catch_interrupts();
   die_with_parent();  // started by `rig run`: ends with it

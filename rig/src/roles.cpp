@@ -7,6 +7,7 @@
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/transport.hpp"
 #include "vcloe/servo/components.hpp"
+#include "vcloe/servo/corrected_robot.hpp"
 
 namespace vcloe::rig {
 
@@ -142,7 +143,7 @@ namespace {
 // One tick of the three roles over memory: the robot exposes, vision measures, control acts
 // and records, the robot takes the commands and steps with the one due.
 bool step_all(RobotSchedule& schedule, hw::VirtualRobot& robot, VisionRole& vision, ControlRole& control,
-              MemoryStream& camera, MemoryStream& poses, MemoryStream& commands) {
+              MemoryStream& camera, MemoryStream& poses, MemoryStream& commands, const std::vector<Vec6d>& correction) {
   if (const int j = schedule.exposed(); j >= 0) {
     bridge::PoseMessage truth;
     truth.frame = j;
@@ -163,7 +164,8 @@ bool step_all(RobotSchedule& schedule, hw::VirtualRobot& robot, VisionRole& visi
   }
   const int arrived = schedule.begin_tick();
   if (!schedule.command_here(arrived)) fail("robot role", "no command for frame " + std::to_string(arrived));
-  const bool ok = robot.step(schedule.apply_due(arrived));
+  const bool ok = robot.step(servo::corrected_command<double>(correction, static_cast<std::size_t>(schedule.tick()),
+                                                               schedule.apply_due(arrived)));
   schedule.advance();
   return ok;
 }
@@ -182,7 +184,7 @@ PoseTrace stepped_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   ControlRole control(s);
   MemoryStream camera, poses, commands;
   while (!schedule.finished())
-    if (!step_all(schedule, robot, vision, control, camera, poses, commands)) fail("virtual robot", robot.failure());
+    if (!step_all(schedule, robot, vision, control, camera, poses, commands, s.reference.command_correction)) fail("virtual robot", robot.failure());
   control.emit_rows(true);
   PoseTrace t = control.trace();
   t.metadata = trace_metadata(s, "rig");

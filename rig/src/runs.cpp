@@ -32,11 +32,10 @@ void refuse_what_the_twin_ignores(const sim::RobotModel& m, const std::string& f
 
 void simulate_to_file(const SimulateOptions& o) {
   o.validate();
-  const ExperimentSetup s = load_setup(o.model, o.experiment, o.reference);
+  ExperimentSetup s = load_setup(o.model, o.experiment, o.reference);
   refuse_what_the_twin_ignores(s.model, o.model);
-  std::vector<Vec6d> correction;
-  if (!o.precorrection.empty()) correction = precorrection_for(s, o.precorrection);
-  const PoseTrace t = twin_trace(s, s.lambda, o.precorrection.empty() ? nullptr : &correction);
+  use_precorrection(s, o.precorrection);
+  const PoseTrace t = twin_trace(s, s.lambda);
   write_trace(o.out, t, o.force);
   print_written(o.out, t);
   warn_if_not_following(t, o.out);
@@ -57,17 +56,13 @@ void RunOptions::validate(const std::string& where) const {
 
 void run_virtual_to_file(const RunOptions& o) {
   o.validate();
-  const ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  use_precorrection(s, o.precorrection);
   const sim::RobotFile truth = sim::load_robot(o.truth, true);
   VirtualRun vo;
   vo.seed = o.seed;
   vo.departures = hw::load_virtual_rig(o.truth);
   vo.noise_sigma = defaults::camera_noise_sigma(o.noise_position, o.noise_angle);
-  std::vector<Vec6d> correction;
-  if (!o.precorrection.empty()) {
-    correction = precorrection_for(s, o.precorrection);
-    vo.correction = &correction;
-  }
   const auto add_camera_metadata = install_camera(o.camera, vo);
   PoseTrace t = virtual_trace(s, truth, vo, o.truth, o.payload);
   add_camera_metadata(t);

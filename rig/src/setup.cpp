@@ -30,6 +30,7 @@ TraceMetadata trace_metadata(const ExperimentSetup& s, const std::string& source
   m.outer_form = s.experiment.outer.literal ? "literal" : "feedforward";
   m.robot = file_record(s.robot_file), m.experiment = file_record(s.experiment_file);
   m.reference = file_record(s.reference_file);
+  if (!s.precorrection_file.empty()) m.precorrection = file_record(s.precorrection_file);
   return m;
 }
 
@@ -78,18 +79,8 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
   return s;
 }
 
-PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda,
-                     const std::vector<Vec6d>* correction) {
-  servo::LoopResult<double> r;
-  if (!correction) {
-    r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
-  } else {  // simulate_twin's loop with the twin's position interface pre-corrected
-    servo::TwinRobot<double> twin(s.model, lambda, s.experiment.timing, s.reference.start_pose);
-    control::PrecorrectedRobot<servo::TwinRobot<double>> corrected(twin, *correction);
-    servo::VisualServo<double> outer(s.reference, s.experiment.outer);
-    servo::ExactPose camera;
-    r = servo::run_loop<double>(corrected, outer, camera);
-  }
+PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda) {
+  const servo::LoopResult<double> r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
   if (!r.ok) fail("twin", r.failure);
   PoseTrace t = to_trace(s, r);
   t.metadata = trace_metadata(s, "twin");
@@ -121,8 +112,8 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   servo::LoopResult<double> r;
   // The robot as the loop sees it: its position interface pre-corrected when a correction is given.
   auto loop = [&](auto& camera) {
-    if (!run.correction) return servo::run_loop<double>(robot, outer, camera);
-    control::PrecorrectedRobot<hw::VirtualRobot> corrected(robot, *run.correction);
+    if (s.reference.command_correction.empty()) return servo::run_loop<double>(robot, outer, camera);
+    servo::CorrectedRobot<hw::VirtualRobot> corrected(robot, s.reference.command_correction);
     return servo::run_loop<double>(corrected, outer, camera);
   };
   if (camera_departs(truth.model, run.departures)) {
@@ -189,6 +180,9 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     fail(name, "has " + std::to_string(measured.size()) + " rows but the reference exposes " +
                    std::to_string(times.size()) + " frames: too short for the trajectory");
   check_recorded_setup(s, measured, name);
+  if (measured.metadata.precorrection && !measured.metadata.precorrection->none() && s.precorrection_file.empty())
+    fail(name, "was recorded with the pre-corrected command " + measured.metadata.precorrection->path + " (" +
+                   sidecar_path(name) + "), but the twin would run without it");
   for (std::size_t j = 0; j < times.size(); ++j) {
     if (std::abs(measured.time[j] - times[j]) > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "time " + exact_number(measured.time[j]) + " s does not match exposure " +
@@ -331,6 +325,26 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
   return control::correction_of(s.reference, s.experiment.outer, f.command);
+}
+
+}  // namespace vcloe::rig
+
+namespace vcloe::rig {
+
+void use_precorrection(ExperimentSetup& s, const std::string& file) {
+  if (file.empty()) return;
+  s.reference.command_correction = precorrection_for(s, file);
+  s.precorrection_file = file;
+}
+
+void use_recorded_precorrection(ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file) {
+  const std::optional<RecordedFile> rec = recorded_file(t, "precorrection", trace_file);  // gone: named
+  if (!rec) return;
+  if (sha256_file_now(rec->path) != rec->sha256)
+    fail(sidecar_path(trace_file), "records the pre-corrected command " + rec->path +
+                                       ", which has changed since the run (SHA-256 differs): the twin cannot be "
+                                       "driven with the command the robot got");
+  use_precorrection(s, rec->path);
 }
 
 }  // namespace vcloe::rig

@@ -98,6 +98,24 @@ TEST(CliControl, RunOnTheVirtualRobotFollowsThePreCorrectionOfItsTruth) {
   EXPECT_LT(corrected, alone / 5);
 }
 
+TEST(CliControl, LearnRepeatsTheReferenceAndSavesACommandThatRunConsumes) {
+  // `vcloe learn` from the priors' pre-correction on the virtual robot (config/truth.yaml): a line
+  // per trial, the error smaller trial by trial, the best command in the precorrection format.
+  const fs::path d = fresh_dir("vcloe-cli-control", "learn");
+  const std::string ref = control_reference(d, "r.yaml", 8, 1), l = (d / "l.csv").string();
+  const CommandResult r = run_vcloe("learn --reference " + ref + " --trials 3 --json --out " + l);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.at("trials").size(), 3u) << r.out;
+  for (std::size_t n = 1; n < 3; ++n)
+    EXPECT_LT(j["trials"][n]["over_noise"].get<double>(), j["trials"][n - 1]["over_noise"].get<double>()) << r.out;
+  EXPECT_EQ(j["best_trial"], 3);
+  const CommandResult run = run_vcloe("run --reference " + ref + " --precorrection " + l + " --out " + (d / "m.csv").string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  const CommandResult text = run_vcloe("learn --reference " + ref + " --trials 1 --force --out " + l);
+  EXPECT_NE(text.out.find("trial 1: position "), std::string::npos) << text.out;
+}
+
 TEST(CliControl, BadInputIsRefusedInOneLine) {
   const fs::path d = fresh_dir("vcloe-cli-control", "refusals");
   const std::string ref = control_reference(d, "r.yaml", 5, 1), other = control_reference(d, "o.yaml", 6, 1);
@@ -115,6 +133,10 @@ TEST(CliControl, BadInputIsRefusedInOneLine) {
       {"simulate" + model + " --reference " + other + " --precorrection " + p + " --out " + (d / "s.csv").string(),
        "was made for another reference"},
       {"run --reference " + other + " --precorrection " + p + " --out " + (d / "s.csv").string(), "was made for another reference"},
+      {"learn --reference " + ref + " --trials 0 --out " + (d / "q.csv").string(), "--trials: expected at least 1 trial"},
+      {"learn --reference " + ref + " --gain 2.5 --out " + (d / "q.csv").string(), "--gain: expected a learning gain in (0, 2)"},
+      {"learn --reference " + other + " --precorrection " + p + " --out " + (d / "q.csv").string(),
+       "was made for another reference"},
   });
   EXPECT_FALSE(fs::exists(d / "q.csv"));
   EXPECT_FALSE(fs::exists(d / "s.csv"));

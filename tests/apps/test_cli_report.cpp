@@ -83,7 +83,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   // The sections beyond the fit: the torques the model predicts, the run's tracking, the calibration.
   EXPECT_NE(html.find("<section id=\"torques\">"), std::string::npos);
   const std::string tracking = html.substr(html.find("<section id=\"tracking\">"));
-  EXPECT_NE(tracking.substr(0, tracking.find("</table>")).find("<tr><td>plain<br>"), std::string::npos);
+  EXPECT_NE(tracking.substr(0, tracking.find("</table>")).find("<tr><td>plain: visual servo alone<br>"), std::string::npos);
   const std::string calibrated = html.substr(html.find("<table id=\"calibration-parameters\">"));
   EXPECT_EQ(count(calibrated.substr(0, calibrated.find("</tbody>")), "<tr class="), 72);
   EXPECT_NE(html.find("a common translation of the base joints is the camera-to-base translation"), std::string::npos);

@@ -61,6 +61,36 @@ TEST(RigRun, LockstepRecordsTheSameTraceAsTheInProcessRun) {
   EXPECT_FALSE(fs::exists(d / "rig.csv.partial"));
 }
 
+TEST(RigRun, LockstepPreCorrectedRecordsTheSameTraceAsTheInProcessRun) {
+  // The pre-correction added tick by tick on the robot's side (robot serve --precorrection) as
+  // `vcloe run --precorrection` adds it: the same trace, and the sidecar names the file.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "lockstep-precorrected");
+  const fs::path ref = reference(d, 2);
+  const std::string p = (d / "p.csv").string();
+  ASSERT_EQ(cli_test::run_vcloe("precorrect --model " + cli_test::config_dir + "truth.yaml --reference " + ref.string() +
+                                " --out " + p).status, 0);
+  const std::string common = " --seed 7 --reference " + ref.string() + " --precorrection " + p + " --out ";
+  const auto run = cli_test::run_vcloe("run" + common + (d / "run.csv").string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  const auto rig = cli_test::run_vcloe("rig run --clock lockstep" + common + (d / "rig.csv").string());
+  ASSERT_EQ(rig.status, 0) << rig.out;
+  ASSERT_EQ(cli_test::run_vcloe("run --seed 7 --reference " + ref.string() + " --out " + (d / "plain.csv").string()).status, 0);
+  const std::string in_process = columns(text(d / "run.csv"), 19);
+  EXPECT_EQ(columns(text(d / "rig.csv"), 19), in_process);
+  EXPECT_NE(columns(text(d / "plain.csv"), 19), in_process);  // the correction moved the run
+  const auto meta = nlohmann::json::parse(text(d / "rig.csv.meta.json"));
+  EXPECT_EQ(meta["precorrection"]["sha256"], nlohmann::json::parse(text(d / "run.csv.meta.json"))["precorrection"]["sha256"]);
+  EXPECT_EQ(meta["precorrection"]["path"], fs::absolute(p).lexically_normal().string());
+  // Made for another reference: refused before anything moves, naming the file.
+  const fs::path other = d / "other.yaml";
+  ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 99 --duration 2 --out " + other.string()).status, 0);
+  const auto refused = cli_test::run_vcloe("rig run --clock lockstep --reference " + other.string() + " --precorrection " + p +
+                                           " --out " + (d / "o.csv").string());
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.out.find("was made for another reference"), std::string::npos) << refused.out;
+  EXPECT_FALSE(fs::exists(d / "o.csv"));
+}
+
 namespace {
 
 // The largest per-channel RMS difference and largest difference between two traces' measured

@@ -43,7 +43,7 @@ void add_recorded_inputs(IoPlan& plan, const std::string& trace) {
     if (!std::filesystem::is_regular_file(meta, ec)) return;
     PoseTrace t;
     t.metadata = parse_sidecar(read_input_file(meta), meta);
-    for (const char* key : {"robot", "experiment", "reference", "truth", "rig", "markers"})
+    for (const char* key : {"robot", "experiment", "reference", "truth", "rig", "markers", "precorrection"})
       if (const auto f = recorded_file(t, key, trace)) plan.input(f->path, std::string("the ") + key + " recorded in " + meta);
   } catch (const Error&) {
   }
@@ -135,6 +135,7 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
   out.setup = rig::load_setup(q.robot, experiment, reference);
+  rig::use_recorded_precorrection(out.setup, measured, q.measured);  // the command its robot got
   check_recorded_experiment(measured, q.measured, q.experiment);
   std::vector<oe_ident::Experiment> exps = {rig::to_experiment(out.setup, measured, q.measured)};
   rig::check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
@@ -145,6 +146,7 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
     const PoseTrace pt = read_noting_unbound(q.payload_trace);
     const std::string pref = q.reference.empty() ? recorded_path(pt, "reference", q.payload_trace) : q.reference;
     out.payload_setup = rig::load_setup(q.robot, experiment, pref);
+    rig::use_recorded_precorrection(*out.payload_setup, pt, q.payload_trace);
     exps.push_back(rig::to_experiment(*out.payload_setup, pt, q.payload_trace, cfg.payload));
     rig::check_recorded_robot(*out.payload_setup, pt, q.payload_trace, q.accept_robot_mismatch);
     rig::check_recorded_payload(pt, q.payload_trace, cfg.payload, q.payload_file.empty() ? q.config : q.payload_file);

@@ -79,10 +79,11 @@ report::TorqueSeries torque_series(const rig::ExperimentSetup& setup, const repo
 // The first experiment re-run from the files named in the report's inputs.
 report::ReportTraces report_traces(const report::IdentificationReport& rep, const std::string& report_file) {
   const report::ReportInputs& files = rep.inputs;
-  const rig::ExperimentSetup setup =
+  rig::ExperimentSetup setup =
       rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
   report::ReportTraces t;
   t.measured = read_trace(files.measured.path);
+  rig::use_recorded_precorrection(setup, t.measured, files.measured.path);  // the command its robot got
   t.before = rig::twin_trace(setup, setup.lambda);
   t.after = rig::twin_trace(setup, sim::load_robot(files.model.path).lambda);
   t.reference.name = "reference";
@@ -129,8 +130,12 @@ void write_report(const ReportOptions& o) {
     in.calibration_file = o.calibration;
     in.calibration = report::read_calibration_report(o.calibration);
   }
-  for (const std::string& t : o.tracking)
-    in.tracking.push_back({t, std::filesystem::path(t).stem().string(), read_trace(t)});
+  for (const std::string& t : o.tracking) {  // labelled by what its sidecar says the robot was driven with
+    PoseTrace trace = read_trace(t);
+    const auto& p = trace.metadata.precorrection;
+    const std::string how = p ? "pre-corrected with " + std::filesystem::path(p->path).filename().string() : "visual servo alone";
+    in.tracking.push_back({t, std::filesystem::path(t).stem().string() + ": " + how, std::move(trace)});
+  }
   write_file_atomically(o.out, report::identification_report_html(in, report_traces(in.identification, o.identification)),
                         o.force);
 }

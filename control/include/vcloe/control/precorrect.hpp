@@ -20,6 +20,7 @@
 
 #include "vcloe/control/predict.hpp"
 #include "vcloe/servo/controllers.hpp"
+#include "vcloe/servo/corrected_robot.hpp"
 #include "vcloe/servo/loop.hpp"
 
 namespace vcloe::control {
@@ -65,29 +66,9 @@ std::vector<Vec6d> ideal_commands(const servo::PreparedReference& reference, con
 // A servo::CommandedRobot whose position interface receives the pre-corrected command: the outer
 // loop's U less what it holds on a perfect run, plus q_c(t_k) — so a robot that follows exactly
 // is commanded q_c, and the outer loop answers only to the robot's departures from the reference.
-// With zero outer gains it is the pre-correction alone (the drives' loop only).
+// With zero outer gains it is the pre-correction alone (the drives' loop only). servo's, the one.
 template <class Robot>
-class PrecorrectedRobot {
- public:
-  // `correction`: q_c(t_k) - the outer law's ideal command, per tick (correction_of); both must outlive it.
-  PrecorrectedRobot(Robot& robot, const std::vector<Vec6d>& correction) : robot_(robot), correction_(correction) {}
-  Vec6d pose() const { return robot_.pose(); }
-  const std::string& failure() const { return failure_.empty() ? robot_.failure() : failure_; }
-  bool step(const Vec6d& U) {
-    if (tick_ >= correction_.size()) {
-      failure_ = "the pre-correction ends at tick " + std::to_string(correction_.size()) + ", before the run";
-      return false;
-    }
-    const Vec6d command = U + correction_[tick_++];
-    return robot_.step(command);
-  }
-
- private:
-  Robot& robot_;
-  const std::vector<Vec6d>& correction_;
-  std::size_t tick_ = 0;
-  std::string failure_;
-};
+using PrecorrectedRobot = servo::CorrectedRobot<Robot>;
 
 // q_c(t_k) - ideal_commands(reference, gains)[k]; the command must cover the reference's ticks.
 std::vector<Vec6d> correction_of(const servo::PreparedReference& reference, const servo::OuterGains& gains,

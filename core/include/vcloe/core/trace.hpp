@@ -53,7 +53,7 @@ std::string trace_csv_row(const PoseTrace& trace, std::size_t i);
 std::string sidecar_path(const std::string& trace_path);
 
 // A file a trace's sidecar records (`entry`, recorded as `key`: robot, experiment, reference,
-// truth, rig, markers). Nothing if not recorded or none. The path is taken as recorded if it
+// truth, rig, markers, precorrection). Nothing if not recorded or none. The path is taken as recorded if it
 // names a file, else relative to the trace's own directory (sidecars written before paths were
 // absolute). Throws vcloe::Error naming the file if it is missing or not a regular file (a
 // malformed entry was refused when the sidecar was read).

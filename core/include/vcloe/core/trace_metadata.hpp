@@ -68,6 +68,9 @@ struct TraceMetadata {
   std::optional<std::string> outer_form;        // feedforward | literal
   // The files the trace was made from.
   std::optional<FileRecord> robot, experiment, reference, truth, rig, markers;
+  // The pre-corrected (or learnt) joint command the run's robot was driven with (`--precorrection`,
+  // docs/control.md): whatever re-runs the twin on this trace must drive it with the same.
+  std::optional<FileRecord> precorrection;
   // The virtual robot and its camera.
   std::optional<std::uint64_t> seed;
   std::optional<Vec6d> noise_sigma;             // m x3, rad x3

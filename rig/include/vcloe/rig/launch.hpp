@@ -26,6 +26,7 @@ struct RigRun {
   double start_timeout = 30, hold = 0.5;  // each process's --start-timeout; the robot's --hold
   double move_speed = 0.5;                // the robot's --move-speed (rad/s)
   std::optional<Vec6d> stand_at;         // the robot's --stand-at (none: it stands at the start)
+  std::string precorrection;             // robot's and control's --precorrection (none: the servo alone)
   // Given endpoints ("" = fresh: a new 0700 directory in /tmp for ipc, free loopback ports for tcp).
   RigEndpoints endpoints{"", "", "", "", "", false};
   bool force = false;

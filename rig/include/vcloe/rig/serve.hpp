@@ -27,6 +27,9 @@ struct RobotServeOptions {
   // --stand-at: the joint angles the virtual robot's drives hold before the move (none: it
   // stands at the start); a test of the move to start, or a robot left where the last run ended.
   std::optional<Vec6d> stand_at;
+  // --precorrection: a pre-corrected command for this reference (vcloe precorrect / learn), added
+  // tick by tick to the command due, before the safety monitor, as the in-process run adds it.
+  std::string precorrection;
   // --hold in [0, 3600] s, --move-speed positive, the start timeout (problem(): core/settings.hpp, the messages
   // beginning with the option), then the endpoints (validate() only: an ipc path is looked at),
   // before any file is read. The timeouts are checked once the experiment is read (serve_robot).
@@ -62,6 +65,7 @@ struct ControlOptions {
   double robot_timeout = 0, start_timeout = 30;
   bool force = false, keep_partial_on_interrupt = false;
   std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
+  std::string precorrection;  // the robot's --precorrection: checked against the run, recorded in the sidecar
   // problem(): the start timeout. validate() then checks the endpoints and the outputs (TRACE, its
   // sidecar, TRACE.partial): the file system, so not in problem(), which stays pure.
   std::optional<SettingProblem> problem() const;

@@ -22,6 +22,7 @@ namespace vcloe::rig {
 
 struct ExperimentSetup {
   std::string robot_file, experiment_file, reference_file;
+  std::string precorrection_file;         // the command correction's file (use_precorrection), or none
   sim::RobotModel model;                  // the robot's structure
   sim::LambdaVector<double> lambda;       // the robot file's values (priors or identified model)
   servo::ExperimentConfig experiment;     // timing and outer controller
@@ -43,11 +44,9 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 // reference files (absolute paths and SHA-256), docs/traces.md.
 TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);
 
-// The twin's trace (measured = simulated pose) for parameters lambda; with `correction` (per
-// controller tick: the pre-corrected command less the outer law's command on a perfect run,
-// control::correction_of) its position interface is pre-corrected (docs/control.md).
-PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda,
-                     const std::vector<Vec6d>* correction = nullptr);
+// The twin's trace (measured = simulated pose) for parameters lambda; with the setup's command
+// correction (use_precorrection) its position interface is pre-corrected (docs/control.md).
+PoseTrace twin_trace(const ExperimentSetup& setup, const sim::LambdaVector<double>& lambda);
 
 // How the virtual robot is run and measured: its options and the camera. The camera is
 // Gaussian pose noise (seeded) unless `camera` is set (e.g. the stereo pose pipeline).
@@ -59,9 +58,6 @@ struct VirtualRun {
   // The truth file's rig departures (its `virtual_rig:` section, hw::load_virtual_rig): the
   // camera's simulated by virtual_trace (rig/virtual_camera.hpp), the robot's by hw::VirtualRobot.
   hw::VirtualRig departures;
-  // Per controller tick, added to the loop's joint command (control::correction_of: the
-  // pre-corrected command less the outer law's on a perfect run; docs/control.md). None: the servo alone.
-  const std::vector<Vec6d>* correction = nullptr;
 };
 
 // The virtual robot's options for a run of this setup: `base` at the experiment's controller
@@ -74,11 +70,13 @@ hw::VirtualRobotOptions virtual_robot_options(const ExperimentSetup& setup, cons
 // rig::VirtualCamera; the live rig's processes refuse such a truth (they do not simulate it).
 bool camera_departs(const sim::RobotModel& truth, const hw::VirtualRig& departures);
 
-// The virtual robot's trace: measured poses, true poses, commands.
+// The virtual robot's trace: measured poses, true poses, commands; with the setup's command
+// correction (use_precorrection) its position interface is pre-corrected.
 PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& truth, const VirtualRun& run,
                         const std::string& truth_file, const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
-// An identification experiment from a measured trace recorded on this setup's reference.
+// An identification experiment from a measured trace recorded on this setup's reference (and with
+// its command correction: a trace recorded with one is refused unless the setup uses it).
 oe_ident::Experiment to_experiment(const ExperimentSetup& setup, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
@@ -99,6 +97,13 @@ void check_recorded_payload(const PoseTrace& trace, const std::string& trace_fil
 // naming the file, if it was made for another reference (SHA-256), controller rate or robot
 // (leg geometry of the model it records).
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file);
+// Drives this setup's runs (twin, virtual robot, recorded sidecar) with the correction of `file`
+// (precorrection_for); an empty file: none.
+void use_precorrection(ExperimentSetup& setup, const std::string& file);
+// The same with the pre-correction a trace's sidecar records (`precorrection`), if any: the twin
+// re-run on that trace is then driven with the command its robot got. A recorded file gone or
+// changed since (SHA-256) is refused in one line naming the sidecar and the file.
+void use_recorded_precorrection(ExperimentSetup& setup, const PoseTrace& trace, const std::string& trace_file);
 
 // The joint commands of one run (one per controller tick from the reference's start) as the
 // robot's side applies them (bridge::SafetyMonitor: joint range, rate limit per tick): a command

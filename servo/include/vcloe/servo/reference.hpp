@@ -49,6 +49,10 @@ struct PreparedReference {
   std::vector<OuterReference> updates;       // per frame j, at its arrival tick
   Vec6d start_pose = Vec6d::Zero();          // chi_d(0): every loop starts at rest here
   Vec6d start_theta = Vec6d::Zero();
+  // Per controller tick, added to the loop's joint command by the twin (simulate_twin, the
+  // identification's sensitivities) and the virtual robot: a pre-corrected or learnt command
+  // less the outer law's on a perfect run (control::correction_of; docs/control.md). Empty: none.
+  std::vector<Vec6d> command_correction;
 };
 
 // Throws vcloe::Error if the timing is invalid or a reference pose is not reachable.

@@ -3,6 +3,7 @@
 // controller rate) on the rigid-body plant (eq. 40), a CommandedRobot that runs in the same loop
 // as the real robot. Lambda (67, registry order) in any scalar type, so the identification can
 // differentiate the simulated pose trace (ceres::Jet, or the forward sensitivities of oe_ident).
+#include "vcloe/servo/corrected_robot.hpp"
 #include "vcloe/servo/loop.hpp"
 #include "vcloe/servo/pose_history.hpp"
 #include "vcloe/servo/rigid_plant.hpp"
@@ -82,18 +83,23 @@ class TwinRobot {
 // latency_offset (s): the pose stream's true latency minus the configured one; frame j then
 // reports the pose at t_j - latency_offset (ShiftedExposure, pose_history.hpp) and the outer
 // loop acts on it, as on the real rig: `measured` is that, `true_pose` the pose at t_j. At 0
-// the camera is ExactPose (measured == true_pose).
+// the camera is ExactPose (measured == true_pose). With ref.command_correction the twin's position
+// interface receives the command plus the tick's correction (CorrectedRobot).
 template <typename T>
 LoopResult<T> simulate_twin(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda,
                             const PreparedReference& ref, const OuterGains& gains, double latency_offset = 0) {
   TwinRobot<T> twin(model, lambda, ref.clock.timing, ref.start_pose);
+  CorrectedRobot<TwinRobot<T>, T> corrected(twin, ref.command_correction);
   VisualServo<T> outer(ref, gains);
+  auto loop = [&](auto& camera) {
+    return ref.command_correction.empty() ? run_loop<T>(twin, outer, camera) : run_loop<T>(corrected, outer, camera);
+  };
   if (latency_offset != 0) {
     ShiftedExposure<T> shifted(ref.clock, twin.pose(), latency_offset);
-    return run_loop<T>(twin, outer, shifted);
+    return loop(shifted);
   }
   ExactPose camera;
-  return run_loop<T>(twin, outer, camera);
+  return loop(camera);
 }
 
 }  // namespace vcloe::servo

@@ -10,6 +10,7 @@
 #include "vcloe/control/predict.hpp"
 #include "vcloe/core/report.hpp"
 #include "vcloe/report/identification.hpp"
+#include "vcloe/rig/setup.hpp"
 
 namespace vcloe::workflow {
 

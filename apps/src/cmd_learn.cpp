@@ -1,0 +1,49 @@
+// `vcloe learn`: iterative learning of the pre-corrected command on the virtual robot
+// (workflow::learn_to_file; docs/control.md, "Iterative learning").
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli_options.hpp"
+#include "commands.hpp"
+#include "vcloe/workflow/learn.hpp"
+
+namespace vcloe::app {
+
+void add_learn_command(CLI::App& app) {
+  struct Options : workflow::LearnOptions {
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  o->robot = defaults::robot_file();
+  o->truth = defaults::truth_file();
+  o->experiment = defaults::experiment_file();
+  CLI::App* cmd = app.add_subcommand(
+      "learn", "Learn the pre-corrected command by repeating a reference on the virtual robot (iterative learning)");
+  cmd->add_option("--reference", o->reference, "trajectory file, repeated each trial")->required();
+  add_out_option(cmd, o->out, "the learnt command: a precorrection CSV and its sidecar")->required();
+  cmd->add_option("--model", o->model, "start: precorrect with this model (default: --robot, the priors)");
+  cmd->add_option("--precorrection", o->precorrection, "start: this precorrection file (vcloe precorrect)");
+  cmd->add_option("--trials", o->trials, "at most this many trials")->capture_default_str();
+  cmd->add_option("--gain", o->gains.gain, "learning gain, in (0, 2)")->capture_default_str();
+  cmd->add_option("--cutoff", o->gains.cutoff_hz, "zero-phase low-pass (Q filter) cutoff (Hz)")->capture_default_str();
+  cmd->add_option("--truth", o->truth, "the virtual robot's truth file")->capture_default_str();
+  cmd->add_option("--robot", o->robot, "robot file the reference is checked against")->capture_default_str();
+  cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "camera-noise seed of the first trial (trial j: seed + j - 1)")->capture_default_str();
+  cmd->add_option("--noise-position", o->noise_position, "camera noise sigma per position channel (m)")->capture_default_str();
+  cmd->add_option("--noise-angle", o->noise_angle, "camera noise sigma per angle channel (rad)")->capture_default_str();
+  add_json_flag(cmd, o->json);
+  add_force_flag(cmd, o->force);
+  cmd->callback([o] {
+    auto progress = [o](const workflow::LearnTrial& t) {
+      if (o->json) return;
+      std::printf("trial %d: position %.4f mm, angle %.4f mrad RMS, %.2fx the camera noise\n", t.trial, t.position_mm,
+                  t.angle_mrad, t.over_noise);
+      std::fflush(stdout);
+    };
+    std::cout << workflow::learn_to_file(*o, progress).print(o->json);
+  });
+}
+
+}  // namespace vcloe::app

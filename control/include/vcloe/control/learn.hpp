@@ -1,0 +1,60 @@
+#pragma once
+// vcloe/control/learn.hpp — iterative learning control through the position interface
+// (Abdellatif & Heimann 2006 §5.2.1; Longman 2000): a reference repeated, the pre-corrected
+// command q (one per controller tick, the precorrection file's rows) updated after each trial from
+// what the trial measured. docs/control.md, "Iterative learning".
+//
+// The law, per tick k (filtered-update P-type with the feedback's effort taken in):
+//   q_{j+1}(k) = q_j(k) + gamma * Q[ f_j + J_theta e_j ](k)
+//   f_j(k): what the outer loop added on trial j to the command it holds on a perfect run
+//           (the trace's command less control::ideal_commands), zero before its first update;
+//   e_j:    the measured pose error chi_d - chi_m at each exposure, through J_theta(chi_d) (eq. 29)
+//           into joint space, linear between exposures;
+//   Q:      a zero-phase Butterworth low-pass (vision::sosfiltfilt at the controller rate).
+// With P the drives' map from command to joint angle and C the outer law (in joint terms), the
+// trial-to-trial error map is  e_{j+1} = (1 - gamma Q P (1 + C) / (1 + P C)) e_j : inside the
+// drives' bandwidth (P ~ 1) it is (1 - gamma Q), whatever the outer gains. Stability condition:
+//   |1 - gamma Q(w) G(w)| <= 1 for all w,  G = P (1 + C) / (1 + P C);
+// with G ~ 1 where Q passes, 0 < gamma < 2 (kLearningGainBound), and Q = 0 where G departs.
+#include <string>
+#include <vector>
+
+#include "vcloe/core/rotation.hpp"
+#include "vcloe/servo/reference.hpp"
+
+namespace vcloe::control {
+
+inline constexpr double kLearningGainBound = 2.0;  // gamma in (0, 2): |1 - gamma| < 1
+
+struct LearningGains {
+  double gain = 1.0;       // gamma: deadbeat inside the drives' bandwidth (docs/control.md: measured best of 0.5 and 1)
+  double cutoff_hz = 4;    // Q's cutoff
+  int order = 2;           // Q's Butterworth order (run forward and backward)
+  // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8];
+  // throws vcloe::Error naming the option.
+  void validate(double controller_hz) const;
+};
+
+// What one trial measured, per exposure: the measured pose and the outer loop's command (the
+// trace's `measured` and `command` columns).
+struct Trial {
+  std::vector<Vec6d> measured, outer_command;
+};
+
+// Q of a per-tick joint signal: each joint's sequence through the zero-phase Butterworth.
+std::vector<Vec6d> zero_phase_lowpass(const std::vector<Vec6d>& signal, const LearningGains& gains,
+                                      double controller_hz);
+
+// The update's input before Q: f_j + J_theta e_j per tick (ideal: control::ideal_commands).
+std::vector<Vec6d> learning_signal(const servo::PreparedReference& reference, const std::vector<Vec6d>& ideal,
+                                   const Trial& trial);
+
+// q_{j+1}: the command after trial j (one per tick of the reference).
+std::vector<Vec6d> learn_update(const servo::PreparedReference& reference, const std::vector<Vec6d>& ideal,
+                                const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains);
+
+// The stopping rule: learning has stopped improving when a trial's error (the larger of its
+// position and angle RMS over the camera noise) is not at least `margin` below the best before.
+bool stopped_improving(const std::vector<double>& errors, double margin = 0.05);
+
+}  // namespace vcloe::control

@@ -1,0 +1,124 @@
+// Specification of control/learn: the learning law on a small known system — a first-order joint
+// lag, pose = joint (J_theta = I) — converges trial by trial for gains inside the stability bound;
+// the Q filter is zero-phase; the outer loop's effort is taken into the command; the stopping rule.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "vcloe/control/learn.hpp"
+#include "vcloe/core/error.hpp"
+
+using namespace vcloe;
+
+namespace {
+
+// A 2 s reference at 1 kHz / 100 Hz on a toy robot whose pose is its joint angles.
+servo::PreparedReference toy_reference() {
+  servo::PreparedReference r;
+  r.clock.total_ticks = 2000;
+  r.duration = 2;
+  for (int j = 0; j < r.clock.frames(); ++j) {
+    const double t = 0.01 * j;
+    r.exposure_times.push_back(t);
+    Vec6d x;
+    for (int i = 0; i < 6; ++i) x(i) = 0.01 * std::sin(2 * M_PI * 0.5 * t + i) * std::sin(M_PI * t / 2);
+    r.reference_at_exposure.push_back(x);
+  }
+  for (int j = 0; j < r.clock.updates(); ++j) r.updates.push_back({r.reference_at_exposure[j], Vec6d::Zero(), r.reference_at_exposure[j], Mat6d::Identity()});
+  return r;
+}
+
+// The joints lag their command (y += a (u - y) per tick); the trial's measured poses, no outer loop.
+control::Trial toy_trial(const servo::PreparedReference& r, const std::vector<Vec6d>& u, double a) {
+  control::Trial t;
+  Vec6d y = Vec6d::Zero();
+  for (int k = 0; k < r.clock.total_ticks; ++k) {
+    if (r.clock.exposed_at(k) >= 0) t.measured.push_back(y);
+    y += a * (u[static_cast<std::size_t>(k)] - y);
+  }
+  t.outer_command.assign(t.measured.size(), Vec6d::Zero());
+  return t;
+}
+
+double toy_rms(const servo::PreparedReference& r, const control::Trial& t) {
+  double s = 0;
+  for (std::size_t j = 0; j < t.measured.size(); ++j) s += (t.measured[j] - r.reference_at_exposure[j]).squaredNorm();
+  return std::sqrt(s / static_cast<double>(t.measured.size()));
+}
+
+}  // namespace
+
+TEST(Learn, ConvergesTrialByTrialOnALinearPlantInsideTheStabilityBound) {
+  const servo::PreparedReference r = toy_reference();
+  const std::vector<Vec6d> ideal(2000, Vec6d::Zero());
+  for (const double gain : {0.5, 1.0, 1.5}) {
+    control::LearningGains g;
+    g.gain = gain;
+    std::vector<Vec6d> u(2000, Vec6d::Zero());
+    std::vector<double> rms;
+    for (int trial = 0; trial < 8; ++trial) {
+      const control::Trial t = toy_trial(r, u, 0.05);  // a 20 ms lag: 0.5 Hz well inside the band
+      rms.push_back(toy_rms(r, t));
+      u = control::learn_update(r, ideal, u, t, g);
+    }
+    std::printf("gain %.1f: RMS %.2e -> %.2e after 7 updates\n", gain, rms.front(), rms.back());
+    for (std::size_t j = 1; j < rms.size(); ++j) EXPECT_LT(rms[j], rms[j - 1]) << "gain " << gain << " trial " << j;
+    EXPECT_LT(rms.back(), 0.05 * rms.front()) << gain;
+  }
+}
+
+TEST(Learn, GainsOutsideTheStabilityBoundAreRefused) {
+  control::LearningGains g;
+  for (const double gain : {0.0, -0.1, 2.0, 2.5}) {
+    g.gain = gain;
+    try {
+      g.validate(1000);
+      ADD_FAILURE() << gain;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--gain"), std::string::npos);
+    }
+  }
+  g.gain = 0.5, g.cutoff_hz = 600;
+  EXPECT_THROW(g.validate(1000), Error);
+}
+
+TEST(Learn, TheQFilterIsZeroPhaseAndCutsAboveItsCutoff) {
+  control::LearningGains g;  // 4 Hz
+  std::vector<Vec6d> slow(4000), fast(4000);
+  for (std::size_t k = 0; k < slow.size(); ++k) {
+    const double t = 1e-3 * static_cast<double>(k);
+    slow[k].setConstant(std::sin(2 * M_PI * 0.5 * t));
+    fast[k].setConstant(std::sin(2 * M_PI * 60 * t));
+  }
+  const std::vector<Vec6d> s = control::zero_phase_lowpass(slow, g, 1000), f = control::zero_phase_lowpass(fast, g, 1000);
+  double slow_err = 0, fast_peak = 0;
+  for (std::size_t k = 500; k < 3500; ++k) {  // away from the ends
+    slow_err = std::max(slow_err, (s[k] - slow[k]).cwiseAbs().maxCoeff());
+    fast_peak = std::max(fast_peak, f[k].cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(slow_err, 1e-3);   // no lag: a 1 ms shift alone would leave 3e-3
+  EXPECT_LT(fast_peak, 1e-3);  // 60 Hz: (4/60)^8 through forward and backward
+}
+
+TEST(Learn, TheOuterLoopsEffortIsTakenIntoTheCommand) {
+  const servo::PreparedReference r = toy_reference();
+  const std::vector<Vec6d> ideal(2000, Vec6d::Zero());
+  control::Trial t;
+  t.measured = r.reference_at_exposure;  // on the reference: no error
+  Vec6d c;
+  c << 1e-3, -2e-3, 3e-3, 0, 5e-4, -1e-3;
+  t.outer_command.assign(t.measured.size(), c);
+  control::LearningGains g;
+  const std::vector<Vec6d> u = control::learn_update(r, ideal, std::vector<Vec6d>(2000, Vec6d::Zero()), t, g);
+  // Half a second after the first frame's arrival (10 ms: a step through Q), away from the end.
+  double worst = 0;
+  for (std::size_t k = 500; k < 1800; ++k) worst = std::max(worst, (u[k] - g.gain * c).cwiseAbs().maxCoeff());
+  EXPECT_LT(worst, 1e-6);
+}
+
+TEST(Learn, StopsWhenATrialIsNotFivePercentBelowTheBestBefore) {
+  EXPECT_FALSE(control::stopped_improving({10}));
+  EXPECT_FALSE(control::stopped_improving({10, 5, 2.5}));
+  EXPECT_TRUE(control::stopped_improving({10, 5, 4.9}));
+  EXPECT_TRUE(control::stopped_improving({10, 5, 6}));
+}

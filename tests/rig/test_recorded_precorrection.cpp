@@ -1,0 +1,151 @@
+// Specification of a pre-corrected run's trace (docs/traces.md, docs/control.md): the sidecar
+// records the pre-correction that drove the robot, and whatever re-runs the twin on the trace —
+// identification above all — drives it with the same command; a recorded pre-correction that is
+// gone or has changed is refused in one line naming the sidecar and the file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "vcloe/control/precorrect.hpp"
+#include "vcloe/control/precorrection_file.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/excitation/fourier.hpp"
+#include "vcloe/oe_ident/problem.hpp"
+#include "vcloe/oe_ident/sensitivity.hpp"
+#include "vcloe/rig/roles.hpp"
+#include "vcloe/rig/setup.hpp"
+
+using namespace vcloe;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string rp_config(const std::string& name) { return std::string(VCLOE_SOURCE_DIR) + "/config/" + name; }
+
+// A 2 s random reference and the truth's pre-correction for it, written in `dir`.
+struct PrecorrectedFiles {
+  std::string reference, precorrection;
+};
+PrecorrectedFiles write_precorrected(const fs::path& dir, std::uint64_t seed) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const sim::RobotFile truth = sim::load_robot(rp_config("truth.yaml"), true);
+  excitation::RandomTrajectoryOptions o;
+  o.duration = 2;
+  PrecorrectedFiles f{(dir / "r.yaml").string(), (dir / "p.csv").string()};
+  std::ofstream(f.reference) << excitation::trajectory_to_yaml(excitation::random_feasible_trajectory(truth.model, seed, o));
+  const rig::ExperimentSetup s = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  control::PrecorrectionFile p;
+  p.controller_hz = s.experiment.timing.controller_hz;
+  p.command = control::precorrect(truth.model, truth.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+  p.model = file_record(rp_config("truth.yaml")), p.reference = file_record(f.reference);
+  control::write_precorrection(f.precorrection, p, true);
+  return f;
+}
+
+std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(not refused)";
+}
+
+}  // namespace
+
+TEST(RecordedPrecorrection, TheTwinOfTheTruthReplaysAPreCorrectedVirtualRunAtTheCameraNoise) {
+  const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection";
+  const PrecorrectedFiles f = write_precorrected(dir, 11);
+  const std::string truth_file = rp_config("truth.yaml"), trace = (dir / "m.csv").string();
+  rig::ExperimentSetup run = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  rig::use_precorrection(run, f.precorrection);
+  rig::VirtualRun vo;
+  vo.seed = 3;
+  write_trace(trace, rig::virtual_trace(run, sim::load_robot(truth_file, true), vo, truth_file), true);
+
+  const PoseTrace measured = read_trace(trace);
+  ASSERT_TRUE(measured.metadata.precorrection);
+  EXPECT_EQ(measured.metadata.precorrection->sha256, sha256_file_now(f.precorrection));
+  // As identify reads it: a fresh setup on the priors, the recorded pre-correction taken up.
+  rig::ExperimentSetup fit = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  EXPECT_NE(refusal([&] { rig::to_experiment(fit, measured, trace); }).find("was recorded with the pre-corrected command"),
+            std::string::npos);
+  rig::use_recorded_precorrection(fit, measured, trace);
+  oe_ident::Experiment e = rig::to_experiment(fit, measured, trace);
+  const sim::RobotFile truth = sim::load_robot(truth_file, true);
+  const std::array<double, 6> with = oe_ident::rms_error(truth.model, truth.lambda, fit.experiment.outer, e);
+  e.reference.command_correction.clear();
+  const std::array<double, 6> without = oe_ident::rms_error(truth.model, truth.lambda, fit.experiment.outer, e);
+  // The floor: the same on a run without pre-correction (the engines' difference and the noise).
+  rig::ExperimentSetup plain = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  const oe_ident::Experiment p = rig::to_experiment(plain, rig::virtual_trace(plain, truth, vo, truth_file), "plain");
+  const std::array<double, 6> floor = oe_ident::rms_error(truth.model, truth.lambda, plain.experiment.outer, p);
+  for (int c = 0; c < 6; ++c) {
+    std::printf("axis %d: measured - twin(truth) %.4f with the correction, %.4f without; uncorrected run %.4f (mm, mrad)\n",
+                c, with[c], without[c], floor[c]);
+    EXPECT_LT(with[c], 2 * floor[c]) << c;
+    EXPECT_GT(without[c], 5 * floor[c]) << c;
+  }
+}
+
+TEST(RecordedPrecorrection, TheSensitivitiesRunTheCorrectedTwin) {
+  const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection-sens";
+  const PrecorrectedFiles f = write_precorrected(dir, 12);
+  rig::ExperimentSetup s = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  const Eigen::MatrixXd P = Eigen::MatrixXd::Identity(sim::kNumLambda, 1);
+  const auto plain = oe_ident::simulate_twin_sensitivity(s.model, s.lambda, s.reference, s.experiment.outer, P);
+  rig::use_precorrection(s, f.precorrection);
+  const auto sens = oe_ident::simulate_twin_sensitivity(s.model, s.lambda, s.reference, s.experiment.outer, P);
+  const auto twin = servo::simulate_twin<double>(s.model, s.lambda, s.reference, s.experiment.outer);
+  ASSERT_TRUE(sens.trace.ok && twin.ok && plain.trace.ok);
+  double same = 0, moved = 0;
+  for (std::size_t j = 0; j < twin.measured.size(); ++j) {
+    same = std::max(same, (sens.trace.measured[j] - twin.measured[j]).cwiseAbs().maxCoeff());
+    moved = std::max(moved, (plain.trace.measured[j] - twin.measured[j]).cwiseAbs().maxCoeff());
+  }
+  EXPECT_EQ(same, 0.0);
+  EXPECT_GT(moved, 1e-5);
+}
+
+TEST(RecordedPrecorrection, ARecordedCorrectionGoneOrChangedIsRefusedNamingSidecarAndFile) {
+  const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection-gone";
+  const PrecorrectedFiles f = write_precorrected(dir, 13);
+  rig::ExperimentSetup run = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  rig::use_precorrection(run, f.precorrection);
+  const PoseTrace twin = rig::twin_trace(run, run.lambda);
+  const std::string trace = (dir / "t.csv").string();
+  write_trace(trace, twin, true);
+  const PoseTrace t = read_trace(trace);
+  rig::ExperimentSetup fit = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  std::ofstream(f.precorrection, std::ios::app) << "\n";  // changed
+  const std::string changed = refusal([&] { rig::use_recorded_precorrection(fit, t, trace); });
+  EXPECT_NE(changed.find(sidecar_path(trace)), std::string::npos) << changed;
+  EXPECT_NE(changed.find("p.csv, which has changed since"), std::string::npos) << changed;
+  fs::remove(f.precorrection);
+  const std::string gone = refusal([&] { rig::use_recorded_precorrection(fit, t, trace); });
+  EXPECT_NE(gone.find(sidecar_path(trace)), std::string::npos) << gone;
+  EXPECT_NE(gone.find("p.csv"), std::string::npos) << gone;
+  EXPECT_NE(gone.find("not found"), std::string::npos) << gone;
+  EXPECT_EQ(gone.find('\n'), std::string::npos);
+}
+
+TEST(RecordedPrecorrection, TheRigsRolesApplyItAsTheInProcessRunToTheLastBit) {
+  const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection-roles";
+  const PrecorrectedFiles f = write_precorrected(dir, 14);
+  const std::string truth_file = rp_config("truth.yaml");
+  const sim::RobotFile truth = sim::load_robot(truth_file, true);
+  rig::ExperimentSetup s = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  rig::use_precorrection(s, f.precorrection);
+  rig::VirtualRun run;
+  run.seed = 5;
+  const PoseTrace loop = rig::virtual_trace(s, truth, run, truth_file), roles = rig::stepped_trace(s, truth, run);
+  ASSERT_EQ(roles.size(), loop.size());
+  bool same = true;
+  for (std::size_t j = 0; j < loop.size(); ++j)
+    same = same && roles.measured[j] == loop.measured[j] && roles.command[j] == loop.command[j];
+  EXPECT_TRUE(same);
+  ASSERT_TRUE(roles.metadata.precorrection);
+  EXPECT_EQ(roles.metadata.precorrection->sha256, loop.metadata.precorrection->sha256);
+}

@@ -1,0 +1,55 @@
+#pragma once
+// `vcloe learn` (docs/control.md, "Iterative learning"): a reference repeated on the virtual
+// robot through the run path of `vcloe run` (rig::virtual_trace), the pre-corrected command
+// updated after each trial by the learning law of control/learn.hpp, progress per trial, stopped
+// when the error stops improving (control::stopped_improving) or after --trials; the best trial's
+// command saved in the precorrection file format (for run/simulate/rig run --precorrection).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vcloe/control/learn.hpp"
+#include "vcloe/core/defaults.hpp"
+#include "vcloe/core/report.hpp"
+#include "vcloe/rig/setup.hpp"
+
+namespace vcloe::workflow {
+
+struct LearnTrial {
+  int trial = 0;                      // 1, 2, ...
+  double position_mm = 0, angle_mrad = 0;  // RMS of measured - reference, per axis over the three
+  double over_noise = 0;              // the larger of the two over the camera's sigma
+};
+
+struct LearnOutcome {
+  std::vector<LearnTrial> trials;
+  std::size_t best = 0;              // index of the trial with the smallest over_noise
+  std::vector<Vec6d> command;        // that trial's command (per tick)
+  bool stopped_improving = false;
+};
+
+// Trials on the virtual robot from `start` (one command per tick). Trial j runs with camera noise
+// seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial.
+LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth,
+                                    const rig::VirtualRun& run, const std::vector<Vec6d>& start,
+                                    const control::LearningGains& gains, int trials,
+                                    const std::function<void(const LearnTrial&)>& progress = {});
+
+struct LearnOptions {
+  std::string robot, truth, experiment, reference, out;
+  std::string model;          // the start: precorrect with this model (default: the robot file's priors)
+  std::string precorrection;  // or the start: a precorrection file for this reference
+  int trials = 10;
+  control::LearningGains gains;
+  std::uint64_t seed = 1;
+  double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
+  bool force = false;
+
+  // --trials >= 1, the gains (control::LearningGains::validate), the camera noise, --model and
+  // --precorrection not both, then the inputs and outputs (IoPlan).
+  void validate() const;
+};
+Report learn_to_file(const LearnOptions& options, const std::function<void(const LearnTrial&)>& progress = {});
+
+}  // namespace vcloe::workflow
