@@ -63,8 +63,8 @@ struct StageLinearization {
 // one the CPU runs (function multi-versioning). A ceres::Jet<12>'s derivative part is 12
 // doubles: three AVX2 registers instead of six SSE2 ones. No FMA in either version, so both give
 // the same numbers (each derivative component is computed element by element, in the same
-// order; the golden Jacobian is unchanged). One stage's linearisation: 19.3 -> 14.3 us of CPU
-// (docs/identification.md, "Speed").
+// order; identify's reports are bit for bit those of before). One stage's linearisation:
+// 19.3 -> 14.3 us of CPU (docs/identification.md, "Speed").
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define VCLOE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -104,11 +104,14 @@ VCLOE_VECTOR_CLONES VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, c
   out.B_tau = M.solve(J_ad.transpose());
   sim::Regressor<double> Gamma;
   sim::compute_regressor<double>(model, k, v, v_dot, Gamma);  // eq. (25)
-  // -M^-1 (Gamma P_xi): the product over P_xi's non-zeros first (a few per column), then one
-  // solve of 6 x q instead of 6 x 64, in place (no allocation per stage).
+  // -M^-1 Gamma P_xi: the product over P_xi's non-zeros (a few per column) into the stage's own
+  // matrix, in the order of Eigen's sparse product, so the numbers are those of -M.solve(Gamma) *
+  // P_xi to the bit — without its temporary and its generic kernel. (Scaling Gamma's columns
+  // before the solve instead changed the last bits, and on one truth the fit's path: 19 -> 13
+  // identified, docs/identification.md "Speed".)
+  const sim::Regressor<double> Y = -M.solve(Gamma);
   out.dvdot_P.setZero();
-  for (const XiEntry& e : P_xi) out.dvdot_P.col(e.column) -= e.value * Gamma.col(e.xi);
-  M.solveInPlace(out.dvdot_P);
+  for (const XiEntry& e : P_xi) out.dvdot_P.col(e.column) += e.value * Y.col(e.xi);
   return true;
 }
 
