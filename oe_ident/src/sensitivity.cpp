@@ -17,6 +17,20 @@ namespace {
 using Jet = ceres::Jet<double, 12>;
 using Mat = Eigen::MatrixXd;
 
+// One non-zero of P's Xi rows: d Xi(xi) / d delta(column) = value.
+struct XiEntry {
+  int xi, column;
+  double value;
+};
+
+std::vector<XiEntry> xi_entries(const Mat& P) {
+  std::vector<XiEntry> out;
+  for (int c = 0; c < P.cols(); ++c)
+    for (int k = 0; k < sim::kNumXi; ++k)
+      if (P(k, c) != 0) out.push_back({k, c, P(k, c)});
+  return out;
+}
+
 // Linearisation of the plant derivative f(x, tau; Xi) at one RK4 stage.
 struct StageLinearization {
   sim::PlantState<double> f;                        // f itself
@@ -45,8 +59,19 @@ struct StageLinearization {
 #ifndef VCLOE_FLATTEN
 #define VCLOE_FLATTEN [[gnu::flatten]]
 #endif
-VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
-               const Eigen::SparseMatrix<double>& P_xi, const sim::PlantState<double>& x, const Vec6d& tau,
+// And compiled twice on x86-64 with GCC: for AVX2 and for the baseline, the loader picking the
+// one the CPU runs (function multi-versioning). A ceres::Jet<12>'s derivative part is 12
+// doubles: three AVX2 registers instead of six SSE2 ones. No FMA in either version, so both give
+// the same numbers (each derivative component is computed element by element, in the same
+// order; identify's reports are bit for bit those of before). One stage's linearisation:
+// 19.3 -> 14.3 us of CPU (docs/identification.md, "Speed").
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define VCLOE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VCLOE_VECTOR_CLONES
+#endif
+VCLOE_VECTOR_CLONES VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
+               const std::vector<XiEntry>& P_xi, const sim::PlantState<double>& x, const Vec6d& tau,
                StageLinearization& out) {
   const Vec6d chi = x.head<6>(), v = x.tail<6>();
   sim::Kinematics<double> k;
@@ -79,7 +104,14 @@ VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, const sim::XiVector<d
   out.B_tau = M.solve(J_ad.transpose());
   sim::Regressor<double> Gamma;
   sim::compute_regressor<double>(model, k, v, v_dot, Gamma);  // eq. (25)
-  out.dvdot_P = -M.solve(Gamma) * P_xi;
+  // -M^-1 Gamma P_xi: the product over P_xi's non-zeros (a few per column) into the stage's own
+  // matrix, in the order of Eigen's sparse product, so the numbers are those of -M.solve(Gamma) *
+  // P_xi to the bit — without its temporary and its generic kernel. (Scaling Gamma's columns
+  // before the solve instead changed the last bits, and on one truth the fit's path: 19 -> 13
+  // identified, docs/identification.md "Speed".)
+  const sim::Regressor<double> Y = -M.solve(Gamma);
+  out.dvdot_P.setZero();
+  for (const XiEntry& e : P_xi) out.dvdot_P.col(e.column) += e.value * Y.col(e.xi);
   return true;
 }
 
@@ -102,7 +134,7 @@ class SensitivityRecursion {
                        int threads)
       : model_(model), ref_(ref), gains_(gains), q_(static_cast<int>(P.cols())), threads_(std::max(1, threads)),
         xi_(lambda.head<sim::kNumXi>()), xi_jet_(xi_.cast<Jet>()),  // constants: Xi directions use Gamma
-        P_xi_(P.topRows(sim::kNumXi).sparseView()),
+        P_xi_(P.topRows(sim::kNumXi).sparseView()), xi_entries_(xi_entries(P)),
         P_lp_(P.row(sim::kGainP)), P_li_(P.row(sim::kGainI)), P_ld_(P.row(sim::kGainD)),
         g_(servo::drive_gains<double>(lambda)) {
     for (Mat* m : {&S_x_, &S_int_, &S_prev_meas_, &S_U_, &S_I_, &S_U_prev_, &S_theta_prev_}) m->setZero(6, q_);
@@ -172,6 +204,7 @@ class SensitivityRecursion {
   sim::XiVector<double> xi_;
   sim::XiVector<Jet> xi_jet_;
   Eigen::SparseMatrix<double> P_xi_;
+  std::vector<XiEntry> xi_entries_;
   Eigen::RowVectorXd P_lp_, P_li_, P_ld_;
   servo::DriveGains<double> g_;
   Mat S_x_, S_int_, S_prev_meas_, S_U_, S_I_, S_U_prev_, S_theta_prev_, S_stage_, S_tau_, S_e_, S_theta_;
@@ -202,16 +235,23 @@ class SensitivityRecursion {
     return ok;
   }
 
+  StageLinearization& slot(int index) {
+    const auto k = static_cast<std::size_t>(index);
+    if (k >= lin_.size()) lin_.resize(k + 1);
+    if (lin_[k].dvdot_P.cols() != q_) lin_[k].dvdot_P.resize(6, q_);
+    return lin_[k];
+  }
+
   // Pass 2: every stage of the chunk, split over the cores.
   bool linearize_chunk() {
     const int per_tick = used_ > 0 ? static_cast<int>(ticks_[0].stages.size()) : 0, stages = used_ * per_tick;
-    lin_.resize(static_cast<std::size_t>(stages));
+    if (stages > 0) slot(stages - 1);  // every slot sized before the threads start
     std::atomic<bool> ok{true};
     auto work = [&](int part) {
       for (int idx = part; idx < stages && ok; idx += threads_) {
         TickInput& r = ticks_[static_cast<std::size_t>(idx / per_tick)];
         const sim::PlantState<double>& x = r.stages[static_cast<std::size_t>(idx % per_tick)];
-        if (!linearize(model_, xi_, xi_jet_, P_xi_, x, r.tau, lin_[static_cast<std::size_t>(idx)])) ok = false;
+        if (!linearize(model_, xi_, xi_jet_, xi_entries_, x, r.tau, slot(idx))) ok = false;
       }
     };
     std::vector<std::thread> pool;
