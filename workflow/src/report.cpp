@@ -55,10 +55,12 @@ void check_validation_model(const report::ValidationResult& v, const std::string
 
 // The first experiment re-run from the files named in the report's inputs.
 report::ReportTraces report_traces(const report::ReportInputs& files) {
+  const PoseTrace measured = read_trace(files.measured.path);
   const rig::ExperimentSetup setup =
-      rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
+      rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path,
+                      rig::controller_of_run(files.robot.path, measured, files.measured.path));
   report::ReportTraces t;
-  t.measured = read_trace(files.measured.path);
+  t.measured = measured;
   t.before = rig::twin_trace(setup, setup.lambda);
   t.after = rig::twin_trace(setup, sim::load_robot(files.model.path).lambda);
   t.reference.name = "reference";
