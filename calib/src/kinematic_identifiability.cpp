@@ -22,8 +22,6 @@ Matrix directions_of(const KinematicVector& p, const std::vector<Change>& change
   return D;
 }
 
-Rigid<double> inverse(const Rigid<double>& g) { return {g.R.transpose(), -(g.R.transpose() * g.p)}; }
-
 // The base moved by G (B' = G B, cranks turned about their axes by psi_i): the camera sees the
 // same poses when its residual becomes C G^-1.
 KinematicVector move_base(KinematicVector v, const Rigid<double>& G, const Vec6d& turn) {
@@ -32,13 +30,13 @@ KinematicVector move_base(KinematicVector v, const Rigid<double>& G, const Vec6d
     v.segment<3>(b) = G.R * Vec3d(v.segment<3>(b)) + G.p;
     v(leg_index(i, kEncoderOffset)) -= turn(i);
   }
-  v.segment<6>(kCameraOffset) = (Rigid<double>::of(Vec6d(v.segment<6>(kCameraOffset))) * inverse(G)).pose();
+  v.segment<6>(kCameraOffset) = (Rigid<double>::of(Vec6d(v.segment<6>(kCameraOffset))) * G.inverse()).pose();
   return v;
 }
 
 // The platform frame moved by H inside the platform (E' = E H): joints a' = H^-1 a, M' = H^-1 M.
 KinematicVector move_platform(KinematicVector v, const Rigid<double>& H) {
-  const Rigid<double> Hi = inverse(H);
+  const Rigid<double> Hi = H.inverse();
   for (int i = 0; i < sim::kLegs; ++i) {
     const Eigen::Index a = leg_index(i, kPlatformX);
     v.segment<3>(a) = Hi.R * Vec3d(v.segment<3>(a)) + Hi.p;

@@ -18,12 +18,6 @@ Vec6d play(const VirtualRobotOptions& o, const Vec6d& tau) {
   return p;
 }
 
-Vec6d encoder_offsets(const sim::RobotModel& model) {
-  Vec6d off;
-  for (int i = 0; i < sim::kLegs; ++i) off(i) = model.legs[i].encoder_offset;
-  return off;
-}
-
 }  // namespace
 
 Vec6d standing_pose(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const Vec6d& start_pose,
@@ -32,14 +26,12 @@ Vec6d standing_pose(const sim::RobotModel& model, const sim::LambdaVector<double
   const sim::XiVector<double> xi(lambda.head<sim::kNumXi>());
   Vec6d chi = start_pose;
   for (int pass = 0; pass < 2; ++pass) {  // the second: the flank of the backlash at the pose found
-    Vec6d tau_hold = Vec6d::Zero(), theta_now;
-    if (!sim::holding_torques<double>(model, chi, xi, tau_hold) || !sim::inverse_kinematics<double>(model, chi, theta_now))
+    Vec6d tau_hold = Vec6d::Zero();
+    if (!sim::holding_torques<double>(model, chi, xi, tau_hold))
       fail("virtual robot", "the start pose is not reachable by the truth's kinematics");
-    const Vec6d theta = *o.start_command - encoder_offsets(model) - play(o, tau_hold);
-    if ((theta - theta_now).cwiseAbs().maxCoeff() <= 1e-12) return chi;  // it stands there already
-    const sim::ForwardKinematicsResult fk = sim::forward_kinematics(model, theta, chi);
-    if (!fk.converged) fail("virtual robot", "no pose of the truth's kinematics has the start command at its encoders");
-    chi = fk.chi;
+    // The encoders read the crank angle + offset + half the play: the drives hold the command there.
+    if (!sim::pose_at_encoders(model, *o.start_command - play(o, tau_hold), chi))
+      fail("virtual robot", "no pose of the truth's kinematics has the start command at its encoders");
   }
   return chi;
 }
@@ -77,7 +69,7 @@ void VirtualRobot::start_holding(const Vec6d& pose) {
   if (options_.start_holding) tau_ = tau_hold;
 }
 
-Vec6d VirtualRobot::encoders(const Vec6d& theta) const { return theta + encoder_offsets(model_) + play(options_, tau_); }
+Vec6d VirtualRobot::encoders(const Vec6d& theta) const { return theta + sim::encoder_offsets(model_) + play(options_, tau_); }
 
 bool VirtualRobot::step(const Vec6d& U) {
   const double Tc = 1.0 / options_.controller_hz;

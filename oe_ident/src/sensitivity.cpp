@@ -115,6 +115,17 @@ VCLOE_VECTOR_CLONES VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, c
   return true;
 }
 
+// d pose_of_attached(chi, marker) / d chi: how the marker frame's pose moves with E's.
+Mat6d marker_jacobian(const Vec6d& chi, const Vec6d& marker) {
+  using Jet6 = ceres::Jet<double, 6>;
+  Vec6<Jet6> x;
+  for (int i = 0; i < 6; ++i) x(i) = Jet6(chi(i), i);
+  const Vec6<Jet6> m = pose_of_attached<Jet6>(x, marker);
+  Mat6d J;
+  for (int i = 0; i < 6; ++i) J.row(i) = m(i).v.transpose();
+  return J;
+}
+
 // What the sensitivity recursion needs from one controller tick of the nominal run (the loop's
 // tick record, the modeled drives' last update and the plant's RK4 stages).
 struct TickInput {
@@ -136,7 +147,7 @@ class SensitivityRecursion {
         xi_(lambda.head<sim::kNumXi>()), xi_jet_(xi_.cast<Jet>()),  // constants: Xi directions use Gamma
         P_xi_(P.topRows(sim::kNumXi).sparseView()), xi_entries_(xi_entries(P)),
         P_lp_(P.row(sim::kGainP)), P_li_(P.row(sim::kGainI)), P_ld_(P.row(sim::kGainD)),
-        g_(servo::drive_gains<double>(lambda)) {
+        g_(servo::drive_gains<double>(lambda)), marker_frame_(model.marker_frame) {
     for (Mat* m : {&S_x_, &S_int_, &S_prev_meas_, &S_U_, &S_I_, &S_U_prev_, &S_theta_prev_}) m->setZero(6, q_);
     S_x_.setZero(12, q_);
     ticks_.reserve(kChunk);
@@ -161,9 +172,11 @@ class SensitivityRecursion {
 
   // The drives start holding the robot at rest (servo::TwinRobot): I0 = tau_hold / li with
   // tau_hold = J_ad^-T Gamma(chi0, 0, 0) Xi (eqs. 23, 25), so dI0 = (J_ad^-T Gamma0 dXi - I0 dli) / li.
-  bool start(const Vec6d& I0) {
+  // start_pose: where the twin stands (servo::twin_standing_pose), fixed by the geometry alone.
+  bool start(const Vec6d& I0, const Vec6d& start_pose) {
+    poses_.assign(1, start_pose);
     sim::Kinematics<double> k0;
-    if (!sim::compute_kinematics<double>(model_, ref_.start_pose, Vec6d::Zero(), k0)) return false;
+    if (!sim::compute_kinematics<double>(model_, start_pose, Vec6d::Zero(), k0)) return false;
     sim::Regressor<double> Gamma0;
     sim::compute_regressor<double>(model_, k0, Vec6d::Zero(), Vec6d::Zero(), Gamma0);
     const Eigen::Matrix<double, 6, sim::kNumXi> H = k0.J_ad().transpose().partialPivLu().solve(Gamma0);
@@ -183,6 +196,7 @@ class SensitivityRecursion {
     in.integral = pid.integral;
     in.tau = twin.drives().torque();
     in.stages = twin.plant().stages();
+    if (marker_frame_ != Vec6d::Zero()) poses_.push_back(twin.pose());
     return used_ < kChunk || process();
   }
 
@@ -207,6 +221,8 @@ class SensitivityRecursion {
   std::vector<XiEntry> xi_entries_;
   Eigen::RowVectorXd P_lp_, P_li_, P_ld_;
   servo::DriveGains<double> g_;
+  Vec6d marker_frame_;          // the camera reports this frame's pose (servo::MarkerPose)
+  std::vector<Vec6d> poses_;    // with a marker frame: the nominal pose at each tick's start
   Mat S_x_, S_int_, S_prev_meas_, S_U_, S_I_, S_U_prev_, S_theta_prev_, S_stage_, S_tau_, S_e_, S_theta_;
   std::vector<Mat> S_measured_;                   // per frame: d (what the camera read) / d delta
   std::vector<servo::TickInterpolation> reads_;   // per frame: where it was read among the ticks
@@ -275,11 +291,15 @@ class SensitivityRecursion {
   const Mat& measured(int j) {
     const auto f = static_cast<std::size_t>(j);
     const servo::TickInterpolation& w = reads_[f];
-    if (offset_column_ >= 0 && !direct_done_[f]) {
-      direct_done_[f] = true;  // chi_m = pose(t_j - offset): d chi_m / d offset = -d pose / dt
-      if (w.moving)
-        S_measured_[f].col(offset_column_) -=
-            ((*history_)[w.tick + 1] - (*history_)[w.tick]) / ref_.clock.timing.controller_period();
+    if (direct_done_[f]) return S_measured_[f];
+    direct_done_[f] = true;
+    if (offset_column_ >= 0 && w.moving)  // chi_m = pose(t_j - offset): d chi_m / d offset = -d pose / dt
+      S_measured_[f].col(offset_column_) -=
+          ((*history_)[w.tick + 1] - (*history_)[w.tick]) / ref_.clock.timing.controller_period();
+    if (marker_frame_ != Vec6d::Zero()) {  // the camera reports T_OE T_EM of the pose read
+      const Vec6d& p0 = poses_[static_cast<std::size_t>(w.tick)];
+      const Vec6d read = w.weight == 0 ? p0 : Vec6d(p0 + w.weight * (poses_[static_cast<std::size_t>(w.tick) + 1] - p0));
+      S_measured_[f] = marker_jacobian(read, marker_frame_) * S_measured_[f];
     }
     return S_measured_[f];
   }
@@ -355,22 +375,29 @@ TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const si
                                           const servo::PreparedReference& ref, const servo::OuterGains& gains,
                                           const Eigen::MatrixXd& P, int threads, double latency_offset,
                                           int offset_column) {
-  servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, ref.start_pose);
+  Vec6d start;
+  if (!servo::twin_standing_pose(model, ref, start)) {
+    TwinSensitivity out;
+    out.trace.ok = false;
+    out.trace.failure = servo::kNoStandingPose;
+    return out;
+  }
+  servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, start);
   twin.plant().record_stages(true);
   SensitivityRecursion recursion(model, lambda, ref, gains, P, threads);
-  if (!recursion.start(twin.drives().pid().integral)) {
+  if (!recursion.start(twin.drives().pid().integral, start)) {
     TwinSensitivity out;
     out.trace.ok = false;
     out.trace.failure = "the start pose is outside the workspace";
     return out;
   }
   if (latency_offset == 0 && offset_column < 0) {
-    servo::ExactPose camera;
+    servo::MarkerPose camera{model.marker_frame};
     return run_sensitivity(twin, ref, gains, camera, recursion);
   }
   if (offset_column >= 0 && !(offset_column < P.cols() && P.col(offset_column).isZero(0)))
     fail("sensitivity", "the latency offset's column of P must exist and be zero");
-  servo::ShiftedExposure<double> camera(ref.clock, twin.pose(), latency_offset);
+  servo::ShiftedExposure<double> camera(ref.clock, twin.pose(), latency_offset, model.marker_frame);
   recursion.read_at(latency_offset, &camera.history(), offset_column);
   return run_sensitivity(twin, ref, gains, camera, recursion);
 }

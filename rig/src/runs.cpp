@@ -11,29 +11,9 @@ void SimulateOptions::validate() const {
       .input_trace(precorrection, "--precorrection").output_trace(out, "--out").check();
 }
 
-namespace {
-
-// The twin models the drives and the dynamics, not the camera's view of the robot: a model file
-// whose encoders read off their zero, or whose markers sit off the platform frame (a kinematic
-// calibration's), would be simulated without them and say nothing — refused at the key instead.
-void refuse_what_the_twin_ignores(const sim::RobotModel& m, const std::string& file) {
-  for (int i = 0; i < sim::kLegs; ++i)
-    if (m.legs[static_cast<std::size_t>(i)].encoder_offset != 0)
-      fail(file, "key 'legs[" + std::to_string(i) + "].encoder_offset': " +
-                     exact_number(m.legs[static_cast<std::size_t>(i)].encoder_offset) +
-                     " rad; the twin of `vcloe simulate` has no encoders to offset (`vcloe run --truth` simulates "
-                     "them); remove the key to simulate the model without it");
-  if (m.marker_frame != Vec6d::Zero())
-    fail(file, "key 'marker_frame': the twin of `vcloe simulate` measures the platform frame itself, not markers "
-               "off it (`vcloe run --truth` simulates them); remove the key to simulate the model without it");
-}
-
-}  // namespace
-
 void simulate_to_file(const SimulateOptions& o) {
   o.validate();
   ExperimentSetup s = load_setup(o.model, o.experiment, o.reference);
-  refuse_what_the_twin_ignores(s.model, o.model);
   use_precorrection(s, o.precorrection);
   const PoseTrace t = twin_trace(s, s.lambda);
   write_trace(o.out, t, o.force);

@@ -28,7 +28,7 @@ TraceMetadata trace_metadata(const ExperimentSetup& s, const std::string& source
   m.controller_hz = t.controller_hz, m.camera_hz = t.camera_hz, m.latency_s = t.latency, m.substeps = t.substeps;
   m.duration_s = s.reference.duration;
   m.outer_form = s.experiment.outer.literal ? "literal" : "feedforward";
-  m.robot = file_record(s.robot_file), m.experiment = file_record(s.experiment_file);
+  m.robot = file_record(s.controller_file.empty() ? s.robot_file : s.controller_file), m.experiment = file_record(s.experiment_file);
   m.reference = file_record(s.reference_file);
   if (!s.precorrection_file.empty()) m.precorrection = file_record(s.precorrection_file);
   return m;
@@ -49,11 +49,12 @@ PoseTrace to_trace(const ExperimentSetup& s, const servo::LoopResult<double>& r)
 
 ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
                            const excitation::FourierTrajectory& trajectory, const std::string& reference_name,
-                           bool prepare_loop) {
+                           const sim::RobotModel* controller, bool prepare_loop) {
   ExperimentSetup s;
   s.model = robot.model;
   s.lambda = robot.lambda;
-  const sim::RobotModel& model = s.model;
+  s.controller = controller ? *controller : robot.model;
+  const sim::RobotModel& model = s.controller;  // the reference is the controller's
   s.experiment = experiment;
   s.trajectory = trajectory;
   const excitation::FeasibilityReport f = excitation::check_feasibility(model, trajectory);
@@ -63,7 +64,7 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 }
 
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
-                           const std::string& reference_file, bool prepare_loop) {
+                           const std::string& reference_file, const std::string& controller_file, bool prepare_loop) {
   const servo::ExperimentConfig experiment =
       experiment_file.empty() ? servo::ExperimentConfig{} : servo::load_experiment(experiment_file);
   const excitation::FourierTrajectory trajectory = excitation::load_trajectory(reference_file);
@@ -72,8 +73,12 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
     fail(experiment_file, "key 'timing.latency': " + exact_number(experiment.timing.latency) +
                               " s is not shorter than the " + exact_number(trajectory.duration) + " s run of " +
                               reference_file + ": no measured pose would ever reach the controller");
-  ExperimentSetup s = make_setup(sim::load_robot(robot_file), experiment, trajectory, reference_file, prepare_loop);
+  const bool apart = !controller_file.empty() && controller_file != robot_file;
+  const sim::RobotModel controller = apart ? sim::load_robot(controller_file).model : sim::RobotModel{};
+  ExperimentSetup s = make_setup(sim::load_robot(robot_file), experiment, trajectory, reference_file,
+                                 apart ? &controller : nullptr, prepare_loop);
   s.robot_file = robot_file;
+  s.controller_file = apart ? controller_file : robot_file;
   s.experiment_file = experiment_file;
   s.reference_file = reference_file;
   return s;
@@ -226,13 +231,25 @@ std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const st
   } catch (const Error& e) {
     return "was recorded with a robot file that cannot be read now: " + std::string(e.what());
   }
-  if (const int i = sim::first_differing_leg(other, s.model); i >= 0)
+  if (const int i = sim::first_differing_leg(other, s.controller); i >= 0)
     return "was recorded on another robot (" + rec->path + ": geometry of leg " + std::to_string(i + 1) +
-           " differs from " + s.robot_file + ")";
+           " differs from " + s.controller_file + ")";
   return "";
 }
 
 }  // namespace
+
+std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file) {
+  const FileRecord from = sim::calibrated_from(read_input_file(robot_file));
+  if (from.none()) return robot_file;
+  const std::optional<RecordedFile> rec = recorded_file(trace, "robot", trace_file);
+  const std::string recorded = rec ? rec->path + " (SHA-256 " + rec->sha256.substr(0, 12) + "...)" : "no robot file";
+  if (!rec || rec->sha256 != from.sha256 || sha256_file(rec->path) != from.sha256)
+    fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), but " +
+                         trace_file + " was recorded with " + recorded + (rec && rec->sha256 == from.sha256 ? ", changed since" : "") +
+                         ": its controller is not the one this calibration was made for");
+  return rec->path;
+}
 
 void check_recorded_robot(const ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file,
                           bool accept_mismatch) {

@@ -11,15 +11,6 @@ namespace vcloe::rig {
 
 namespace {
 
-// A model's encoder zeros (the drawn robot's, to command a pose in encoder angles). The virtual
-// robot applies the truth's itself: its drives close eq. (31) on the encoder (true angle +
-// offset), and joint_angles() reads the encoders (hw/virtual_robot.hpp).
-Vec6d encoder_offsets(const sim::RobotModel& m) {
-  Vec6d o;
-  for (int i = 0; i < sim::kLegs; ++i) o(i) = m.legs[i].encoder_offset;
-  return o;
-}
-
 struct Measurer {
   const StaticMeasurementOptions& o;
   const sim::RobotModel& drawn;
@@ -44,7 +35,9 @@ struct Measurer {
     const calib::KinematicVector x = calib::nominal_parameters(drawn).vector();
     Vec6d chi_from, chi_to, unused;
     const bool line = calib::static_pose(drawn, x, from, chi_from, unused) && calib::static_pose(drawn, x, to, chi_to, unused);
-    const Vec6d drawn_offsets = encoder_offsets(drawn);
+    // The drawn robot's encoder zeros, to command a pose in encoder angles. The virtual robot applies
+    // the truth's itself: its drives close eq. (31) on the encoder (true angle + offset).
+    const Vec6d drawn_offsets = sim::encoder_offsets(drawn);
     for (int n = 1; n <= move; ++n) {
       const double s = 0.5 - 0.5 * std::cos(M_PI * n / move);
       Vec6d U = from + (to - from) * s, theta;

@@ -9,10 +9,8 @@ namespace vcloe::rig {
 
 VirtualCamera::VirtualCamera(const sim::RobotModel& truth, const hw::VirtualRig& rig, const servo::TickClock& clock,
                              const Vec6d& start_pose, std::function<Vec6d(const Vec6d&)> camera, std::uint64_t seed)
-    : marker_R_(rotation_of<double>(truth.marker_frame)),
-      base_R_(rotation_of<double>(rig.camera_from_base_error)),
-      marker_p_(truth.marker_frame.head<3>()),
-      base_p_(rig.camera_from_base_error.head<3>()),
+    : marker_frame_(truth.marker_frame),
+      base_error_(rig.camera_from_base_error),
       rig_(rig),
       clock_(clock),
       camera_(std::move(camera)),
@@ -37,16 +35,11 @@ Vec6d VirtualCamera::readout(int frame) {
 }
 
 Vec6d VirtualCamera::seen(const Vec6d& chi) const {
-  if (marker_p_ == Vec3d::Zero() && marker_R_ == Mat3d::Identity() && base_p_ == Vec3d::Zero() &&
-      base_R_ == Mat3d::Identity())
-    return chi;  // nothing departs: the pose itself, bit for bit
-  const Mat3d R = rotation_of<double>(chi);
-  // T_O'M = T_OO'^-1 T_OE T_EM
-  const Vec3d p = base_R_.transpose() * (chi.head<3>() + R * marker_p_ - base_p_);
-  const Mat3d Rm = base_R_.transpose() * R * marker_R_;
-  Vec6d out;
-  out << p, euler_xyz(Rm);
-  return out;
+  // T_O'M = T_OO'^-1 T_OE T_EM: the marker frame as the twin composes it (pose_of_attached),
+  // then in the base frame the camera was calibrated to.
+  const Vec6d marker = pose_of_attached<double>(chi, marker_frame_);
+  if (base_error_ == Vec6d::Zero()) return marker;  // nothing departs: the pose itself, bit for bit
+  return (Rigid<double>::of(base_error_).inverse() * Rigid<double>::of(marker)).pose();
 }
 
 }  // namespace vcloe::rig

@@ -121,4 +121,14 @@ ForwardKinematicsResult forward_kinematics(const RobotModel& model, const Vec6d&
   return r;
 }
 
+bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi) {
+  const Vec6d theta = encoders - encoder_offsets(model);
+  Vec6d theta_now;
+  if (!inverse_kinematics<double>(model, chi, theta_now)) return false;
+  if ((theta - theta_now).cwiseAbs().maxCoeff() <= 1e-12) return true;  // it stands there already
+  const ForwardKinematicsResult fk = forward_kinematics(model, theta, chi);
+  if (fk.converged) chi = fk.chi;
+  return fk.converged;
+}
+
 }  // namespace vcloe::sim

@@ -333,6 +333,32 @@ std::vector<std::string> check_physical_consistency(const LambdaVector<double>& 
   return issues;
 }
 
+namespace {
+const std::string kCalibratedFrom = "#   from robot file ";
+}
+
+std::string calibrated_from_line(const FileRecord& source) {
+  return kCalibratedFrom + source.path + " (SHA-256 " + source.sha256 + ")\n";
+}
+
+FileRecord calibrated_from(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line) && (line.empty() || line[0] == '#');) {
+    if (line.rfind(kCalibratedFrom, 0) != 0) continue;
+    const std::string rest = line.substr(kCalibratedFrom.size());
+    const std::size_t open = rest.rfind(" (SHA-256 ");
+    if (open == std::string::npos || rest.back() != ')') continue;
+    return {rest.substr(0, open), rest.substr(open + 10, rest.size() - open - 11)};
+  }
+  return {};
+}
+
+Vec6d encoder_offsets(const RobotModel& model) {
+  Vec6d o;
+  for (int i = 0; i < kLegs; ++i) o(i) = model.legs[static_cast<std::size_t>(i)].encoder_offset;
+  return o;
+}
+
 int first_differing_leg(const RobotModel& a, const RobotModel& b, double tolerance) {
   for (int i = 0; i < kLegs; ++i) {
     const Leg &p = a.legs[i], &q = b.legs[i];

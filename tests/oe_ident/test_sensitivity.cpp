@@ -112,3 +112,51 @@ TEST(Sensitivity, GoldenJacobianAtThePriorsIsThatRecordedBeforeTheRedesign) {
     EXPECT_LE((now.col(k) - golden.col(k)).cwiseAbs().maxCoeff(), 1e-9 * scale) << sim::parameter_registry()[k].name;
   }
 }
+
+namespace {
+// A calibrated robot file's plant (encoder offsets, marker frame) under the drawn file's
+// controller (its reference): the twin of "calibrate, then identify".
+sim::RobotModel calibrated_plant() {
+  sim::RobotModel m = default_robot();
+  const double offsets[6] = {-1.7e-3, 2.2e-3, -0.9e-3, 1.1e-3, 2.8e-3, -2.0e-3};
+  for (int i = 0; i < sim::kLegs; ++i) m.legs[i].encoder_offset = offsets[i];
+  m.marker_frame << -0.8e-3, 0.6e-3, 0.9e-3, -1.5e-3, 1.9e-3, 0.7e-3;
+  return m;
+}
+}  // namespace
+
+TEST(Sensitivity, MatchesCentralFiniteDifferencesWithEncoderOffsetsAndMarkerFrame) {
+  // d (marker frame's pose) / d delta, on time and 1.1 ms late (the latency offset's column too).
+  const auto ref = short_reference(1.0);
+  const auto lambda = test_lambda();
+  const sim::RobotModel plant = calibrated_plant();
+  const std::vector<int> params = {sim::platform_index(0), sim::platform_index(3), sim::wrench_index(2, 0),
+                                   sim::coulomb_index(4), sim::kGainP, sim::kGainI, sim::kGainD};
+  const int oc = static_cast<int>(params.size());
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(sim::kNumLambda, oc + 1);
+  for (int c = 0; c < oc; ++c) P(params[static_cast<std::size_t>(c)], c) = 1;
+  for (const double offset : {0.0, 1.1e-3}) {
+    const auto s = offset == 0 ? oe_ident::simulate_twin_sensitivity(plant, lambda, ref, servo::OuterGains{}, P)
+                               : oe_ident::simulate_twin_sensitivity(plant, lambda, ref, servo::OuterGains{}, P, 2, offset, oc);
+    ASSERT_TRUE(s.trace.ok) << s.trace.failure;
+    for (int c = 0; c < (offset == 0 ? oc : oc + 1); ++c) {
+      const int p = c < oc ? params[static_cast<std::size_t>(c)] : -1;
+      const double h = p >= 0 ? 1e-4 * std::max(std::abs(lambda(p)), 1e-3) : 1e-7;
+      sim::LambdaVector<double> up = lambda, down = lambda;
+      if (p >= 0) up(p) += h, down(p) -= h;
+      const double o_up = p >= 0 ? offset : offset + h, o_down = p >= 0 ? offset : offset - h;
+      const auto ru = servo::simulate_twin<double>(plant, up, ref, servo::OuterGains{}, o_up);
+      const auto rd = servo::simulate_twin<double>(plant, down, ref, servo::OuterGains{}, o_down);
+      ASSERT_TRUE(ru.ok && rd.ok);
+      double err = 0, scale = 0;
+      for (std::size_t j = 0; j < ru.measured.size(); ++j) {
+        const Vec6d fd = (ru.measured[j] - rd.measured[j]) / (2 * h);
+        err = std::max(err, (s.d_pose[j].col(c) - fd).cwiseAbs().maxCoeff());
+        scale = std::max(scale, fd.cwiseAbs().maxCoeff());
+      }
+      const std::string name = p >= 0 ? sim::parameter_registry()[p].name : "latency offset";
+      EXPECT_GT(scale, 0.0) << name;
+      EXPECT_LE(err, 1e-4 * scale + 1e-9) << name << " at offset " << offset << " scale " << scale;
+    }
+  }
+}

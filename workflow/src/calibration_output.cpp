@@ -94,7 +94,7 @@ std::string calibrated_robot_header(const calib::KinematicCalibrationResult& r, 
   std::string h = "# Calibrated by `vcloe calibrate kinematics` (docs/calibration.md): geometry, encoder offsets and\n"
                   "# marker frame fitted to " + std::to_string(r.poses) + " static poses; the base geometry and gravity\n"
                   "# are expressed in the frame the camera reports poses in (camera-to-base residual applied).\n";
-  h += "#   from robot file " + in.robot.path + " (SHA-256 " + in.robot.sha256 + ")\n";
+  h += sim::calibrated_from_line(in.robot);
   h += "#   and static poses " + in.poses.path + " (SHA-256 " + in.poses.sha256 + ")\n";
   h += "#   residual: " + r.verdict + "\n";
   for (const Group& g : kGroups)

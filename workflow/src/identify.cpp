@@ -134,7 +134,8 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(q.config);
   if (!q.payload_file.empty()) cfg.payload = oe_ident::load_payload(q.payload_file);
   IdentifyOutcome out;
-  out.setup = rig::load_setup(q.robot, experiment, reference);
+  // A calibrated robot file is the plant; the run's controller ran on the file it was calibrated from.
+  out.setup = rig::load_setup(q.robot, experiment, reference, rig::controller_of_run(q.robot, measured, q.measured));
   rig::use_recorded_precorrection(out.setup, measured, q.measured);  // the command its robot got
   check_recorded_experiment(measured, q.measured, q.experiment);
   std::vector<oe_ident::Experiment> exps = {rig::to_experiment(out.setup, measured, q.measured)};
@@ -145,7 +146,7 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
     const PoseTrace pt = read_noting_unbound(q.payload_trace);
     const std::string pref = q.reference.empty() ? recorded_path(pt, "reference", q.payload_trace) : q.reference;
-    out.payload_setup = rig::load_setup(q.robot, experiment, pref);
+    out.payload_setup = rig::load_setup(q.robot, experiment, pref, rig::controller_of_run(q.robot, pt, q.payload_trace));
     rig::use_recorded_precorrection(*out.payload_setup, pt, q.payload_trace);
     exps.push_back(rig::to_experiment(*out.payload_setup, pt, q.payload_trace, cfg.payload));
     rig::check_recorded_robot(*out.payload_setup, pt, q.payload_trace, q.accept_robot_mismatch);

@@ -79,10 +79,12 @@ report::TorqueSeries torque_series(const rig::ExperimentSetup& setup, const repo
 // The first experiment re-run from the files named in the report's inputs.
 report::ReportTraces report_traces(const report::IdentificationReport& rep, const std::string& report_file) {
   const report::ReportInputs& files = rep.inputs;
+  const PoseTrace measured = read_trace(files.measured.path);
   rig::ExperimentSetup setup =
-      rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path);
+      rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path,
+                      rig::controller_of_run(files.robot.path, measured, files.measured.path));
   report::ReportTraces t;
-  t.measured = read_trace(files.measured.path);
+  t.measured = measured;
   rig::use_recorded_precorrection(setup, t.measured, files.measured.path);  // the command its robot got
   t.before = rig::twin_trace(setup, setup.lambda);
   t.after = rig::twin_trace(setup, sim::load_robot(files.model.path).lambda);

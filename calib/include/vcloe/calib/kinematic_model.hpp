@@ -78,21 +78,8 @@ struct LegFrames {
   explicit LegFrames(const sim::RobotModel& model);
 };
 
-// Homogeneous pose helpers on χ = [x, y, z, α, β, γ] (R = Rx Ry Rz, eq. 1).
-template <typename T>
-struct Rigid {
-  Mat3<T> R = Mat3<T>::Identity();
-  Vec3<T> p = Vec3<T>::Zero();
-  static Rigid of(const Vec6<T>& chi) { return {rotation_of<T>(chi), chi.template head<3>()}; }
-  Rigid operator*(const Rigid& o) const { return {R * o.R, R * o.p + p}; }
-  Vec6<T> pose() const {  // Euler angles as euler_xyz, for any scalar
-    using std::asin;
-    using std::atan2;
-    Vec6<T> chi;
-    chi << p, atan2(-R(1, 2), R(2, 2)), asin(R(0, 2)), atan2(-R(0, 1), R(0, 0));
-    return chi;
-  }
-};
+// Homogeneous pose helpers on χ = [x, y, z, α, β, γ] (R = Rx Ry Rz, eq. 1): core/rotation.hpp.
+using vcloe::Rigid;
 
 inline double value_of(double x) { return x; }
 template <int N>

@@ -58,6 +58,34 @@ inline Vec3d euler_xyz(const Mat3d& R) {
   return {alpha, beta, gamma};
 }
 
+// A rigid transform x -> R x + p (a pose as a 4x4 transform), for any scalar: composed in the
+// order of the frames' chain (T_OM = T_OE * T_EM), and read back as a pose vector chi (the
+// Euler angles as euler_xyz, unclamped so that ceres::Jet flows through).
+template <typename T>
+struct Rigid {
+  Mat3<T> R = Mat3<T>::Identity();
+  Vec3<T> p = Vec3<T>::Zero();
+  static Rigid of(const Vec6<T>& chi) { return {rotation_of<T>(chi), chi.template head<3>()}; }
+  Rigid operator*(const Rigid& o) const { return {R * o.R, R * o.p + p}; }
+  Rigid inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
+  Vec6<T> pose() const {
+    using std::asin;
+    using std::atan2;
+    Vec6<T> chi;
+    chi << p, atan2(-R(1, 2), R(2, 2)), asin(R(0, 2)), atan2(-R(0, 1), R(0, 0));
+    return chi;
+  }
+};
+
+// The pose of a frame M fixed to a body whose frame E stands at chi, M standing at `offset` in E:
+// T_OM = T_OE T_EM. The camera sees the platform's marker frame so (sim::RobotModel::
+// marker_frame): the virtual robot's camera and the twin's compose it here. offset 0: chi itself.
+template <typename T>
+Vec6<T> pose_of_attached(const Vec6<T>& chi, const Vec6<double>& offset) {
+  if (offset == Vec6<double>::Zero()) return chi;
+  return (Rigid<T>::of(chi) * Rigid<T>::of(offset.template cast<T>())).pose();
+}
+
 // J_e: omega = J_e(phi) * phi_dot — eq. (2).
 template <typename T>
 Mat3<T> euler_rate_jacobian(const T& alpha, const T& beta) {

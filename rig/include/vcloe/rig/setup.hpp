@@ -23,8 +23,13 @@ namespace vcloe::rig {
 struct ExperimentSetup {
   std::string robot_file, experiment_file, reference_file;
   std::string precorrection_file;         // the command correction's file (use_precorrection), or none
-  sim::RobotModel model;                  // the robot's structure
+  sim::RobotModel model;                  // the robot's structure: the plant the twin simulates
   sim::LambdaVector<double> lambda;       // the robot file's values (priors or identified model)
+  // The robot file the outer controller runs on (the reference's IK feedforward and start
+  // command): robot_file's, unless the setup re-runs a recorded run with a calibrated robot file
+  // (controller_of_run): then the file the run was recorded with.
+  std::string controller_file;
+  sim::RobotModel controller;
   servo::ExperimentConfig experiment;     // timing and outer controller
   excitation::FourierTrajectory trajectory;
   servo::PreparedReference reference;
@@ -34,11 +39,20 @@ struct ExperimentSetup {
 // any motion: an infeasible reference is refused naming the time and the joint. Without
 // prepare_loop (a command that runs no loop: predict) the reference is not prepared for the
 // closed loop, so the loop's own conditions (a latency shorter than the run) are not asked.
+// With controller_file, the reference is prepared on that robot file (controller_of_run).
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
-                           const std::string& reference_file, bool prepare_loop = true);
+                           const std::string& reference_file, const std::string& controller_file = "",
+                           bool prepare_loop = true);
 ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentConfig& experiment,
                            const excitation::FourierTrajectory& trajectory, const std::string& reference_name,
-                           bool prepare_loop = true);
+                           const sim::RobotModel* controller = nullptr, bool prepare_loop = true);
+
+// The robot file whose controller ran the recorded `trace`, for a twin of that run from
+// robot_file: robot_file itself, unless robot_file is a kinematic calibration (its head names
+// the robot file it was calibrated from, with SHA-256: sim::calibrated_from). Then the trace's
+// sidecar must record that same robot file (same SHA-256, unchanged since): the run's controller
+// is that file's, the plant the calibrated one's. Otherwise refused in one line naming both files.
+std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file);
 
 // The sidecar's common part: format, source, software, timing, and the robot, experiment and
 // reference files (absolute paths and SHA-256), docs/traces.md.
@@ -80,7 +94,7 @@ PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& trut
 oe_ident::Experiment to_experiment(const ExperimentSetup& setup, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
-// The robot a trace was recorded on must be this setup's (same leg geometry), shown through the
+// The robot a trace was recorded on must be this setup's controller's (same leg geometry), shown through the
 // sidecar's robot entry: the file found, its SHA-256 unchanged, readable. A trace whose robot
 // differs or cannot be checked (no sidecar, file moved, changed or unreadable) is refused naming
 // why, unless accept_mismatch (--accept-robot-mismatch), which prints a warning instead.

@@ -37,8 +37,7 @@ class VirtualCamera {
   const std::vector<double>& exposures() const { return exposures_; }
 
  private:
-  Mat3d marker_R_, base_R_;  // E->M rotation, and the calibrated base frame's in O
-  Vec3d marker_p_, base_p_;
+  Vec6d marker_frame_, base_error_;  // M in E, and the calibrated base frame O' in O
   hw::VirtualRig rig_;
   servo::TickClock clock_;
   std::function<Vec6d(const Vec6d&)> camera_;

@@ -56,6 +56,17 @@ struct ExactPose {
   }
 };
 
+// The twin's camera on a robot whose measured frame is not E (sim::RobotModel::marker_frame): the
+// pose of the marker frame, T_OE T_EM (pose_of_attached, the virtual robot's camera's
+// composition). A zero marker frame reports the pose itself, bit for bit ExactPose's.
+struct MarkerPose {
+  Vec6d marker_frame = Vec6d::Zero();
+  template <typename T>
+  Vec6<T> measure(int, const Vec6<T>& pose) const {
+    return pose_of_attached<T>(pose, marker_frame);
+  }
+};
+
 // A tracker with independent Gaussian noise per channel (optical-CMM level by default:
 // 20 um, 50 urad, docs/virtual-robot.md), seeded: the same seed gives the same noise.
 class GaussianPoseNoise {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/servo/components.hpp"
 #include "vcloe/servo/reference.hpp"
 
 namespace vcloe::servo {
@@ -76,15 +77,19 @@ class PoseHistory {
 // true - configured: frame j was exposed at t_j - offset): frame j reports the twin's pose there,
 // read out when it arrives (a servo::LateReadout pose source, so the outer loop acts on it as on
 // the real rig). offset 0 reports the pose at the nominal exposure, bit for bit ExactPose's.
+// With a marker frame (sim::RobotModel::marker_frame) it reports that frame's pose there, as
+// MarkerPose does (components.hpp).
 template <typename T>
 class ShiftedExposure {
  public:
-  ShiftedExposure(const TickClock& clock, const Vec6<T>& start_pose, double offset)
-      : clock_(clock), history_(clock.timing.controller_period(), start_pose, clock.total_ticks), offset_(offset) {}
+  ShiftedExposure(const TickClock& clock, const Vec6<T>& start_pose, double offset,
+                  const Vec6d& marker_frame = Vec6d::Zero())
+      : clock_(clock), history_(clock.timing.controller_period(), start_pose, clock.total_ticks), offset_(offset),
+        marker_{marker_frame} {}
 
   Vec6<T> measure(int, const Vec6<T>& pose) const { return pose; }  // a placeholder until read out
   void after_tick(int tick, const Vec6<T>& pose) { history_.after_tick(tick, pose); }
-  Vec6<T> readout(int frame) const { return history_.at(exposure(frame)); }
+  Vec6<T> readout(int frame) const { return marker_.measure(frame, history_.at(exposure(frame))); }
 
   double exposure(int frame) const { return clock_.time(clock_.exposure_tick(frame)) - offset_; }
   const PoseHistory<T>& history() const { return history_; }
@@ -93,6 +98,7 @@ class ShiftedExposure {
   TickClock clock_;
   PoseHistory<T> history_;
   double offset_;
+  MarkerPose marker_;
 };
 
 }  // namespace vcloe::servo

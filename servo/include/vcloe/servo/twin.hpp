@@ -4,10 +4,15 @@
 // as the real robot. Lambda (67, registry order) in any scalar type, so the identification can
 // differentiate the simulated pose trace (ceres::Jet, or the forward sensitivities of oe_ident).
 #include "vcloe/servo/corrected_robot.hpp"
+// The robot file's kinematic calibration acts where it acts on the virtual robot (hw/, rig/
+// virtual_camera.hpp): the drives close eq. (31) on the encoders (crank angle + encoder_offset),
+// the camera reports the marker frame (marker_frame), and the robot stands where its drives hold
+// the reference's start command.
 #include "vcloe/servo/loop.hpp"
 #include "vcloe/servo/pose_history.hpp"
 #include "vcloe/servo/rigid_plant.hpp"
 #include "vcloe/sim/dynamics.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::servo {
 
@@ -50,7 +55,9 @@ class TwinRobot {
   TwinRobot(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda, const LoopTiming& timing,
             const Vec6d& start_pose, Start start = Start::Holding)
       : plant_(model, lambda.template head<sim::kNumXi>(), timing, start_pose.cast<T>()),
-        drives_(drive_gains<T>(lambda), timing.controller_period()) {
+        drives_(drive_gains<T>(lambda), timing.controller_period()),
+        offsets_(sim::encoder_offsets(model)),
+        has_offsets_(offsets_ != Vec6d::Zero()) {
     Vec6<T> tau_hold;
     if (start == Start::Holding && sim::holding_torques<T>(model, plant_.pose(), plant_.xi(), tau_hold))
       drives_.start_holding(tau_hold);
@@ -62,43 +69,68 @@ class TwinRobot {
   const RigidPlant<T>& plant() const { return plant_; }
   const ModeledDrives<T>& drives() const { return drives_; }
 
-  // One controller period: encoders, the drives' torque, held over the plant's RK4 steps.
+  // One controller period: encoders (crank angles + encoder_offset), the drives' torque, held
+  // over the plant's RK4 steps.
   bool step(const Vec6<T>& U) {
     Vec6<T> theta;
     if (!plant_.joint_angles(theta)) {
       failure_ = plant_.describe_state(drives_.torque());
       return false;
     }
+    if (has_offsets_) theta += offsets_.cast<T>();
     return plant_.advance(drives_.update(U, theta));
   }
 
  private:
   RigidPlant<T> plant_;
   ModeledDrives<T> drives_;
+  Vec6d offsets_;
+  bool has_offsets_;
   std::string failure_;
 };
 
-// The twin's pose trace at the exposure times of `ref` (the camera is the pose itself). A
+// Where the twin of `model` stands before a run of `ref`: the pose whose encoders read the
+// reference's start command (its drives have been holding it), found from the reference's start
+// pose (kept bit for bit when the encoders read the command there: the reference prepared on
+// this model, no encoder offsets). False, with `chi` unchanged, if no such pose is found.
+inline bool twin_standing_pose(const sim::RobotModel& model, const PreparedReference& ref, Vec6d& chi) {
+  Vec6d x = ref.start_pose;
+  if (!sim::pose_at_encoders(model, ref.start_theta, x)) return false;
+  chi = x;
+  return true;
+}
+inline constexpr const char* kNoStandingPose = "no pose of the model has the reference's start command at its encoders";
+
+// The twin's pose trace at the exposure times of `ref` (the camera is the pose itself, or the
+// marker frame's). A
 // diverging or non-finite run returns ok = false with the time and reason; never NaN poses.
 // latency_offset (s): the pose stream's true latency minus the configured one; frame j then
 // reports the pose at t_j - latency_offset (ShiftedExposure, pose_history.hpp) and the outer
 // loop acts on it, as on the real rig: `measured` is that, `true_pose` the pose at t_j. At 0
 // the camera is ExactPose (measured == true_pose). With ref.command_correction the twin's position
 // interface receives the command plus the tick's correction (CorrectedRobot).
+// The camera reports the marker frame (MarkerPose); the outer loop servoes what it reports.
 template <typename T>
 LoopResult<T> simulate_twin(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda,
                             const PreparedReference& ref, const OuterGains& gains, double latency_offset = 0) {
-  TwinRobot<T> twin(model, lambda, ref.clock.timing, ref.start_pose);
+  Vec6d start;
+  if (!twin_standing_pose(model, ref, start)) {
+    LoopResult<T> out;
+    out.ok = false;
+    out.failure = kNoStandingPose;
+    return out;
+  }
+  TwinRobot<T> twin(model, lambda, ref.clock.timing, start);
   CorrectedRobot<TwinRobot<T>, T> corrected(twin, ref.command_correction);
   VisualServo<T> outer(ref, gains);
   auto loop = [&](auto& camera) {
     return ref.command_correction.empty() ? run_loop<T>(twin, outer, camera) : run_loop<T>(corrected, outer, camera);
   };
   if (latency_offset != 0) {
-    ShiftedExposure<T> shifted(ref.clock, twin.pose(), latency_offset);
+    ShiftedExposure<T> shifted(ref.clock, twin.pose(), latency_offset, model.marker_frame);
     return loop(shifted);
   }
-  ExactPose camera;
+  MarkerPose camera{model.marker_frame};
   return loop(camera);
 }
 

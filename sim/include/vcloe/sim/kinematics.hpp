@@ -248,4 +248,11 @@ ForwardKinematicsResult forward_kinematics(const RobotModel& model, const Vec6d&
                                            const Vec6d& guess, double tolerance = 1e-12,
                                            int max_iterations = 50);
 
+// Where a robot stands whose drives hold the joint command `encoders` (at rest, eq. 31's integral
+// settles on the encoder reading, docs/calibration.md): the pose whose crank angles are
+// encoders - encoder_offsets(model). `chi` is the guess and the answer; when its crank angles are
+// those already (within 1e-12 rad) it is kept bit for bit, else FK from it. False if the guess
+// is outside the workspace or FK does not converge.
+bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi);
+
 }  // namespace vcloe::sim

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/file_record.hpp"
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -28,7 +29,7 @@ struct Leg {
   Vec3d platform_joint;  // a_i in E (m)
   int branch = 1;        // +1/-1: which of the two IK solutions; fixed by the home pose
   // The encoder's zero: it reads the true crank angle + encoder_offset (rad). Optional, 0 by
-  // default; the virtual robot simulates it, the twin does not use it yet (docs/robot-file.md).
+  // default; the virtual robot and the twin close their drives on it (docs/robot-file.md).
   double encoder_offset = 0.0;
 };
 
@@ -53,9 +54,12 @@ struct RobotModel {
   double friction_epsilon = 0.01;            // rad/s: Coulomb sign(q_dot) ~ tanh(q_dot / eps)
   // The pose of the measured marker frame in the platform frame E [x, y, z, alpha, beta, gamma]
   // (m, rad; the convention of poses, core/rotation.hpp): the camera measures this frame, not E.
-  // Optional, zero by default; simulated by the virtual robot, not used by the twin yet.
+  // Optional, zero by default; the virtual robot's camera and the twin's report it.
   Vec6d marker_frame = Vec6d::Zero();
 };
+
+// Each leg's encoder zero (Leg::encoder_offset): the encoders read the crank angles + these.
+Vec6d encoder_offsets(const RobotModel& model);
 
 // What a robot file gives: the structure and one set of parameter values
 // Lambda = [Xi (64); lp, li, ld] in parameter-registry order.
@@ -79,6 +83,13 @@ std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& l
 // require_consistent_inertia first; a model it would refuse is an error naming `name`
 // ("<name>: not written: the model would not load (…)").
 std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name);
+
+// The head line of a calibrated robot file naming the robot file it was calibrated from (written
+// by `vcloe calibrate kinematics`), and that file read back from a robot file's text (none if it
+// has no such line): a calibrated file describes the plant, the file it came from the controller
+// that ran on it (rig::controller_of_run, docs/calibration.md).
+std::string calibrated_from_line(const FileRecord& source);
+FileRecord calibrated_from(const std::string& robot_text);
 
 // The first leg (0-based) whose geometry — base joint, axis, crank, link length, platform joint —
 // differs between two robots by more than `tolerance` (m, or unit-vector components); -1 if none:

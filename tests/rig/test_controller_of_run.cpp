@@ -1,0 +1,73 @@
+// Specification of rig::controller_of_run and the setup it selects (rig/setup.hpp): a twin of a
+// recorded run from a calibrated robot file runs the recorded robot file's controller (the
+// reference's IK feedforward and start command) on the calibrated plant, when the calibrated
+// file was calibrated from that very file (SHA-256); otherwise one line naming both files.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../test_support.hpp"
+#include "vcloe/core/defaults.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/rig/setup.hpp"
+
+using namespace vcloe;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CalibratedFiles {
+  fs::path dir = fs::temp_directory_path() / ("vcloe-controller-of-run-" + std::to_string(::getpid()));
+  std::string drawn, other, calibrated, reference;
+  CalibratedFiles() {
+    fs::create_directories(dir);
+    drawn = (dir / "robot.yaml").string(), other = (dir / "other.yaml").string();
+    calibrated = (dir / "calibrated.yaml").string();
+    const std::string config = defaults::config_dir();
+    fs::copy_file(config + "/robot.yaml", drawn, fs::copy_options::overwrite_existing);
+    std::ofstream(other) << "# another robot file\n" << std::ifstream(drawn).rdbuf();
+    sim::RobotFile f = sim::load_robot(drawn);
+    for (int i = 0; i < sim::kLegs; ++i) f.model.legs[i].encoder_offset = 1e-3 * (i % 2 ? 1 : -1);
+    f.model.marker_frame << 1e-3, 0, -1e-3, 2e-3, 0, 0;
+    std::ofstream(calibrated) << "# Calibrated\n" << sim::calibrated_from_line(file_record(drawn))
+                              << sim::robot_to_yaml(f.model, f.lambda);
+    reference = config + "/excitation-default.yaml";
+  }
+  ~CalibratedFiles() { fs::remove_all(dir); }
+  static PoseTrace recorded_with(const std::string& robot) {
+    PoseTrace t;
+    t.has_sidecar = true;
+    t.metadata.robot = file_record(robot);
+    return t;
+  }
+};
+
+}  // namespace
+
+TEST(ControllerOfRun, ACalibratedFileIsThePlantUnderTheControllerItWasCalibratedFrom) {
+  const CalibratedFiles f;
+  EXPECT_EQ(sim::calibrated_from(sim::robot_to_yaml(sim::load_robot(f.drawn).model, sim::load_robot(f.drawn).lambda)).path, "");
+  EXPECT_EQ(sim::calibrated_from(read_input_file(f.calibrated)), file_record(f.drawn));
+  const PoseTrace run = CalibratedFiles::recorded_with(f.drawn);
+  EXPECT_EQ(rig::controller_of_run(f.drawn, run, "run.csv"), f.drawn);  // not calibrated: itself
+  const std::string controller = rig::controller_of_run(f.calibrated, run, "run.csv");
+  EXPECT_EQ(fs::canonical(controller), fs::canonical(f.drawn));
+  const rig::ExperimentSetup s = rig::load_setup(f.calibrated, "", f.reference, controller);
+  const rig::ExperimentSetup drawn = rig::load_setup(f.drawn, "", f.reference);
+  EXPECT_EQ(s.model.marker_frame, sim::load_robot(f.calibrated).model.marker_frame);  // the plant
+  EXPECT_EQ(s.reference.start_theta, drawn.reference.start_theta);                   // the controller
+  EXPECT_EQ(s.reference.updates.back().J_theta, drawn.reference.updates.back().J_theta);
+  rig::check_recorded_robot(s, run, "run.csv", false);  // the run's robot is the controller's
+}
+
+TEST(ControllerOfRun, ARunRecordedWithAnotherRobotFileIsRefusedNamingBoth) {
+  const CalibratedFiles f;
+  const std::string e = test::error_of([&] { rig::controller_of_run(f.calibrated, CalibratedFiles::recorded_with(f.other), "run.csv"); });
+  EXPECT_NE(e.find(f.calibrated + ": is calibrated from " + file_record(f.drawn).path), std::string::npos) << e;
+  EXPECT_NE(e.find("run.csv was recorded with " + file_record(f.other).path), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  const std::string none = test::error_of([&] { rig::controller_of_run(f.calibrated, PoseTrace{}, "run.csv"); });
+  EXPECT_NE(none.find("run.csv was recorded with no robot file"), std::string::npos) << none;
+}
