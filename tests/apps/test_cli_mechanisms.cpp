@@ -3,6 +3,7 @@
 // pre-correction the robot would stop (rig::check_command_followable, shared with precorrect),
 // numbers and model keys that were silently wrong, messages that named nothing, and valid input
 // that was refused.
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
