@@ -22,6 +22,7 @@ std::string ms(double seconds) {
 std::optional<SettingProblem> SafetyLimits::problem() const {
   auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   if (!(pose_timeout > 0 && pose_timeout <= 60)) return bad("pose_timeout", "expected a time in (0, 60] s");
+  if (!(first_pose_timeout > 0 && first_pose_timeout <= 60)) return bad("first_pose_timeout", "expected a time in (0, 60] s");
   if (max_invalid_in_row < 1 || max_invalid_in_row > 1000000) return bad("max_invalid_in_row", "expected 1 to 1000000");
   if (!(heartbeat_timeout > 0 && heartbeat_timeout <= 60)) return bad("heartbeat_timeout", "expected a time in (0, 60] s");
   if (!(joint_limit > 0 && joint_limit <= M_PI)) return bad("joint_limit", "expected an angle in (0, pi] rad");
@@ -42,6 +43,7 @@ SafetyMonitor::SafetyMonitor(const SafetyLimits& limits, double camera_period, d
 
 void SafetyMonitor::start(double now) {
   started_ = true;
+  pose_in_run_ = false;
   last_pose_ = last_controller_ = now;
 }
 
@@ -51,6 +53,7 @@ void SafetyMonitor::trip(StopReason reason, const std::string& detail) {
 
 void SafetyMonitor::on_pose(double now, bool valid) {
   last_pose_ = now;
+  pose_in_run_ = started_;
   invalid_in_row_ = valid ? 0 : invalid_in_row_ + 1;
   if (invalid_in_row_ >= limits_.max_invalid_in_row)
     trip(StopReason::InvalidPoses, std::to_string(invalid_in_row_) + " invalid poses in a row (limit " +
@@ -96,7 +99,11 @@ void SafetyMonitor::on_invalid_stream(const std::string& why) { trip(StopReason:
 
 const std::optional<StopCause>& SafetyMonitor::check(double now) {
   if (!started_ || stop_) return stop_;
-  if (now - last_pose_ > limits_.pose_timeout)
+  const double first = std::max(limits_.pose_timeout, limits_.first_pose_timeout);
+  if (!pose_in_run_ && now - last_pose_ > first)
+    trip(StopReason::PoseTimeout, "no pose for " + ms(now - last_pose_) + " since the start (timeout for the first pose " +
+                                      ms(first) + ")");
+  else if (pose_in_run_ && now - last_pose_ > limits_.pose_timeout)
     trip(StopReason::PoseTimeout,
          "pose stream silent for " + ms(now - last_pose_) + " (timeout " + ms(limits_.pose_timeout) + ")");
   else if (now - last_controller_ > limits_.heartbeat_timeout)

@@ -35,6 +35,25 @@ TEST(Safety, APoseStreamSilentPastTheTimeoutStops) {
   EXPECT_NE(stop->detail.find("20.100 ms (timeout 20.000 ms)"), std::string::npos) << stop->detail;
 }
 
+// The run's first pose may come late (a role descheduled as the run begins): until it comes the
+// drives hold the start, so the longer first_pose_timeout applies; from it on, pose_timeout.
+TEST(Safety, TheFirstPoseOfTheRunHasItsOwnLongerTimeout) {
+  SafetyMonitor m = started();
+  for (double t = 100.0; t < 100.3; t += 0.01) m.on_controller(t);
+  EXPECT_FALSE(m.check(100.2));  // 200 ms without a pose since the start: within the 250 ms
+  ASSERT_TRUE(m.check(100.2501));
+  EXPECT_EQ(m.stop()->reason, StopReason::PoseTimeout);
+  EXPECT_NE(m.stop()->detail.find("since the start (timeout for the first pose 250.000 ms)"), std::string::npos)
+      << m.stop()->detail;
+  SafetyMonitor n = started();
+  n.on_controller(100.1);
+  n.on_pose(100.1, true);  // the first pose 100 ms in: from now on 20 ms
+  n.on_controller(100.12);
+  EXPECT_FALSE(n.check(100.119));
+  ASSERT_TRUE(n.check(100.1201));
+  EXPECT_NE(n.stop()->detail.find("pose stream silent for 20.100 ms"), std::string::npos) << n.stop()->detail;
+}
+
 TEST(Safety, AQuietControllerPastTheHeartbeatTimeoutStops) {
   SafetyMonitor m = started();
   for (double t = 100.0; t < 100.06; t += 0.01) m.on_pose(t, true);

@@ -16,6 +16,10 @@ namespace vcloe::bridge {
 
 struct SafetyLimits {
   double pose_timeout = 0.02;        // s; a pose stream silent longer than this stops (2 camera periods at 100 Hz)
+  // s; from the start to the run's first pose (at least pose_timeout): the pipeline's first frame
+  // may come late (a role descheduled as the run begins); until then the drives hold the start
+  // and no command can come, since the controller acts on poses.
+  double first_pose_timeout = 0.25;
   int max_invalid_in_row = 5;        // invalid (occluded, rejected) poses in a row that stop
   double heartbeat_timeout = 0.05;   // s; no command or heartbeat from the controller for longer stops
   double joint_limit = 0.9948;       // rad; every command must satisfy |theta_i| <= joint_limit
@@ -68,7 +72,7 @@ class SafetyMonitor {
  private:
   SafetyLimits limits_;
   double camera_period_, controller_period_;
-  bool started_ = false;
+  bool started_ = false, pose_in_run_ = false;
   double last_pose_ = 0, last_controller_ = 0;
   int invalid_in_row_ = 0;
   Vec6d applied_ = Vec6d::Zero();
