@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/calib/camera_to_base.hpp"
 #include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/calib/measure.hpp"
@@ -30,7 +31,9 @@ std::optional<SettingProblem> CalibrateBaseOptions::problem() const {
 void CalibrateBaseOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The output: the file system, so here and not in problem() (which stays pure).
-  if (!out.empty()) check_output_path(out, force, {rig, markers, commanded, reference, images});
+  if (out.empty()) return;
+  IoPlan(force).input(rig, "--rig").input(markers, "--markers").input(commanded, "--commanded")
+      .input(reference, "--reference").input_folder(images, "--images").output(out, "--out").check();
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/calib/stereo_calibration.hpp"
 #include "vcloe/calib/workflows.hpp"
 #include "vcloe/core/trace.hpp"
@@ -10,7 +11,9 @@ namespace vcloe::calib {
 using nlohmann::json;
 
 
-void CalibrateStereoOptions::validate() const { check_output_path(out, force, {images}); }
+void CalibrateStereoOptions::validate() const {
+  IoPlan(force).input_folder(images, "--images").output(out, "--out").check();
+}
 
 namespace {
 

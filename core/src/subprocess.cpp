@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "vcloe/core/error.hpp"
@@ -19,37 +21,26 @@ namespace vcloe {
 
 namespace {
 
-volatile sig_atomic_t g_child = 0;   // the child being waited for (0: none)
-volatile sig_atomic_t g_signal = 0;  // SIGINT/SIGTERM received while waiting
+// The children being waited for (0: a free slot) and the SIGINT/SIGTERM received meanwhile. One
+// group waits at a time (a process runs its children from its main thread).
+constexpr int kMaxChildren = 8;
+volatile sig_atomic_t g_children[kMaxChildren] = {};
+volatile sig_atomic_t g_signal = 0;
+volatile sig_atomic_t g_groups = 0;
 
 extern "C" void pass_on_interrupt(int sig) {
   g_signal = sig;
-  if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+  for (int i = 0; i < kMaxChildren; ++i)
+    if (g_children[i] > 0) ::kill(static_cast<pid_t>(g_children[i]), sig);
 }
 
-// SIGINT and SIGTERM passed on to the child for as long as this object lives.
-class PassOnInterrupts {
- public:
-  explicit PassOnInterrupts(pid_t child) {
-    g_signal = 0;
-    g_child = child;
-    struct sigaction sa {};
-    sa.sa_handler = pass_on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int_);
-    ::sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~PassOnInterrupts() {
-    g_child = 0;
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  PassOnInterrupts(const PassOnInterrupts&) = delete;
-  PassOnInterrupts& operator=(const PassOnInterrupts&) = delete;
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
+void watch(pid_t pid, bool on) {
+  for (int i = 0; i < kMaxChildren; ++i)
+    if (on ? g_children[i] == 0 : g_children[i] == pid) {
+      g_children[i] = on ? pid : 0;
+      return;
+    }
+}
 
 // In the child (after fork, before exec: async-signal-safe calls only). Reports errno on `report`.
 [[noreturn]] void exec_child(const std::string& program, const std::vector<char*>& argv, const ChildIo& io,
@@ -67,6 +58,8 @@ class PassOnInterrupts {
     const int f = ::open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (f < 0 || ::dup2(f, fd) < 0) die(2);
   }
+  ::signal(SIGINT, SIG_DFL);  // not the parent's pass-on handler (blocked until here)
+  ::signal(SIGTERM, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -96,8 +89,39 @@ std::string find_program(const std::string& name) {
   return "";
 }
 
-ChildExit run_child(const std::vector<std::string>& args, const ChildIo& io, double grace_s) {
-  if (args.empty()) fail("(no program)", "nothing to run");
+// SIGINT and SIGTERM passed on to the watched children for as long as the group lives.
+struct ChildGroup::SavedHandlers {
+  struct sigaction old_int {}, old_term {};
+};
+
+ChildGroup::ChildGroup() {
+  if (g_groups != 0) fail("(child processes)", "internal: a second group of children while one is waited for");
+  g_groups = 1;
+  g_signal = 0;
+  saved_ = std::make_unique<SavedHandlers>();
+  struct sigaction sa {};
+  sa.sa_handler = pass_on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &saved_->old_int);
+  ::sigaction(SIGTERM, &sa, &saved_->old_term);
+}
+
+ChildGroup::~ChildGroup() {
+  bool running = false;
+  for (const Child& c : children_) running = running || !c.ended;
+  if (running) {
+    for (const Child& c : children_)
+      if (!c.ended) ::kill(c.pid, SIGTERM);
+    wait_all(1.0);
+  }
+  ::sigaction(SIGINT, &saved_->old_int, nullptr);
+  ::sigaction(SIGTERM, &saved_->old_term, nullptr);
+  g_groups = 0;
+}
+
+void ChildGroup::start(const std::string& name, const std::vector<std::string>& args, const ChildIo& io) {
+  if (args.empty()) fail(name, "nothing to run");
+  if (static_cast<int>(children_.size()) >= kMaxChildren) fail(name, "more than 8 children in one group");
   const std::string program = find_program(args[0]);
   if (program.empty()) fail(args[0], "not found (searched PATH) or not executable");
   std::vector<char*> argv;
@@ -105,38 +129,88 @@ ChildExit run_child(const std::vector<std::string>& args, const ChildIo& io, dou
   argv.push_back(nullptr);
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) fail(args[0], std::string("cannot start: ") + std::strerror(errno));
+  // SIGINT/SIGTERM held back until the child is watched (then passed on to it too); the child
+  // takes the default handlers before it lets them through.
+  sigset_t interrupts, before;
+  sigemptyset(&interrupts);
+  sigaddset(&interrupts, SIGINT);
+  sigaddset(&interrupts, SIGTERM);
+  ::sigprocmask(SIG_BLOCK, &interrupts, &before);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) fail(args[0], std::string("cannot start (fork): ") + std::strerror(errno));
   if (pid == 0) exec_child(program, argv, io, parent, report[1]);
-  ::close(report[1]);
-  ChildExit out;
-  {
-    const PassOnInterrupts pass_on(pid);
-    int e[2] = {0, 0};
-    ssize_t n;
-    while ((n = ::read(report[0], e, sizeof e)) < 0 && errno == EINTR) {
-    }
+  if (pid > 0) {
+    children_.push_back({name, pid, false, ChildExit{}});
+    watch(pid, true);
+    if (g_signal) ::kill(pid, g_signal);  // a signal that came before this start
+  }
+  ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  if (pid < 0) {
+    const int error = errno;
     ::close(report[0]);
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point since{};
+    ::close(report[1]);
+    fail(args[0], std::string("cannot start (fork): ") + std::strerror(error));
+  }
+  ::close(report[1]);
+  int e[2] = {0, 0};
+  ssize_t n;
+  while ((n = ::read(report[0], e, sizeof e)) < 0 && errno == EINTR) {
+  }
+  ::close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof e)) {  // exec failed: the child has _exit'ed
     int status = 0;
-    while (::waitpid(pid, &status, WNOHANG) == 0) {
-      if (g_signal && since == Clock::time_point{}) since = Clock::now();
-      if (g_signal && Clock::now() - since > std::chrono::duration<double>(grace_s)) ::kill(pid, SIGKILL);
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    out.interrupted_by = g_signal;
-    out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    out.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (n == static_cast<ssize_t>(sizeof e)) {
-      const std::string stage = e[0] == 1   ? "cannot enter the working directory " + io.cwd
-                                : e[0] == 2 ? "cannot open its output files (" + io.stdout_path + ", " + io.stderr_path + ")"
-                                            : "cannot be started";
-      fail(args[0], stage + ": " + std::strerror(e[1]));
+    watch(pid, false);
+    children_.pop_back();
+    const std::string stage = e[0] == 1   ? "cannot enter the working directory " + io.cwd
+                              : e[0] == 2 ? "cannot open its output files (" + io.stdout_path + ", " + io.stderr_path + ")"
+                                          : "cannot be started";
+    fail(args[0], stage + ": " + std::strerror(e[1]));
+  }
+}
+
+std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s) {
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> since;  // the first failure or signal
+  int escalated = 0;                       // 0, then SIGTERM sent, then SIGKILL sent
+  for (;;) {
+    bool running = false;
+    for (Child& c : children_) {
+      if (c.ended) continue;
+      int status = 0;
+      if (::waitpid(c.pid, &status, WNOHANG) == c.pid) {
+        c.exit.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        c.exit.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        c.ended = true;
+        watch(c.pid, false);
+        if (!c.exit.ok() && !since) since = Clock::now();
+      } else {
+        running = true;
+      }
     }
+    if (!running) break;
+    if (g_signal && !since) since = Clock::now();
+    const double waited = since ? std::chrono::duration<double>(Clock::now() - *since).count() : 0;
+    if (since && escalated < 2 && waited > (escalated + 1) * grace_s) {
+      for (const Child& c : children_)
+        if (!c.ended) ::kill(c.pid, escalated == 0 ? SIGTERM : SIGKILL);
+      ++escalated;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::vector<Ended> out;
+  for (Child& c : children_) {
+    c.exit.interrupted_by = g_signal;
+    out.push_back({c.name, c.exit});
   }
   return out;
+}
+
+ChildExit run_child(const std::vector<std::string>& args, const ChildIo& io, double grace_s) {
+  ChildGroup group;
+  group.start(args.empty() ? "(no program)" : args[0], args, io);
+  return group.wait_all(grace_s).front().exit;
 }
 
 }  // namespace vcloe

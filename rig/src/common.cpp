@@ -1,7 +1,6 @@
 #include "vcloe/rig/common.hpp"
 
 #include <netinet/in.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -210,16 +209,6 @@ void catch_interrupts() {
 }
 
 int interrupting_signal() { return g_signal.load(); }
-
-void die_with_parent() {
-  const char* parent = std::getenv(kParentVariable);
-  if (!parent) return;
-  char* end = nullptr;
-  const long pid = std::strtol(parent, &end, 10);
-  if (end == parent || *end != '\0' || pid <= 1) fail(kParentVariable, std::string("expected a process id, got '") + parent + "'");
-  prctl(PR_SET_PDEATHSIG, SIGTERM);  // SIGTERM when the parent ends, however it ends
-  if (getppid() != static_cast<pid_t>(pid)) raise(SIGTERM);  // it ended before the line above
-}
 
 std::string signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);

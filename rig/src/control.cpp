@@ -329,8 +329,9 @@ void ControlOptions::validate(const std::string& where) const {
   // The endpoints (an ipc path is looked at, lstat) and the outputs: the file system, so here
   // and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "pks"), where);
-  for (const std::string& f : {out, sidecar_path(out), out + ".partial"})
-    check_output_path(f, force, {robot, experiment, reference, precorrection});
+  IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
+      .input_trace(precorrection, "--precorrection").output_trace(out, "--out")
+      .output(out + ".partial", "the recording of --out while it runs").check();
 }
 
 void run_control(const ControlOptions& o) {
@@ -341,7 +342,6 @@ void run_control(const ControlOptions& o) {
   check_timeout("--robot-timeout", o.robot_timeout, period, one_camera_period(period, o.experiment), 3600,
                 "0 (the clock's default)");
   catch_interrupts();
-  die_with_parent();  // started by `rig run`: ends with it
   Controller controller(o, s);
   controller.run();
 }

@@ -1,11 +1,8 @@
 #include "vcloe/rig/launch.hpp"
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -13,16 +10,14 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/subprocess.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/servo/timing.hpp"
-
-extern char** environ;
 
 namespace vcloe::rig {
 
@@ -35,31 +30,12 @@ std::string number(double v) {
   return s.str();
 }
 
-struct Child {
-  std::string role;
-  pid_t pid = -1;
-  int status = -1;  // exit status once ended (128 + signal if killed)
-};
-
-Child spawn(const std::string& role, const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  static std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  argv.push_back(self.data());
-  std::vector<std::string> copy = args;
-  for (std::string& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  // The environment, and this process's id for the child's die_with_parent().
-  std::vector<std::string> env_strings;
-  for (char** v = environ; *v; ++v)
-    if (std::string(*v).rfind(std::string(kParentVariable) + "=", 0) != 0) env_strings.emplace_back(*v);
-  env_strings.push_back(std::string(kParentVariable) + "=" + std::to_string(getpid()));
-  std::vector<char*> envp;
-  for (std::string& v : env_strings) envp.push_back(v.data());
-  envp.push_back(nullptr);
-  Child c{role};
-  if (posix_spawn(&c.pid, self.c_str(), nullptr, nullptr, argv.data(), envp.data()) != 0)
-    fail("rig run", "cannot start the " + role + " process (" + self + ")");
-  return c;
+// `vcloe ROLE …` started by this very program, as core's ChildGroup starts any child: by argument
+// vector, with the parent-death signal (a role ends when `rig run` does, even by SIGKILL).
+void start(ChildGroup& group, const std::string& role, std::vector<std::string> args) {
+  static const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  args.insert(args.begin(), self);
+  group.start(role, args);
 }
 
 void append(std::vector<std::string>& to, const std::vector<std::string>& more) {
@@ -128,39 +104,6 @@ std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
   append(a, payload_args(r));
   if (!r.precorrection.empty()) append(a, {"--precorrection", r.precorrection});
   return a;
-}
-
-// Waits for every child. Once one has failed, or this process was interrupted (SIGINT/SIGTERM,
-// passed on to each child at once: the robot comes to its controlled stop, control keeps its
-// rows, vision ends), the rest get `grace` seconds, then SIGTERM, then after as long SIGKILL:
-// no child outlives the rig.
-void wait_all(std::vector<Child>& children, double grace) {
-  using Clock = std::chrono::steady_clock;
-  const auto after = [](double s) { return Clock::now() + std::chrono::milliseconds(static_cast<int>(s * 1e3)); };
-  std::optional<Clock::time_point> deadline;
-  int passed_on = 0;
-  for (std::size_t left = children.size(); left > 0;) {
-    for (Child& c : children) {
-      if (c.status >= 0) continue;
-      int st = 0;
-      if (waitpid(c.pid, &st, WNOHANG) != c.pid) continue;
-      c.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-      --left;
-      if (c.status != 0 && !deadline) deadline = after(grace);
-    }
-    if (const int sig = interrupting_signal(); sig != 0 && sig != passed_on) {
-      for (Child& c : children)
-        if (c.status < 0) kill(c.pid, sig);
-      passed_on = sig;
-      if (!deadline) deadline = after(grace);
-    }
-    if (deadline && Clock::now() > *deadline)
-      for (Child& c : children)
-        if (c.status < 0) kill(c.pid, Clock::now() > *deadline + std::chrono::milliseconds(static_cast<int>(grace * 1e3))
-                                          ? SIGKILL
-                                          : SIGTERM);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
 }
 
 // After an interruption: one line saying so and what was kept, then this process ends by the
@@ -233,15 +176,22 @@ void run_rig(const RigRun& r) {
   std::cout << "rig run: endpoints --camera-stream " << e.camera << " --poses " << e.poses << " --commands "
             << e.commands << " --status " << e.status << "\n"
             << std::flush;
-  catch_interrupts();
-  std::vector<Child> children = {spawn("robot", robot_args(r, e)), spawn("vision", vision_args(r, e)),
-                                 spawn("control", control_args(r, e))};
-  wait_all(children, 5.0);
+  // Once one role has failed or rig run is interrupted (the signal passed on to each at once: the
+  // robot comes to its controlled stop, control keeps its rows, vision ends), the others get 5 s,
+  // then SIGTERM, then SIGKILL: no role outlives the rig.
+  std::vector<ChildGroup::Ended> ended;
+  {
+    ChildGroup roles;
+    start(roles, "robot", robot_args(r, e));
+    start(roles, "vision", vision_args(r, e));
+    start(roles, "control", control_args(r, e));
+    ended = roles.wait_all(5.0);
+  }
   if (!dir.empty()) std::filesystem::remove_all(dir);
-  if (const int sig = interrupting_signal()) report_interrupted(sig, r);
+  if (const int sig = ended.front().exit.interrupted_by) report_interrupted(sig, r);
   std::string failed;
-  for (const Child& c : children)
-    if (c.status != 0) failed += (failed.empty() ? "" : ", ") + c.role + " (exit " + std::to_string(c.status) + ")";
+  for (const ChildGroup::Ended& c : ended)
+    if (!c.exit.ok()) failed += (failed.empty() ? "" : ", ") + c.name + " (" + c.exit.describe() + ")";
   if (!failed.empty()) fail("rig run", "ended with " + failed + "; see their messages above");
 }
 

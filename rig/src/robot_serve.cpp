@@ -365,7 +365,6 @@ void serve_robot(const RobotServeOptions& o) {
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
   catch_interrupts();
-  die_with_parent();  // started by `rig run`: ends with it
   RobotServer server(o, s, sim::load_robot(o.truth, true));
   server.serve();
 }

@@ -259,7 +259,6 @@ void VisionServeOptions::validate(const std::string& where) const {
 void serve_vision(const VisionServeOptions& options) {
   options.validate();
   catch_interrupts();
-  die_with_parent();  // started by `rig run`: ends with it
   VisionServer server(options);
   server.serve();
 }

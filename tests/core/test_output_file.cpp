@@ -287,6 +287,37 @@ TEST(Rotation, AnglesAreComparedAsRotationsAcrossPlusMinusPi) {
   for (double r : d.rms_mrad) EXPECT_LT(r, 1e-6);
 }
 
+TEST(Subprocess, WhenOneChildOfAGroupFailsTheOthersGetTheGraceThenSigterm) {
+  // rig run's roles: one fails, the others come to their own end within the grace, else SIGTERM.
+  const fs::path d = fresh("group");
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<ChildGroup::Ended> ended;
+  {
+    ChildGroup g;
+    g.start("stubborn", {"sh", "-c", "trap 'echo term > term.txt; exit 7' TERM; while :; do sleep 0.02; done"}, {d.string(), "", ""});
+    g.start("failing", {"sh", "-c", "sleep 0.1; exit 3"});
+    g.start("fine", {"true"});
+    ended = g.wait_all(0.3);
+  }
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(ended.size(), 3u);
+  EXPECT_EQ(ended[0].name, "stubborn");
+  EXPECT_EQ(ended[0].exit.exit_status, 7);  // ended by the SIGTERM after the grace, its own way
+  EXPECT_EQ(text_of(d / "term.txt"), "term\n");
+  EXPECT_EQ(ended[1].exit.exit_status, 3);
+  EXPECT_TRUE(ended[2].exit.ok());
+  EXPECT_GT(took, 0.35);  // the grace was given
+  EXPECT_LT(took, 5.0);
+  EXPECT_EQ(ended[0].exit.interrupted_by, 0);
+  // A program that cannot start: the group throws naming it, and ends the child already started.
+  EXPECT_NE(error_of([&] {
+              ChildGroup g;
+              g.start("sleeper", {"sleep", "30"});
+              g.start("missing", {"vcloe-no-such-program"});
+            }).find("vcloe-no-such-program: not found"),
+            std::string::npos);
+}
+
 TEST(Seeds, ARangeOfSeedsThatWouldWrapIsRefusedInOnePlace) {
   EXPECT_FALSE(seed_range_problem("--seed", 4294967294u, 2, 4294967295u));
   const auto p = seed_range_problem("--seed", 4294967295u, 2, 4294967295u);

@@ -4,9 +4,12 @@
 // shell (no path or name is ever parsed as a command line), in this process's group, with a
 // parent-death signal (the child gets SIGTERM if vcloe dies, even by SIGKILL). While vcloe waits
 // for it, SIGINT and SIGTERM sent to vcloe are passed on to the child and the child is waited
-// for (SIGKILL after a grace period), so nothing is left writing.
+// for (SIGTERM, then SIGKILL, after a grace period), so nothing is left writing. Several children
+// waited for together (`rig run`'s robot, vision and control) are a ChildGroup; run_child is a
+// group of one.
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,5 +37,37 @@ std::string find_program(const std::string& name);
 // Throws vcloe::Error naming the program if it cannot be started (not found, an output file that
 // cannot be opened, a working directory that is missing).
 ChildExit run_child(const std::vector<std::string>& argv, const ChildIo& io = {}, double grace_s = 10.0);
+
+// Children started one by one and waited for together. While wait_all() waits, SIGINT and SIGTERM
+// sent to this process are passed on to every child still running. Once one child has failed
+// (not ok()) or a signal came, the others get grace_s to end their own way, then SIGTERM, then
+// after as long SIGKILL: no child outlives wait_all(), nor the group (its destructor ends and
+// waits for any child still running, e.g. after a later start() threw).
+class ChildGroup {
+ public:
+  struct Ended {
+    std::string name;
+    ChildExit exit;
+  };
+  ChildGroup();
+  ~ChildGroup();
+  ChildGroup(const ChildGroup&) = delete;
+  ChildGroup& operator=(const ChildGroup&) = delete;
+  // Starts argv as run_child does; throws naming `name` (and the program) if it cannot start.
+  void start(const std::string& name, const std::vector<std::string>& argv, const ChildIo& io = {});
+  // Every child's end, in the order started.
+  std::vector<Ended> wait_all(double grace_s);
+
+ private:
+  struct Child {
+    std::string name;
+    pid_t pid = -1;
+    bool ended = false;
+    ChildExit exit;
+  };
+  std::vector<Child> children_;
+  struct SavedHandlers;
+  std::unique_ptr<SavedHandlers> saved_;
+};
 
 }  // namespace vcloe

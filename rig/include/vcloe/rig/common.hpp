@@ -90,12 +90,6 @@ bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, doub
 void catch_interrupts();
 int interrupting_signal();
 std::string signal_name(int signal);  // "SIGINT", "SIGTERM", else "signal N"
-// A role started by `rig run` (the variable below holds its process id) asks the kernel for
-// SIGTERM when that parent ends, even by SIGKILL (prctl PR_SET_PDEATHSIG), and takes it at once
-// if the parent is already gone: it then stops as for any interruption. Call after catch_interrupts().
-inline constexpr const char* kParentVariable = "VCLOE_RIG_PARENT";
-void die_with_parent();
-
 // "" or, when `stream` received a CRC-checked frame of another schema version (a half-upgraded
 // peer), "<peer> on <endpoint> speaks schema version N; this <role> speaks version 1".
 std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,

@@ -40,8 +40,8 @@ struct RigRun {
 };
 
 // Starts `vcloe robot serve`, `vision serve --source virtual` and `control` (this binary) on
-// the endpoints given or fresh ones (printed before they start), each asking to die with this
-// process (die_with_parent), waits for all three and removes the ipc directory. When one ends with an
+// the endpoints given or fresh ones (printed before they start) as one core ChildGroup (each ends
+// when this process does, even by SIGKILL), waits for all three and removes the ipc directory. When one ends with an
 // error the others get a grace period to come to their controlled stop, then are ended.
 // Throws vcloe::Error naming the process(es) that failed; the trace control wrote stays.
 void run_rig(const RigRun& run);  // validates first, then checks the outputs (TRACE, its sidecar)
