@@ -27,6 +27,10 @@ std::string hello_problem(const HelloMessage& mine, const std::array<std::string
   if (peer.role != expected)
     return "handshake refused: a hello from " + peer_name(peer.role) + " on " + endpoint + ", where " +
            peer_name(expected) + " publishes; " + me + " refuses it (two roles on one endpoint?)";
+  if (mine.clock != HelloClock::NotStated && peer.clock != HelloClock::NotStated && mine.clock != peer.clock)
+    return "handshake refused: " + peer_name(peer.role) + " on " + endpoint + " runs the " +
+           std::string(name_of(peer.clock)) + " clock; " + me + " runs " + std::string(name_of(mine.clock)) +
+           ": the robot and the controller of one run must run one clock (--clock)";
   for (std::size_t k = 0; k < kRunFiles; ++k) {
     const auto file = static_cast<RunFile>(k);
     if (!reads(mine.role, file) || !reads(peer.role, file) || mine.files[k] == peer.files[k]) continue;

@@ -117,7 +117,8 @@ struct BodyWriter {
     for (std::size_t f = 0; f < kRunFiles; ++f)
       if (m.files[f]) stated = static_cast<std::uint8_t>(stated | 1u << f);
     w.put(stated);
-    w.zeros(6);
+    w.put(static_cast<std::uint8_t>(m.clock));
+    w.zeros(5);
     for (const auto& f : m.files) w.put(f.value_or(Digest{}));
   }
   void operator()(const EndMessage& m) {
@@ -146,9 +147,11 @@ Decoded decode_hello(const Header& h, Reader& r) {
   HelloMessage m{h};
   const auto role = r.get<std::uint8_t>();
   const auto stated = r.get<std::uint8_t>();
-  r.skip(6);
-  if (!known_role(role) || (stated >> kRunFiles) != 0) return bad(DecodeError::BadEnum);
+  const auto clock = r.get<std::uint8_t>();
+  r.skip(5);
+  if (!known_role(role) || (stated >> kRunFiles) != 0 || clock > 2) return bad(DecodeError::BadEnum);
   m.role = static_cast<Role>(role);
+  m.clock = static_cast<HelloClock>(clock);
   for (std::size_t f = 0; f < kRunFiles; ++f) {
     const Digest d = r.digest();
     if (stated & (1u << f)) m.files[f] = d;
@@ -311,6 +314,15 @@ std::string_view name_of(Role r) {
     case Role::Robot: return "robot";
     case Role::Vision: return "vision";
     case Role::Control: return "control";
+  }
+  return "?";
+}
+
+std::string_view name_of(HelloClock c) {
+  switch (c) {
+    case HelloClock::NotStated: return "no clock";
+    case HelloClock::Lockstep: return "lockstep";
+    case HelloClock::Realtime: return "realtime";
   }
   return "?";
 }

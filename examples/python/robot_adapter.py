@@ -109,10 +109,11 @@ class Adapter:
                 self.malformed += 1
 
     def check_hello(self, m, role):
-        """A peer's hello: the files both read must be the same bytes (refused by name)."""
+        """A peer's hello: the files both read must be the same bytes, the controller's clock
+        realtime (a real robot runs on real time; refused by name)."""
         if m["type"] != vb.HELLO:
             return False
-        problem = vb.hello_problem(vb.ROBOT, self.files, m) if m["role"] == role else "another role"
+        problem = vb.hello_problem(vb.ROBOT, self.files, m, vb.REALTIME) if m["role"] == role else "another role"
         if problem:
             for _ in range(3):
                 self.publish_status(vb.STOPPED, 10)  # handshake refused
@@ -126,7 +127,7 @@ class Adapter:
         while not (heard_controller and heard_poses):
             if time.monotonic() > end:
                 sys.exit("robot adapter: no hello from the controller or the pose source")
-            self.send(vb.HELLO, vb.ROBOT, self.files)
+            self.send(vb.HELLO, vb.ROBOT, self.files, vb.REALTIME)
             self.publish_status(vb.WAITING)
             time.sleep(0.005)
             while (m := self.read(self.commands)) is not None:

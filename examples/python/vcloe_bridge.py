@@ -13,12 +13,13 @@ VERSION = 2                                              # the schema version th
 HEADER = struct.Struct("<4sHHIIqqq")  # magic, version, type, body_length, crc32, sequence, exposure_ns, publish_ns
 POSE, COMMAND, STATUS, HEARTBEAT, HELLO, END = 1, 2, 3, 4, 5, 6
 BODY = {POSE: struct.Struct("<q6ddIB3x"), COMMAND: struct.Struct("<q6d"), STATUS: struct.Struct("<BxH4xQq6d"),
-        HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BB6x32s32s32s32s"), END: struct.Struct("<B7xqQ")}
+        HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BBB5x32s32s32s32s"), END: struct.Struct("<B7xqQ")}
 RUNNING, STOPPED, WAITING, MOVING = 0, 1, 2, 3           # status.state
 REASONS = ["none", "pose timeout", "invalid poses", "heartbeat lost", "command out of range",
            "command rate limit", "malformed command", "robot failure", "finished",
            "interrupted", "handshake refused"]  # status.reason
 ROBOT, VISION, CONTROL = 1, 2, 3                         # hello.role, end.role
+NO_CLOCK, LOCKSTEP, REALTIME = 0, 1, 2                   # hello.clock (robot and control state theirs)
 RUN_FILES = ("experiment", "reference", "robot", "payload")  # hello: bit k of `files` is RUN_FILES[k]
 READS = {ROBOT: RUN_FILES, CONTROL: RUN_FILES, VISION: ("experiment",)}
 
@@ -48,8 +49,10 @@ def hello_files(experiment=None, reference=None, robot=None, payload=None):
     return out
 
 
-def hello_problem(mine_role, mine, peer):
-    """None, or which file differs between this role's files and a peer's hello (both read it)."""
+def hello_problem(mine_role, mine, peer, mine_clock=NO_CLOCK):
+    """None, or which file (or clock) differs between this role's and a peer's hello."""
+    if mine_clock and peer["clock"] and mine_clock != peer["clock"]:
+        return f"clock: {peer['clock']} there, {mine_clock} here"
     for name in RUN_FILES:
         if name in READS[mine_role] and name in READS[peer["role"]] and mine[name] != peer["files"][name]:
             return f"{name}: {str(peer['files'][name])[:12]} there, {str(mine[name])[:12]} here"
@@ -79,15 +82,15 @@ def decode(frame):
         state, reason, last, tick, *theta = BODY[STATUS].unpack_from(frame, 40)
         m.update(state=state, reason=reason, last_command=last, tick=tick, theta=tuple(theta))
     elif kind == HELLO:
-        role, stated, *digests = BODY[HELLO].unpack_from(frame, 40)
-        if role not in (ROBOT, VISION, CONTROL) or stated >> 4:
-            raise Malformed("hello role/files")
+        role, stated, clock, *digests = BODY[HELLO].unpack_from(frame, 40)
+        if role not in (ROBOT, VISION, CONTROL) or stated >> 4 or clock > REALTIME:
+            raise Malformed("hello role/files/clock")
         files = {}
         for k, (name, d) in enumerate(zip(RUN_FILES, digests)):
             if not stated & (1 << k) and d != bytes(32):
                 raise Malformed("hello digest of a file not stated")
             files[name] = d.hex() if stated & (1 << k) else None
-        m.update(role=role, files=files)
+        m.update(role=role, clock=clock, files=files)
     elif kind == END:
         role, last_frame, count = BODY[END].unpack_from(frame, 40)
         if role not in (ROBOT, VISION, CONTROL) or last_frame < -1:
@@ -99,11 +102,12 @@ def decode(frame):
 def encode(kind, seq, exposure_ns, *fields):
     """fields: pose (frame, pose6, fre, markers, valid), command (frame, theta6),
     status (state, reason, last_command, tick, theta6), heartbeat (), hello (role, files: the dict
-    of hello_files), end (role, last_frame, count)."""
+    of hello_files[, clock]), end (role, last_frame, count)."""
     if kind == HELLO:
-        role, files = fields
+        role, files, *clock = fields
         stated = sum(1 << k for k, n in enumerate(RUN_FILES) if files.get(n))
-        fields = (role, stated, *(bytes.fromhex(files[n]) if files.get(n) else bytes(32) for n in RUN_FILES))
+        fields = (role, stated, clock[0] if clock else NO_CLOCK,
+                  *(bytes.fromhex(files[n]) if files.get(n) else bytes(32) for n in RUN_FILES))
     flat = []
     for f in fields:
         flat.extend(f if isinstance(f, (tuple, list)) else [f])

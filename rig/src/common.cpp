@@ -158,6 +158,10 @@ RigClock parse_clock(const std::string& name) {
   fail("--clock", "expected lockstep or realtime, got '" + name + "'");
 }
 
+bridge::HelloClock hello_clock(RigClock clock) {
+  return clock == RigClock::Realtime ? bridge::HelloClock::Realtime : bridge::HelloClock::Lockstep;
+}
+
 std::optional<SettingProblem> timeout_problem(const std::string& option, double seconds, double least,
                                               const std::string& least_is, double most, const std::string& zero) {
   if (!zero.empty() && seconds == 0) return std::nullopt;

@@ -32,9 +32,10 @@ std::array<std::string, bridge::kRunFiles> given(const RunFiles& f) {
 
 }  // namespace
 
-bridge::HelloMessage hello_of(Role role, const RunFiles& f) {
+bridge::HelloMessage hello_of(Role role, const RunFiles& f, bridge::HelloClock clock) {
   bridge::HelloMessage h;
   h.role = role;
+  h.clock = clock;
   const auto paths = given(f);
   for (std::size_t k = 0; k < bridge::kRunFiles; ++k) {
     const auto file = static_cast<RunFile>(k);

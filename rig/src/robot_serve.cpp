@@ -38,7 +38,7 @@ class RobotServer {
         robot_(truth.model, oe_ident::with_payload(truth.lambda, o.payload), s.reference.start_pose,
                robot_options(s, o, truth)),
         files_{o.experiment, o.reference, o.robot, o.payload},
-        hello_(hello_of(bridge::Role::Robot, files_)),
+        hello_(hello_of(bridge::Role::Robot, files_, hello_clock(clock_))),
         security_(context_, o.endpoints, "robot"),
         status_pub_(context_, o.endpoints.status, 1000, security_.publisher()),
         camera_pub_(context_, o.endpoints.camera, 1000, security_.publisher()),
@@ -100,12 +100,15 @@ class RobotServer {
 
   int tick() const { return schedule_.tick(); }
 
-  // Why the robot must stop now: its safety monitor, or SIGINT/SIGTERM (the operator, or `rig
-  // run` passing on its own interruption): the same controlled stop either way.
+  // Why the robot must stop now (during the move to the start and the run): its safety monitor,
+  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own interruption), or the
+  // controller's end before the run's (it commands nothing more): a controlled stop each.
   std::optional<bridge::StopCause> stop_cause() const {
     if (monitor_.stop()) return *monitor_.stop();
     if (const int sig = interrupting_signal())
       return bridge::StopCause{bridge::StopReason::Interrupted, signal_name(sig) + " received"};
+    if (controller_ended_)
+      return bridge::StopCause{bridge::StopReason::HeartbeatLost, "the controller said its end before the run's end"};
     return std::nullopt;
   }
 
@@ -164,8 +167,9 @@ class RobotServer {
       while (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
       check_peers();
       const double now = now_s();
-      if (monitor_.check(now) || interrupting_signal() || done() || now >= deadline) return;
-      if (now - last_status_ > period) publish_status(state_, bridge::StopReason::None);
+      if (monitor_.check(now) || interrupting_signal() || done()) return;
+      if (now - last_status_ > period) publish_status(state_, bridge::StopReason::None);  // in lockstep too
+      if (now >= deadline) return;
       bridge::Subscriber::wait_any({&commands_, &poses_}, micros(std::min({deadline - now, 0.001})));
     }
   }

@@ -222,3 +222,20 @@ TEST(RigRun, ARobotOnAnotherCameraRateIsRefusedNotRecordedWithWrongTimes) {
     vision.wait();
   }
 }
+
+TEST(RigRun, AControllersEndBeforeTheRunsEndIsAControlledStopAtOnce) {
+  // A controller that says its end at frame 50 commands nothing more: the robot stopped only at
+  // its heartbeat timeout (or, as here, ran on while the commands kept coming, end unheard).
+  std::string robot;
+  int vision = -1;
+  Stamper end_stamp;
+  const bridge::StatusMessage stop = run_as_controller(
+      "early-end", "--hold 0.05", hold_command,
+      [&](zmq::socket_t& socket, const bridge::CommandMessage& c) {
+        if (c.frame == 50) end_stamp.send(socket, controller_end());
+      },
+      robot, vision);
+  EXPECT_EQ(stop.reason, bridge::StopReason::HeartbeatLost) << robot;
+  EXPECT_NE(robot.find("the controller said its end before the run's end"), std::string::npos) << robot;
+  EXPECT_LT(stop.tick, 600) << robot;  // at frame 50-ish (tick 500), not at the 2 s run's end
+}

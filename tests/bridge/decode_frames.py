@@ -31,7 +31,7 @@ def line(frame):
                 f"tick={m['tick']} theta=" + ",".join(repr(t) for t in m["theta"]))
     if m["type"] == vb.HELLO:
         files = " ".join(f"{name}={m['files'][name] or '-'}" for name in vb.RUN_FILES)
-        return f"hello {head} role={m['role']} {files}"
+        return f"hello {head} role={m['role']} clock={m['clock']} {files}"
     if m["type"] == vb.END:
         return f"end {head} role={m['role']} last_frame={m['last_frame']} count={m['count']}"
     return f"heartbeat {head}"

@@ -45,6 +45,7 @@ std::vector<Message> examples() {
   s.theta << 0.1, 0.2, 0.3, -0.1, -0.2, -0.3;
   HelloMessage h{header(6)};
   h.role = Role::Control;
+  h.clock = HelloClock::Realtime;
   h.files[0] = digest_from_hex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
   h.files[2] = digest_from_hex("ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100");
   EndMessage e{header(7)};
@@ -148,6 +149,7 @@ TEST(Messages, AHelloOrEndThatSaysNothingOrTwoThingsIsRefused) {
   EXPECT_EQ(decode(edited(h, 40, 0)).error, DecodeError::BadEnum) << "role 0";
   EXPECT_EQ(decode(edited(h, 40, 4)).error, DecodeError::BadEnum) << "role 4";
   EXPECT_EQ(decode(edited(h, 41, 0x10)).error, DecodeError::BadEnum) << "a fifth file";
+  EXPECT_EQ(decode(edited(h, 42, 3)).error, DecodeError::BadEnum) << "clock 3";
   EXPECT_EQ(decode(edited(h, 80, 1)).error, DecodeError::BadEnum) << "a digest for a file not stated";
   EXPECT_EQ(decode(edited(e, 40, 9)).error, DecodeError::BadEnum) << "end of role 9";
   std::string before = e;
@@ -267,7 +269,7 @@ TEST(Messages, APythonDecoderWrittenFromTheDocReadsEveryType) {
                 "command " + head(c.header) + " frame=-1 theta=" + joined(c.theta),
                 "status " + head(s.header) + " state=1 reason=1 last_command=41 tick=12345 theta=" + joined(s.theta),
                 "heartbeat " + head(std::get<HeartbeatMessage>(examples()[3]).header),
-                "hello " + head(h.header) + " role=3 experiment=" + hex_of(*h.files[0]) + " reference=- robot=" +
+                "hello " + head(h.header) + " role=3 clock=2 experiment=" + hex_of(*h.files[0]) + " reference=- robot=" +
                     hex_of(*h.files[2]) + " payload=-",
                 "end " + head(e.header) + " role=2 last_frame=1999 count=2000", "MALFORMED crc"};
   }

@@ -126,6 +126,21 @@ TEST(Handshake, AHelloOfAnotherRoleOnAStreamIsRefused) {
                   "robot refuses it (two roles on one endpoint?)");
 }
 
+TEST(Handshake, TheRobotAndTheControllerOnDifferentClocksAreRefusedByName) {
+  // A lockstep robot beside a realtime controller ran to the end, exit 0, with late commands.
+  const rig::RunFiles f = default_files();
+  using bridge::HelloClock;
+  const auto robot = rig::hello_of(Role::Robot, f, HelloClock::Lockstep);
+  const auto control = rig::hello_of(Role::Control, f, HelloClock::Realtime);
+  EXPECT_EQ(rig::hello_problem(control, f, heard(robot), Role::Robot, "ipc:///x/status"),
+            "handshake refused: the robot on ipc:///x/status runs the lockstep clock; this controller runs realtime: "
+            "the robot and the controller of one run must run one clock (--clock)");
+  EXPECT_NE(rig::hello_problem(robot, f, heard(control), Role::Control, "ipc:///x/commands"), "");
+  EXPECT_EQ(rig::hello_problem(control, f, heard(rig::hello_of(Role::Robot, f, HelloClock::Realtime)), Role::Robot, "e"), "");
+  EXPECT_EQ(rig::hello_problem(control, f, heard(rig::hello_of(Role::Vision, f)), Role::Vision, "e"), "")
+      << "vision states no clock: it follows the robot's ticks";
+}
+
 TEST(Handshake, TheHashesAreOfTheBytesParsedNotOfTheFileNow) {
   const fs::path dir = fs::temp_directory_path() / ("vcloe-handshake-bytes-" + std::to_string(::getpid()));
   fs::create_directories(dir);

@@ -23,7 +23,8 @@ std::string self_name(Role role);
 //   handshake refused: the controller on ipc://…/commands runs the reference with SHA-256
 //   1a2b3c4d5e6f...; this robot runs /x/ref.yaml, SHA-256 5e6f7a8b9c0d...: the roles of one run
 //   must read the same reference
-// A hello of another role than `expected` on that stream is refused too.
+// A hello of another role than `expected` on that stream is refused too, and one stating another
+// clock than ours (both stated: the robot and control; vision states none).
 std::string hello_problem(const HelloMessage& mine, const std::array<std::string, kRunFiles>& given,
                           const HelloMessage& peer, Role expected, const std::string& endpoint);
 

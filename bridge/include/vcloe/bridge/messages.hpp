@@ -92,9 +92,15 @@ std::string hex_of(const Digest& digest);
 // The start handshake (docs/protocol.md, "Handshake"): who sends it and the SHA-256 of each
 // file of the run it reads; none for a file it does not read or a run without it (no payload).
 // The header's schema version is the version the role speaks.
+// The clock a role runs (docs/protocol.md, "Two clocks"): the robot and control state theirs and
+// must agree; vision follows the robot's ticks and states none.
+enum class HelloClock : std::uint8_t { NotStated = 0, Lockstep = 1, Realtime = 2 };
+std::string_view name_of(HelloClock clock);  // "lockstep", "realtime", "no clock"
+
 struct HelloMessage {
   Header header;
   Role role = Role::Robot;
+  HelloClock clock = HelloClock::NotStated;
   std::array<std::optional<Digest>, kRunFiles> files{};  // by RunFile
 };
 

@@ -57,6 +57,7 @@ RigEndpoints tcp_endpoints();
 
 enum class RigClock { Lockstep, Realtime };
 RigClock parse_clock(const std::string& name);  // "lockstep" | "realtime"
+bridge::HelloClock hello_clock(RigClock clock);   // as stated in a hello
 
 // Every timeout option of the rig: `seconds` in [least, most] s, or 0 when `zero` says what 0
 // means ("0 (the clock's default)"; empty: 0 is refused). `least` is the shortest the stream can

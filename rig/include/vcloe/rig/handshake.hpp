@@ -28,9 +28,11 @@ struct RunFiles {
 // The bytes hashed for a payload given as numbers (--payload-mass, --payload-inertia), one line:
 // "payload mass M inertia IXX IYY IZZ\n", each number printed as C's "%.17g".
 std::string payload_text(const oe_ident::Payload& payload);
-// The hello of `role` running `files`: the SHA-256 of what this process parsed of each file the
-// role reads (sha256_file: the input ledger's hash), of payload_text for the payload.
-bridge::HelloMessage hello_of(bridge::Role role, const RunFiles& files);
+// The hello of `role` running `files` on `clock` (the robot and control state theirs): the
+// SHA-256 of what this process parsed of each file the role reads (sha256_file: the input
+// ledger's hash), of payload_text for the payload.
+bridge::HelloMessage hello_of(bridge::Role role, const RunFiles& files,
+                              bridge::HelloClock clock = bridge::HelloClock::NotStated);
 // bridge::hello_problem with our files named by their paths (the payload by its options).
 std::string hello_problem(const bridge::HelloMessage& mine, const RunFiles& files, const bridge::HelloMessage& peer,
                           bridge::Role expected, const std::string& endpoint);
