@@ -45,6 +45,7 @@ void add_vision_command(CLI::App& app);                    // cmd_vision_serve.c
 void add_control_command(CLI::App& app);                   // cmd_control.cpp
 // What the identified model is for (docs/control.md).
 void add_predict_command(CLI::App& app);                   // cmd_predict.cpp
+void add_kinematics_command(CLI::App& app);                // cmd_kinematics.cpp
 void add_precorrect_command(CLI::App& app);                // cmd_precorrect.cpp
 void add_learn_command(CLI::App& app);                     // cmd_learn.cpp
 

@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
   vcloe::app::add_predict_command(app);
   vcloe::app::add_precorrect_command(app);
   vcloe::app::add_learn_command(app);
+  vcloe::app::add_kinematics_command(app);
   check_seeds(app);
   check_option_values(app);
   const vcloe::InputLedger ledger;  // every input hashed from the bytes the command parsed

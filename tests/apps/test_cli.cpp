@@ -32,7 +32,7 @@ TEST(Cli, HelpListsTheCommands) {
   const std::vector<std::string> commands = {"validate-model", "trajectory", "excite", "simulate", "run", "compare",
                                              "identify", "validate", "demo", "truth", "study", "report", "calibrate",
                                              "render", "measure", "filter", "rig", "robot", "vision", "control",
-                                             "predict", "precorrect", "learn"};
+                                             "predict", "precorrect", "learn", "kinematics"};
   const CommandResult r = run_vcloe("--help");
   EXPECT_EQ(r.status, 0);
   // The names listed under the subcommands heading: the first word of each indented line.
