@@ -1,7 +1,11 @@
 // The one input/output check of a command (output_file.hpp: IoPlan).
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -40,6 +44,22 @@ std::string named(const std::string& path, const std::string& role) {
   return role.empty() ? path : path + ", " + role;
 }
 
+// The output's directory tried for real, as the writer will use it: its temporary name created
+// (O_EXCL, never through a link) and removed. A read-only mount (EROFS), a directory without
+// write permission (EACCES), no inode left (ENOSPC) are said now, with the system's reason,
+// not after the work.
+void check_directory_takes_a_file(const std::string& path, const std::string& dir) {
+  const std::string probe = path + ".tmp-" + std::to_string(::getpid());
+  ::unlink(probe.c_str());  // our own name, as the writer's
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int e = errno;
+    fail(path, "cannot be written: its directory " + dir + " takes no new file (" + std::strerror(e) + ")");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
 // The output's own shape: name length, directory, no directory/device/pipe in the way.
 void check_output_shape(const std::string& path) {
   if (path.empty()) fail("(empty output path)", "expected a file name");
@@ -57,6 +77,7 @@ void check_output_shape(const std::string& path) {
   if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be written: " + ec.message());
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
   if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
+  check_directory_takes_a_file(path, parent.string());
 }
 
 bool exists_as_entry(const std::string& path) {
