@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
@@ -77,7 +78,6 @@ void check_output_shape(const std::string& path) {
   if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be written: " + ec.message());
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
   if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
-  check_directory_takes_a_file(path, parent.string());
 }
 
 bool exists_as_entry(const std::string& path) {
@@ -123,8 +123,12 @@ void IoPlan::check() const {
   std::vector<Identity> in;
   for (const Entry& e : inputs_) in.push_back(identity_of(e.path));
   std::vector<Identity> out;
+  std::set<std::string> tried;  // each output directory tried once (render: thousands of images in one)
   for (const Entry& o : outputs_) {
     check_output_shape(o.path);
+    const fs::path p(o.path);
+    const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+    if (tried.insert(dir).second) check_directory_takes_a_file(o.path, dir);
     const Identity id = identity_of(o.path);
     for (std::size_t i = 0; i < inputs_.size(); ++i)
       if (same_file(id, in[i]))

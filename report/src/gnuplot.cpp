@@ -20,7 +20,7 @@ std::string gnuplot_terminal(const std::string& file, const std::string& size) {
   if (ext == ".png") return "pngcairo size " + size + " font 'Sans,10'";
   if (ext == ".svg") return "svg size " + size + " font 'Sans,10'";
   if (ext == ".pdf") return "pdfcairo size 15in,8.5in font 'Sans,10'";
-  fail(file, "unknown plot format '" + fs::path(file).extension().string() + "' (expected .png, .svg or .pdf, in any case)");
+  fail(file, "unknown plot format '" + fs::path(file).extension().string() + "' (expected .png, .svg or .pdf)");
 }
 
 std::string gnuplot_quote(const std::string& s) {

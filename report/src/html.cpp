@@ -117,7 +117,7 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
 void check_report_name(const std::string& path) {
   const std::string ext = file_extension(path);
   if (ext != ".html" && ext != ".htm")
-    fail(path, "expected an HTML file name (.html or .htm, in any case), got '" + fs::path(path).extension().string() + "'");
+    fail(path, "expected an HTML file name (.html or .htm), got '" + fs::path(path).extension().string() + "'");
 }
 
 }  // namespace vcloe::report
