@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -75,6 +76,12 @@ int check_stdout_written() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) is a write error like a full disk: write(2) then fails with
+  // EFBIG, which the one writer reports ("write failed: File too large …; X is left as it was")
+  // and cleans up after. By default the kernel's SIGXFSZ would kill the process mid-write:
+  // exit 153, no message, a temporary left beside the output. Children get the default back
+  // (core/subprocess.cpp); vcloe's own children ignore it again here.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (!stdout_is_open()) {
     std::cerr << "vcloe: error: stdout: is closed, the command's output would be lost (send it to /dev/null to "
                  "discard it)\n";

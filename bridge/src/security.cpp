@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
 
 namespace vcloe::bridge {
 
@@ -44,19 +45,6 @@ std::string key_line(std::istream& in, const std::string& file, int n, const std
   return line.substr(word.size() + 1);
 }
 
-void write_private(const std::filesystem::path& p, const std::string& text, mode_t mode) {
-  const std::filesystem::path tmp = p.string() + ".tmp";
-  std::filesystem::remove(tmp);
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) fail(p.string(), "cannot be written");
-    out << text;
-    if (!out.flush()) fail(p.string(), "cannot be written");
-  }
-  if (chmod(tmp.c_str(), mode) != 0) fail(p.string(), "cannot set its mode");
-  std::filesystem::rename(tmp, p);
-}
-
 }  // namespace
 
 std::string write_rig_keys(const std::string& dir, bool force) {
@@ -72,14 +60,28 @@ std::string write_rig_keys(const std::string& dir, bool force) {
       for (const char* ext : {".key", ".pub"})
         if (fs::exists(fs::path(dir) / (std::string(role) + ext)))
           fail((fs::path(dir) / (std::string(role) + ext)).string(), "exists; --force replaces the rig's keys");
+  // Every key complete under a temporary name first, then all renamed (output_file.hpp): a full
+  // disk or a file-size limit leaves the old set, and a secret key is created 0600, never
+  // readable by others for a moment.
   std::string written;
+  std::vector<FileText> files;
   for (const char* role : holders) {
     const KeyPair k = make_key_pair();
     const fs::path key = fs::path(dir) / (std::string(role) + ".key"), pub = fs::path(dir) / (std::string(role) + ".pub");
-    write_private(key, "public " + k.public_key + "\nsecret " + k.secret_key + "\n", 0600);
-    write_private(pub, "public " + k.public_key + "\n", 0644);
+    files.push_back({key.string(), "public " + k.public_key + "\nsecret " + k.secret_key + "\n"});
+    files.push_back({pub.string(), "public " + k.public_key + "\n"});
     written += key.string() + "\n" + pub.string() + "\n";
   }
+  const mode_t umask_before = ::umask(077);  // every file created 0600 (this command has one thread)
+  try {
+    write_files_atomically(files, force);
+  } catch (...) {
+    ::umask(umask_before);
+    throw;
+  }
+  ::umask(umask_before);
+  for (std::size_t i = 1; i < files.size(); i += 2)  // the public keys: readable as before
+    ::chmod(files[i].path.c_str(), 0644 & ~umask_before);
   return written;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_extension.hpp"
 
 namespace vcloe::calib {
 
@@ -23,7 +24,7 @@ std::string lower(std::string s) {
 }
 
 bool is_image(const fs::path& p) {
-  const std::string e = lower(p.extension().string());
+  const std::string e = file_extension(p.string());
   return e == ".png" || e == ".jpg" || e == ".jpeg" || e == ".bmp" || e == ".tif" || e == ".tiff" ||
          e == ".pgm" || e == ".ppm";
 }

@@ -55,8 +55,8 @@ void write_static_trace(const std::string& path, const StaticTrace& t, bool forc
   m["camera_hz"] = t.info.camera_hz, m["move_s"] = t.info.move_s, m["settle_s"] = t.info.settle_s;
   m["measure_s"] = t.info.measure_s, m["seed"] = t.info.seed;
   m["noise_sigma"] = t.info.noise_sigma ? vec(*t.info.noise_sigma) : nlohmann::json(nullptr);
-  write_file_atomically(sidecar_path(path), json_text(m, sidecar_path(path)), force);
-  write_file_atomically(path, csv.str(), force);
+  // One group, the sidecar (holding the CSV's hash) renamed first: both or neither without --force.
+  write_files_atomically({{sidecar_path(path), json_text(m, sidecar_path(path))}, {path, csv.str()}}, force);
 }
 
 namespace {

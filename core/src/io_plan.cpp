@@ -1,9 +1,14 @@
 // The one input/output check of a command (output_file.hpp: IoPlan).
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
@@ -38,6 +43,22 @@ bool same_file(const Identity& a, const Identity& b) {
 
 std::string named(const std::string& path, const std::string& role) {
   return role.empty() ? path : path + ", " + role;
+}
+
+// The output's directory tried for real, as the writer will use it: its temporary name created
+// (O_EXCL, never through a link) and removed. A read-only mount (EROFS), a directory without
+// write permission (EACCES), no inode left (ENOSPC) are said now, with the system's reason,
+// not after the work.
+void check_directory_takes_a_file(const std::string& path, const std::string& dir) {
+  const std::string probe = path + ".tmp-" + std::to_string(::getpid());
+  ::unlink(probe.c_str());  // our own name, as the writer's
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int e = errno;
+    fail(path, "cannot be written: its directory " + dir + " takes no new file (" + std::strerror(e) + ")");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 // The output's own shape: name length, directory, no directory/device/pipe in the way.
@@ -102,8 +123,12 @@ void IoPlan::check() const {
   std::vector<Identity> in;
   for (const Entry& e : inputs_) in.push_back(identity_of(e.path));
   std::vector<Identity> out;
+  std::set<std::string> tried;  // each output directory tried once (render: thousands of images in one)
   for (const Entry& o : outputs_) {
     check_output_shape(o.path);
+    const fs::path p(o.path);
+    const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+    if (tried.insert(dir).second) check_directory_takes_a_file(o.path, dir);
     const Identity id = identity_of(o.path);
     for (std::size_t i = 0; i < inputs_.size(); ++i)
       if (same_file(id, in[i]))

@@ -8,11 +8,25 @@
 
 namespace vcloe {
 
+namespace {
+
+// Deepest nesting of arrays and objects read; vcloe's own files nest at most 5 levels (a
+// report's correlation rows inside their object inside the document). A sidecar key nested
+// 2·10^5 arrays deep was kept as an unknown key and copying it recursed until the stack ran
+// out (SIGSEGV): refused while parsing, before anything holds it.
+constexpr int kMaxJsonDepth = 100;
+
+}  // namespace
+
 nlohmann::json parse_json(const std::string& text, const std::string& name) {
   using nlohmann::json;
   std::vector<std::set<std::string>> keys;  // the keys of every object being read, innermost last
   std::string repeated;
-  const json::parser_callback_t cb = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+  const json::parser_callback_t cb = [&](int depth, json::parse_event_t event, json& parsed) {
+    const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+    if (opens && depth >= kMaxJsonDepth)  // `depth`: the arrays and objects around this one
+      fail(name, "arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) +
+                     " levels; vcloe's JSON files nest a few levels (a file built to exhaust the reader?)");
     if (event == json::parse_event_t::object_start) keys.emplace_back();
     if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
     if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&

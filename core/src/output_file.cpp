@@ -2,9 +2,12 @@
 #include "vcloe/core/output_file.hpp"
 
 #include <fcntl.h>
+#include <stdio.h>  // renameat2
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -14,6 +17,7 @@
 #include <optional>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_extension.hpp"
 #include "vcloe/core/input_ledger.hpp"
 
 namespace vcloe {
@@ -61,23 +65,44 @@ int write_all(int fd, const std::string& text) {
   return 0;
 }
 
-// Creates the temporary file anew (never through a link), writes and syncs it; its name.
-std::string write_temporary(const std::string& path, const std::string& text) {
+// A file complete under its temporary name, and what identifies it (to take back only our own).
+struct Temporary {
+  std::string path;
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+
+std::string write_failure(int e) {
+  const char* why = e == ENOSPC || e == EDQUOT ? " (disk full or over quota)"
+                    : e == EFBIG              ? " (larger than the file-size limit, ulimit -f)"
+                                              : "";
+  return "write failed: " + errno_text(e) + why;
+}
+
+// Creates the temporary file anew (never through a link), writes and syncs it.
+Temporary write_temporary(const FileText& f) {
+  const std::string& path = f.path;
   remove_stale_temporaries(path);
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  ::unlink(tmp.c_str());  // our own name: a leftover of this process id, or a planted link
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0)
-    fail(path, "cannot be written (" + errno_text(errno) + "; directory missing or not writable?)" + old_file_note(path));
-  int e = write_all(fd, text);
+  Temporary t{path + ".tmp-" + std::to_string(::getpid())};
+  ::unlink(t.path.c_str());  // our own name: a leftover of this process id, or a planted link
+  const int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    const int e = errno;  // before anything else can change it
+    fail(path, "cannot be written (" + errno_text(e) + (e == ENOENT ? ": its directory is missing" : "") + ")" +
+                   old_file_note(path));
+  }
+  int e = write_all(fd, f.text);
+  struct stat st {};
+  if (e == 0 && ::fstat(fd, &st) != 0) e = errno;
   if (e == 0 && ::fsync(fd) != 0) e = errno;
   if (::close(fd) != 0 && e == 0) e = errno;
   if (e != 0) {
-    ::unlink(tmp.c_str());
-    fail(path, "write failed: " + errno_text(e) + (e == ENOSPC || e == EDQUOT || e == EFBIG ? " (disk full or over quota)" : "") +
-                   old_file_note(path));
+    ::unlink(t.path.c_str());
+    fail(path, write_failure(e) + old_file_note(path));
   }
-  return tmp;
+  t.device = st.st_dev;
+  t.inode = st.st_ino;
+  return t;
 }
 
 // The directory's entry made durable (the rename survives a power loss).
@@ -88,6 +113,27 @@ void sync_directory(const std::string& path) {
   ::close(fd);
 }
 
+// Held while a group's files are renamed: every vcloe writer renames its group under flock(2)
+// on the directory, so two writers of one pair with --force never interleave (the CSV of one
+// beside the sidecar of the other, which the reader then refuses). Held for the renames only;
+// where the directory cannot be locked (a file system without flock) the renames go on unlocked.
+class RenameLock {
+ public:
+  explicit RenameLock(const std::string& path)
+      : fd_(::open(parent_of(fs::path(path)).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~RenameLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RenameLock(const RenameLock&) = delete;
+  RenameLock& operator=(const RenameLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 // rename(2) replaces the name itself: a symbolic link there is replaced, its target untouched.
 void move_into_place(const std::string& tmp, const std::string& path) {
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
@@ -95,10 +141,75 @@ void move_into_place(const std::string& tmp, const std::string& path) {
     ::unlink(tmp.c_str());
     fail(path, "cannot replace it (" + errno_text(e) + ")" + old_file_note(path));
   }
-  sync_directory(path);
+}
+
+// rename(2) that never replaces: renameat2's RENAME_NOREPLACE (Linux 3.15), else, on a file
+// system without it, link(2) (which never replaces either) and unlink(2). 0 or the errno.
+int rename_no_replace(const std::string& from, const std::string& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+  if (::link(from.c_str(), to.c_str()) != 0) return errno;
+  ::unlink(from.c_str());
+  return 0;
+}
+
+bool is_ours(const std::string& path, const Temporary& t) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && st.st_dev == t.device && st.st_ino == t.inode;
+}
+
+// Where a group's file is kept when its name was taken meanwhile: `o.csv` -> `o.kept-<pid>.csv`,
+// and a companion named after another file of the group keeps that relation
+// (`o.csv.meta.json` -> `o.kept-<pid>.csv.meta.json`).
+std::string kept_name(const std::vector<FileText>& files, const std::string& path) {
+  std::string base = path;
+  for (const FileText& f : files)
+    if (f.path.size() < base.size() && path.compare(0, f.path.size(), f.path) == 0) base = f.path;
+  const fs::path b(base);
+  const std::string kept = (b.parent_path() / (b.stem().string() + ".kept-" + std::to_string(::getpid()) +
+                                               b.extension().string())).string();
+  return kept + path.substr(base.size());
+}
+
+// Without --force: every file renamed without replacing, or none (see the header).
+void place_without_replacing(const std::vector<FileText>& files, const std::vector<Temporary>& tmp) {
+  std::size_t placed = 0;
+  int e = 0;
+  for (; placed < files.size(); ++placed)
+    if ((e = rename_no_replace(tmp[placed].path, files[placed].path)) != 0) break;
+  if (e == 0) return;
+  for (std::size_t j = 0; j < placed; ++j)  // taken back, if still ours
+    if (is_ours(files[j].path, tmp[j])) rename_no_replace(files[j].path, tmp[j].path);
+  const std::string& taken = files[placed].path;
+  if (e != EEXIST) {
+    for (const Temporary& t : tmp) ::unlink(t.path.c_str());
+    fail(taken, "cannot be put in place (" + errno_text(e) + ")" + old_file_note(taken));
+  }
+  std::vector<std::string> kept;  // all of the group, or none
+  for (std::size_t j = 0; j < files.size(); ++j) {
+    const std::string k = kept_name(files, files[j].path);
+    if (kept.size() == j && rename_no_replace(tmp[j].path, k) == 0) kept.push_back(k);
+    else ::unlink(tmp[j].path.c_str());
+  }
+  if (kept.size() != files.size())
+    for (const std::string& k : kept) ::unlink(k.c_str());
+  std::string where = "this command's result could not be kept beside it";
+  if (kept.size() == files.size()) {
+    std::string base = files.front().path;
+    for (const FileText& f : files) base = f.path.size() < base.size() ? f.path : base;
+    where = "this command's result is kept as " + kept_name(files, base);
+    if (files.size() > 1) where += " (and its " + std::to_string(files.size() - 1) + " companion" + (files.size() > 2 ? "s" : "") + ")";
+  }
+  fail(taken, "exists (written meanwhile by another command?) and is not replaced without --force; " + where);
 }
 
 }  // namespace
+
+std::string file_extension(const std::string& path) {
+  std::string e = fs::path(path).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
 
 void write_file_atomically(const std::string& path, const std::string& text, bool force) {
   write_files_atomically({{path, text}}, force);
@@ -111,18 +222,27 @@ void write_files_atomically(const std::vector<FileText>& files, bool force) {
     const fs::file_status link = fs::symlink_status(f.path, ec);
     if (fs::is_directory(link) || (fs::is_symlink(link) && fs::is_directory(fs::status(f.path, ec))))
       fail(f.path, "is a directory, expected a file name");
-    if (fs::exists(link) && !force) fail(f.path, "exists; pass --force to overwrite");
   }
-  std::vector<std::string> tmp;
+  std::vector<Temporary> tmp;
   try {
-    for (const FileText& f : files) tmp.push_back(write_temporary(f.path, f.text));
+    for (const FileText& f : files) tmp.push_back(write_temporary(f));
   } catch (const Error&) {
-    for (const std::string& t : tmp) ::unlink(t.c_str());
+    for (const Temporary& t : tmp) ::unlink(t.path.c_str());
     throw;
   }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    move_into_place(tmp[i], files[i].path);
-    forget_input(files[i].path);
+  const RenameLock lock(files.front().path);
+  if (!force) place_without_replacing(files, tmp);
+  for (std::size_t i = 0; force && i < files.size(); ++i) {
+    try {
+      move_into_place(tmp[i].path, files[i].path);
+    } catch (const Error&) {
+      for (std::size_t j = i + 1; j < files.size(); ++j) ::unlink(tmp[j].path.c_str());
+      throw;
+    }
+  }
+  for (const FileText& f : files) {
+    sync_directory(f.path);
+    forget_input(f.path);
   }
 }
 
@@ -153,15 +273,21 @@ void StreamedFile::open(const std::string& path, bool force) {
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
   if (fs::exists(st)) {
     if (!force) fail(path, "exists; pass --force to overwrite");
-    if (::unlink(path.c_str()) != 0) fail(path, "cannot replace it (" + errno_text(errno) + ")");
+    if (::unlink(path.c_str()) != 0) {
+      const int e = errno;
+      fail(path, "cannot replace it (" + errno_text(e) + ")");
+    }
   }
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd_ < 0) fail(path, "cannot be written (" + errno_text(errno) + ")");
+  if (fd_ < 0) {
+    const int e = errno;
+    fail(path, "cannot be written (" + errno_text(e) + ")");
+  }
 }
 
 void StreamedFile::write(const std::string& text) {
   if (fd_ < 0) fail(path_, "not open for writing");
-  if (const int e = write_all(fd_, text); e != 0) fail(path_, "write failed: " + errno_text(e));
+  if (const int e = write_all(fd_, text); e != 0) fail(path_, write_failure(e));
 }
 
 void StreamedFile::close() {

@@ -60,6 +60,9 @@ void watch(pid_t pid, bool on) {
   }
   ::signal(SIGINT, SIG_DFL);  // not the parent's pass-on handler (blocked until here)
   ::signal(SIGTERM, SIG_DFL);
+  // vcloe ignores SIGXFSZ (apps/main.cpp: a file-size limit is a write error it reports); a
+  // program like gnuplot might not check its writes, so it is stopped by the limit, and said so.
+  ::signal(SIGXFSZ, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -71,7 +74,9 @@ void watch(pid_t pid, bool on) {
 }  // namespace
 
 std::string ChildExit::describe() const {
-  return signal ? "killed by signal " + std::to_string(signal) : "exit status " + std::to_string(exit_status);
+  if (signal == SIGXFSZ) return "killed by SIGXFSZ: a file it wrote grew past the file-size limit, ulimit -f";
+  if (signal) return "killed by signal " + std::to_string(signal) + ", " + strsignal(signal);
+  return "exit status " + std::to_string(exit_status);
 }
 
 std::string find_program(const std::string& name) {

@@ -94,10 +94,6 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   check(t.reference, "reference", false);
   check(t.command, "command", false);
   check(t.truth, "truth", false);
-  if (!force) {
-    if (fs::exists(path)) fail(path, "exists; pass --force to overwrite");
-    if (fs::exists(sidecar_path(path))) fail(sidecar_path(path), "exists; pass --force to overwrite");
-  }
   std::string out = trace_csv_header(t);
   out.reserve(n * 200);
   for (std::size_t i = 0; i < n; ++i) {

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_extension.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/subprocess.hpp"
 
 namespace vcloe::report {
@@ -14,11 +16,11 @@ namespace vcloe::report {
 namespace fs = std::filesystem;
 
 std::string gnuplot_terminal(const std::string& file, const std::string& size) {
-  const std::string ext = fs::path(file).extension().string();
+  const std::string ext = file_extension(file);
   if (ext == ".png") return "pngcairo size " + size + " font 'Sans,10'";
   if (ext == ".svg") return "svg size " + size + " font 'Sans,10'";
   if (ext == ".pdf") return "pdfcairo size 15in,8.5in font 'Sans,10'";
-  fail(file, "unknown plot format '" + ext + "' (expected .png, .svg or .pdf)");
+  fail(file, "unknown plot format '" + fs::path(file).extension().string() + "' (expected .png, .svg or .pdf)");
 }
 
 std::string gnuplot_quote(const std::string& s) {
@@ -47,7 +49,7 @@ void GnuplotJob::write_data(const std::string& name, const std::string& text) co
 // gnuplot runs in the job's directory on names of our own (plot.gp, the data files, the image):
 // no path the user chose, nor TMPDIR, is ever part of the script or of a command line.
 void GnuplotJob::run(const std::string& body, const std::string& size) const {
-  const std::string image = "plot" + fs::path(output_).extension().string();
+  const std::string image = "plot" + file_extension(output_);
   write_data("plot.gp", "set terminal " + gnuplot_terminal(output_, size) + "\nset output " + gnuplot_quote(image) +
                             "\nset termoption noenhanced\nset grid\nset key top right opaque box\nset style line 1 lw 1.5\n" +
                             body + "\nunset output\n");
@@ -61,7 +63,7 @@ void GnuplotJob::run(const std::string& body, const std::string& size) const {
   }
   std::error_code ec;
   if (!e.ok() || !fs::is_regular_file(dir_.file(image), ec))
-    fail(output_, "gnuplot failed (" + e.describe() + "): " + first);
+    fail(output_, "gnuplot failed (" + e.describe() + ")" + (first.empty() ? "; nothing written" : ": " + first));
   std::ifstream in(dir_.file(image), std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();

@@ -13,6 +13,7 @@
 #include "sections.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_extension.hpp"
 #include "vcloe/core/output_file.hpp"
 
 namespace vcloe::report {
@@ -114,8 +115,9 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
 }
 
 void check_report_name(const std::string& path) {
-  const std::string ext = fs::path(path).extension().string();
-  if (ext != ".html" && ext != ".htm") fail(path, "expected an HTML file name (.html or .htm), got '" + ext + "'");
+  const std::string ext = file_extension(path);
+  if (ext != ".html" && ext != ".htm")
+    fail(path, "expected an HTML file name (.html or .htm), got '" + fs::path(path).extension().string() + "'");
 }
 
 }  // namespace vcloe::report

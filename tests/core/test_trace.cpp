@@ -48,7 +48,8 @@ TEST(Trace, NeverOverwritesWithoutForce) {
   const std::string before = sha256_file(a.string());
   PoseTrace other = sample_trace();
   other.measured[0](0) = 42;
-  EXPECT_NE(error_of([&] { write_trace(a.string(), other, false); }).find("exists; pass --force"), std::string::npos);
+  EXPECT_NE(error_of([&] { write_trace(a.string(), other, false); }).find("keep.csv.meta.json: exists (written meanwhile by another command?) and is not replaced without --force"),
+            std::string::npos);
   EXPECT_EQ(sha256_file(a.string()), before);
   write_trace(a.string(), other, true);
   EXPECT_NE(sha256_file(a.string()), before);

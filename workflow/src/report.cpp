@@ -138,8 +138,13 @@ void write_report(const ReportOptions& o) {
     const std::string how = p ? "pre-corrected with " + std::filesystem::path(p->path).filename().string() : "visual servo alone";
     in.tracking.push_back({t, std::filesystem::path(t).stem().string() + ": " + how, std::move(trace)});
   }
-  write_file_atomically(o.out, report::identification_report_html(in, report_traces(in.identification, o.identification)),
-                        o.force);
+  std::string html;
+  try {  // a figure gnuplot could not draw (a file-size limit, a full TMPDIR) is named after it, under the report's name
+    html = report::identification_report_html(in, report_traces(in.identification, o.identification));
+  } catch (const Error& e) {
+    fail(o.out, std::string("not written: ") + e.what());
+  }
+  write_file_atomically(o.out, html, o.force);
 }
 
 }  // namespace vcloe::workflow

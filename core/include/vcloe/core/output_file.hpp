@@ -20,15 +20,22 @@ namespace vcloe {
 
 
 // `path` (`path.tmp-<pid>`) left by a killed writer (their process is gone) are removed first;
-// every failure (no directory, a directory in the way, the disk full) is a vcloe::Error saying
-// that the old file, if any, is left as it was.
+// every failure (no directory, a directory in the way, the disk full, a file-size limit: the
+// system's own reason) is a vcloe::Error saying that the old file, if any, is left as it was.
+// Without `force` the last step never replaces a file (renameat2 RENAME_NOREPLACE, else link(2)):
+// a file that appeared at the name while the command ran (another writer) is left as it is, and
+// this command's result is kept beside it as `<stem>.kept-<pid><ext>` and said so in the error.
 void write_file_atomically(const std::string& path, const std::string& text, bool force);
 
 // Files that belong together (a trace and its sidecar, a model and its report), written as one:
 // every file complete under its temporary name first, then renamed in the order given (put the
 // one that records the others' hashes first: a kill between renames leaves a pair whose hashes
 // disagree, refused on read, never a silently mismatched one). On any failure before the first
-// rename nothing is replaced.
+// rename nothing is replaced; without `force`, both or neither: if one name is taken meanwhile,
+// the ones already renamed are taken back and the whole group is kept under `.kept-<pid>` names
+// (a companion `X.meta.json` of `X` as `X'.meta.json` of the kept `X'`, so the pair still reads).
+// A group is renamed under flock(2) on its directory: two writers of one pair with `force`
+// never leave the CSV of one beside the sidecar of the other.
 struct FileText {
   std::string path, text;
 };
@@ -88,7 +95,9 @@ class IoPlan {
   IoPlan& output(const std::string& path, const std::string& role = "");
   // A trace written: the CSV and its sidecar.
   IoPlan& output_trace(const std::string& path, const std::string& role = "");
-  // Each output: its name fits, its directory exists, it is no directory, device or pipe, it
+  // Each output: its name fits, its directory exists and takes a new file (one is created and
+  // removed there: a read-only mount, a directory without write permission, no inode left are
+  // said with the system's reason before any work), it is no directory, device or pipe, it
   // does not exist unless force; it is no input and no other output, even with force. Throws
   // vcloe::Error naming both files of a collision.
   void check() const;
