@@ -34,7 +34,8 @@ struct LearningGains {
   double gain = 1.0;       // gamma: deadbeat inside the drives' bandwidth (docs/control.md: measured best of 0.5 and 1)
   double cutoff_hz = 4;    // Q's cutoff
   int order = 2;           // Q's Butterworth order (run forward and backward)
-  double lead = 0;         // s: the update taken this much later in the trial (phase lead, L = gamma z^d)
+  double lead = 0.02;      // s: the update taken this much later in the trial (phase lead, L = gamma z^d;
+                           // docs/control.md: measured best of 0 and 20 ms)
   // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8], lead in
   // [0, kMaxLearningLead];
   // throws vcloe::Error naming the option.
