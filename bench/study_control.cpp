@@ -19,7 +19,8 @@
 // --gain, printing per trial the measured RMS (mm, mrad) and its ratio to the camera noise.
 //
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
-//                             [--learn N [--gain 0.5] [--cutoff 4]]
+//                             [--first-reference 1] [--at-rest 0|1]
+//                             [--learn N [--gain 0.5] [--cutoff 4] [--loop servo|drives]]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -45,6 +46,9 @@ struct StudyOptions {
   std::string identified;  // pattern with %d, or empty
   int learn = 0;           // trials of iterative learning (0: the pre-correction study)
   control::LearningGains gains;
+  workflow::LearningLoop loop = workflow::LearningLoop::servo;
+  bool at_rest = false;    // references that start at rest (RandomTrajectoryOptions::start_at_rest)
+  int first_reference = 1; // reference seeds 100 t + first_reference ...
 };
 
 StudyOptions parse(int argc, char** argv) {
@@ -61,6 +65,11 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--learn") o.learn = std::stoi(v);
     else if (k == "--gain") o.gains.gain = std::stod(v);
     else if (k == "--cutoff") o.gains.cutoff_hz = std::stod(v);
+    else if (k == "--lead") o.gains.lead = std::stod(v);
+    else if (k == "--loop" && (v == "servo" || v == "drives"))
+      o.loop = v == "servo" ? workflow::LearningLoop::servo : workflow::LearningLoop::drives;
+    else if (k == "--at-rest") o.at_rest = std::stoi(v) != 0;
+    else if (k == "--first-reference") o.first_reference = std::stoi(v);
     else fail(k, "unknown option");
   }
   return o;
@@ -164,12 +173,13 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
   vr.seed = 7;
   const std::vector<Vec6d> start =
       control::precorrect(priors.model, priors.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
-  const workflow::LearnOutcome l = workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn);
-  std::printf("    learning (gain %.2f, Q %.1f Hz), measured RMS mm / mrad / x noise per trial:", o.gains.gain,
-              o.gains.cutoff_hz);
+  const workflow::LearnOutcome l = workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop);
+  std::printf("    learning (gain %.2f, Q %.1f Hz, %s), measured RMS mm / mrad / x noise [true mm / mrad] per trial:\n",
+              o.gains.gain, o.gains.cutoff_hz, o.loop == workflow::LearningLoop::servo ? "inside the servo" : "drives only");
   for (const workflow::LearnTrial& t : l.trials)
-    std::printf("  %d: %.4f %.3f %.2f", t.trial, t.position_mm, t.angle_mrad, t.over_noise);
-  std::printf("%s\n", l.stopped_improving ? "  (stopped improving)" : "");
+    std::printf("      %d: %.4f %.4f %.2f [%.4f %.4f]\n", t.trial, t.position_mm, t.angle_mrad, t.over_noise,
+                t.true_position_mm, t.true_angle_mrad);
+  std::printf("%s", l.stopped_improving ? "      (stopped improving)\n" : "");
   std::fflush(stdout);
 }
 
@@ -189,9 +199,10 @@ int main(int argc, char** argv) {
           identified = sim::load_robot(name);
         }
       }
-      for (int n = 1; n <= o.per_truth; ++n) {
+      for (int n = o.first_reference; n < o.first_reference + o.per_truth; ++n) {
         excitation::RandomTrajectoryOptions ro;
         ro.duration = o.duration;
+        ro.start_at_rest = o.at_rest;
         const auto seed = static_cast<std::uint64_t>(100 * t + n);
         const auto tr = excitation::random_feasible_trajectory(priors.model, seed, ro);
         const rig::ExperimentSetup s = rig::make_setup(priors, experiment, tr, "reference " + std::to_string(seed));

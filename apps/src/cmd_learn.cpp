@@ -13,6 +13,7 @@ namespace vcloe::app {
 void add_learn_command(CLI::App& app) {
   struct Options : workflow::LearnOptions {
     bool json = false;
+    std::string loop_name = "servo";
   };
   auto o = std::make_shared<Options>();
   o->robot = defaults::robot_file();
@@ -27,6 +28,13 @@ void add_learn_command(CLI::App& app) {
   cmd->add_option("--trials", o->trials, "at most this many trials")->capture_default_str();
   cmd->add_option("--gain", o->gains.gain, "learning gain, in (0, 2)")->capture_default_str();
   cmd->add_option("--cutoff", o->gains.cutoff_hz, "zero-phase low-pass (Q filter) cutoff (Hz)")->capture_default_str();
+  cmd->add_option("--lead", o->gains.lead, "phase lead of the update (s): it is taken this much later in the trial")
+      ->capture_default_str();
+  cmd->add_option("--loop", o->loop_name,
+                  "where the trials run: 'servo' (inside the visual servo) or 'drives' (outer gains zero, the camera only "
+                  "measures; the learnt command is then run with the outer gains zero)")
+      ->check(CLI::IsMember({"servo", "drives"}))
+      ->capture_default_str();
   cmd->add_option("--truth", o->truth, "the virtual robot's truth file")->capture_default_str();
   cmd->add_option("--robot", o->robot, "robot file the reference is checked against")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
@@ -36,6 +44,7 @@ void add_learn_command(CLI::App& app) {
   add_json_flag(cmd, o->json);
   add_force_flag(cmd, o->force);
   cmd->callback([o] {
+    o->loop = o->loop_name == "drives" ? workflow::LearningLoop::drives : workflow::LearningLoop::servo;
     auto progress = [o](const workflow::LearnTrial& t) {
       if (o->json) return;
       std::printf("trial %d: position %.4f mm, angle %.4f mrad RMS, %.2fx the camera noise\n", t.trial, t.position_mm,

@@ -31,6 +31,8 @@ void add_trajectory_command(CLI::App& app) {
       ->capture_default_str();
   random->add_option("--angle-amplitude", opt->random.angle_amplitude, "per-axis amplitude (rad)")
       ->capture_default_str();
+  random->add_flag("--at-rest", opt->random.start_at_rest,
+                   "start at rest: zero velocity and acceleration at t = 0 (a reference to repeat, vcloe learn)");
   add_out_option(random, opt->out, "trajectory YAML to write")->required();
   add_force_flag(random, opt->force, "overwrite an existing file");
   random->callback([opt] { std::cout << excitation::write_random_trajectory(*opt).text; });

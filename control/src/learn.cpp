@@ -16,6 +16,8 @@ void LearningGains::validate(double controller_hz) const {
   if (!(cutoff_hz > 0 && cutoff_hz < controller_hz / 2))
     fail("--cutoff", "expected a cutoff in (0, " + exact_number(controller_hz / 2) + ") Hz, got " + exact_number(cutoff_hz));
   if (!(order >= 1 && order <= 8)) fail("--order", "expected a filter order in [1, 8], got " + std::to_string(order));
+  if (!(lead >= 0 && lead <= kMaxLearningLead))
+    fail("--lead", "expected a phase lead in [0, " + exact_number(kMaxLearningLead) + "] s, got " + exact_number(lead));
 }
 
 std::vector<Vec6d> zero_phase_lowpass(const std::vector<Vec6d>& signal, const LearningGains& gains, double controller_hz) {
@@ -30,48 +32,75 @@ std::vector<Vec6d> zero_phase_lowpass(const std::vector<Vec6d>& signal, const Le
   return out;
 }
 
-std::vector<Vec6d> learning_signal(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
-                                   const Trial& trial) {
-  const servo::TickClock& clock = ref.clock;
+namespace {
+
+// Per-frame values (one per exposure) at each controller tick, linear between exposures (held
+// after the last).
+std::vector<Vec6d> between_exposures(const servo::TickClock& clock, const std::vector<Vec6d>& at_frame) {
   const auto ticks = static_cast<std::size_t>(clock.total_ticks);
+  const std::size_t frames = at_frame.size();
+  std::vector<Vec6d> out(ticks);
+  for (std::size_t k = 0; k < ticks; ++k) {
+    const double f = static_cast<double>(k) / clock.timing.ticks_per_frame();
+    const auto j0 = std::min(static_cast<std::size_t>(f), frames - 1);
+    const double w = j0 + 1 < frames ? f - static_cast<double>(j0) : 0.0;
+    out[k] = (1 - w) * at_frame[j0];
+    if (j0 + 1 < frames) out[k] += w * at_frame[j0 + 1];
+  }
+  return out;
+}
+
+std::size_t frames_of(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal, const Trial& trial) {
   const std::size_t frames = std::min(trial.measured.size(), ref.updates.size());
-  if (ideal.size() < ticks || trial.outer_command.size() < frames || frames == 0)
+  if (ideal.size() < static_cast<std::size_t>(ref.clock.total_ticks) || trial.outer_command.size() < frames || frames == 0)
     fail("learning", "the trial has " + std::to_string(trial.measured.size()) + " frames, the reference " +
                          std::to_string(ref.updates.size()));
+  return frames;
+}
+
+// f_j per tick: the outer loop's command, held from a frame's arrival to the next one's, less ideal.
+std::vector<Vec6d> outer_effort(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal, const Trial& trial,
+                                std::size_t frames) {
+  const servo::TickClock& clock = ref.clock;
+  std::vector<Vec6d> out(static_cast<std::size_t>(clock.total_ticks), Vec6d::Zero());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const int tick = static_cast<int>(k);
+    for (int j = std::min<int>(static_cast<int>(frames) - 1, tick / clock.timing.ticks_per_frame()); j >= 0; --j)
+      if (clock.arrival_tick(j) <= tick) {
+        out[k] = trial.outer_command[static_cast<std::size_t>(j)] - ideal[k];
+        break;
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Vec6d> learning_signal(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
+                                   const Trial& trial) {
+  const std::size_t frames = frames_of(ref, ideal, trial);
   // Joint-space error at each frame: J_theta(chi_d(t_j)) (chi_d(t_j) - chi_m,j), eq. (29).
   std::vector<Vec6d> e(frames);
   for (std::size_t j = 0; j < frames; ++j)
     e[j] = ref.updates[j].J_theta * (ref.reference_at_exposure[j] - trial.measured[j]);
-  std::vector<Vec6d> out(ticks, Vec6d::Zero());
-  for (std::size_t k = 0; k < ticks; ++k) {
-    const int tick = static_cast<int>(k);
-    // The outer loop's command holds from a frame's arrival to the next one's.
-    int held = -1;
-    for (int j = std::min<int>(static_cast<int>(frames) - 1, tick / clock.timing.ticks_per_frame()); j >= 0; --j)
-      if (clock.arrival_tick(j) <= tick) {
-        held = j;
-        break;
-      }
-    if (held >= 0) out[k] = trial.outer_command[static_cast<std::size_t>(held)] - ideal[k];
-    // The error between exposures, linear (held after the last).
-    const double f = static_cast<double>(tick) / clock.timing.ticks_per_frame();
-    const auto j0 = std::min(static_cast<std::size_t>(f), frames - 1);
-    const double w = j0 + 1 < frames ? f - static_cast<double>(j0) : 0.0;
-    out[k] += (1 - w) * e[j0];
-    if (j0 + 1 < frames) out[k] += w * e[j0 + 1];
-  }
+  std::vector<Vec6d> out = outer_effort(ref, ideal, trial, frames);
+  const std::vector<Vec6d> joint_error = between_exposures(ref.clock, e);
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] += joint_error[k];
   return out;
 }
 
 std::vector<Vec6d> learn_update(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
                                 const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains) {
-  gains.validate(ref.clock.timing.controller_hz);
+  const double hz = ref.clock.timing.controller_hz;
+  gains.validate(hz);
   const auto ticks = static_cast<std::size_t>(ref.clock.total_ticks);
   if (command.size() < ticks)
     fail("learning", "the command has " + std::to_string(command.size()) + " ticks, the reference " + std::to_string(ticks));
-  const std::vector<Vec6d> q = zero_phase_lowpass(learning_signal(ref, ideal, trial), gains, ref.clock.timing.controller_hz);
   std::vector<Vec6d> out(command.begin(), command.begin() + static_cast<long>(ticks));
-  for (std::size_t k = 0; k < ticks; ++k) out[k] += gains.gain * q[k];
+  const std::vector<Vec6d> q = zero_phase_lowpass(learning_signal(ref, ideal, trial), gains, hz);
+  // The update taken `lead` later in the trial (L = gamma z^d), the last tick's held at the end.
+  const auto d = static_cast<std::size_t>(std::lround(gains.lead * hz));
+  for (std::size_t k = 0; k < ticks; ++k) out[k] += gains.gain * q[std::min(k + d, ticks - 1)];
   return out;
 }
 

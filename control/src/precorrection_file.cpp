@@ -58,7 +58,7 @@ void write_precorrection(const std::string& path, const PrecorrectionFile& f, bo
                                   {"controller_hz", f.controller_hz}, {"ticks", f.command.size()},
                                   {"software_version", f.software_version}, {"model", to_json(f.model)},
                                   {"robot", to_json(f.robot)}, {"reference", to_json(f.reference)},
-                                  {"experiment", to_json(f.experiment)}};
+                                  {"experiment", to_json(f.experiment)}, {"loop", f.loop}};
   write_files_atomically({{sidecar_path(path), json_text(sidecar, sidecar_path(path))}, {path, csv}}, force);
 }
 
@@ -79,6 +79,7 @@ PrecorrectionFile read_precorrection(const std::string& path) {
   f.robot = root.present("robot").file_record();
   f.reference = root.need("reference").file_record();
   f.experiment = root.present("experiment").file_record();
+  if (const JsonNode loop = root["loop"]; !loop.absent()) f.loop = loop.one_of({kLoopServo, kLoopDrives});
   f.command = parse_rows(csv, path, f.controller_hz);
   if (static_cast<std::int64_t>(f.command.size()) != root.need("ticks").count())
     root.need("ticks").refuse(std::to_string(f.command.size()) + " (the CSV's rows)");

@@ -1,5 +1,6 @@
 #include "vcloe/excitation/fourier.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <optional>
@@ -71,6 +72,8 @@ std::optional<SettingProblem> RandomTrajectoryOptions::problem() const {
   if (!(position_amplitude > 0 && position_amplitude <= 10 && angle_amplitude > 0 && angle_amplitude <= M_PI))
     return bad("amplitudes", "expected a position amplitude in (0, 10] m and an angle amplitude in (0, pi] rad, got " +
                                  exact_number(position_amplitude) + " and " + exact_number(angle_amplitude));
+  if (start_at_rest && harmonics < 2)
+    return bad("harmonics", "a reference that starts at rest needs at least 2 harmonics, got " + std::to_string(harmonics));
   return limits.problem();
 }
 
@@ -291,6 +294,21 @@ FeasibilityReport check_feasibility(const sim::RobotModel& model, const FourierT
   return r;
 }
 
+namespace {
+
+// chi_dot(0) = sum_l s_il and chi_ddot(0) = 2 pi f0 sum_l l c_il (eq. 37 at t = 0): each axis's
+// s projected onto sum_l s_il = 0 and its c onto sum_l l c_il = 0 (x - a (a.x) / (a.a)).
+void start_at_rest(FourierTrajectory& tr) {
+  const int n = tr.harmonics();
+  Eigen::RowVectorXd ones = Eigen::RowVectorXd::Ones(n), l = Eigen::RowVectorXd::LinSpaced(n, 1.0, n);
+  for (int i = 0; i < 6; ++i) {
+    tr.s.row(i) -= ones * (tr.s.row(i).dot(ones) / ones.squaredNorm());
+    tr.c.row(i) -= l * (tr.c.row(i).dot(l) / l.squaredNorm());
+  }
+}
+
+}  // namespace
+
 FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::uint64_t seed,
                                              const RandomTrajectoryOptions& o) {
   o.validate("random trajectory");
@@ -308,6 +326,7 @@ FourierTrajectory random_feasible_trajectory(const sim::RobotModel& model, std::
       tr.s(i, l) = uniform();
       tr.c(i, l) = uniform();
     }
+  if (o.start_at_rest) start_at_rest(tr);
   // Scale each axis so that its largest excursion from chi0 equals the requested amplitude.
   const int n = 2000;
   Vec6d peak = Vec6d::Zero();

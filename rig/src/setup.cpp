@@ -350,6 +350,12 @@ namespace vcloe::rig {
 
 void use_precorrection(ExperimentSetup& s, const std::string& file) {
   if (file.empty()) return;
+  const std::string loop = control::read_precorrection(file).loop;
+  const servo::OuterGains& g = s.experiment.outer;
+  if (loop == control::kLoopDrives && !(g.kp.isZero(0) && g.ki.isZero(0) && g.kd.isZero(0)))
+    fail(file, "was learnt on the drives' loop alone (key 'loop' of " + sidecar_path(file) +
+                   ": \"drives\"): run it with the outer gains zero (experiment outer_pid kp, ki, kd: 0), not " +
+                   (s.experiment.source.empty() ? std::string("the default experiment's") : s.experiment.source + "'s"));
   s.reference.command_correction = precorrection_for(s, file);
   s.precorrection_file = file;
 }

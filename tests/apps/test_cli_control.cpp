@@ -114,6 +114,18 @@ TEST(CliControl, LearnRepeatsTheReferenceAndSavesACommandThatRunConsumes) {
   ASSERT_EQ(run.status, 0) << run.out;
   const CommandResult text = run_vcloe("learn --reference " + ref + " --trials 1 --force --out " + l);
   EXPECT_NE(text.out.find("trial 1: position "), std::string::npos) << text.out;
+  // Learnt on the drives' loop alone: recorded, and run only with the outer gains zero.
+  const CommandResult drives = run_vcloe("learn --reference " + ref + " --trials 2 --loop drives --lead 0.02 --force --out " + l);
+  ASSERT_EQ(drives.status, 0) << drives.out;
+  EXPECT_NE(drives.out.find("run it with the outer gains zero"), std::string::npos) << drives.out;
+  const CommandResult refused = run_vcloe("run --reference " + ref + " --precorrection " + l + " --out " + (d / "n.csv").string());
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.out.find("was learnt on the drives' loop alone"), std::string::npos) << refused.out;
+  const std::string off = (d / "off.yaml").string();
+  std::ofstream(off) << "outer_pid:\n  kp: 0\n  ki: 0\n  kd: 0\n";
+  const CommandResult ran = run_vcloe("run --reference " + ref + " --experiment " + off + " --precorrection " + l + " --out " +
+                                      (d / "n.csv").string());
+  EXPECT_EQ(ran.status, 0) << ran.out;
 }
 
 TEST(CliControl, BadInputIsRefusedInOneLine) {

@@ -14,6 +14,7 @@
 #include "control_fixtures.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/control/precorrection_file.hpp"
+#include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
 
 using namespace vcloe;
@@ -145,6 +146,7 @@ TEST(PrecorrectionFile, ReadsBackWhatWasWrittenAndRefusesAnotherReference) {
   ASSERT_EQ(back.command.size(), 3u);
   for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(back.command[k], f.command[k]);
   EXPECT_EQ(back.reference, f.reference);
+  EXPECT_EQ(back.loop, control::kLoopServo);
   EXPECT_NO_THROW(control::check_precorrection_for(back, path, ref_a, 1000, 3));
   EXPECT_NE(test::error_of([&] { control::check_precorrection_for(back, path, ref_b, 1000, 3); }).find("another reference"),
             std::string::npos);
@@ -152,6 +154,18 @@ TEST(PrecorrectionFile, ReadsBackWhatWasWrittenAndRefusesAnotherReference) {
             std::string::npos);
   EXPECT_NE(test::error_of([&] { control::check_precorrection_for(back, path, ref_a, 1000, 4); }).find("needs 4"),
             std::string::npos);
+  f.loop = control::kLoopDrives;  // learnt on the drives' loop alone: recorded
+  control::write_precorrection(path, f, true);
+  EXPECT_EQ(control::read_precorrection(path).loop, control::kLoopDrives);
+  {
+    nlohmann::json side = nlohmann::json::parse(read_input_file(sidecar_path(path)));
+    side["loop"] = "outer";
+    std::ofstream(sidecar_path(path)) << side.dump();
+    EXPECT_NE(test::error_of([&] { control::read_precorrection(path); }).find("loop"), std::string::npos);
+    side.erase("loop");  // a file of before the key: inside the servo
+    std::ofstream(sidecar_path(path)) << side.dump();
+    EXPECT_EQ(control::read_precorrection(path).loop, control::kLoopServo);
+  }
   std::ofstream(path, std::ios::app) << "0.003,0,0,0,0,0,0\n";  // the CSV changed behind its sidecar
   EXPECT_NE(test::error_of([&] { control::read_precorrection(path); }).find("does not belong to its sidecar"),
             std::string::npos);

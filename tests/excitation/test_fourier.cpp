@@ -225,3 +225,24 @@ TEST(Feasibility, LimitsAndHarmonicsTheChecksCannotResolveAreRefused) {
   slow.f0 = 1e-300;  // its amplitudes were scaled over a period of 1e300 s: it never moved
   EXPECT_THROW(random_feasible_trajectory(default_robot(), 1, slow), vcloe::Error);
 }
+
+TEST(Fourier, StartAtRestDrawsAReferenceThatStartsAndEndsAtRest) {
+  RandomTrajectoryOptions o;
+  o.duration = 10;  // one period of 0.1 Hz
+  const FourierTrajectory moving = random_feasible_trajectory(default_robot(), 31, o);
+  o.start_at_rest = true;
+  const FourierTrajectory rest = random_feasible_trajectory(default_robot(), 31, o);
+  EXPECT_GT(moving.sample(0).chi_dot.cwiseAbs().maxCoeff(), 1e-3);  // the draw of before starts moving
+  for (const double t : {0.0, 10.0}) {
+    const TrajectorySample s = rest.sample(t);
+    EXPECT_LT(s.chi_dot.cwiseAbs().maxCoeff(), 1e-15) << t;
+    EXPECT_LT(s.chi_ddot.cwiseAbs().maxCoeff(), 1e-14) << t;
+  }
+  EXPECT_TRUE(check_feasibility(default_robot(), rest).feasible);
+  // Still as large as asked: the largest excursion of some axis reaches the amplitude (or shrunk to feasible).
+  double peak = 0;
+  for (double t = 0; t < 10; t += 0.01) peak = std::max(peak, (rest.pose(t) - rest.offset).head<3>().cwiseAbs().maxCoeff());
+  EXPECT_GT(peak, 0.5 * o.position_amplitude);
+  o.harmonics = 1;  // nothing left to move with
+  EXPECT_THROW(random_feasible_trajectory(default_robot(), 31, o), vcloe::Error);
+}

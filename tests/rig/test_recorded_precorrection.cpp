@@ -131,6 +131,26 @@ TEST(RecordedPrecorrection, ARecordedCorrectionGoneOrChangedIsRefusedNamingSidec
   EXPECT_EQ(gone.find('\n'), std::string::npos);
 }
 
+TEST(RecordedPrecorrection, ACommandLearntOnTheDrivesLoopRunsOnlyWithTheOuterGainsZero) {
+  const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection-drives";
+  const PrecorrectedFiles f = write_precorrected(dir, 17);
+  control::PrecorrectionFile p = control::read_precorrection(f.precorrection);
+  p.loop = control::kLoopDrives;  // as `vcloe learn --loop drives` writes it
+  control::write_precorrection(f.precorrection, p, true);
+  rig::ExperimentSetup run = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
+  const std::string refused = refusal([&] { rig::use_precorrection(run, f.precorrection); });
+  EXPECT_NE(refused.find("p.csv: was learnt on the drives' loop alone"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("outer gains zero"), std::string::npos) << refused;
+  EXPECT_TRUE(run.reference.command_correction.empty());
+  const std::string experiment = (dir / "e.yaml").string();
+  std::ofstream(experiment) << "outer_pid:\n  kp: 0\n  ki: 0\n  kd: 0\n";
+  rig::ExperimentSetup drives = rig::load_setup(rp_config("robot.yaml"), experiment, f.reference);
+  rig::use_precorrection(drives, f.precorrection);
+  // With the outer gains zero the correction is the command less the held IK feedforward.
+  EXPECT_EQ(drives.reference.command_correction, control::correction_of(drives.reference, drives.experiment.outer, p.command));
+  fs::remove_all(dir);
+}
+
 TEST(RecordedPrecorrection, TheRigsRolesApplyItAsTheInProcessRunToTheLastBit) {
   const fs::path dir = fs::temp_directory_path() / "vcloe-recorded-precorrection-roles";
   const PrecorrectedFiles f = write_precorrected(dir, 14);

@@ -16,22 +16,38 @@ namespace vcloe::workflow {
 namespace {
 
 LearnTrial measure_trial(const PoseTrace& t, const Vec6d& sigma, int trial) {
-  double p = 0, a = 0;
+  double p = 0, a = 0, tp = 0, ta = 0;
   for (std::size_t j = 0; j < t.size(); ++j) {
     const Vec6d e = t.measured[j] - t.reference[j];
     p += e.head<3>().squaredNorm() / 3, a += e.tail<3>().squaredNorm() / 3;
+    if (j < t.truth.size()) {
+      const Vec6d d = t.truth[j] - t.reference[j];
+      tp += d.head<3>().squaredNorm() / 3, ta += d.tail<3>().squaredNorm() / 3;
+    }
   }
   const double n = static_cast<double>(t.size());
-  LearnTrial r{trial, 1e3 * std::sqrt(p / n), 1e3 * std::sqrt(a / n), 0};
+  LearnTrial r{trial, 1e3 * std::sqrt(p / n), 1e3 * std::sqrt(a / n), 0, 1e3 * std::sqrt(tp / n), 1e3 * std::sqrt(ta / n)};
   r.over_noise = std::max(r.position_mm / (1e3 * sigma(0)), r.angle_mrad / (1e3 * sigma(3)));
   return r;
 }
 
 }  // namespace
 
-LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const rig::VirtualRun& run,
+rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop loop) {
+  rig::ExperimentSetup s = setup;
+  if (loop == LearningLoop::drives) {
+    s.experiment.outer.kp.setZero();
+    s.experiment.outer.ki.setZero();
+    s.experiment.outer.kd.setZero();
+    s.experiment.outer.literal = false;  // U = IK(chi_d) held + the correction: the command itself
+  }
+  return s;
+}
+
+LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth, const rig::VirtualRun& run,
                                     const std::vector<Vec6d>& start, const control::LearningGains& gains, int trials,
-                                    const std::function<void(const LearnTrial&)>& progress) {
+                                    LearningLoop loop, const std::function<void(const LearnTrial&)>& progress) {
+  const rig::ExperimentSetup s = trial_setup(setup, loop);
   gains.validate(s.experiment.timing.controller_hz);
   const std::vector<Vec6d> ideal = control::ideal_commands(s.reference, s.experiment.outer);
   LearnOutcome out;
@@ -97,9 +113,11 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   run.seed = o.seed;
   run.noise_sigma = defaults::camera_noise_sigma(o.noise_position, o.noise_angle);
   run.departures = hw::load_virtual_rig(o.truth);
-  const LearnOutcome l = learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, progress);
+  const LearnOutcome l =
+      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, progress);
   f.controller_hz = s.experiment.timing.controller_hz;
   f.command = l.command;
+  f.loop = o.loop == LearningLoop::drives ? control::kLoopDrives : control::kLoopServo;
   f.robot = file_record(o.robot), f.reference = file_record(o.reference), f.experiment = file_record(o.experiment);
   f.software_version = defaults::software_version();
   control::write_precorrection(o.out, f, o.force);
@@ -108,13 +126,25 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   t << (l.stopped_improving ? "stopped improving after trial " : "ran ") << l.trials.size()
     << (l.stopped_improving ? "" : " trials") << "; best trial " << b.trial << ": " << fixed(b.position_mm, 4) << " mm, "
     << fixed(b.angle_mrad, 4) << " mrad, " << fixed(b.over_noise, 2) << "x the camera noise\nwrote " << o.out << " and "
-    << sidecar_path(o.out) << " (the command of trial " << b.trial << ", " << l.command.size() << " ticks)\n";
+    << sidecar_path(o.out) << " (the command of trial " << b.trial << ", " << l.command.size() << " ticks"
+    << (o.loop == LearningLoop::drives ? "; run it with the outer gains zero: it was learnt on the drives' loop alone" : "")
+    << ")\n";
+  // ILC's premise: every trial starts from the same state, which a robot standing at the start
+  // can follow only if the reference starts at rest (docs/control.md).
+  const excitation::TrajectorySample at_start = s.trajectory.sample(0.0);
+  const double v0 = at_start.chi_dot.cwiseAbs().maxCoeff(), a0 = at_start.chi_ddot.cwiseAbs().maxCoeff();
+  if (v0 > 1e-9 || a0 > 1e-9)
+    t << "note: the reference does not start at rest (|chi_dot(0)| " << v0 << ", |chi_ddot(0)| " << a0
+      << "): the standing robot cannot follow its first instants and no trial learns them away "
+         "(vcloe trajectory random --at-rest draws one that does)\n";
   Report r;
   r.text = t.str();
   nlohmann::json trials = nlohmann::json::array();
   for (const LearnTrial& x : l.trials)
-    trials.push_back({{"trial", x.trial}, {"position_mm", x.position_mm}, {"angle_mrad", x.angle_mrad}, {"over_noise", x.over_noise}});
-  r.json = {{"trials", trials}, {"best_trial", b.trial}, {"stopped_improving", l.stopped_improving}, {"out", o.out}};
+    trials.push_back({{"trial", x.trial}, {"position_mm", x.position_mm}, {"angle_mrad", x.angle_mrad}, {"over_noise", x.over_noise},
+                      {"true_position_mm", x.true_position_mm}, {"true_angle_mrad", x.true_angle_mrad}});
+  r.json = {{"trials", trials}, {"best_trial", b.trial}, {"stopped_improving", l.stopped_improving}, {"out", o.out},
+            {"loop", f.loop}};
   return r;
 }
 

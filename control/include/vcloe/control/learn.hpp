@@ -4,18 +4,21 @@
 // command q (one per controller tick, the precorrection file's rows) updated after each trial from
 // what the trial measured. docs/control.md, "Iterative learning".
 //
-// The law, per tick k (filtered-update P-type with the feedback's effort taken in):
-//   q_{j+1}(k) = q_j(k) + gamma * Q[ f_j + J_theta e_j ](k)
+// The law, per tick k (filtered-update P-type with a phase lead d, the feedback's effort taken in):
+//   q_{j+1}(k) = q_j(k) + gamma * Q[ f_j + J_theta e_j ](k + d)
 //   f_j(k): what the outer loop added on trial j to the command it holds on a perfect run
 //           (the trace's command less control::ideal_commands), zero before its first update;
+//           zero when the trials run on the drives' loop alone (outer gains zero);
 //   e_j:    the measured pose error chi_d - chi_m at each exposure, through J_theta(chi_d) (eq. 29)
 //           into joint space, linear between exposures;
-//   Q:      a zero-phase Butterworth low-pass (vision::sosfiltfilt at the controller rate).
+//   Q:      a zero-phase Butterworth low-pass (vision::sosfiltfilt at the controller rate);
+//   d:      `lead` (held at the last tick): the update taken d later in the trial, L = gamma z^d.
 // With P the drives' map from command to joint angle and C the outer law (in joint terms), the
-// trial-to-trial error map is  e_{j+1} = (1 - gamma Q P (1 + C) / (1 + P C)) e_j : inside the
-// drives' bandwidth (P ~ 1) it is (1 - gamma Q), whatever the outer gains. Stability condition:
-//   |1 - gamma Q(w) G(w)| <= 1 for all w,  G = P (1 + C) / (1 + P C);
-// with G ~ 1 where Q passes, 0 < gamma < 2 (kLearningGainBound), and Q = 0 where G departs.
+// trial-to-trial error map is  e_{j+1} = (1 - gamma Q z^d G) e_j,  G = P (1 + C) / (1 + P C)
+// (G = P with the outer loop off). Stability condition (docs/control.md):
+//   |1 - gamma Q(w) e^{i w d} G(w)| < 1 wherever Q passes:
+// 0 < gamma < 2 (kLearningGainBound) where e^{i w d} G ~ 1; the lead d cancels the drives' lag
+// (G ~ e^{-i w d}) over Q's band, and Q = 0 where G departs further.
 #include <string>
 #include <vector>
 
@@ -25,12 +28,16 @@
 namespace vcloe::control {
 
 inline constexpr double kLearningGainBound = 2.0;  // gamma in (0, 2): |1 - gamma| < 1
+inline constexpr double kMaxLearningLead = 0.1;    // s: the lead d in [0, 0.1]
 
 struct LearningGains {
   double gain = 1.0;       // gamma: deadbeat inside the drives' bandwidth (docs/control.md: measured best of 0.5 and 1)
   double cutoff_hz = 4;    // Q's cutoff
   int order = 2;           // Q's Butterworth order (run forward and backward)
-  // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8];
+  double lead = 0.02;      // s: the update taken this much later in the trial (phase lead, L = gamma z^d;
+                           // docs/control.md: measured best of 0 and 20 ms)
+  // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8], lead in
+  // [0, kMaxLearningLead];
   // throws vcloe::Error naming the option.
   void validate(double controller_hz) const;
 };

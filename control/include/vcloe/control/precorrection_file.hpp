@@ -16,8 +16,15 @@ namespace vcloe::control {
 
 inline constexpr const char* kPrecorrectionFormat = "vcloe precorrection 1";
 
+// The loop a command is meant to run in (sidecar key `loop`): inside the visual servo (what
+// `vcloe precorrect` writes, and `vcloe learn --loop servo`), or on the drives' loop alone, the
+// outer gains zero (`vcloe learn --loop drives`: the command learnt with the camera only measuring).
+inline constexpr const char* kLoopServo = "servo";
+inline constexpr const char* kLoopDrives = "drives";
+
 struct PrecorrectionFile {
   double controller_hz = 0;
+  std::string loop = kLoopServo;  // kLoopServo or kLoopDrives; absent from a sidecar: servo
   std::vector<Vec6d> command;  // q_c(t_k), k = 0 ... (t_k = k / controller_hz)
   FileRecord model, robot, reference, experiment;  // experiment: none for the default
   std::string software_version;

@@ -106,6 +106,12 @@ struct RandomTrajectoryOptions {
   double duration = 20.0;
   double position_amplitude = 0.02;   // m, per axis
   double angle_amplitude = 0.06;      // rad, per axis
+  // Start at rest: zero velocity and acceleration at t = 0 (sum_l s_il = 0 and sum_l l c_il = 0,
+  // the coefficients drawn projected onto these constraints before scaling; at least two
+  // harmonics). A robot that stands at the start can follow such a reference
+  // from its first tick; iterative learning repeats it from rest (docs/control.md). Off: the
+  // draw of before.
+  bool start_at_rest = false;
   MotionLimits limits;
 
   // The first of: at least one harmonic (at most kMaxHarmonics), f0 at least one cycle a day

@@ -112,7 +112,8 @@ void check_recorded_payload(const PoseTrace& trace, const std::string& trace_fil
 // (leg geometry of the model it records).
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file);
 // Drives this setup's runs (twin, virtual robot, recorded sidecar) with the correction of `file`
-// (precorrection_for); an empty file: none.
+// (precorrection_for); an empty file: none. A file learnt on the drives' loop alone (sidecar
+// `loop`: "drives") is refused unless the experiment's outer gains are all zero.
 void use_precorrection(ExperimentSetup& setup, const std::string& file);
 // The same with the pre-correction a trace's sidecar records (`precorrection`), if any: the twin
 // re-run on that trace is then driven with the command its robot got. A recorded file gone or

@@ -20,6 +20,7 @@ struct LearnTrial {
   int trial = 0;                      // 1, 2, ...
   double position_mm = 0, angle_mrad = 0;  // RMS of measured - reference, per axis over the three
   double over_noise = 0;              // the larger of the two over the camera's sigma
+  double true_position_mm = 0, true_angle_mrad = 0;  // the same of the true pose (the virtual robot's own)
 };
 
 struct LearnOutcome {
@@ -29,11 +30,20 @@ struct LearnOutcome {
   bool stopped_improving = false;
 };
 
+// Where the trials run: inside the visual servo (its outer loop closed around the camera on every
+// trial, the learnt command added inside it), or on the drives' loop alone (the outer gains zero
+// during the trials: the learnt command is the feedforward, the camera only measures —
+// Abdellatif & Heimann 2006 §5.2.1). docs/control.md, "Iterative learning".
+enum class LearningLoop { servo, drives };
+
+// The setup a trial runs with: `setup` itself (servo), or with its outer gains zero (drives).
+rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop loop);
+
 // Trials on the virtual robot from `start` (one command per tick). Trial j runs with camera noise
 // seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial.
 LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth,
                                     const rig::VirtualRun& run, const std::vector<Vec6d>& start,
-                                    const control::LearningGains& gains, int trials,
+                                    const control::LearningGains& gains, int trials, LearningLoop loop,
                                     const std::function<void(const LearnTrial&)>& progress = {});
 
 struct LearnOptions {
@@ -42,6 +52,7 @@ struct LearnOptions {
   std::string precorrection;  // or the start: a precorrection file for this reference
   int trials = 10;
   control::LearningGains gains;
+  LearningLoop loop = LearningLoop::servo;  // --loop servo|drives
   std::uint64_t seed = 1;
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
   bool force = false;
