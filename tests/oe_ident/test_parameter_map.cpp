@@ -71,8 +71,8 @@ TEST(ParameterMap, FixedEntriesKeepTheirBaseValueWhateverDelta) {
 TEST(ParameterMap, TiedEntriesShareOneCoordinateAndMoveTogether) {
   std::vector<ParameterSpec> spec(sim::kNumLambda);  // all free
   for (int leg : {1, 4}) spec[sim::viscous_index(leg)] = {Mode::Tied, 7};
-  const ParameterMap untied = build_parameter_map(positive_priors(), free_as(std::vector<ParameterSpec>(67)),
-                                                  std::vector<ParameterSpec>(67));
+  const ParameterMap untied = build_parameter_map(positive_priors(), free_as(std::vector<ParameterSpec>(sim::kNumLambda)),
+                                                  std::vector<ParameterSpec>(sim::kNumLambda));
   const ParameterMap map = build_parameter_map(positive_priors(), free_as(spec), spec);
   EXPECT_EQ(map.size(), untied.size() - 1);
   int tied_coord = -1;
