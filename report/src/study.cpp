@@ -136,7 +136,10 @@ std::string fixed_text(double v, int digits) {
 // One line of the realistic table: a fit from the drawn file or from the calibrated one.
 void realistic_line(std::ostringstream& t, const TruthRow& r, const FitFigures& f, bool calibrated) {
   t << "| " << r.seed << " | " << (calibrated ? "calibrated" : "drawn") << " | "
-    << (calibrated && r.calibration ? fixed_text(r.calibration->residual_over_noise, 2) + " × noise" : "") << " | "
+    << (calibrated && r.calibration ? fixed_text(r.calibration->residual_over_noise, 2) + " × noise, " +
+                                          fixed_text(r.calibration->cpu_seconds, 0) + " CPU-s"
+                                    : "")
+    << " | "
     << fixed_text(f.after_over_floor, 2) << " | " << fixed_text(f.validation_over_floor, 2) << " | " << f.identified
     << " of " << sim::kNumLambda << " | ";
   int in2 = 0, in3 = 0;
@@ -158,7 +161,7 @@ void realistic_line(std::ostringstream& t, const TruthRow& r, const FitFigures& 
 // The realistic chain's table: per truth the fit from the drawn file, then from the calibrated one.
 std::string realistic_table(const std::vector<TruthRow>& rows, const StudySummary& s) {
   std::ostringstream t;
-  t << "| truth seed | priors | calibration residual | after/floor | validation/floor | identified | within 2σ / 3σ | "
+  t << "| truth seed | priors | calibration residual, CPU | after/floor | validation/floor | identified | within 2σ / 3σ | "
        "worst (σ) | largest relative error | core | latency fitted (truth), ms | identify CPU-s | verdict |\n"
        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const TruthRow& r : rows) {

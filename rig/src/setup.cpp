@@ -364,7 +364,9 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
     fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
                    " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
                    ": the robot it was made for cannot be checked");
-  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model); i >= 0)
+  const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
+  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model);
+      i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path)), robot))
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
   return control::correction_of(s.reference, s.experiment.outer, f.command);
