@@ -8,6 +8,7 @@
 #include <string>
 
 #include "vcloe/core/settings.hpp"
+#include "vcloe/hw/truth_family.hpp"
 
 namespace vcloe::app {
 
@@ -29,5 +30,10 @@ CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what 
 // the options they were typed as ("--platform-spread: expected …"). Throws vcloe::Error if
 // there is a problem; a key without an option keeps its name.
 void throw_as_options(const std::optional<SettingProblem>& problem, const std::map<std::string, std::string>& option_of_key);
+
+// `--realistic` and the magnitudes of its departures (docs/virtual-robot.md), as `vcloe truth
+// random` and `vcloe study` take them; realistic_option_names() maps the settings' names to them.
+void add_realistic_options(CLI::App* cmd, hw::TruthFamily& family);
+std::map<std::string, std::string> realistic_option_names();
 
 }  // namespace vcloe::app

@@ -36,12 +36,26 @@ void add_study_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "study",
       "Identification on random virtual robots it was not tuned on: per truth `truth random`, `run` (and with the\n"
-      "payload), `identify`, `validate`; one row per truth and the coverage of the reported sigma over all.");
+      "payload), `identify`, `validate`; one row per truth and the coverage of the reported sigma over all. With\n"
+      "--realistic also `calibrate kinematics` and the fit from the calibrated file beside the one from the drawn file.");
   cmd->add_option("--truths", o->truths, "number of truths")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the first truth (then +1, +2, ...)")->capture_default_str();
   cmd->add_option("--dir", o->dir, "output directory (must not exist unless --force)")->capture_default_str();
   cmd->add_flag("--unmodelled", o->unmodelled, "truths with effects the twin does not model (vcloe truth random --unmodelled)");
   cmd->add_flag("--far", o->far, "truths far from the priors (vcloe truth random --far)");
+  add_realistic_options(cmd, o->departures);  // --realistic: the chain with the calibration (docs/calibration.md)
+  const std::pair<const char*, std::pair<double*, const char*>> calibration[] = {
+      {"--calibration-move", {&o->calibration.move_s, "time of each move to a static pose (s)"}},
+      {"--calibration-settle", {&o->calibration.settle_s, "wait after each move before measuring (s)"}},
+      {"--calibration-hold", {&o->calibration.measure_s, "time the camera frames are averaged per pose (s)"}}};
+  cmd->add_option("--calibration-poses", o->calibration.count, "with --realistic: static poses of each calibration")
+      ->capture_default_str();
+  cmd->add_option("--calibration-candidates", o->calibration.candidates,
+                  "with --realistic: candidate poses the selection chooses from")->capture_default_str();
+  for (const auto& [name, c] : calibration)
+    cmd->add_option(name, *c.first, std::string("with --realistic: ") + c.second)->capture_default_str();
+  cmd->add_option("--validation-duration", o->validation_duration, "each fresh validation trajectory's duration (s)")
+      ->capture_default_str();
   cmd->add_option("--n", o->n, "fresh validation trajectories per truth")->capture_default_str();
   cmd->add_option("--reference", o->reference, "excitation trajectory (default: `vcloe excite` once, into --dir)");
   cmd->add_option("--priors", o->priors, "robot file of priors")->capture_default_str();
@@ -66,7 +80,9 @@ void add_study_command(CLI::App& app) {
   add_quiet_flag(cmd, o->quiet, "no live line of the step running");
   add_study_merge_command(*cmd);
   cmd->callback([o, cmd] {
-    if (cmd->get_subcommands().empty()) workflow::study(*o);
+    if (!cmd->get_subcommands().empty()) return;
+    throw_as_options(o->problem(), realistic_option_names());  // said with the options typed
+    workflow::study(*o);
   });
 }
 

@@ -12,31 +12,6 @@
 
 namespace vcloe::app {
 
-namespace {
-
-void add_realistic_options(CLI::App* cmd, hw::TruthFamily& f) {
-  CLI::Option* realistic = cmd->add_flag(
-      "--realistic", f.realistic,
-      "add the departures a real rig has: joint centres, crank and link lengths, encoder zeros, marker frame, "
-      "camera-to-base residual, camera latency and jitter, platform centre of mass (docs/virtual-robot.md)");
-  const std::pair<const char*, std::pair<double*, const char*>> options[] = {
-      {"--geometry", {&f.geometry, "joint centres, crank and link lengths: +- (m)"}},
-      {"--encoder", {&f.encoder, "encoder zero offsets: +- (rad)"}},
-      {"--marker-position", {&f.marker_position, "marker frame origin in E: +- per coordinate (m)"}},
-      {"--marker-angle", {&f.marker_angle, "marker frame angles: +- (rad)"}},
-      {"--base-position", {&f.base_position, "camera-to-base residual: sigma per coordinate (m)"}},
-      {"--base-angle", {&f.base_angle, "camera-to-base residual: sigma per angle (rad)"}},
-      {"--latency-low", {&f.latency_low, "true minus configured camera latency: lowest (s)"}},
-      {"--latency-high", {&f.latency_high, "true minus configured camera latency: highest (s)"}},
-      {"--latency-jitter", {&f.latency_jitter, "camera latency: sigma frame to frame (s)"}},
-      {"--com", {&f.com, "platform centre of mass off E: +- per coordinate (m)"}},
-  };
-  for (const auto& [name, o] : options)
-    cmd->add_option(name, *o.first, std::string("with --realistic: ") + o.second)->capture_default_str()->needs(realistic);
-}
-
-}  // namespace
-
 void add_truth_command(CLI::App& app) {
   auto o = std::make_shared<hw::RandomTruthOptions>();
   o->priors = defaults::robot_file();
@@ -69,14 +44,11 @@ void add_truth_command(CLI::App& app) {
   add_force_flag(cmd, o->force, "overwrite an existing file");
   cmd->callback([o] {
     // Problems said with the options typed, not the settings' names (`platform` was --platform-spread).
-    throw_as_options(o->problem(), {{"platform", "--platform-spread"}, {"bodies", "--body-spread"},
+    std::map<std::string, std::string> names = realistic_option_names();
+    names.insert({{"platform", "--platform-spread"}, {"bodies", "--body-spread"},
                                     {"gains", "--gain-spread"}, {"tolerance", "--tolerance"},
-                                    {"far_low", "--far-low"}, {"far_high", "--far-high"}, {"backlash", "--backlash"},
-                                    {"geometry", "--geometry"}, {"encoder", "--encoder"},
-                                    {"marker_position", "--marker-position"}, {"marker_angle", "--marker-angle"},
-                                    {"base_position", "--base-position"}, {"base_angle", "--base-angle"},
-                                    {"latency_low", "--latency-low"}, {"latency_high", "--latency-high"},
-                                    {"latency_jitter", "--latency-jitter"}, {"com", "--com"}});
+                                    {"far_low", "--far-low"}, {"far_high", "--far-high"}, {"backlash", "--backlash"}});
+    throw_as_options(o->problem(), names);
     std::cout << hw::write_random_truth(*o).text;
   });
 }

@@ -19,6 +19,7 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--model", o->model, "identified robot file (vcloe identify --out)")->required();
   cmd->add_option("--n", o->n, "number of trajectories")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the first trajectory (then +1, +2, ...)")->capture_default_str();
+  cmd->add_option("--duration", o->duration, "each trajectory's duration (s)")->capture_default_str();
   cmd->add_option("--truth", o->truth, "the virtual robot's truth file")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_flag("--reidentify", o->reidentify, "identify on each trajectory too (about a minute each)");

@@ -16,29 +16,28 @@ const std::vector<std::string> kKey = {"m_p", "Ix_p", "Iy_p", "Iz_p", "lp", "li"
 
 bool ParameterCheck::within_bound() const { return std::abs(error()) <= 0.05 || std::abs(z()) <= 3; }
 
-const ParameterCheck* TruthRow::worst_error() const {
+const ParameterCheck* FitFigures::worst_error() const {
   const auto it = std::max_element(checks.begin(), checks.end(),
                                    [](const auto& a, const auto& b) { return std::abs(a.error()) < std::abs(b.error()); });
   return it == checks.end() ? nullptr : &*it;
 }
 
-const ParameterCheck* TruthRow::worst_z() const {
+const ParameterCheck* FitFigures::worst_z() const {
   const auto it = std::max_element(checks.begin(), checks.end(),
                                    [](const auto& a, const auto& b) { return std::abs(a.z()) < std::abs(b.z()); });
   return it == checks.end() ? nullptr : &*it;
 }
 
-TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
-                  const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation) {
-  const std::string where = "identify report of truth " + std::to_string(seed);
-  TruthRow row;
-  row.seed = seed;
+FitFigures make_fit(const std::string& where, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                    const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation) {
+  FitFigures row;
   row.iterations = report.iterations;
   row.seconds = report.seconds;
   row.cpu_seconds = report.cpu_seconds;
   row.stuck = report.convergence.stuck();
   row.validation_over_floor = validation.worst_ratio;
   row.verdict = report.adequacy.verdict;
+  if (report.latency.fitted) row.latency = report.latency.value, row.latency_sigma = report.latency.sigma;
   const auto& after = report.after_rms_all;
   if (after.size() != floor.size()) fail(where, "after_rms_all has another number of experiments than the floors");
   for (std::size_t e = 0; e < floor.size(); ++e)
@@ -60,6 +59,15 @@ TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, co
   return row;
 }
 
+TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                  const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation) {
+  TruthRow row;
+  static_cast<FitFigures&>(row) =
+      make_fit("identify report of truth " + std::to_string(seed), truth, report, floor, validation);
+  row.seed = seed;
+  return row;
+}
+
 TruthRow failed_row(std::uint64_t seed, const std::string& why) {
   TruthRow row;
   row.seed = seed;
@@ -67,15 +75,16 @@ TruthRow failed_row(std::uint64_t seed, const std::string& why) {
   return row;
 }
 
-StudySummary summarise(const std::vector<TruthRow>& rows) {
+StudySummary summarise(const std::vector<TruthRow>& rows, bool calibrated) {
   StudySummary s;
   std::vector<double> key_rel;
-  for (const TruthRow& r : rows) {
+  for (const TruthRow& row : rows) {
     ++s.truths;
-    if (!r.failed.empty()) {
+    if (!row.failed.empty() || (calibrated && !row.calibrated)) {
       ++s.failed;
       continue;
     }
+    const FitFigures& r = calibrated ? *row.calibrated : row;
     s.key_identified_runs += r.key_identified;
     s.max_seconds = std::max(s.max_seconds, r.seconds);
     s.max_cpu_seconds = std::max(s.max_cpu_seconds, r.cpu_seconds);
@@ -101,7 +110,80 @@ StudySummary summarise(const std::vector<TruthRow>& rows) {
   return s;
 }
 
+namespace {
+
+// The summary paragraph under a table.
+void summary_text(std::ostringstream& t, const StudySummary& s) {
+  auto pct = [&](int k) { return s.parameters ? 100.0 * k / s.parameters : 0.0; };
+  t << std::fixed << s.parameters << " identified parameters over " << s.truths << " truths: " << std::setprecision(1)
+    << pct(s.within1) << " % within 1σ, " << pct(s.within2) << " % within 2σ, " << pct(s.within3)
+    << " % within 3σ of the truth, " << pct(s.in_interval) << " % inside the 95 % interval; " << s.outside_bound
+    << " outside max(5 %, 3σ). m_p, platform moments and gains identified in " << s.key_identified_runs << " of "
+    << s.truths << " runs; median σ/|value| of m_p and the gains " << std::setprecision(2)
+    << 100 * s.median_key_rel_sigma << " %. Stuck fits: " << s.stuck << ". Worst: identify " << std::setprecision(1)
+    << s.max_seconds << " s (" << s.max_cpu_seconds << " CPU-s), after/floor " << std::setprecision(2) << s.max_after_over_floor << ", validation/floor "
+    << s.max_validation_over_floor << ".";
+  if (s.failed > 0) t << " " << s.failed << " of " << s.truths << " truths have no result (the table says why).";
+  t << "\n";
+}
+
+std::string fixed_text(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+// One line of the realistic table: a fit from the drawn file or from the calibrated one.
+void realistic_line(std::ostringstream& t, const TruthRow& r, const FitFigures& f, bool calibrated) {
+  t << "| " << r.seed << " | " << (calibrated ? "calibrated" : "drawn") << " | "
+    << (calibrated && r.calibration ? fixed_text(r.calibration->residual_over_noise, 2) + " × noise, " +
+                                          fixed_text(r.calibration->cpu_seconds, 0) + " CPU-s"
+                                    : "")
+    << " | "
+    << fixed_text(f.after_over_floor, 2) << " | " << fixed_text(f.validation_over_floor, 2) << " | " << f.identified
+    << " of " << sim::kNumLambda << " | ";
+  int in2 = 0, in3 = 0;
+  for (const ParameterCheck& c : f.checks) in2 += std::abs(c.z()) <= 2, in3 += std::abs(c.z()) <= 3;
+  if (f.checks.empty()) t << "– | – | – | ";
+  else {
+    const ParameterCheck* w = f.worst_z();
+    const ParameterCheck* e = f.worst_error();
+    t << in2 << " / " << in3 << " of " << f.checks.size() << " | " << w->name << " " << fixed_text(w->z(), 1) << " | "
+      << fixed_text(100 * e->error(), 1) << " % " << e->name << " | ";
+  }
+  t << (f.key_identified ? "yes" : "no") << " | ";
+  if (f.latency_sigma > 0) t << fixed_text(1e3 * f.latency, 3) << " ± " << fixed_text(1e3 * f.latency_sigma, 3);
+  else t << "not fitted";
+  t << " (" << fixed_text(1e3 * r.latency_truth, 3) << ") | " << fixed_text(f.cpu_seconds, 0) << " | "
+    << (f.stuck ? "STUCK, " : "") << f.verdict << " |\n";
+}
+
+// The realistic chain's table: per truth the fit from the drawn file, then from the calibrated one.
+std::string realistic_table(const std::vector<TruthRow>& rows, const StudySummary& s) {
+  std::ostringstream t;
+  t << "| truth seed | priors | calibration residual, CPU | after/floor | validation/floor | identified | within 2σ / 3σ | "
+       "worst (σ) | largest relative error | core | latency fitted (truth), ms | identify CPU-s | verdict |\n"
+       "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const TruthRow& r : rows) {
+    if (!r.failed.empty()) {
+      t << "| " << r.seed << " | — | — | — | — | — | — | — | — | — | — | — | no result: " << r.failed << " |\n";
+      continue;
+    }
+    realistic_line(t, r, r, false);
+    if (r.calibrated) realistic_line(t, r, *r.calibrated, true);
+  }
+  t << "\nWithout calibration (identified from the drawn robot file): ";
+  summary_text(t, s);
+  t << "\nCalibrated first (identified from the calibrated robot file, the drawn file the controller): ";
+  summary_text(t, summarise(rows, true));
+  return t.str();
+}
+
+}  // namespace
+
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s) {
+  if (std::any_of(rows.begin(), rows.end(), [](const TruthRow& r) { return r.calibrated.has_value(); }))
+    return realistic_table(rows, s);
   std::ostringstream t;
   t << std::fixed;
   t << "| truth seed | iterations | identify s | identify CPU-s | after/floor | validation/floor | identified | worst "
@@ -119,17 +201,8 @@ std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary
     if (const ParameterCheck* w = r.worst_z()) t << std::setprecision(2) << w->z() << " " << w->name;
     t << " | " << (r.stuck ? "yes" : "no") << " | " << r.verdict << " |\n";
   }
-  auto pct = [&](int k) { return s.parameters ? 100.0 * k / s.parameters : 0.0; };
-  t << "\n" << s.parameters << " identified parameters over " << s.truths << " truths: " << std::setprecision(1)
-    << pct(s.within1) << " % within 1σ, " << pct(s.within2) << " % within 2σ, " << pct(s.within3)
-    << " % within 3σ of the truth, " << pct(s.in_interval) << " % inside the 95 % interval; " << s.outside_bound
-    << " outside max(5 %, 3σ). m_p, platform moments and gains identified in " << s.key_identified_runs << " of "
-    << s.truths << " runs; median σ/|value| of m_p and the gains " << std::setprecision(2)
-    << 100 * s.median_key_rel_sigma << " %. Stuck fits: " << s.stuck << ". Worst: identify " << std::setprecision(1)
-    << s.max_seconds << " s (" << s.max_cpu_seconds << " CPU-s), after/floor " << std::setprecision(2) << s.max_after_over_floor << ", validation/floor "
-    << s.max_validation_over_floor << ".";
-  if (s.failed > 0) t << " " << s.failed << " of " << s.truths << " truths have no result (the table says why).";
   t << "\n";
+  summary_text(t, s);
   return t.str();
 }
 

@@ -8,38 +8,61 @@
 
 namespace vcloe::report {
 
+namespace {
+
+nlohmann::json fit_json(const FitFigures& r) {
+  nlohmann::json params = nlohmann::json::array();
+  for (const ParameterCheck& c : r.checks)
+    params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
+                      {"rel_sigma", c.rel_sigma}, {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
+  return {{"iterations", r.iterations}, {"seconds", r.seconds}, {"cpu_seconds", r.cpu_seconds}, {"stuck", r.stuck},
+          {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
+          {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
+          {"latency", {{"value", r.latency}, {"sigma", r.latency_sigma}}}, {"parameters", params}};
+}
+
+nlohmann::json summary_json(const StudySummary& s) {
+  return {{"truths", s.truths},
+          {"failed_truths", s.failed},
+          {"parameters", s.parameters},
+          {"within_1_sigma", s.within1},
+          {"within_2_sigma", s.within2},
+          {"within_3_sigma", s.within3},
+          {"inside_95_interval", s.in_interval},
+          {"outside_bound", s.outside_bound},
+          {"key_identified_runs", s.key_identified_runs},
+          {"stuck", s.stuck},
+          {"median_key_rel_sigma", s.median_key_rel_sigma},
+          {"max_seconds", s.max_seconds},
+          {"max_cpu_seconds", s.max_cpu_seconds},
+          {"max_after_over_floor", s.max_after_over_floor},
+          {"max_validation_over_floor", s.max_validation_over_floor}};
+}
+
+}  // namespace
+
 nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s) {
   nlohmann::json out = {{"truths", nlohmann::json::array()}};
+  bool realistic = false;
   for (const TruthRow& r : rows) {
     if (!r.failed.empty()) {
       out["truths"].push_back({{"seed", r.seed}, {"failed", r.failed}});
       continue;
     }
-    nlohmann::json params = nlohmann::json::array();
-    for (const ParameterCheck& c : r.checks)
-      params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
-                        {"rel_sigma", c.rel_sigma}, {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
-    out["truths"].push_back({{"seed", r.seed}, {"iterations", r.iterations}, {"seconds", r.seconds},
-                             {"cpu_seconds", r.cpu_seconds}, {"stuck", r.stuck},
-                             {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
-                             {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
-                             {"parameters", params}});
+    nlohmann::json row = {{"seed", r.seed}};
+    row.update(fit_json(r));
+    if (r.calibrated) {  // the realistic chain
+      realistic = true;
+      row["latency_truth"] = r.latency_truth;
+      row["calibrated"] = fit_json(*r.calibrated);
+      if (r.calibration)
+        row["calibration"] = {{"residual_over_noise", r.calibration->residual_over_noise},
+                              {"cpu_seconds", r.calibration->cpu_seconds}};
+    }
+    out["truths"].push_back(row);
   }
-  out["summary"] = {{"truths", s.truths},
-                    {"failed_truths", s.failed},
-                    {"parameters", s.parameters},
-                    {"within_1_sigma", s.within1},
-                    {"within_2_sigma", s.within2},
-                    {"within_3_sigma", s.within3},
-                    {"inside_95_interval", s.in_interval},
-                    {"outside_bound", s.outside_bound},
-                    {"key_identified_runs", s.key_identified_runs},
-                    {"stuck", s.stuck},
-                    {"median_key_rel_sigma", s.median_key_rel_sigma},
-                    {"max_seconds", s.max_seconds},
-                    {"max_cpu_seconds", s.max_cpu_seconds},
-                    {"max_after_over_floor", s.max_after_over_floor},
-                    {"max_validation_over_floor", s.max_validation_over_floor}};
+  out["summary"] = summary_json(s);
+  if (realistic) out["summary_calibrated"] = summary_json(summarise(rows, true));
   return out;
 }
 
@@ -55,14 +78,8 @@ ParameterCheck read_check(const JsonNode& p) {
   return c;
 }
 
-TruthRow read_row(const JsonNode& t) {
-  TruthRow r;
-  r.seed = t.need("seed").unsigned_integer();
-  if (!t["failed"].absent()) {
-    r.failed = t["failed"].string();
-    if (r.failed.empty()) t["failed"].refuse("why the truth has no result");
-    return r;
-  }
+FitFigures read_fit(const JsonNode& t) {
+  FitFigures r;
   r.iterations = t.need("iterations").integer(0, 1 << 30);
   r.seconds = t.need("seconds").non_negative();
   r.cpu_seconds = t.need("cpu_seconds").non_negative();
@@ -72,9 +89,31 @@ TruthRow read_row(const JsonNode& t) {
   r.identified = t.need("identified").integer(0, sim::kNumLambda);
   r.key_identified = t.need("key_identified").boolean();
   r.verdict = t.need("verdict").string();
+  if (!t["latency"].absent()) {  // (studies before the latency fit have none)
+    r.latency = t["latency"].need("value").number();
+    r.latency_sigma = t["latency"].need("sigma").non_negative();
+  }
   const JsonNode params = t.need("parameters");
   if (params.array_size() != static_cast<std::size_t>(r.identified)) params.refuse("one entry per identified parameter");
   for (std::size_t k = 0; k < params.array_size(); ++k) r.checks.push_back(read_check(params[k]));
+  return r;
+}
+
+TruthRow read_row(const JsonNode& t) {
+  TruthRow r;
+  r.seed = t.need("seed").unsigned_integer();
+  if (!t["failed"].absent()) {
+    r.failed = t["failed"].string();
+    if (r.failed.empty()) t["failed"].refuse("why the truth has no result");
+    return r;
+  }
+  static_cast<FitFigures&>(r) = read_fit(t);
+  if (t["calibrated"].absent()) return r;
+  r.calibrated = read_fit(t["calibrated"]);
+  r.latency_truth = t.need("latency_truth").number();
+  if (!t["calibration"].absent())
+    r.calibration = CalibrationFigures{t["calibration"].need("residual_over_noise").non_negative(),
+                                       t["calibration"].need("cpu_seconds").non_negative()};
   return r;
 }
 
@@ -101,6 +140,7 @@ StudyResult study_from_json(const nlohmann::json& document, const std::string& f
   const JsonNode truths = root.need("truths");
   for (std::size_t i = 0; i < truths.array_size(); ++i) out.rows.push_back(read_row(truths[i]));
   out.summary = read_summary(root.need("summary"));
+  if (!root["summary_calibrated"].absent()) out.summary_calibrated = read_summary(root["summary_calibrated"]);
   if (out.summary.truths != static_cast<int>(out.rows.size()))
     root["summary"]["truths"].refuse("the number of entries in truths (" + std::to_string(out.rows.size()) + ")");
   return out;

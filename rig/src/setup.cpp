@@ -243,11 +243,37 @@ std::string controller_of_run(const std::string& robot_file, const PoseTrace& tr
   if (from.none()) return robot_file;
   const std::optional<RecordedFile> rec = recorded_file(trace, "robot", trace_file);
   const std::string recorded = rec ? rec->path + " (SHA-256 " + rec->sha256.substr(0, 12) + "...)" : "no robot file";
-  if (!rec || rec->sha256 != from.sha256 || sha256_file(rec->path) != from.sha256)
+  if (!rec || rec->sha256 != from.sha256 || !is_calibrated_from(from, rec->path))
     fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), but " +
                          trace_file + " was recorded with " + recorded + (rec && rec->sha256 == from.sha256 ? ", changed since" : "") +
                          ": its controller is not the one this calibration was made for");
   return rec->path;
+}
+
+bool is_calibrated_from(const FileRecord& from, const std::string& file) {
+  return !from.none() && std::filesystem::is_regular_file(file) && sha256_file(file) == from.sha256;
+}
+
+std::string controller_of(const std::string& robot_file) {
+  const FileRecord from = sim::calibrated_from(read_input_file(robot_file));
+  if (from.none()) return robot_file;
+  if (!is_calibrated_from(from, from.path))
+    fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), which " +
+                         (std::filesystem::exists(from.path) ? "has changed since" : "is gone") +
+                         ": the controller its plant runs under cannot be loaded");
+  return from.path;
+}
+
+void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
+                          const sim::RobotModel& robot) {
+  const int leg = sim::first_differing_leg(model, robot);
+  if (leg < 0) return;
+  const FileRecord from = sim::calibrated_from(read_input_file(model_file));
+  if (is_calibrated_from(from, robot_file)) return;  // a calibrated plant of this robot file
+  fail(model_file, "is a model of another robot: geometry of leg " + std::to_string(leg + 1) + " differs from " + robot_file +
+                       (from.none() ? std::string(", and its head names no robot file it was calibrated from")
+                                    : ", and it was calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) +
+                                          "...), not from " + robot_file + " as it is now"));
 }
 
 void check_recorded_robot(const ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file,
@@ -337,7 +363,9 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
     fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
                    " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
                    ": the robot it was made for cannot be checked");
-  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model); i >= 0)
+  const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
+  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model);
+      i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path)), robot))
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
   return control::correction_of(s.reference, s.experiment.outer, f.command);

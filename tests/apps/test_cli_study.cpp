@@ -15,7 +15,10 @@
 #include <vector>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/core/defaults.hpp"
+#include "vcloe/core/file_record.hpp"
 #include "vcloe/report/study.hpp"
+#include "vcloe/sim/robot.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
@@ -73,6 +76,46 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   const CommandResult words = cli_test::run_vcloe("study --shard two/3 --dir " + (d / "none").string());
   EXPECT_EQ(words.status, 2);
   EXPECT_NE(words.out.find("expected K/N (whole numbers"), std::string::npos) << words.out;
+}
+
+// `vcloe study --realistic` end to end (docs/calibration.md, "The chain"): per truth the
+// calibration and both fits — from the drawn file and from the calibrated one — in one row, the
+// calibrated fit's model naming the drawn file it was calibrated from; a truth whose run cannot
+// finish is a row that says why. (Tiny settings: 2 s records and validation trajectories, one LM
+// iteration, 10 static poses held 0.05 s.)
+TEST(CliStudy, TheRealisticChainCarriesBothFitsPerTruthAndAStoppedStepIsARow) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-study", "realistic");
+  const fs::path ref = d / "short.yaml", settings = d / "quick.yaml", dir = d / "study";
+  ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
+  std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
+                             "stopping: {max_iterations: 1}\nhorizons: [1.0]\nstart: {check_above_noise: 1.0e9}\n";
+  fs::create_directories(dir / "truth-12" / "measured.csv");  // truth 12's run cannot be written
+  const CommandResult c = cli_test::run_vcloe(
+      "study --realistic --com 0 --truths 2 --seed 11 --n 1 --validation-duration 2 --calibration-poses 10 "
+      "--calibration-candidates 100 --calibration-move 0.5 --calibration-settle 0 --calibration-hold 0.05 --quiet --force "
+      "--reference " + ref.string() + " --config " + settings.string() + " --dir " + dir.string());
+  ASSERT_EQ(c.status, 0) << c.out;
+  const vcloe::report::StudyResult study = vcloe::report::read_study((dir / "study.json").string());
+  ASSERT_EQ(study.rows.size(), 2u);
+  const vcloe::report::TruthRow& r = study.rows[0];
+  ASSERT_TRUE(r.failed.empty()) << r.failed;
+  ASSERT_TRUE(r.calibrated && r.calibration);
+  EXPECT_GT(r.calibration->residual_over_noise, 0);
+  EXPECT_NE(r.latency_truth, 0);  // the default latency departure was drawn
+  EXPECT_GT(r.after_over_floor, 0);
+  EXPECT_GT(r.calibrated->after_over_floor, 0);
+  EXPECT_GT(r.calibrated->validation_over_floor, 0);
+  EXPECT_EQ(study.rows[1].failed.rfind("run: ", 0), 0u) << study.rows[1].failed;
+  ASSERT_TRUE(study.summary_calibrated);
+  EXPECT_EQ(study.summary_calibrated->failed, 1);
+  // The model identified from the calibrated file is that calibration's plant: its head names the drawn file.
+  const vcloe::FileRecord from = vcloe::sim::calibrated_from(cli_test::read_file(dir / "truth-11" / "identified-calibrated.yaml"));
+  EXPECT_EQ(from.sha256, vcloe::file_record(vcloe::defaults::robot_file()).sha256);
+  const std::string table = cli_test::read_file(dir / "study.md");
+  EXPECT_NE(table.find("| 11 | drawn | "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 11 | calibrated | "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 12 | — |"), std::string::npos) << table;
+  EXPECT_NE(table.find("Calibrated first"), std::string::npos) << table;
 }
 
 namespace test_cli_study {

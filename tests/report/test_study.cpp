@@ -150,8 +150,8 @@ TEST(StudyTable, ATruthWithoutAResultIsARowThatSaysWhyAndIsNotCounted) {
 // Shards joined: rows ordered by seed whatever the order of the inputs; a truth in two shards
 // is refused naming both files.
 TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {
-  const report::StudyResult a{{report::failed_row(7, "x"), report::failed_row(9, "y")}, {}};
-  const report::StudyResult b{{report::failed_row(8, "z")}, {}};
+  const report::StudyResult a{{report::failed_row(7, "x"), report::failed_row(9, "y")}, {}, std::nullopt};
+  const report::StudyResult b{{report::failed_row(8, "z")}, {}, std::nullopt};
   const auto rows = report::merge_rows({a, b}, {"a.json", "b.json"});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].seed, 7u);
@@ -159,4 +159,36 @@ TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {
   EXPECT_EQ(rows[2].seed, 9u);
   EXPECT_EQ(test::error_of([&] { report::merge_rows({a, b, a}, {"a.json", "b.json", "c.json"}); }),
             "c.json: truth 7 is also in a.json: shards of one study have no truth in common");
+}
+
+// The realistic chain's row (docs/calibration.md, "The chain"): both fits of one truth, the
+// calibration's figures and the latency beside them; each fit summarised on its own, drawn as
+// two lines of one truth, read back to the same bytes.
+TEST(StudyTable, ARealisticRowCarriesBothFitsAndEachIsSummarisedOnItsOwn) {
+  const auto t = truth_with({{"m_p", 20.0}, {"lp", 300.0}});
+  report::IdentificationReport drawn = ident({}), calibrated = ident({parameter("m_p", 20.05, 0.1), parameter("lp", 303.5, 1.0)});
+  calibrated.latency.fitted = true, calibrated.latency.value = 1.2e-3, calibrated.latency.sigma = 3e-5;
+  report::TruthRow row = report::make_row(3, t, drawn, kFloor, validation(30.0));
+  row.calibrated = report::make_fit("calibrated", t, calibrated, kFloor, validation(1.1));
+  row.calibration = report::CalibrationFigures{0.8, 27.0};
+  row.latency_truth = 1.25e-3;
+  const std::vector<report::TruthRow> rows = {row, report::failed_row(4, "run: stopped")};
+  const report::StudySummary without = report::summarise(rows), with = report::summarise(rows, true);
+  EXPECT_EQ(without.parameters, 0);
+  EXPECT_EQ(with.parameters, 2);
+  EXPECT_EQ(with.within3, 1);  // lp at 3.5 sigma
+  EXPECT_EQ(with.failed, 1);
+  const std::string table = report::markdown_table(rows, without);
+  EXPECT_NE(table.find("| 3 | drawn |  | 1.20 | 30.00 | 0 of 67 | – | – | – | no | not fitted (1.250) |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 3 | calibrated | 0.80 × noise, 27 CPU-s | 1.20 | 1.10 | 2 of 67 | 1 / 1 of 2 | lp 3.5 | 1.2 % lp | no | "
+                       "1.200 ± 0.030 (1.250) |"),
+            std::string::npos) << table;
+  EXPECT_NE(table.find("Calibrated first (identified from the calibrated robot file, the drawn file the controller): 2 identified"),
+            std::string::npos) << table;
+  const nlohmann::json written = report::study_json(rows, without);
+  const report::StudyResult back = report::study_from_json(written, "s.json");
+  ASSERT_TRUE(back.rows[0].calibrated && back.rows[0].calibration && back.summary_calibrated);
+  EXPECT_EQ(back.rows[0].calibrated->identified, 2);
+  EXPECT_EQ(back.summary_calibrated->within3, 1);
+  EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
 }

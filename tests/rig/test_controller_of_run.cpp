@@ -1,7 +1,9 @@
 // Specification of rig::controller_of_run and the setup it selects (rig/setup.hpp): a twin of a
 // recorded run from a calibrated robot file runs the recorded robot file's controller (the
 // reference's IK feedforward and start command) on the calibrated plant, when the calibrated
-// file was calibrated from that very file (SHA-256); otherwise one line naming both files.
+// file was calibrated from that very file (SHA-256); otherwise one line naming both files. The
+// same rule makes a model of a calibrated plant a model of the robot file (check_model_of_robot:
+// vcloe control) and gives validate its controller (controller_of).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -31,6 +33,7 @@ struct CalibratedFiles {
     sim::RobotFile f = sim::load_robot(drawn);
     for (int i = 0; i < sim::kLegs; ++i) f.model.legs[i].encoder_offset = 1e-3 * (i % 2 ? 1 : -1);
     f.model.marker_frame << 1e-3, 0, -1e-3, 2e-3, 0, 0;
+    f.model.legs[0].base_joint.x() += 1e-4;  // the calibrated geometry differs from the drawn
     std::ofstream(calibrated) << "# Calibrated\n" << sim::calibrated_from_line(file_record(drawn))
                               << sim::robot_to_yaml(f.model, f.lambda);
     reference = config + "/excitation-default.yaml";
@@ -70,4 +73,32 @@ TEST(ControllerOfRun, ARunRecordedWithAnotherRobotFileIsRefusedNamingBoth) {
   EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   const std::string none = test::error_of([&] { rig::controller_of_run(f.calibrated, PoseTrace{}, "run.csv"); });
   EXPECT_NE(none.find("run.csv was recorded with no robot file"), std::string::npos) << none;
+}
+
+TEST(ControllerOfRun, AModelOfACalibratedPlantIsAModelOfTheRobotFileItWasCalibratedFromOnly) {
+  const CalibratedFiles f;
+  const sim::RobotModel drawn = sim::load_robot(f.drawn).model, calibrated = sim::load_robot(f.calibrated).model;
+  ASSERT_GE(sim::first_differing_leg(calibrated, drawn), 0);
+  rig::check_model_of_robot(f.calibrated, calibrated, f.drawn, drawn);  // calibrated from it: accepted
+  rig::check_model_of_robot(f.drawn, drawn, f.drawn, drawn);            // the same geometry: accepted
+  EXPECT_EQ(fs::canonical(rig::controller_of(f.calibrated)), fs::canonical(f.drawn));
+  EXPECT_EQ(rig::controller_of(f.drawn), f.drawn);
+  // Against another robot file (the drawn one with a comment more: another SHA-256): one line naming both.
+  const std::string other = test::error_of([&] { rig::check_model_of_robot(f.calibrated, calibrated, f.other, drawn); });
+  EXPECT_NE(other.find(f.calibrated + ": is a model of another robot: geometry of leg 1 differs from " + f.other +
+                       ", and it was calibrated from " + file_record(f.drawn).path),
+            std::string::npos) << other;
+  EXPECT_EQ(other.find('\n'), std::string::npos) << other;
+  // Without the head: refused, naming both.
+  const std::string bare = (f.dir / "bare.yaml").string();
+  std::ofstream(bare) << sim::robot_to_yaml(calibrated, sim::load_robot(f.calibrated).lambda);
+  const std::string none = test::error_of([&] { rig::check_model_of_robot(bare, calibrated, f.drawn, drawn); });
+  EXPECT_NE(none.find(bare + ": is a model of another robot: geometry of leg 1 differs from " + f.drawn +
+                      ", and its head names no robot file it was calibrated from"),
+            std::string::npos) << none;
+  // The drawn file changed since the calibration: neither the model nor its controller is accepted.
+  std::ofstream(f.drawn, std::ios::app) << "# changed\n";
+  EXPECT_NE(test::error_of([&] { rig::check_model_of_robot(f.calibrated, calibrated, f.drawn, drawn); }).find("is a model of another robot"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([&] { rig::controller_of(f.calibrated); }).find("which has changed since"), std::string::npos);
 }

@@ -43,7 +43,7 @@ TEST(StudySlurm, OneTruthPerTaskAndOneMergeOfEveryShard) {
   const auto s = vcloe::workflow::slurm_scripts(slurm_study(), "/opt/vcloe/bin/vcloe");
   EXPECT_NE(s.array.find("exec '/opt/vcloe/bin/vcloe' 'study' '--truths' '3' '--seed' '40' '--n' '2' '--reference' "
                          "'/data/ref'\\''s.yaml' '--priors' '/cfg/robot.yaml' '--config' '/cfg/identify.yaml' "
-                         "'--experiment' '/cfg/experiment.yaml' '--far' '--quiet' --shard \"$SLURM_ARRAY_TASK_ID/3\" "
+                         "'--experiment' '/cfg/experiment.yaml' '--far' '--validation-duration' '20' '--quiet' --shard \"$SLURM_ARRAY_TASK_ID/3\" "
                          "--dir '/data/my study'/shard-\"$SLURM_ARRAY_TASK_ID\"\n"),
             std::string::npos)
       << s.array;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <sstream>
 
 #include "calibration_output.hpp"
 #include "vcloe/calib/pose_selection.hpp"
@@ -88,7 +89,8 @@ void measure(const CalibrateKinematicsOptions& o, const sim::RobotModel& nominal
 Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
   o.validate();
   const sim::RobotFile robot = sim::load_robot(o.robot);
-  std::ostream& log = std::cerr;
+  std::ostringstream quiet_log;  // quiet: the measurement's lines go into the report's text instead
+  std::ostream& log = o.quiet ? static_cast<std::ostream&>(quiet_log) : std::cerr;
   const std::string poses_file = o.poses.empty() ? o.measure_out : o.poses;
   if (o.poses.empty()) measure(o, robot.model, log);
   const calib::StaticTrace trace = calib::read_static_trace(poses_file);
@@ -108,6 +110,7 @@ Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
     in.truth_in_gauge = calib::in_gauge(robot.model, r.start.vector(), truth_parameters(robot.model, truth, o.camera_residual));
   }
   Report rep = detail::calibration_report(r, in);
+  rep.text = quiet_log.str() + rep.text;
   if (!o.result.empty()) {
     write_file_atomically(o.result, json_text(rep.json, o.result), o.force);
     rep.text += "wrote " + o.result + "\n";

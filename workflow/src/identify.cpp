@@ -173,6 +173,20 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   return out;
 }
 
+namespace {
+
+// A model identified from a calibrated robot file is that calibration's plant: its head names the
+// robot file the calibration was made from, as the calibrated file's does (sim::calibrated_from),
+// so that validate and control find its controller (rig::controller_of, check_model_of_robot).
+std::string calibrated_plant_lines(const std::string& robot) {
+  const FileRecord from = sim::calibrated_from(read_input_file(robot));
+  if (from.none()) return "";
+  return "# the plant of the kinematic calibration " + robot + "; its controller runs on the robot file it was calibrated\n" +
+         sim::calibrated_from_line(from);
+}
+
+}  // namespace
+
 int identify(const IdentifyOptions& q) {
   q.validate();
   const IdentifyOutcome o = run_identification(q);
@@ -183,7 +197,7 @@ int identify(const IdentifyOptions& q) {
   const std::string model_text =
       "# identified by vcloe identify from " + q.measured + "\n" +
       (stuck ? "# STUCK FIT: not an estimate (see " + q.out + ".report.json, 'convergence')\n" : "") +
-      sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
+      calibrated_plant_lines(q.robot) + sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
   // What was read (the hashes of the bytes parsed, core/input_ledger.hpp) and the model written,
   // for `vcloe report` and for the record (absolute paths and SHA-256).

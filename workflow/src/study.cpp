@@ -1,10 +1,13 @@
 // `vcloe study` (study.hpp).
 #include "vcloe/workflow/study.hpp"
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
+#include <sstream>
 #include <utility>
 
 #include "child_step.hpp"
@@ -13,8 +16,11 @@
 #include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
+#include "vcloe/core/rotation.hpp"
+#include "vcloe/report/calibration.hpp"
 #include "vcloe/report/study.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/workflow/calibrate_kinematics.hpp"
 #include "vcloe/workflow/identify.hpp"
 #include "vcloe/workflow/study_slurm.hpp"
 
@@ -30,6 +36,21 @@ std::optional<SettingProblem> StudyOptions::problem() const {
                                          std::to_string(shards)};
   if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(truths), std::numeric_limits<std::uint64_t>::max() - 1))
     return p;
+  if (departures.realistic) {
+    if (auto p = departures.problem()) return p;
+    CalibrateKinematicsOptions c = calibration;  // its counts and timings, said as this command's options
+    c.robot = c.truth = c.measure_out = "-";
+    if (auto p = c.problem()) {
+      const std::string option = p->message.substr(0, p->message.find(':'));
+      const std::map<std::string, std::string> ours = {{"--count", "--calibration-poses"}, {"--candidates", "--calibration-candidates"},
+                                                       {"--move", "--calibration-move"}, {"--settle", "--calibration-settle"},
+                                                       {"--hold", "--calibration-hold"}};
+      const std::string name = ours.count(option) ? ours.at(option) : option;
+      return SettingProblem{name, name + p->message.substr(option.size())};
+    }
+  }
+  if (!(validation_duration >= 1 && validation_duration <= 600))
+    return SettingProblem{"--validation-duration", "--validation-duration: expected 1 to 600 s, got " + exact_number(validation_duration)};
   if (slurm.enabled) return slurm_problem(*this);
   return std::nullopt;
 }
@@ -50,14 +71,18 @@ namespace {
 
 using report::TruthRow;
 
-// RMS of measured - twin(truth) per experiment: the noise floor the fit is measured against.
-std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std::string& truth,
-                                                const std::vector<std::pair<std::string, std::optional<oe_ident::Payload>>>& traces) {
-  const rig::ExperimentSetup s = rig::load_setup(truth, o.experiment, o.reference);
+using Traces = std::vector<std::pair<std::string, std::optional<oe_ident::Payload>>>;
+
+// RMS of measured - twin(truth) per experiment: the noise floor the fit is measured against. The
+// twin of the truth itself (its geometry, encoder offsets, marker frame and latency offset) under
+// the controller the runs had: the priors' (drawn) robot file's.
+std::vector<std::array<double, 6>> noise_floors(const StudyOptions& o, const std::string& truth, const Traces& traces) {
+  const rig::ExperimentSetup s = rig::load_setup(truth, o.experiment, o.reference, o.priors);
+  const double latency = hw::load_virtual_rig(truth).latency_offset;
   std::vector<std::array<double, 6>> floors;
   for (const auto& [trace, payload] : traces)
     floors.push_back(oe_ident::rms_error(s.model, s.lambda, s.experiment.outer,
-                                         rig::to_experiment(s, read_trace(trace), trace, payload), "the truth"));
+                                         rig::to_experiment(s, read_trace(trace), trace, payload), "the truth", latency));
   return floors;
 }
 
@@ -72,50 +97,99 @@ std::optional<std::string> step_error(const std::string& log) {
   return last.substr(prefix.size());
 }
 
-TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
-  const std::string d = o.dir + "/truth-" + std::to_string(seed) + "/";
-  create_output_directory(d);
-  auto step = [&](const std::string& name, std::vector<std::string> args) {
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+// One truth's chain: its directory and its steps, each a child process (`vcloe NAME ...`).
+struct TruthChain {
+  const StudyOptions& o;
+  std::uint64_t seed;
+  std::string d;  // DIR/truth-SEED/
+
+  void step(const std::string& name, std::vector<std::string> args) const {
     if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
-    if (name != "validate") args.push_back("--force");  // (validate writes no file)
+    const bool identify = name.rfind("identify", 0) == 0;
+    if (name.rfind("validate", 0) != 0) args.push_back("--force");  // (validate writes no file)
     try {
       // identify's stuck fit (exit status 4) is a result: the row says "stuck".
       run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr,
-                     {d + name + ".out", d + name + ".err", name == "identify" ? kStuckExitStatus : 0});
+                     {d + name + ".out", d + name + ".err", identify ? kStuckExitStatus : 0});
     } catch (const Error& e) {  // why, in the step's own words
       fail(name, step_error(d + name + ".err").value_or(e.what()));
     }
-  };
+  }
+
+  // identify from `robot` (the drawn file, or the calibrated one: suffix "-calibrated"), then
+  // validate its model on fresh trajectories; the fit's figures against the truth and the floors.
+  report::FitFigures fit(const std::string& suffix, const std::string& robot, const Traces& traces,
+                         const std::vector<std::array<double, 6>>& floors) const {
+    const std::string model = d + "identified" + suffix + ".yaml";
+    std::vector<std::string> identify = {"identify", "--measured", traces[0].first, "--robot", robot, "--config",
+                                         o.config, "--out", model, "--quiet"};
+    if (traces.size() > 1) identify = identify + std::vector<std::string>{"--payload-trace", traces[1].first};
+    step("identify" + suffix, identify);
+    step("validate" + suffix, {"validate", "--model", model, "--truth", d + "truth.yaml", "--experiment", o.experiment,
+                               "--n", std::to_string(o.n), "--duration", exact_number(o.validation_duration), "--json"});
+    return report::make_fit("identify report of truth " + std::to_string(seed), sim::load_robot(d + "truth.yaml").lambda,
+                            report::read_identification_report(model + ".report.json"), floors,
+                            report::read_validation(d + "validate" + suffix + ".out"));
+  }
+
+  // The kinematic calibration of the truth from the drawn file (the library call of `vcloe
+  // calibrate kinematics`), its camera-to-base residual the truth's; its text in calibrate.out.
+  report::CalibrationFigures calibrate() const {
+    if (!o.quiet) std::cerr << "\r  truth " << seed << ": calibrate kinematics        " << std::flush;
+    CalibrateKinematicsOptions c = o.calibration;  // its count, candidates and timings
+    c.robot = o.priors, c.truth = d + "truth.yaml", c.measure_out = d + "static.csv", c.out = d + "calibrated.yaml";
+    c.poses.clear(), c.result = d + "calibration.json", c.seed = seed, c.force = true, c.quiet = true;
+    // The truth holds the pose of the camera's base frame O' in O; the measurement takes O in O'.
+    const Vec6d o_in_camera = Rigid<double>::of(hw::load_virtual_rig(c.truth).camera_from_base_error).inverse().pose();
+    c.camera_residual.assign(o_in_camera.data(), o_in_camera.data() + 6);
+    const std::clock_t cpu = std::clock();  // this process's: the selection, the measurement and the fit
+    try {
+      write_file_atomically(d + "calibrate.out", calibrate_kinematics_files(c).text, true);
+    } catch (const Error& e) {
+      fail("calibrate kinematics", e.what());
+    }
+    const double cpu_seconds = static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC;
+    return {report::read_calibration_report(c.result).residual.ratio, cpu_seconds};
+  }
+};
+
+TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
+  const TruthChain chain{o, seed, o.dir + "/truth-" + std::to_string(seed) + "/"};
+  const std::string& d = chain.d;
+  create_output_directory(d);
   std::vector<std::string> truth_args = {"truth", "random", "--seed", std::to_string(seed), "--out", d + "truth.yaml",
                                          "--priors", o.priors};
   if (o.unmodelled) truth_args.push_back("--unmodelled");
   if (o.far) truth_args.push_back("--far");
-  step("truth", truth_args);
+  chain.step("truth", truth_args + realistic_words(o));
   const std::vector<std::string> run = {"run", "--truth", d + "truth.yaml", "--robot", o.priors, "--experiment",
                                         o.experiment, "--reference", o.reference};
-  auto with = [](std::vector<std::string> a, const std::vector<std::string>& more) {
-    a.insert(a.end(), more.begin(), more.end());
-    return a;
-  };
-  step("run", with(run, {"--seed", "1", "--out", d + "measured.csv"}));
-  std::vector<std::string> identify = {"identify", "--measured", d + "measured.csv", "--robot", o.priors, "--config",
-                                       o.config, "--out", d + "identified.yaml", "--quiet"};
-  std::vector<std::pair<std::string, std::optional<oe_ident::Payload>>> traces = {{d + "measured.csv", std::nullopt}};
+  chain.step("run", run + std::vector<std::string>{"--seed", "1", "--out", d + "measured.csv"});
+  Traces traces = {{d + "measured.csv", std::nullopt}};
   if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
     const oe_ident::Payload& p = *cfg.payload;
-    step("run-payload", with(run, {"--seed", "2", "--payload-mass", exact_number(p.mass), "--payload-inertia",
-                                   exact_number(p.inertia(0)), exact_number(p.inertia(1)), exact_number(p.inertia(2)),
-                                   "--out", d + "measured-payload.csv"}));
-    identify.insert(identify.end(), {"--payload-trace", d + "measured-payload.csv"});
+    chain.step("run-payload", run + std::vector<std::string>{"--seed", "2", "--payload-mass", exact_number(p.mass),
+                                                             "--payload-inertia", exact_number(p.inertia(0)),
+                                                             exact_number(p.inertia(1)), exact_number(p.inertia(2)),
+                                                             "--out", d + "measured-payload.csv"});
     traces.emplace_back(d + "measured-payload.csv", p);
   }
-  step("identify", identify);
-  step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--experiment",
-                    o.experiment, "--n", std::to_string(o.n), "--json"});
+  const std::vector<std::array<double, 6>> floors = noise_floors(o, d + "truth.yaml", traces);
+  TruthRow row;
+  if (o.departures.realistic) row.calibration = chain.calibrate();  // the static poses: the robot's next motion
+  static_cast<report::FitFigures&>(row) = chain.fit("", o.priors, traces, floors);
+  row.seed = seed;
+  if (o.departures.realistic) {
+    row.latency_truth = hw::load_virtual_rig(d + "truth.yaml").latency_offset;
+    row.calibrated = chain.fit("-calibrated", d + "calibrated.yaml", traces, floors);
+  }
   if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
-  return report::make_row(seed, sim::load_robot(d + "truth.yaml").lambda,
-                          report::read_identification_report(d + "identified.yaml.report.json"),
-                          noise_floors(o, d + "truth.yaml", traces), report::read_validation(d + "validate.out"));
+  return row;
 }
 
 // The table and the JSON as they stand: written after every truth, so that the rows already
@@ -127,6 +201,19 @@ void write_tables(const std::string& dir, const std::vector<TruthRow>& rows) {
 }
 
 }  // namespace
+
+std::vector<std::string> realistic_words(const StudyOptions& o) {
+  const hw::TruthFamily& f = o.departures;
+  if (!f.realistic) return {};
+  std::vector<std::string> w = {"--realistic"};
+  const std::pair<const char*, double> magnitudes[] = {
+      {"--geometry", f.geometry},          {"--encoder", f.encoder},           {"--marker-position", f.marker_position},
+      {"--marker-angle", f.marker_angle},  {"--base-position", f.base_position}, {"--base-angle", f.base_angle},
+      {"--latency-low", f.latency_low},    {"--latency-high", f.latency_high}, {"--latency-jitter", f.latency_jitter},
+      {"--com", f.com}};
+  for (const auto& [name, value] : magnitudes) w.insert(w.end(), {name, exact_number(value)});
+  return w;
+}
 
 void excite_once(StudyOptions& o) {
   if (!o.reference.empty()) return;
@@ -152,11 +239,16 @@ void study(StudyOptions o) {
       rows.push_back(report::failed_row(seed, e.what()));
     }
     const TruthRow& r = rows.back();
+    auto line = [](const report::FitFigures& f) {
+      std::ostringstream l;
+      l << f.iterations << " iterations, " << f.seconds << " s, " << f.cpu_seconds << " CPU-s, "
+        << (f.stuck ? "STUCK, " : "") << "after/floor " << f.after_over_floor << ", validation/floor "
+        << f.validation_over_floor << ", " << f.identified << " identified, " << f.verdict;
+      return l.str();
+    };
     if (r.failed.empty())
-      std::cout << "truth " << r.seed << ": " << r.iterations << " iterations, " << r.seconds << " s, " << r.cpu_seconds
-                << " CPU-s, " << (r.stuck ? "STUCK, " : "") << "after/floor "
-                << r.after_over_floor << ", validation/floor " << r.validation_over_floor << ", " << r.identified
-                << " identified, " << r.verdict << "\n";
+      std::cout << "truth " << r.seed << ": " << (r.calibrated ? "drawn: " : "") << line(r)
+                << (r.calibrated ? "; calibrated: " + line(*r.calibrated) : "") << "\n";
     else
       std::cout << "truth " << r.seed << ": no result: " << r.failed << "\n";
     std::cout << std::flush;

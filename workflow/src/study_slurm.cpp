@@ -35,7 +35,15 @@ std::vector<std::string> shared_study_words(const StudyOptions& o) {
   if (!o.experiment.empty()) w.insert(w.end(), {"--experiment", o.experiment});
   if (o.unmodelled) w.push_back("--unmodelled");
   if (o.far) w.push_back("--far");
-  w.push_back("--quiet");
+  if (o.departures.realistic) {
+    const std::vector<std::string> r = realistic_words(o);
+    w.insert(w.end(), r.begin(), r.end());
+    const CalibrateKinematicsOptions& c = o.calibration;
+    w.insert(w.end(), {"--calibration-poses", std::to_string(c.count), "--calibration-candidates", std::to_string(c.candidates),
+                       "--calibration-move", exact_number(c.move_s), "--calibration-settle", exact_number(c.settle_s),
+                       "--calibration-hold", exact_number(c.measure_s)});
+  }
+  w.insert(w.end(), {"--validation-duration", exact_number(o.validation_duration), "--quiet"});
   return w;
 }
 

@@ -27,6 +27,8 @@ std::optional<SettingProblem> ValidateOptions::problem() const {
   if (n < 1 || n > 1000)
     return SettingProblem{"--n", "--n: expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
                                      std::to_string(n)};
+  if (!(duration >= 1 && duration <= 600))
+    return SettingProblem{"--duration", "--duration: expected 1 to 600 s per trajectory, got " + exact_number(duration)};
   // Trajectory i runs seed + i, its payload run seed + i + kPayloadSeedOffset (run_trajectory).
   if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(n), std::numeric_limits<unsigned>::max(),
                                   kPayloadSeedOffset))
@@ -48,12 +50,16 @@ struct Loaded {
   std::optional<sim::RobotFile> priors;                      // with reidentify
   std::optional<oe_ident::IdentificationConfig> id_config;  // with reidentify
   hw::VirtualRig departures;                                 // the truth file's virtual_rig section
+  // The robot file the runs' outer controller runs on: the model's own, or for a model of a
+  // calibrated plant the file it was calibrated from (rig::controller_of).
+  sim::RobotModel controller;
 };
 
 Loaded load(const ValidateOptions& o) {
   Loaded l{sim::load_robot(o.model), sim::load_robot(o.truth, true),
            o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment), std::nullopt,
-           std::nullopt, hw::load_virtual_rig(o.truth)};
+           std::nullopt, hw::load_virtual_rig(o.truth), {}};
+  l.controller = sim::load_robot(rig::controller_of(o.model)).model;
   if (o.reidentify) {
     l.priors = sim::load_robot(o.priors);
     l.id_config = oe_ident::load_identification_config(o.config);
@@ -67,9 +73,14 @@ Loaded load(const ValidateOptions& o) {
 // truth; with reidentify, also fitted from the priors (with its payload run for that anchor).
 report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Loaded& l, unsigned seed,
                                             std::vector<oe_ident::IdentificationResult>& fits) {
-  const excitation::FourierTrajectory traj = excitation::random_feasible_trajectory(l.model.model, seed);
+  excitation::RandomTrajectoryOptions to;
+  to.duration = o.duration;
+  const excitation::FourierTrajectory traj = excitation::random_feasible_trajectory(l.controller, seed, to);
   const std::string name = "random trajectory (seed " + std::to_string(seed) + ")";
-  const rig::ExperimentSetup setup = rig::make_setup(l.model, l.experiment, traj, name);
+  const rig::ExperimentSetup setup = rig::make_setup(l.model, l.experiment, traj, name, &l.controller);
+  // The floor: the twin of the truth itself (its geometry, encoder offsets and marker frame) under
+  // the same controller.
+  const rig::ExperimentSetup truth_setup = rig::make_setup(l.truth, l.experiment, traj, name, &l.controller);
   rig::VirtualRun vo;
   vo.seed = seed;
   vo.departures = l.departures;
@@ -77,7 +88,7 @@ report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Load
   report::ValidationTrajectory row{seed, {}, {}, 0};
   row.model = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(setup, l.model.lambda),
                                                         TraceColumns::Measured, TraceColumns::Measured, "measured", "twin"));
-  row.noise_floor = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(setup, l.truth.lambda),
+  row.noise_floor = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(truth_setup, l.truth.lambda),
                                                               TraceColumns::Measured, TraceColumns::Measured, "measured",
                                                               "twin(truth)"));
   const auto a = row.model.rms(), f = row.noise_floor.rms();

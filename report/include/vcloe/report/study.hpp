@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,8 @@ struct ParameterCheck {
   bool within_bound() const;                                  // |error| <= 5 % or |z| <= 3
 };
 
-struct TruthRow {
-  std::uint64_t seed = 0;
-  std::string failed;                // why this truth has no result ("run: …"); empty when it has one
+// One identification's figures on a truth.
+struct FitFigures {
   int iterations = 0;
   double seconds = 0;
   double cpu_seconds = 0;            // identify's user + system CPU time (all threads)
@@ -40,11 +40,30 @@ struct TruthRow {
   bool key_identified = false;       // m_p, Ix_p, Iy_p, Iz_p, lp, li, ld all identified
   std::string verdict;               // the model-adequacy verdict
   std::vector<ParameterCheck> checks;  // the identified parameters
+  double latency = 0, latency_sigma = 0;  // s: the fitted latency offset and its sigma (0, 0: not fitted)
   const ParameterCheck* worst_error() const;
   const ParameterCheck* worst_z() const;
 };
 
+// The kinematic calibration of a `--realistic` truth (vcloe calibrate kinematics' result).
+struct CalibrationFigures {
+  double residual_over_noise = 0;  // static residual over the camera noise
+  double cpu_seconds = 0;          // the whole calibration's: pose selection, measurement, fit
+};
+
+// One truth: the fit from the priors' (drawn) robot file and, in the realistic chain, the fit
+// from the calibrated robot file beside it (docs/calibration.md, "The chain").
+struct TruthRow : FitFigures {
+  std::uint64_t seed = 0;
+  std::string failed;                // why this truth has no result ("run: …"); empty when it has one
+  double latency_truth = 0;          // s: the truth's latency offset (its virtual_rig section)
+  std::optional<CalibrationFigures> calibration;
+  std::optional<FitFigures> calibrated;  // identified from the calibrated file
+};
+
 // floor[e][c]: RMS of measured - twin(truth) of experiment e (mm, mrad), as report's after_rms_all.
+FitFigures make_fit(const std::string& where, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
+                    const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation);
 TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, const IdentificationReport& report,
                   const std::vector<std::array<double, 6>>& floor, const ValidationResult& validation);
 
@@ -61,8 +80,11 @@ struct StudySummary {
 // never an abort of the study.
 TruthRow failed_row(std::uint64_t seed, const std::string& why);
 
-// Over the rows with a result; `failed` counts the others.
-StudySummary summarise(const std::vector<TruthRow>& rows);
+// Over the rows with a result; `failed` counts the others. calibrated: over the fits from the
+// calibrated files (rows without one count as failed).
+StudySummary summarise(const std::vector<TruthRow>& rows, bool calibrated = false);
+// The realistic chain's table (a row with a calibrated fit) has two lines per truth, the fit
+// from the drawn file and from the calibrated one, and a summary of each.
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s);
 nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s);
 
@@ -71,6 +93,7 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
 struct StudyResult {
   std::vector<TruthRow> rows;
   StudySummary summary;
+  std::optional<StudySummary> summary_calibrated;  // the realistic chain's
 };
 StudyResult study_from_json(const nlohmann::json& document, const std::string& file);
 

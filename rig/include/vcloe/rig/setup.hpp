@@ -54,6 +54,20 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 // is that file's, the plant the calibrated one's. Otherwise refused in one line naming both files.
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file);
 
+// The one rule of a calibration's controller: whether `file` is the robot file `from` (a
+// calibrated file's head, sim::calibrated_from) names — the same SHA-256 now. False for none.
+bool is_calibrated_from(const FileRecord& from, const std::string& file);
+// The robot file whose controller drives the plant of `robot_file` when no recorded run says
+// (validate's fresh runs): robot_file itself, unless its head names the file it was calibrated
+// from (a calibrated file, or a model identified from one) — then that file, refused in one line
+// naming both if it is gone or changed since (SHA-256).
+std::string controller_of(const std::string& robot_file);
+// That `model_file` is a model of the robot of `robot_file` (vcloe control, predict, precorrect):
+// the same leg geometry, or its head names robot_file as the file it was calibrated from
+// (is_calibrated_from). Otherwise refused in one line naming both files.
+void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
+                          const sim::RobotModel& robot);
+
 // The sidecar's common part: format, source, software, timing, and the robot, experiment and
 // reference files (absolute paths and SHA-256), docs/traces.md.
 TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);

@@ -2,7 +2,9 @@
 // `vcloe study`: the identification checked on virtual robots it was not tuned on
 // (docs/identification.md, "Truths it was not tuned on"). Per truth, each step the command a
 // user would type, run as a child process with its output in DIR/truth-SEED/: `truth random`,
-// `run` without and with the known payload, `identify`, `validate` on fresh trajectories. Then
+// `run` without and with the known payload, `identify`, `validate` on fresh trajectories; with
+// --realistic also the kinematic calibration (in this process) and `identify` and `validate`
+// from the calibrated file beside those from the drawn one (docs/calibration.md, "The chain"). Then
 // one row per truth and the coverage of the reported sigma over all (vcloe/report/study.hpp),
 // printed and written to DIR/study.json and DIR/study.md. A study too large for one machine
 // runs as shards (`--shard K/N`: the truths k with k mod N = K - 1, one process each, e.g. a
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "vcloe/core/settings.hpp"
+#include "vcloe/hw/truth_family.hpp"
+#include "vcloe/workflow/calibrate_kinematics.hpp"
 
 namespace vcloe::workflow {
 
@@ -30,6 +34,14 @@ struct StudyOptions {
   int shard = 1, shards = 1;  // this process runs truths k = shard - 1, shard - 1 + shards, ...
   std::uint64_t seed = 1;
   bool unmodelled = false, far = false, force = false, quiet = false;
+  // The realistic chain (docs/calibration.md, "The chain"): `departures.realistic` draws the
+  // truths with a real rig's departures (their magnitudes as `truth random --realistic` takes
+  // them); each is calibrated (calibrate_kinematics_files with `calibration`'s count, candidates
+  // and timings; the files, seed and camera residual are the truth's) and identified from the
+  // drawn file and from the calibrated one.
+  hw::TruthFamily departures;
+  CalibrateKinematicsOptions calibration;
+  double validation_duration = 20.0;  // s: each fresh validation trajectory's (vcloe validate --duration)
   SlurmSubmission slurm;
 
   // problem(): the counts in range (core/settings.hpp, the messages beginning with the option),

@@ -15,6 +15,7 @@ struct ValidateOptions {
   std::string model, truth, priors, experiment, config, out;
   int n = 10;
   unsigned seed = 1001;
+  double duration = 20.0;  // s: each fresh trajectory's (excitation::RandomTrajectoryOptions)
   bool json = false, reidentify = false, force = false, quiet = false;
 
   // problem(): --n in range (core/settings.hpp, the message beginning with the option);
