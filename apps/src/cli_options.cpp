@@ -36,4 +36,9 @@ void throw_as_options(const std::optional<SettingProblem>& problem, const std::m
   fail(head, m.substr(colon + 2));
 }
 
+void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what) {
+  for (const CLI::Option* o : options)
+    if (o->count() > 0) fail(o->get_name(), "does not apply to " + mode + " (it is for " + for_what + ")");
+}
+
 }  // namespace vcloe::app

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vcloe/core/settings.hpp"
 
@@ -29,5 +30,10 @@ CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what 
 // the options they were typed as ("--platform-spread: expected …"). Throws vcloe::Error if
 // there is a problem; a key without an option keeps its name.
 void throw_as_options(const std::optional<SettingProblem>& problem, const std::map<std::string, std::string>& option_of_key);
+
+// An option the chosen mode does not use is refused, not ignored (vision serve's sources,
+// calibrate kinematics' measuring): the first of `options` given on the command line fails
+// "<option>: does not apply to <mode> (it is for <for_what>)".
+void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what);
 
 }  // namespace vcloe::app

@@ -84,9 +84,16 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
   return s;
 }
 
+std::string closed_loop_of(const ExperimentSetup& s, const std::string& plant) {
+  const std::string experiment = s.experiment_file.empty() ? "the default experiment" : s.experiment_file;
+  const std::string drives = s.robot_file.empty() ? "" : " and the drives of " + s.robot_file + " (drive_pid)";
+  const std::string reference = s.reference_file.empty() ? "" : ", along " + s.reference_file;
+  return plant + " under the controller of " + experiment + " (outer_pid: kp, ki, kd)" + drives + reference;
+}
+
 PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda) {
   const servo::LoopResult<double> r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
-  if (!r.ok) fail("twin", r.failure);
+  if (!r.ok) fail(closed_loop_of(s, "the twin" + (s.robot_file.empty() ? std::string() : " of " + s.robot_file)), r.failure);
   PoseTrace t = to_trace(s, r);
   t.metadata = trace_metadata(s, "twin");
   return t;
@@ -136,7 +143,7 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
     servo::GaussianPoseNoise camera(run.noise_sigma, run.seed);
     r = loop(camera);
   }
-  if (!r.ok) fail("virtual robot", r.failure);
+  if (!r.ok) fail(closed_loop_of(s, "the virtual robot of " + truth_file), r.failure);
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = trace_metadata(s, "virtual");
@@ -239,16 +246,39 @@ std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const st
 
 }  // namespace
 
+namespace {
+
+// The rule of a calibrated robot file (docs/calibration.md): its head names the robot file it was
+// calibrated from by SHA-256 (`from`); `file`, recorded elsewhere with `recorded`, is that one
+// when both hashes are that SHA-256 and the file's bytes still are.
+bool calibrated_from_file(const FileRecord& from, const std::string& file, const std::string& recorded) {
+  return !from.none() && recorded == from.sha256 && sha256_file(file) == from.sha256;
+}
+
+}  // namespace
+
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file) {
   const FileRecord from = sim::calibrated_from(read_input_file(robot_file));
   if (from.none()) return robot_file;
   const std::optional<RecordedFile> rec = recorded_file(trace, "robot", trace_file);
   const std::string recorded = rec ? rec->path + " (SHA-256 " + rec->sha256.substr(0, 12) + "...)" : "no robot file";
-  if (!rec || rec->sha256 != from.sha256 || sha256_file(rec->path) != from.sha256)
+  if (!rec || !calibrated_from_file(from, rec->path, rec->sha256))
     fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), but " +
                          trace_file + " was recorded with " + recorded + (rec && rec->sha256 == from.sha256 ? ", changed since" : "") +
                          ": its controller is not the one this calibration was made for");
   return rec->path;
+}
+
+void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
+                          const sim::RobotModel& robot, const std::string& robot_option) {
+  const int leg = sim::first_differing_leg(model, robot);
+  if (leg < 0) return;
+  const FileRecord from = sim::calibrated_from(read_input_file(model_file));
+  if (calibrated_from_file(from, robot_file, sha256_file(robot_file))) return;  // a calibration of that robot file
+  fail(model_file, "is a model of another robot: geometry of leg " + std::to_string(leg + 1) + " differs from " +
+                       robot_file + " (" + robot_option + ")" +
+                       (from.none() ? "" : "; it is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) +
+                                               "...), which " + robot_file + " is not"));
 }
 
 void check_recorded_robot(const ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file,

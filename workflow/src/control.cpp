@@ -29,8 +29,7 @@ struct Loaded {
 Loaded load(const std::string& model, const std::string& robot, const std::string& experiment,
             const std::string& reference, bool prepare_loop) {
   Loaded l{rig::load_setup(robot, experiment, reference, "", prepare_loop), sim::load_robot(model)};
-  if (const int i = sim::first_differing_leg(l.model.model, l.setup.model); i >= 0)
-    fail(model, "is a model of another robot: geometry of leg " + std::to_string(i + 1) + " differs from " + robot);
+  rig::check_model_of_robot(model, l.model.model, robot, l.setup.model, "--robot");
   return l;
 }
 

@@ -79,8 +79,7 @@ std::vector<Vec6d> start_command(const LearnOptions& o, const rig::ExperimentSet
   }
   const std::string m = o.model.empty() ? o.robot : o.model;
   const sim::RobotFile file = sim::load_robot(m);
-  if (const int i = sim::first_differing_leg(file.model, s.model); i >= 0)
-    fail(m, "is a model of another robot: geometry of leg " + std::to_string(i + 1) + " differs from " + o.robot);
+  rig::check_model_of_robot(m, file.model, o.robot, s.model, "--robot");
   model = file_record(m);
   return control::precorrect(file.model, file.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
 }

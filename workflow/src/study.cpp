@@ -110,8 +110,8 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
     traces.emplace_back(d + "measured-payload.csv", p);
   }
   step("identify", identify);
-  step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--experiment",
-                    o.experiment, "--n", std::to_string(o.n), "--json"});
+  step("validate", {"validate", "--model", d + "identified.yaml", "--truth", d + "truth.yaml", "--priors", o.priors,
+                    "--experiment", o.experiment, "--n", std::to_string(o.n), "--json"});
   if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
   return report::make_row(seed, sim::load_robot(d + "truth.yaml").lambda,
                           report::read_identification_report(d + "identified.yaml.report.json"),

@@ -54,6 +54,10 @@ Loaded load(const ValidateOptions& o) {
   Loaded l{sim::load_robot(o.model), sim::load_robot(o.truth, true),
            o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment), std::nullopt,
            std::nullopt, hw::load_virtual_rig(o.truth)};
+  // The model is of the robot drawn in --priors (what it was identified on; a truth's geometry may
+  // depart from that drawing, --realistic and --unmodelled, a model's may not): the one check of
+  // predict and precorrect, a calibration of that file accepted.
+  rig::check_model_of_robot(o.model, l.model.model, o.priors, sim::load_robot(o.priors).model, "--priors");
   if (o.reidentify) {
     l.priors = sim::load_robot(o.priors);
     l.id_config = oe_ident::load_identification_config(o.config);
@@ -77,7 +81,10 @@ report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Load
   report::ValidationTrajectory row{seed, {}, {}, 0};
   row.model = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(setup, l.model.lambda),
                                                         TraceColumns::Measured, TraceColumns::Measured, "measured", "twin"));
-  row.noise_floor = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(setup, l.truth.lambda),
+  // The floor: the truth's twin on the truth's own structure (it ran the model's geometry, so a
+  // model of another geometry raised its own floor), under the controller of the measured run.
+  const rig::ExperimentSetup truth_setup = rig::make_setup(l.truth, l.experiment, traj, name, &l.model.model);
+  row.noise_floor = report::AxesDifference::of(compare_traces(measured, rig::twin_trace(truth_setup, l.truth.lambda),
                                                               TraceColumns::Measured, TraceColumns::Measured, "measured",
                                                               "twin(truth)"));
   const auto a = row.model.rms(), f = row.noise_floor.rms();

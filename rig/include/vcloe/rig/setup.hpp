@@ -53,10 +53,21 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 // sidecar must record that same robot file (same SHA-256, unchanged since): the run's controller
 // is that file's, the plant the calibrated one's. Otherwise refused in one line naming both files.
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file);
+// A --model given beside a robot file (predict, precorrect, learn, validate): the same geometry
+// (sim::first_differing_leg), or a calibration of that very file (its head names it with the
+// SHA-256 it has now: controller_of_run's rule); else "m.yaml: is a model of another robot:
+// geometry of leg 1 differs from robot.yaml (--robot)".
+void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
+                          const sim::RobotModel& robot, const std::string& robot_option);
 
 // The sidecar's common part: format, source, software, timing, and the robot, experiment and
 // reference files (absolute paths and SHA-256), docs/traces.md.
 TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);
+
+// A closed loop that stopped (diverged, left the workspace) is said with what the user gave:
+// "<plant> under the controller of e.yaml (outer_pid: kp, ki, kd) and the drives of r.yaml
+// (drive_pid), along ref.yaml" — the one prefix of every loop failure (twin, virtual robot, rig).
+std::string closed_loop_of(const ExperimentSetup& setup, const std::string& plant);
 
 // The twin's trace (measured = simulated pose) for parameters lambda; with the setup's command
 // correction (use_precorrection) its position interface is pre-corrected (docs/control.md).
