@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -78,6 +79,21 @@ int check_stdout_written() {
 // `vcloe frobnicate`, "--reference is required" for `--ref X`, "a is required" for a file named
 // -a.csv): the one place that says the word itself — the first one the deepest command given did
 // not take — and what was expected there (docs/robustness.md, "vague messages").
+// A name the user may have meant by `word`: one it begins (an abbreviation CLI11 does not
+// expand), or one at most two edits away (a typo).
+bool resembles(const std::string& name, const std::string& word) {
+  if (name.size() > word.size() && name.compare(0, word.size(), word) == 0) return true;
+  std::vector<std::size_t> row(word.size() + 1), next(word.size() + 1);
+  for (std::size_t j = 0; j <= word.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= name.size(); ++i) {
+    next[0] = i;
+    for (std::size_t j = 1; j <= word.size(); ++j)
+      next[j] = std::min({row[j] + 1, next[j - 1] + 1, row[j - 1] + (name[i - 1] == word[j - 1] ? 0 : 1)});
+    row.swap(next);
+  }
+  return row[word.size()] <= 2 && word.size() > 3;
+}
+
 std::string unknown_word_problem(CLI::App& app) {
   CLI::App* at = &app;
   std::string path = "vcloe";
@@ -85,9 +101,9 @@ std::string unknown_word_problem(CLI::App& app) {
   const std::vector<std::string> rest = at->remaining();
   if (rest.empty()) return "";
   const std::string& word = rest.front();
-  std::string like;  // the names the word begins (an abbreviation CLI11 does not expand)
+  std::string like;  // the names the user may have meant
   auto consider = [&](const std::string& name) {
-    if (name.size() > word.size() && name.compare(0, word.size(), word) == 0) like += (like.empty() ? "" : ", ") + name;
+    if (resembles(name, word)) like += (like.empty() ? "" : ", ") + name;
   };
   const bool commands = !at->get_subcommands([](CLI::App*) { return true; }).empty();
   if (word.size() > 1 && word[0] == '-') {

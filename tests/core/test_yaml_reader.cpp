@@ -191,7 +191,7 @@ TEST(YamlReader, AFileOfCommentsOnlyIsAnEmptyMap) {
 // refuses 1e-400 already): refused at its key; zeros written any way and small doubles read.
 TEST(YamlReader, ANonZeroNumberThatUnderflowsToZeroIsRefused) {
   const std::string tiny = "0." + std::string(400, '0') + "1";
-  for (const std::string literal : {tiny, std::string("1e-400"), std::string("-2.5E-999")})
+  for (const std::string& literal : {tiny, std::string("1e-400"), std::string("-2.5E-999")})
     EXPECT_EQ(error_of([&] { YamlDoc::parse("lp: " + literal + "\n", "r.yaml").root().get_double("lp"); })
                   .rfind("r.yaml:1: key 'lp': expected a number a double can hold, got '" + literal.substr(0, 16), 0),
               0u)
