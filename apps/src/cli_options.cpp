@@ -64,6 +64,10 @@ std::map<std::string, std::string> realistic_option_names() {
           {"base_position", "--base-position"}, {"base_angle", "--base-angle"},
           {"latency_low", "--latency-low"},     {"latency_high", "--latency-high"},
           {"latency_jitter", "--latency-jitter"}, {"com", "--com"}};
+
+void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what) {
+  for (const CLI::Option* o : options)
+    if (o->count() > 0) fail(o->get_name(), "does not apply to " + mode + " (it is for " + for_what + ")");
 }
 
 }  // namespace vcloe::app

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vcloe/core/settings.hpp"
 #include "vcloe/hw/truth_family.hpp"
@@ -35,5 +36,9 @@ void throw_as_options(const std::optional<SettingProblem>& problem, const std::m
 // random` and `vcloe study` take them; realistic_option_names() maps the settings' names to them.
 void add_realistic_options(CLI::App* cmd, hw::TruthFamily& family);
 std::map<std::string, std::string> realistic_option_names();
+// An option the chosen mode does not use is refused, not ignored (vision serve's sources,
+// calibrate kinematics' measuring): the first of `options` given on the command line fails
+// "<option>: does not apply to <mode> (it is for <for_what>)".
+void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what);
 
 }  // namespace vcloe::app

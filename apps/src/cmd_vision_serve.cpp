@@ -2,6 +2,7 @@
 // docs/protocol.md "Processes"): the options declared, those the chosen source does not use
 // refused, the pose stream served.
 #include "camera_option.hpp"
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "rig_options.hpp"
 #include "vcloe/core/error.hpp"
@@ -36,10 +37,8 @@ void add_vision_command(CLI::App& app) {
   cmd->callback([o, virtual_only, images_only] {
     // An option the chosen source does not use is refused, not ignored.
     const bool is_virtual = o->source == "virtual";
-    for (const CLI::Option* opt : is_virtual ? images_only : virtual_only)
-      if (opt->count() > 0)
-        fail(opt->get_name(), std::string("does not apply to --source ") + o->source + " (it is for " +
-                                  (is_virtual ? "images:DIR and camera:L,R" : "virtual") + ")");
+    refuse_unused_options(is_virtual ? images_only : virtual_only, "--source " + o->source,
+                          is_virtual ? "images:DIR and camera:L,R" : "virtual");
     rig::serve_vision(*o);
   });
 }

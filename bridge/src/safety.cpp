@@ -33,10 +33,22 @@ std::optional<SettingProblem> SafetyLimits::problem() const {
 
 void SafetyLimits::validate(const std::string& where) const { throw_if(problem(), where); }
 
+std::optional<SettingProblem> SafetyLimits::speed_problem(double camera_period, const std::string& sources) const {
+  const double most = joint_limit / camera_period;
+  if (max_command_speed <= most) return std::nullopt;
+  return SettingProblem{"max_command_speed",
+                        "max_command_speed: expected at most " + exact_number(most) + " rad/s, got " +
+                            exact_number(max_command_speed) + ": one camera period (" + exact_number(camera_period) +
+                            " s) at that speed reaches further than the joint limit (" + exact_number(joint_limit) +
+                            " rad)" + (sources.empty() ? "" : " (" + sources + ")") +
+                            ", and the rate limit would hold back nothing (docs/protocol.md, Safety)"};
+}
+
 SafetyMonitor::SafetyMonitor(const SafetyLimits& limits, double camera_period, double controller_period)
     : limits_(limits), camera_period_(camera_period), controller_period_(controller_period) {
   limits.validate();
   if (!(camera_period > 0)) fail("safety limits", "the camera period must be positive");
+  throw_if(limits.speed_problem(camera_period), "safety limits");
   if (!(controller_period > 0 && controller_period <= camera_period))
     fail("safety limits", "the controller period must be positive and at most the camera period");
 }

@@ -89,6 +89,12 @@ RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
   namespace fs = std::filesystem;
   RoleKeys r;
   r.role = role;
+  std::error_code ec;  // a key file given for the directory: said as such, not "make keys in it"
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+    const fs::path parent = fs::path(dir).parent_path().empty() ? fs::path(".") : fs::path(dir).parent_path();
+    fail(dir, "is a file, not a directory of the rig's keys: --keys takes the directory `vcloe rig keys --dir` wrote (" +
+                  parent.string() + "?), which holds " + role + ".key and every role's .pub");
+  }
   const std::string key = (fs::path(dir) / (role + ".key")).string();
   struct stat st{};
   if (stat(key.c_str(), &st) != 0) fail(key, "not found (make the rig's keys with `vcloe rig keys --dir " + dir + "`)");

@@ -93,6 +93,12 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
     if (!unpaired.empty()) throw Error(where + ": images without a left/right partner:" + unpaired);
   }
   if (pairs.empty()) throw Error(where + ": no left*/right* image pairs found");
+  for (const ImagePair& q : pairs) {  // one file as both images (a link, a list naming it twice): no stereo pair
+    std::error_code ec;
+    if (fs::equivalent(q.left, q.right, ec))
+      throw Error(where + ": " + fs::path(q.left).filename().string() + " and " + fs::path(q.right).filename().string() +
+                  " are the same file; a stereo pair needs the images of two cameras");
+  }
   bool numbered = true;
   for (ImagePair& q : pairs) numbered = (q.frame = frame_number(q.left)) >= 0 && numbered;
   if (numbered)

@@ -64,6 +64,7 @@ namespace {
 StaticTraceInfo read_info(const std::string& path, const std::string& csv_text) {
   const std::string meta = sidecar_path(path);
   const nlohmann::json doc = read_json_file(meta);
+  check_sidecar_kind(doc, path, kStaticTraceFormat, "a static-pose trace");
   const JsonNode root = JsonNode::root(doc, meta, "(written by vcloe calibrate kinematics --measure)");
   if (root.need("format").string() != kStaticTraceFormat)
     root.need("format").refuse(std::string("\"") + kStaticTraceFormat + "\"");

@@ -41,7 +41,14 @@ std::vector<Vec6d> parse_rows(const std::string& text, const std::string& path, 
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const std::vector<double>& values = table.rows[r];
     const double t = static_cast<double>(rows.size()) / controller_hz;
-    if (std::abs(values[0] - t) > 1e-9 * std::max(1.0, t))
+    const bool off = std::abs(values[0] - t) > 1e-9 * std::max(1.0, t);
+    const double last = table.rows.back()[0], n = static_cast<double>(table.rows.size() - 1);
+    if (off && r == 1 && values[0] > 0 && table.rows[0][0] == 0 &&  // every row at another rate: the rate is off
+        std::abs(last - n * values[0]) <= 1e-9 * std::max(1.0, last))
+      fail(sidecar_path(path), "key 'controller_hz': " + exact_number(controller_hz) + " Hz, but the rows of " + path +
+                                   " are " + exact_number(values[0]) + " s apart (" + exact_number(1 / values[0]) +
+                                   " Hz): the two files do not describe the same command");
+    if (off)
       fail(path + ":" + std::to_string(table.lines[r]),
            "column 't': expected t = " + exact_number(t) + " s (one row per controller tick)");
     rows.push_back(Eigen::Map<const Vec6d>(values.data() + 1));
@@ -66,6 +73,7 @@ PrecorrectionFile read_precorrection(const std::string& path) {
   const std::string side = sidecar_path(path);
   const std::string csv = read_input_file(path);
   const nlohmann::json document = read_json_file(side);
+  check_sidecar_kind(document, path, kPrecorrectionFormat, "a pre-corrected command");
   const JsonNode root = JsonNode::root(document, side, "(written by vcloe precorrect)");
   root.object();
   if (root.need("format").string() != kPrecorrectionFormat)

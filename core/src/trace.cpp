@@ -122,14 +122,28 @@ TraceMetadata parse_sidecar(const std::string& json_text, const std::string& nam
   return trace_metadata_from_json(parse_json(json_text, name), name);
 }
 
+void check_sidecar_kind(const nlohmann::json& sidecar, const std::string& csv_path, const std::string& format,
+                        const std::string& kind) {
+  if (!sidecar.is_object() || !sidecar.contains("format") || !sidecar["format"].is_string()) return;
+  const std::string said = sidecar["format"].get<std::string>();
+  if (said == format) return;
+  const auto source = sidecar.find("source");
+  const std::string by = source != sidecar.end() && source->is_string() ? " (source \"" + source->get<std::string>() + "\")" : "";
+  fail(csv_path, "is not " + kind + ": its sidecar " + sidecar_path(csv_path) + " says it is a \"" + said + "\" file" + by +
+                     "; " + kind + " is \"" + format + "\"");
+}
+
 PoseTrace read_trace(const std::string& path) {
   const std::string csv = read_input_file(path);
-  PoseTrace t = parse_trace(csv, path);
   const std::string meta = sidecar_path(path);
   std::error_code ec;  // a name too long for a sidecar beside it is "no sidecar", not an exception
   const bool has_meta = fs::exists(fs::symlink_status(meta, ec));
+  // The sidecar first: its format says what the file is before the rows are read as a trace's.
+  const nlohmann::json sidecar = has_meta ? parse_json(read_input_file(meta), meta) : nlohmann::json();
+  if (has_meta) check_sidecar_kind(sidecar, path, kTraceFormat, "a pose trace");
+  PoseTrace t = parse_trace(csv, path);
   if (has_meta) {
-    t.metadata = parse_sidecar(read_input_file(meta), meta);
+    t.metadata = trace_metadata_from_json(sidecar, meta);
     t.has_sidecar = true;
     if (t.metadata.csv_sha256) {
       std::string recorded = *t.metadata.csv_sha256;  // hex in either case

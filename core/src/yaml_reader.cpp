@@ -6,6 +6,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -16,6 +18,15 @@
 namespace vcloe {
 
 namespace {
+// A literal whose digits before the exponent are not all zero: read as 0, it underflowed.
+bool underflows(const std::string& text) {
+  for (const char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return true;
+  }
+  return false;
+}
+
 std::string describe(const YAML::Node& n) {
   if (!n.IsDefined() || n.IsNull()) return "nothing";
   if (n.IsSequence()) return "a list";
@@ -84,6 +95,12 @@ double YamlNode::as_double() const {
     fail("expected a number, got " + describe(node_));
   }
   if (!std::isfinite(v)) fail("expected a finite number, got " + describe(node_));
+  if (v == 0 && underflows(node_.Scalar()))  // 1e-401 read as 0 without a word; the CSV reader refuses it too
+    fail("expected a number a double can hold, got '" +
+         (node_.Scalar().size() > 40 ? node_.Scalar().substr(0, 16) + "…" + node_.Scalar().substr(node_.Scalar().size() - 8) +
+                                           "' (" + std::to_string(node_.Scalar().size()) + " characters)"
+                                     : node_.Scalar() + "'") +
+         ", non-zero but below 2.2e-308 in magnitude (it would be read as 0)");
   return v;
 }
 
@@ -230,6 +247,46 @@ void refuse_second_document(const std::string& text, const std::string& name) {
   }
 }
 
+// A file that is not text (an image, an archive, a program given where a YAML file belongs):
+// said as such before yaml-cpp reads its bytes as characters ("a carriage return that ends no
+// line" for a PNG; a NUL read as a line break). YAML text has no control characters but tab, LF
+// and CR (YAML 1.2, 5.1, c-printable); a UTF-16/32 file (a byte-order mark) is left to yaml-cpp.
+void refuse_binary(const std::string& text, const std::string& name) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  if (n >= 2 && ((b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE))) return;
+  if (n >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) return;
+  static const std::pair<const char*, const char*> kinds[] = {
+      {"\x89PNG", "a PNG image"}, {"\xFF\xD8\xFF", "a JPEG image"}, {"\x7F" "ELF", "a program"},
+      {"\x1F\x8B", "a gzip archive"}, {"PK\x03\x04", "a zip archive"}, {"%PDF", "a PDF document"}};
+  std::string kind;
+  for (const auto& [magic, what] : kinds)
+    if (text.compare(0, std::strlen(magic), magic) == 0) kind = what;
+  std::size_t at = 0;
+  while (at < n && (b[at] >= 0x20 || b[at] == '\t' || b[at] == '\n' || b[at] == '\r') && b[at] != 0x7F) ++at;
+  if (kind.empty() && at == n) return;
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02X", at < n ? b[at] : 0);
+  vcloe::fail(name, "is " + (kind.empty() ? std::string("a binary file") : kind) + ", not a YAML text file" +
+                        (at < n ? " (byte " + std::string(byte) + " at offset " + std::to_string(at) + " is a control character)"
+                                : std::string(" (it begins as one)")));
+}
+
+// A document of comments only, or nothing at all: an empty map (every key at its default, as
+// documented for the files whose keys are all optional; a file with required keys then names
+// the first one missing). An explicit null (`~`, `null`) is content, and stays refused.
+bool has_content(const std::string& text) {
+  for (std::size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::size_t first = text.find_first_not_of(" \t\r", start);
+    if (first < end && text[first] != '#' && text.compare(first, 3, "---") != 0 && text.compare(first, 3, "...") != 0 &&
+        text[first] != '%')
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 // A carriage return not followed by a line feed (old Mac line endings, CR CR LF): yaml-cpp
 // reads no line break there and reports a syntax error elsewhere.
 void refuse_bare_carriage_returns(const std::string& text, const std::string& name) {
@@ -248,9 +305,11 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   YamlDoc doc;
   doc.file_ = std::make_shared<const std::string>(name);
   try {
+    refuse_binary(text, name);
     refuse_bare_carriage_returns(text, name);
     refuse_second_document(text, name);
     doc.root_ = YAML::Load(text);
+    if (doc.root_.IsNull() && !has_content(text)) doc.root_ = YAML::Node(YAML::NodeType::Map);
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own text for it is "bad file"
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1),
                 "YAML syntax error: collections nested deeper than " + std::to_string(e.depth() - 1) + " levels");

@@ -116,6 +116,9 @@ std::optional<SettingProblem> ExcitationProblem::problem() const {
                                 std::to_string(harmonics) + ")");
   if (!(f0 > 0) || !std::isfinite(f0)) return bad("f0", "f0 must be a positive frequency in Hz");
   if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) return bad("f0_min", "need 0 < f0_min < f0_max");
+  if (optimize_f0 && !(f0 >= f0_min && f0 <= f0_max))  // the search starts at f0 and stays in the range
+    return bad("f0", "f0: " + exact_number(f0) + " Hz is outside f0_range [" + exact_number(f0_min) + ", " +
+                         exact_number(f0_max) + "] Hz, the range optimize_f0 searches from f0");
   if (!(duration >= kMinDuration && duration <= kMaxDuration))
     return bad("duration", "duration must be in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) +
                                "] s, got " + exact_number(duration));
@@ -169,8 +172,12 @@ std::vector<FourierTrajectory> baseline_trajectories(const sim::RobotModel& mode
   try {
     for (int i = 0; i < p.baseline_trajectories; ++i)
       baseline.push_back(random_feasible_trajectory(model, p.seed * 1000003ULL + static_cast<std::uint64_t>(i), ro));
-  } catch (const Error& e) {  // the seeds are internal; the limits are the file's
-    fail(p.source, std::string("its limits (limits.*, harmonics, f0) let no baseline trajectory through: ") + e.what());
+  } catch (const Error& e) {  // the seeds are internal (never given): the message says the file's key
+    std::string why = e.what();
+    const std::size_t at = why.find(" for seed "), end = at == std::string::npos ? at : why.find(' ', at + 10);
+    if (end != std::string::npos)
+      why.replace(at, end - at, " for the baselines drawn from seed " + std::to_string(p.seed) + " (key 'seed')");
+    fail(p.source, "its limits (limits.*, harmonics, f0) let no baseline trajectory through: " + why);
   }
   return baseline;
 }

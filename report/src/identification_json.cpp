@@ -1,6 +1,7 @@
 // The identification report's one writer and one reader (identification.hpp). The reader checks
 // in the order the HTML report did before it was typed (the keys it needs, then the 70
 // parameters, then the rest), so that its first complaint stays the same.
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
@@ -145,14 +146,20 @@ std::vector<AxesRms> read_rms_rows(const Node& n) {
   return rows;
 }
 
-ParameterEntry read_parameter(const Node& p) {
+// Parameter k as the registry has it (sim/parameters.hpp): its name and SI unit are not the
+// file's to choose (a unit edited to "g" drew the kg value in grams).
+ParameterEntry read_parameter(const Node& p, std::size_t k) {
   if (p["name"].absent() || !p["name"].value().is_string()) p.refuse("an object with a string 'name'");
+  const sim::ParameterInfo& info = sim::parameter_registry()[k];
   ParameterEntry e;
   e.name = p["name"].string();
+  if (e.name != info.name) p["name"].refuse("\"" + info.name + "\" (parameter " + std::to_string(k) + " of the registry, docs/identification.md)");
   e.prior = p["prior"].number();
   e.value = p["value"].number();
   e.unit = p["unit"].string();
+  if (e.unit != info.unit) p["unit"].refuse("\"" + info.unit + "\", the SI unit of " + info.name);
   e.sigma = p["sigma"].non_negative();
+  if (std::signbit(e.sigma)) p["sigma"].refuse("a non-negative standard deviation (0 or above; -0 is no writer's)");
   e.rel_sigma = p["rel_sigma"].non_negative();
   e.sigma_camera = p["sigma_camera"].non_negative();
   if (const Node i = p["interval95"]; !i.is_null()) {
@@ -181,12 +188,17 @@ AdequacyEntry read_adequacy(const Node& a) {
 // parameters with a sigma, in registry order, each named once; symmetric, a unit diagonal,
 // every |rho| <= 1 and positive semi-definite within rounding (predict takes sigma_i sigma_j rho_ij
 // as a covariance: an indefinite one gave zero and negative variances, clipped silently).
-Correlation read_correlation(const Node& c, const std::vector<ParameterEntry>& parameters) {
+Correlation read_correlation(const Node& c, const std::vector<ParameterEntry>& parameters, const Node& entries) {
   std::vector<std::string> fitted;
   for (const ParameterEntry& p : parameters)
     if (p.sigma > 0) fitted.push_back(p.name);
   Correlation out{c["parameters"].strings(), {}};
   if (out.parameters != fitted) {
+    // A parameter the matrix names but whose own sigma is 0: said at that sigma, where the edit is.
+    for (std::size_t k = 0; k < parameters.size(); ++k)
+      if (!(parameters[k].sigma > 0) &&
+          std::find(out.parameters.begin(), out.parameters.end(), parameters[k].name) != out.parameters.end())
+        entries[k]["sigma"].refuse("a positive sigma: " + parameters[k].name + " is in correlation.parameters (fitted)");
     std::string list;
     for (const std::string& n : fitted) list += (list.empty() ? "" : ", ") + n;
     c["parameters"].refuse("the " + std::to_string(fitted.size()) + " parameters with a sigma, once each in registry order (" +
@@ -265,6 +277,10 @@ LatencyEntry read_latency(const Node& l) {
   out.low = l["low"].number();
   out.high = l["high"].number();
   if (!(out.low <= out.high)) l["high"].refuse("a bound at least 'low' (" + exact_number(out.low) + ")");
+  // Within the bounds the same object states (the fit is bounded there: tanh, identification.md).
+  if (!(out.value >= out.low && out.value <= out.high))
+    l["value"].refuse("a latency offset within this object's bounds [" + exact_number(out.low) + ", " +
+                      exact_number(out.high) + "] s");
   out.prior_pull = l["prior_pull"].non_negative();
   out.status = l["status"].string();
   return out;
@@ -291,7 +307,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   const Node params = root["parameters"];
   params.array_size(sim::kNumLambda);
   IdentificationReport r;
-  for (std::size_t k = 0; k < static_cast<std::size_t>(sim::kNumLambda); ++k) r.parameters.push_back(read_parameter(params[k]));
+  for (std::size_t k = 0; k < static_cast<std::size_t>(sim::kNumLambda); ++k) r.parameters.push_back(read_parameter(params[k], k));
   r.before_rms_all = read_rms_rows(root["before_rms_all"]);
   r.after_rms_all = read_rms_rows(root["after_rms_all"]);
   if (r.after_rms_all.size() != r.before_rms_all.size())
@@ -312,7 +328,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.adequacy = read_adequacy(root["adequacy"]);
   if (r.adequacy.experiments.size() != r.after_rms_all.size())
     root["adequacy"]["experiments"].refuse("one entry per experiment (" + std::to_string(r.after_rms_all.size()) + ")");
-  r.correlation = read_correlation(root.need("correlation"), r.parameters);
+  r.correlation = read_correlation(root.need("correlation"), r.parameters, params);
   r.singular_values = root["singular_values"].numbers(true);
   r.rank_tolerance = root.need("rank_tolerance").non_negative();
   r.consistency = root.need("consistency").strings();

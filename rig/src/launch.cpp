@@ -17,6 +17,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/subprocess.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/rig/serve.hpp"
 #include "vcloe/servo/timing.hpp"
 
 namespace vcloe::rig {
@@ -146,6 +147,7 @@ void RigRun::validate(const std::string& where) const {
     throw_if(SettingProblem{"--move-speed", "--move-speed: expected a positive speed (rad/s)"}, where);
   if (stand_at && !stand_at->allFinite())
     throw_if(SettingProblem{"--stand-at", "--stand-at: expected six finite joint angles (rad)"}, where);
+  if (stand_at) throw_if(stand_at_problem(*stand_at, truth), where);  // before any process starts
 }
 
 void run_rig(const RigRun& r) {

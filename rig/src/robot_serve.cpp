@@ -22,6 +22,8 @@
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/servo/corrected_robot.hpp"
+#include "vcloe/sim/kinematics.hpp"
+#include "vcloe/sim/robot.hpp"
 
 namespace vcloe::rig {
 
@@ -118,6 +120,11 @@ class RobotServer {
     l.max_command_speed = o.max_command_speed;
     l.joint_limit = s.model.joint_limit;
     l.validate("robot serve");
+    // Said with the option typed and the files that bound it, before any socket is bound.
+    const std::string sources = "limits.joint of " + s.robot_file + ", timing.camera_hz of " +
+                                (o.experiment.empty() ? std::string("the default experiment") : o.experiment);
+    if (const auto p = l.speed_problem(s.experiment.timing.camera_period(), sources))
+      fail("--max-command-speed", p->message.substr(p->message.find(':') + 2));
     return l;
   }
   static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s, const RobotServeOptions& o,
@@ -363,8 +370,30 @@ void RobotServeOptions::validate(const std::string& where) const {
   throw_if(endpoints_problem(endpoints, "cpks"), where);
 }
 
+std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file) {
+  const sim::RobotModel truth = sim::load_robot(truth_file, true).model;
+  const Vec6d theta = stand_at - sim::encoder_offsets(truth);
+  const std::string where = " (limits.joint of " + truth_file + ", the virtual robot's truth)";
+  for (int i = 0; i < sim::kLegs; ++i)
+    if (!(std::abs(theta(i)) <= truth.joint_limit))
+      return SettingProblem{"--stand-at", "--stand-at: joint " + std::to_string(i + 1) + " at " +
+                                              exact_number(stand_at(i)) + " rad is outside the joint range +-" +
+                                              exact_number(truth.joint_limit) + " rad" +
+                                              (theta(i) != stand_at(i) ? " less its encoder_offset" : "") + where};
+  Vec6d chi = truth.home;
+  if (!sim::pose_at_encoders(truth, stand_at, chi))
+    return SettingProblem{"--stand-at", "--stand-at: no pose of " + truth_file +
+                                            "'s kinematics near its home pose has these joint angles (forward "
+                                            "kinematics did not converge; `vcloe kinematics --theta` says more)"};
+  if (const sim::PoseCheck c = sim::check_pose(truth, chi); !c.ok())
+    return SettingProblem{"--stand-at", "--stand-at: the pose at these joint angles is not one to stand at on " +
+                                            truth_file + ": " + c.describe()};
+  return std::nullopt;
+}
+
 void serve_robot(const RobotServeOptions& o) {
   o.validate();
+  if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);

@@ -184,7 +184,7 @@ PoseTrace stepped_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
   ControlRole control(s);
   MemoryStream camera, poses, commands;
   while (!schedule.finished())
-    if (!step_all(schedule, robot, vision, control, camera, poses, commands, s.reference.command_correction)) fail("virtual robot", robot.failure());
+    if (!step_all(schedule, robot, vision, control, camera, poses, commands, s.reference.command_correction)) fail(closed_loop_of(s, "the virtual robot"), robot.failure());
   control.emit_rows(true);
   PoseTrace t = control.trace();
   t.metadata = trace_metadata(s, "rig");

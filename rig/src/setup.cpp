@@ -84,9 +84,16 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
   return s;
 }
 
+std::string closed_loop_of(const ExperimentSetup& s, const std::string& plant) {
+  const std::string experiment = s.experiment_file.empty() ? "the default experiment" : s.experiment_file;
+  const std::string drives = s.robot_file.empty() ? "" : " and the drives of " + s.robot_file + " (drive_pid)";
+  const std::string reference = s.reference_file.empty() ? "" : ", along " + s.reference_file;
+  return plant + " under the controller of " + experiment + " (outer_pid: kp, ki, kd)" + drives + reference;
+}
+
 PoseTrace twin_trace(const ExperimentSetup& s, const sim::LambdaVector<double>& lambda) {
   const servo::LoopResult<double> r = servo::simulate_twin<double>(s.model, lambda, s.reference, s.experiment.outer);
-  if (!r.ok) fail("twin", r.failure);
+  if (!r.ok) fail(closed_loop_of(s, "the twin" + (s.robot_file.empty() ? std::string() : " of " + s.robot_file)), r.failure);
   PoseTrace t = to_trace(s, r);
   t.metadata = trace_metadata(s, "twin");
   return t;
@@ -135,7 +142,7 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
     servo::GaussianPoseNoise camera(run.noise_sigma, run.seed);
     r = loop(camera);
   }
-  if (!r.ok) fail("virtual robot", r.failure);
+  if (!r.ok) fail(closed_loop_of(s, "the virtual robot of " + truth_file), r.failure);
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = trace_metadata(s, "virtual");
@@ -265,14 +272,15 @@ std::string controller_of(const std::string& robot_file) {
 }
 
 void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
-                          const sim::RobotModel& robot) {
+                          const sim::RobotModel& robot, const std::string& robot_option) {
   const int leg = sim::first_differing_leg(model, robot);
   if (leg < 0) return;
   const FileRecord from = sim::calibrated_from(read_input_file(model_file));
   if (is_calibrated_from(from, robot_file)) return;  // a calibrated plant of this robot file
-  fail(model_file, "is a model of another robot: geometry of leg " + std::to_string(leg + 1) + " differs from " + robot_file +
+  fail(model_file, "is a model of another robot: geometry of leg " + std::to_string(leg + 1) + " differs from " +
+                       robot_file + " (" + robot_option + ")" +
                        (from.none() ? std::string(", and its head names no robot file it was calibrated from")
-                                    : ", and it was calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) +
+                                    : "; it is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) +
                                           "...), not from " + robot_file + " as it is now"));
 }
 

@@ -158,3 +158,44 @@ TEST(YamlReader, AMergeKeyIsSaidAsSuchBecauseTheLibraryDoesNotResolveIt) {
   EXPECT_NO_THROW(YamlDoc::parse("\"<<\": 1\n", "quoted.yaml"));
   EXPECT_NO_THROW(YamlDoc::parse("base: &b {kp: 0.3}\nouter_pid: *b\n", "alias.yaml"));
 }
+
+// The one YAML reader says what a file is before reading its bytes as YAML: a PNG was "a
+// carriage return that ends no line", a NUL was read as a line break. Text (UTF-8 with or
+// without a byte-order mark, or a Latin-1 comment yaml-cpp always took) still reads.
+TEST(YamlReader, ABinaryFileIsSaidAsSuchNotParsed) {
+  const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+  EXPECT_EQ(error_of([&] { YamlDoc::parse(png, "left_0000.png"); }),
+            "left_0000.png: is a PNG image, not a YAML text file (byte 0x1A at offset 6 is a control character)");
+  EXPECT_EQ(error_of([] { YamlDoc::parse(std::string("a: 1\nb: \0\n", 10), "nul.yaml"); }),
+            "nul.yaml: is a binary file, not a YAML text file (byte 0x00 at offset 8 is a control character)");
+  EXPECT_EQ(error_of([] { YamlDoc::parse("\x7F" "ELF\x02\x01\x01", "vcloe"); }).rfind("vcloe: is a program", 0), 0u);
+  EXPECT_EQ(error_of([] { YamlDoc::parse("a: 1\x01\n", "c.yaml"); }).rfind("c.yaml: is a binary file", 0), 0u);
+  EXPECT_EQ(YamlDoc::parse("\xEF\xBB\xBFname: caf\xC3\xA9\n", "utf8.yaml").root().get_string("name", ""), "caf\xC3\xA9");
+  EXPECT_NO_THROW(YamlDoc::parse("a: 1  # 5\xB0 tilt\n", "latin1.yaml").root().get_double("a"));
+}
+
+// Every key of an experiment, identification or excitation settings file is optional, so a file
+// of comments only (or nothing) is all defaults: an empty map, for every file kind alike (one with
+// required keys names the first one missing). An explicit null is content, and stays refused.
+TEST(YamlReader, AFileOfCommentsOnlyIsAnEmptyMap) {
+  for (const std::string text : {"", "# all defaults\n", "\xEF\xBB\xBF# bom\n\n  # indented\n", "---\n# c\n...\n"}) {
+    const YamlDoc doc = YamlDoc::parse(text, "e.yaml");
+    EXPECT_EQ(doc.root().get_double("camera_hz", 100.0), 100.0) << text;
+    EXPECT_EQ(error_of([&] { doc.root().at("legs"); }).find("e.yaml"), 0u) << text;
+  }
+  for (const std::string text : {"~\n", "null\n", "# c\n---\n~\n"})
+    EXPECT_EQ(error_of([&] { YamlDoc::parse(text, "n.yaml"); }), "n.yaml: expected a YAML map at the top level") << text;
+}
+
+// A non-zero literal below the smallest double was read as 0 without a word (the CSV reader
+// refuses 1e-400 already): refused at its key; zeros written any way and small doubles read.
+TEST(YamlReader, ANonZeroNumberThatUnderflowsToZeroIsRefused) {
+  const std::string tiny = "0." + std::string(400, '0') + "1";
+  for (const std::string& literal : {tiny, std::string("1e-400"), std::string("-2.5E-999")})
+    EXPECT_EQ(error_of([&] { YamlDoc::parse("lp: " + literal + "\n", "r.yaml").root().get_double("lp"); })
+                  .rfind("r.yaml:1: key 'lp': expected a number a double can hold, got '" + literal.substr(0, 16), 0),
+              0u)
+        << literal;
+  for (const std::string literal : {"0", "0.000", "-0.0", "0e-500", "1e-300"})
+    EXPECT_NO_THROW(YamlDoc::parse("lp: " + literal + "\n", "r.yaml").root().get_double("lp")) << literal;
+}

@@ -194,3 +194,38 @@ TEST(IdentificationReport, ANonFiniteNumberIsRefusedByTheJsonWriterNamingTheKey)
             "that cannot be read back");
   EXPECT_EQ(test::error_of([&] { json_text(report::to_json(sample()), "m.report.json"); }), "");
 }
+
+// The report is read back within what it states itself: the latency offset inside the bounds
+// of its own object (1e300 was drawn as "1e+303 ms (bounds -5 ... 5 ms)"), each parameter's
+// name and unit the registry's (a unit edited to "g" showed the kg value in grams), a sigma
+// refused where it is wrong, not at the correlation list that follows from it.
+TEST(IdentificationReport, AValueOutsideTheBoundsItStatesOrANameOrUnitNotTheRegistrysIsRefused) {
+  const json good = report::to_json(sample());
+  ASSERT_EQ(refusal(good), "");
+  json j = good;
+  j["latency_offset"]["value"] = 1e300;
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'latency_offset.value': expected a latency offset within this object's "
+                             "bounds [-0.005, 0.005] s, got 1e+300", 0), 0u) << refusal(j);
+  j["latency_offset"]["value"] = -0.0051;
+  EXPECT_NE(refusal(j).find("key 'latency_offset.value'"), std::string::npos) << refusal(j);
+  j["latency_offset"]["value"] = 0.005;  // on the bound: the fit's bounds are closed
+  EXPECT_EQ(refusal(j), "");
+  j = good;
+  j["parameters"][0]["unit"] = "g";
+  EXPECT_EQ(refusal(j), "m.report.json: key 'parameters[0].unit': expected \"kg\", the SI unit of m_p, got \"g\"");
+  j = good;
+  j["parameters"][64]["unit"] = "N*m";
+  EXPECT_NE(refusal(j).find("key 'parameters[64].unit': expected \"N*m/rad\""), std::string::npos) << refusal(j);
+  j = good;
+  std::swap(j["parameters"][1]["name"], j["parameters"][2]["name"]);
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters[1].name': expected \"Ix_p\" (parameter 1 of the registry", 0),
+            0u) << refusal(j);
+  j = good;
+  j["parameters"][0]["sigma"] = -0.0;
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters[0].sigma': expected a non-negative standard deviation", 0), 0u)
+      << refusal(j);
+  j = good;
+  j["parameters"][3]["sigma"] = 0.0;  // m_p and Iz_p... have one; parameter 3 is listed as fitted
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters[3].sigma': expected a positive sigma: Iz_p is in "
+                             "correlation.parameters (fitted)", 0), 0u) << refusal(j);
+}

@@ -79,26 +79,26 @@ TEST(ControllerOfRun, AModelOfACalibratedPlantIsAModelOfTheRobotFileItWasCalibra
   const CalibratedFiles f;
   const sim::RobotModel drawn = sim::load_robot(f.drawn).model, calibrated = sim::load_robot(f.calibrated).model;
   ASSERT_GE(sim::first_differing_leg(calibrated, drawn), 0);
-  rig::check_model_of_robot(f.calibrated, calibrated, f.drawn, drawn);  // calibrated from it: accepted
-  rig::check_model_of_robot(f.drawn, drawn, f.drawn, drawn);            // the same geometry: accepted
+  rig::check_model_of_robot(f.calibrated, calibrated, f.drawn, drawn, "--robot");  // calibrated from it: accepted
+  rig::check_model_of_robot(f.drawn, drawn, f.drawn, drawn, "--robot");         // the same geometry: accepted
   EXPECT_EQ(fs::canonical(rig::controller_of(f.calibrated)), fs::canonical(f.drawn));
   EXPECT_EQ(rig::controller_of(f.drawn), f.drawn);
   // Against another robot file (the drawn one with a comment more: another SHA-256): one line naming both.
-  const std::string other = test::error_of([&] { rig::check_model_of_robot(f.calibrated, calibrated, f.other, drawn); });
+  const std::string other = test::error_of([&] { rig::check_model_of_robot(f.calibrated, calibrated, f.other, drawn, "--robot"); });
   EXPECT_NE(other.find(f.calibrated + ": is a model of another robot: geometry of leg 1 differs from " + f.other +
-                       ", and it was calibrated from " + file_record(f.drawn).path),
+                       " (--robot); it is calibrated from " + file_record(f.drawn).path),
             std::string::npos) << other;
   EXPECT_EQ(other.find('\n'), std::string::npos) << other;
   // Without the head: refused, naming both.
   const std::string bare = (f.dir / "bare.yaml").string();
   std::ofstream(bare) << sim::robot_to_yaml(calibrated, sim::load_robot(f.calibrated).lambda);
-  const std::string none = test::error_of([&] { rig::check_model_of_robot(bare, calibrated, f.drawn, drawn); });
+  const std::string none = test::error_of([&] { rig::check_model_of_robot(bare, calibrated, f.drawn, drawn, "--robot"); });
   EXPECT_NE(none.find(bare + ": is a model of another robot: geometry of leg 1 differs from " + f.drawn +
-                      ", and its head names no robot file it was calibrated from"),
+                      " (--robot), and its head names no robot file it was calibrated from"),
             std::string::npos) << none;
   // The drawn file changed since the calibration: neither the model nor its controller is accepted.
   std::ofstream(f.drawn, std::ios::app) << "# changed\n";
-  EXPECT_NE(test::error_of([&] { rig::check_model_of_robot(f.calibrated, calibrated, f.drawn, drawn); }).find("is a model of another robot"),
+  EXPECT_NE(test::error_of([&] { rig::check_model_of_robot(f.calibrated, calibrated, f.drawn, drawn, "--robot"); }).find("is a model of another robot"),
             std::string::npos);
   EXPECT_NE(test::error_of([&] { rig::controller_of(f.calibrated); }).find("which has changed since"), std::string::npos);
 }

@@ -288,10 +288,9 @@ TEST(Timing, AbsurdSettingsAreRefusedBeforeAnyWork) {
 
 TEST(Timing, AFuzzFoundKeyWithControlBytesIsAOneLineError) {
   // fuzz/fuzz_experiment: a key with a backspace and a NUL byte in it (yaml-cpp reads the NUL
-  // as a line break) was quoted raw.
+  // as a line break) was quoted raw; control characters are no YAML text: said as a binary file.
   const std::string file = test::fuzz_input("experiment-control-chars-in-a-key.yaml");
   const std::string e = test::error_of([&] { load_experiment(file); });
-  EXPECT_EQ(e.rfind(file + ":", 0), 0u) << e;
-  EXPECT_NE(e.find(":2: key 'timi\\x08\\ng': unknown key"), std::string::npos) << e;
+  EXPECT_EQ(e.rfind(file + ": is a binary file, not a YAML text file (byte 0x00 at offset 57 ", 0), 0u) << e;
   for (const char c : e) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << e;
 }

@@ -108,12 +108,17 @@ Camera read_camera(const YamlNode& n) {
   return c;
 }
 
+constexpr double kMaxRigTranslation = 100.0;  // m: a rig's baseline, the camera from the robot's base
+
 Transform read_transform(const YamlNode& n) {
   n.reject_unknown_keys({"rotation_vector", "translation"});
   const Eigen::VectorXd rv = n.get_vector("rotation_vector", 3);
   const Eigen::VectorXd t = n.get_vector("translation", 3);
   if (!rv.allFinite() || rv.norm() > 4 * M_PI) n.at("rotation_vector").fail("expected axis * angle in rad");
   if (!t.allFinite()) n.at("translation").fail("expected a finite translation in m");
+  if (t.stableNorm() > kMaxRigTranslation)  // 1e300 m was read, then blamed on what cannot see the markers
+    n.at("translation").fail("expected a translation of at most " + exact_number(kMaxRigTranslation) +
+                             " m (a camera in the robot's room), got " + exact_number(t.stableNorm()) + " m");
   Transform T = Transform::Identity();
   T.linear() = rotation_from_vector(rv);
   T.translation() = t;

@@ -92,6 +92,18 @@ void check_occluded(const RenderPairsOptions& o, const MarkerSet& markers) {
     if (std::find(p.begin(), p.end(), name) == p.end() && std::find(b.begin(), b.end(), name) == b.end())
       fail("--occlude", "no marker named '" + name + "' in " + o.markers);
   }
+  // Images in which no pose can be measured (a rig that sees too few markers is refused too):
+  // said, not written without a word.
+  const auto& p = markers.platform.names;
+  const long visible = std::count_if(p.begin(), p.end(), [&](const std::string& n) {
+    return std::find(o.occluded.begin(), o.occluded.end(), n) == o.occluded.end();
+  });
+  const int least = PipelineSettings{}.min_markers;
+  if (visible < least)
+    fail("--occlude", "hides " + std::to_string(p.size() - static_cast<std::size_t>(visible)) + " of the " +
+                          std::to_string(p.size()) + " platform markers of " + o.markers + ", leaving " +
+                          std::to_string(visible) + ", fewer than the " + std::to_string(least) +
+                          " a pose needs: every image would measure no pose; nothing written");
 }
 
 std::string image_name(const std::string& dir, const char* side, int k) {

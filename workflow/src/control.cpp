@@ -29,7 +29,7 @@ struct Loaded {
 Loaded load(const std::string& model, const std::string& robot, const std::string& experiment,
             const std::string& reference, bool prepare_loop) {
   Loaded l{rig::load_setup(robot, experiment, reference, "", prepare_loop), sim::load_robot(model)};
-  rig::check_model_of_robot(model, l.model.model, robot, l.setup.model);  // or a calibrated plant of it
+  rig::check_model_of_robot(model, l.model.model, robot, l.setup.model, "--robot");
   return l;
 }
 

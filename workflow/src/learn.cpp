@@ -95,7 +95,7 @@ std::vector<Vec6d> start_command(const LearnOptions& o, const rig::ExperimentSet
   }
   const std::string m = o.model.empty() ? o.robot : o.model;
   const sim::RobotFile file = sim::load_robot(m);
-  rig::check_model_of_robot(m, file.model, o.robot, s.model);  // or a calibrated plant of it
+  rig::check_model_of_robot(m, file.model, o.robot, s.model, "--robot");
   model = file_record(m);
   return control::precorrect(file.model, file.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
 }

@@ -130,7 +130,8 @@ struct TruthChain {
                                          o.config, "--out", model, "--quiet"};
     if (traces.size() > 1) identify = identify + std::vector<std::string>{"--payload-trace", traces[1].first};
     step("identify" + suffix, identify);
-    step("validate" + suffix, {"validate", "--model", model, "--truth", d + "truth.yaml", "--experiment", o.experiment,
+    step("validate" + suffix, {"validate", "--model", model, "--truth", d + "truth.yaml", "--priors", o.priors,
+                               "--experiment", o.experiment,
                                "--n", std::to_string(o.n), "--duration", exact_number(o.validation_duration), "--json"});
     return report::make_fit("identify report of truth " + std::to_string(seed), sim::load_robot(d + "truth.yaml").lambda,
                             report::read_identification_report(model + ".report.json"), floors,

@@ -60,6 +60,10 @@ Loaded load(const ValidateOptions& o) {
            o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment), std::nullopt,
            std::nullopt, hw::load_virtual_rig(o.truth), {}};
   l.controller = sim::load_robot(rig::controller_of(o.model)).model;
+  // The model is of the robot drawn in --priors (what it was identified on; a truth's geometry may
+  // depart from that drawing, --realistic and --unmodelled, a model's may not): the one check of
+  // predict and precorrect, a calibration of that file accepted.
+  rig::check_model_of_robot(o.model, l.model.model, o.priors, sim::load_robot(o.priors).model, "--priors");
   if (o.reidentify) {
     l.priors = sim::load_robot(o.priors);
     l.id_config = oe_ident::load_identification_config(o.config);

@@ -34,6 +34,11 @@ struct SafetyLimits {
   // vcloe::Error "<where>: <message>" (core/settings.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "safety limits") const;
+  // The rate limit must hold something back: one camera period's reach (max_command_speed *
+  // camera_period) at most joint_limit, half the joint range (99.48 rad/s at 100 Hz and the
+  // default 0.9948 rad; 1e12 switched the limit off). Checked by every SafetyMonitor.
+  // `sources` says where joint_limit and camera_period came from (files and keys), if known.
+  std::optional<SettingProblem> speed_problem(double camera_period, const std::string& sources = "") const;
 };
 
 struct StopCause {

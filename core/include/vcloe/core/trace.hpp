@@ -41,6 +41,12 @@ void write_trace(const std::string& path, const PoseTrace& trace, bool force);
 // Reads the CSV and its sidecar if present (parse_trace and parse_sidecar on the files' text).
 // A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files.
 PoseTrace read_trace(const std::string& path);
+// A CSV whose sidecar's `format` is not `format` is refused as the kind of file it says it is
+// (with its `source`), before its rows are read as `kind`'s: "st.csv: is not a pose trace: its
+// sidecar st.csv.meta.json says it is a "vcloe-static-poses-1" file (source "virtual") …". The one check of every reader of a CSV with a sidecar (traces, static-pose
+// traces, pre-corrections); a sidecar without a string format is left to the typed reader.
+void check_sidecar_kind(const nlohmann::json& sidecar, const std::string& csv_path, const std::string& format,
+                        const std::string& kind);
 // The CSV alone (no sidecar; errors name `name`, its line and column), and a sidecar's text
 // (one JSON object, read by trace_metadata_from_json).
 PoseTrace parse_trace(const std::string& csv_text, const std::string& name);

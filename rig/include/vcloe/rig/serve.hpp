@@ -37,6 +37,11 @@ struct RobotServeOptions {
   void validate(const std::string& where = "") const;
 };
 
+// --stand-at (robot serve, rig run) against the truth file, before anything starts: each joint
+// within limits.joint (encoder offsets taken off), a pose of the truth's kinematics there
+// (forward kinematics from its home pose) away from the singularities (sim::check_pose).
+std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file);
+
 // Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
 // vcloe::Error saying when and why (after holding the joints for `hold` s).
 void serve_robot(const RobotServeOptions& options);

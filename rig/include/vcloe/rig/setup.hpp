@@ -53,6 +53,12 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
 // sidecar must record that same robot file (same SHA-256, unchanged since): the run's controller
 // is that file's, the plant the calibrated one's. Otherwise refused in one line naming both files.
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file);
+// A --model given beside a robot file (control, predict, precorrect, learn, validate): the same
+// geometry (sim::first_differing_leg), or a calibration of that very file (its head names it with
+// the SHA-256 it has now: is_calibrated_from, controller_of_run's rule); else "m.yaml: is a model
+// of another robot: geometry of leg 1 differs from robot.yaml (--robot)…" naming the option.
+void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
+                          const sim::RobotModel& robot, const std::string& robot_option);
 
 // The one rule of a calibration's controller: whether `file` is the robot file `from` (a
 // calibrated file's head, sim::calibrated_from) names — the same SHA-256 now. False for none.
@@ -62,15 +68,15 @@ bool is_calibrated_from(const FileRecord& from, const std::string& file);
 // from (a calibrated file, or a model identified from one) — then that file, refused in one line
 // naming both if it is gone or changed since (SHA-256).
 std::string controller_of(const std::string& robot_file);
-// That `model_file` is a model of the robot of `robot_file` (vcloe control, predict, precorrect):
-// the same leg geometry, or its head names robot_file as the file it was calibrated from
-// (is_calibrated_from). Otherwise refused in one line naming both files.
-void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
-                          const sim::RobotModel& robot);
 
 // The sidecar's common part: format, source, software, timing, and the robot, experiment and
 // reference files (absolute paths and SHA-256), docs/traces.md.
 TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& source);
+
+// A closed loop that stopped (diverged, left the workspace) is said with what the user gave:
+// "<plant> under the controller of e.yaml (outer_pid: kp, ki, kd) and the drives of r.yaml
+// (drive_pid), along ref.yaml" — the one prefix of every loop failure (twin, virtual robot, rig).
+std::string closed_loop_of(const ExperimentSetup& setup, const std::string& plant);
 
 // The twin's trace (measured = simulated pose) for parameters lambda; with the setup's command
 // correction (use_precorrection) its position interface is pre-corrected (docs/control.md).
