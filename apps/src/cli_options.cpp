@@ -57,13 +57,13 @@ void add_realistic_options(CLI::App* cmd, hw::TruthFamily& f) {
     cmd->add_option(name, *o.first, std::string("with --realistic: ") + o.second)->capture_default_str()->needs(realistic);
 }
 
-
 std::map<std::string, std::string> realistic_option_names() {
   return {{"geometry", "--geometry"},           {"encoder", "--encoder"},
           {"marker_position", "--marker-position"}, {"marker_angle", "--marker-angle"},
           {"base_position", "--base-position"}, {"base_angle", "--base-angle"},
           {"latency_low", "--latency-low"},     {"latency_high", "--latency-high"},
           {"latency_jitter", "--latency-jitter"}, {"com", "--com"}};
+}
 
 void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what) {
   for (const CLI::Option* o : options)
