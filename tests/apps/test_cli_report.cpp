@@ -137,7 +137,10 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   nlohmann::json bad = {{"inputs", nlohmann::json::object()}, {"adequacy", nlohmann::json::object()},
                         {"before_rms_all", 1}, {"after_rms_all", 1}, {"singular_values", nlohmann::json::array()},
                         {"parameters", nlohmann::json::array()}};
-  for (int k = 0; k < vcloe::sim::kNumLambda; ++k) bad["parameters"].push_back({{"name", "p"}, {"prior", 1.0}, {"value", 1.0}});
+  for (int k = 0; k < vcloe::sim::kNumLambda; ++k)
+    bad["parameters"].push_back({{"name", vcloe::sim::parameter_registry()[static_cast<std::size_t>(k)].name},
+                                 {"prior", 1.0},
+                                 {"value", 1.0}});
   bad["parameters"][0]["value"] = "nan";
   std::ofstream(d / "bad.json") << bad.dump();
   const CommandResult typed = run_vcloe("report --identification " + (d / "bad.json").string() + " --out " + (d / "b.html").string());

@@ -214,8 +214,9 @@ TEST(IdentificationReport, AValueOutsideTheBoundsItStatesOrANameOrUnitNotTheRegi
   j["parameters"][0]["unit"] = "g";
   EXPECT_EQ(refusal(j), "m.report.json: key 'parameters[0].unit': expected \"kg\", the SI unit of m_p, got \"g\"");
   j = good;
-  j["parameters"][64]["unit"] = "N*m";
-  EXPECT_NE(refusal(j).find("key 'parameters[64].unit': expected \"N*m/rad\""), std::string::npos) << refusal(j);
+  j["parameters"][vcloe::sim::kGainP]["unit"] = "N*m";
+  EXPECT_NE(refusal(j).find("key 'parameters[" + std::to_string(vcloe::sim::kGainP) + "].unit': expected \"N*m/rad\""),
+            std::string::npos) << refusal(j);
   j = good;
   std::swap(j["parameters"][1]["name"], j["parameters"][2]["name"]);
   EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters[1].name': expected \"Ix_p\" (parameter 1 of the registry", 0),

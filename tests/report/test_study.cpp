@@ -179,8 +179,8 @@ TEST(StudyTable, ARealisticRowCarriesBothFitsAndEachIsSummarisedOnItsOwn) {
   EXPECT_EQ(with.within3, 1);  // lp at 3.5 sigma
   EXPECT_EQ(with.failed, 1);
   const std::string table = report::markdown_table(rows, without);
-  EXPECT_NE(table.find("| 3 | drawn |  | 1.20 | 30.00 | 0 of 67 | – | – | – | no | not fitted (1.250) |"), std::string::npos) << table;
-  EXPECT_NE(table.find("| 3 | calibrated | 0.80 × noise, 27 CPU-s | 1.20 | 1.10 | 2 of 67 | 1 / 1 of 2 | lp 3.5 | 1.2 % lp | no | "
+  EXPECT_NE(table.find("| 3 | drawn |  | 1.20 | 30.00 | 0 of " + std::to_string(vcloe::sim::kNumLambda) + " | – | – | – | no | not fitted (1.250) |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 3 | calibrated | 0.80 × noise, 27 CPU-s | 1.20 | 1.10 | 2 of " + std::to_string(vcloe::sim::kNumLambda) + " | 1 / 1 of 2 | lp 3.5 | 1.2 % lp | no | "
                        "1.200 ± 0.030 (1.250) |"),
             std::string::npos) << table;
   EXPECT_NE(table.find("Calibrated first (identified from the calibrated robot file, the drawn file the controller): 2 identified"),

@@ -85,25 +85,24 @@ void check_render_budget(const StereoRig& rig, int frames, const std::string& ou
                       gb(static_cast<double>(space.available)) + " free");
 }
 
-void check_occluded(const RenderPairsOptions& o, const MarkerSet& markers) {
+void check_occluded(const RenderPairsOptions& o, const MarkerSet& markers, std::ostream& warnings) {
   for (const auto& name : o.occluded) {
     const auto& p = markers.platform.names;
     const auto& b = markers.base.names;
     if (std::find(p.begin(), p.end(), name) == p.end() && std::find(b.begin(), b.end(), name) == b.end())
       fail("--occlude", "no marker named '" + name + "' in " + o.markers);
   }
-  // Images in which no pose can be measured (a rig that sees too few markers is refused too):
-  // said, not written without a word.
+  // Images in which no pose can be measured: said (a warning, as for frames the rig sees too few
+  // markers in: such images are what a test of measure's flags is made of), not written without a word.
   const auto& p = markers.platform.names;
   const long visible = std::count_if(p.begin(), p.end(), [&](const std::string& n) {
     return std::find(o.occluded.begin(), o.occluded.end(), n) == o.occluded.end();
   });
   const int least = PipelineSettings{}.min_markers;
   if (visible < least)
-    fail("--occlude", "hides " + std::to_string(p.size() - static_cast<std::size_t>(visible)) + " of the " +
-                          std::to_string(p.size()) + " platform markers of " + o.markers + ", leaving " +
-                          std::to_string(visible) + ", fewer than the " + std::to_string(least) +
-                          " a pose needs: every image would measure no pose; nothing written");
+    warnings << "vcloe: warning: --occlude hides " << p.size() - static_cast<std::size_t>(visible) << " of the "
+             << p.size() << " platform markers of " << o.markers << ", leaving " << visible << ", fewer than the "
+             << least << " a pose needs: measure will find no pose in any of these images\n";
 }
 
 std::string image_name(const std::string& dir, const char* side, int k) {
@@ -138,7 +137,7 @@ Report render_pairs(const RenderPairsOptions& o, const PosePathLoader& load_refe
   const StereoRig rig = load_rig(o.rig);
   if (!rig.T_C_O) fail(o.rig, "rendering needs camera_from_base (the virtual rig's truth)");
   const MarkerSet markers = load_markers(o.markers);
-  check_occluded(o, markers);
+  check_occluded(o, markers, warnings);
   const PosePath reference = load_reference(o.reference);
   if ((o.frames - 1) / o.rate > reference.duration)
     fail("--frames/--rate", std::to_string(o.frames) + " frames at " + exact_number(o.rate) + " Hz last " +
