@@ -10,8 +10,7 @@
 // file's geometry (MuJoCo is built from it), each encoder's zero offset (Leg::encoder_offset:
 // the drives servo on the encoder, so the crank settles at command - offset), backlash in the
 // gears (the motor-side encoder leads the crank by half the play in the torque's direction) and
-// the platform's centre of mass off E (RobotModel::platform_com: MuJoCo's platform body, as the
-// twin's model has it).
+// the platform's centre of mass off E (MujocoOptions::platform_com).
 #include <optional>
 #include <string>
 #include <vector>
