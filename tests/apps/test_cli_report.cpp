@@ -13,6 +13,7 @@
 
 #include "cli_fixtures.hpp"
 #include "vcloe/report/calibration.hpp"
+#include "vcloe/sim/parameters.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::run_vcloe;
