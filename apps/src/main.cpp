@@ -122,6 +122,34 @@ std::string unknown_word_problem(CLI::App& app) {
   return "unexpected argument '" + word + "' for `" + path + "` (it takes no more; `" + path + " --help`)";
 }
 
+// Every command of `vcloe` (one file each, apps/src/cmd_*.cpp).
+void add_commands(CLI::App& app) {
+  vcloe::app::add_validate_model_command(app);
+  vcloe::app::add_trajectory_command(app);
+  vcloe::app::add_excite_command(app);
+  vcloe::app::add_simulate_command(app);
+  vcloe::app::add_run_command(app);
+  vcloe::app::add_compare_command(app);
+  vcloe::app::add_identify_command(app);
+  vcloe::app::add_validate_command(app);
+  vcloe::app::add_demo_command(app);
+  vcloe::app::add_truth_command(app);
+  vcloe::app::add_study_command(app);
+  vcloe::app::add_report_command(app);
+  vcloe::app::add_calibrate_command(app);
+  vcloe::app::add_render_command(app);
+  vcloe::app::add_measure_command(app);
+  vcloe::app::add_filter_command(app);
+  vcloe::app::add_rig_command(app);
+  vcloe::app::add_robot_command(app);
+  vcloe::app::add_vision_command(app);
+  vcloe::app::add_control_command(app);
+  vcloe::app::add_predict_command(app);
+  vcloe::app::add_precorrect_command(app);
+  vcloe::app::add_learn_command(app);
+  vcloe::app::add_kinematics_command(app);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,30 +175,7 @@ int main(int argc, char** argv) {
       "Run `vcloe <command> --help` for each command."};
   app.require_subcommand(1);
   app.set_version_flag("--version", VCLOE_VERSION);
-  vcloe::app::add_validate_model_command(app);
-  vcloe::app::add_trajectory_command(app);
-  vcloe::app::add_excite_command(app);
-  vcloe::app::add_simulate_command(app);
-  vcloe::app::add_run_command(app);
-  vcloe::app::add_compare_command(app);
-  vcloe::app::add_identify_command(app);
-  vcloe::app::add_validate_command(app);
-  vcloe::app::add_demo_command(app);
-  vcloe::app::add_truth_command(app);
-  vcloe::app::add_study_command(app);
-  vcloe::app::add_report_command(app);
-  vcloe::app::add_calibrate_command(app);
-  vcloe::app::add_render_command(app);
-  vcloe::app::add_measure_command(app);
-  vcloe::app::add_filter_command(app);
-  vcloe::app::add_rig_command(app);
-  vcloe::app::add_robot_command(app);
-  vcloe::app::add_vision_command(app);
-  vcloe::app::add_control_command(app);
-  vcloe::app::add_predict_command(app);
-  vcloe::app::add_precorrect_command(app);
-  vcloe::app::add_learn_command(app);
-  vcloe::app::add_kinematics_command(app);
+  add_commands(app);
   check_seeds(app);
   check_option_values(app);
   const vcloe::InputLedger ledger;  // every input hashed from the bytes the command parsed
