@@ -1,6 +1,12 @@
 #pragma once
-// Helpers shared by the specifications: the message of the vcloe::Error a call throws.
+// Helpers shared by the specifications: the message of the vcloe::Error a call throws, a fresh
+// scratch directory, a file's bytes.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 
 #include "vcloe/core/error.hpp"
@@ -20,6 +26,21 @@ inline std::string error_of(const std::function<void()>& f) {
 // An input a fuzz target found (docs/robustness.md, "Fuzzing"), kept in tests/data/fuzz/.
 inline std::string fuzz_input(const std::string& name) {
   return std::string(VCLOE_SOURCE_DIR) + "/tests/data/fuzz/" + name;
+}
+
+// An empty directory <tmp>/<prefix>-<pid>/<name> (removed first if a run left it).
+inline std::filesystem::path fresh_directory(const std::string& prefix, const std::string& name) {
+  const std::filesystem::path d =
+      std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// A file's bytes ("" if it cannot be read).
+inline std::string file_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace vcloe::test

@@ -29,17 +29,8 @@ using namespace vcloe;
 using vcloe::test::error_of;
 namespace fs = std::filesystem;
 
-fs::path fresh(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vcloe-output-file-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string text_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+fs::path fresh(const std::string& name) { return test::fresh_directory("vcloe-output-file", name); }
+std::string text_of(const fs::path& p) { return test::file_text(p); }
 
 void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 

@@ -23,17 +23,8 @@ using namespace vcloe;
 using vcloe::test::error_of;
 namespace fs = std::filesystem;
 
-fs::path fresh_mech(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vcloe-write-mechanisms-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string mech_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+fs::path fresh_mech(const std::string& name) { return test::fresh_directory("vcloe-write-mechanisms", name); }
+std::string mech_text(const fs::path& p) { return test::file_text(p); }
 
 PoseTrace mech_trace(double x) {
   PoseTrace t;
