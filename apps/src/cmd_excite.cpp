@@ -21,12 +21,15 @@ void add_excite_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   o->robot = defaults::robot_file();
   o->config = defaults::excitation_file();
+  o->experiment = defaults::experiment_file();
   CLI::App* cmd = app.add_subcommand(
       "excite",
       "Optimise a Fourier excitation trajectory (eq. 37) by the observability index (eq. 39) under the joint-range,\n"
       "singularity and joint velocity/acceleration limits; report which parameters it cannot excite.");
   cmd->add_option("--robot", o->robot, "robot file")->capture_default_str();
   cmd->add_option("--config", o->config, "excitation settings (docs/excitation-file.md)")->capture_default_str();
+  cmd->add_option("--experiment", o->experiment, "timing and outer controller the twin checks the motion in")
+      ->capture_default_str();
   add_out_option(cmd, o->out, "trajectory YAML to write (read by run and simulate)")->required();
   const CLI::Option* seed = cmd->add_option("--seed", o->seed, "override the seed of the config");
   cmd->add_option("--plot", o->plot, "plot of the six pose components over time (.png, .svg, .pdf)");
@@ -39,7 +42,7 @@ void add_excite_command(CLI::App& app) {
     o->seed_given = seed->count() > 0;
     o->validate();
     if (!o->plot.empty()) report::check_plot_name(o->plot);
-    IoPlan(o->force).input(o->robot, "--robot").input(o->config, "--config").output(o->out, "--out")
+    IoPlan(o->force).input(o->robot, "--robot").input(o->config, "--config").input(o->experiment, "--experiment").output(o->out, "--out")
         .output(o->plot, "--plot").check();
     const excitation::ExciteRun run = excitation::excite(*o, o->quiet ? nullptr : &std::cerr);
     if (!o->plot.empty()) {

@@ -13,7 +13,8 @@ namespace vcloe::app {
 void add_trajectory_command(CLI::App& app) {
   struct Options : excitation::RandomTrajectoryFileOptions {
     std::string file;
-    bool json = false;
+    bool json = false, twin = false;
+    excitation::TwinCheckFiles twin_files{defaults::excitation_file(), defaults::experiment_file()};
   };
   auto opt = std::make_shared<Options>();
   opt->robot = defaults::robot_file();
@@ -43,9 +44,20 @@ void add_trajectory_command(CLI::App& app) {
   check->add_option("--max-joint-velocity", opt->random.limits.max_joint_velocity, "rad/s")->capture_default_str();
   check->add_option("--max-joint-acceleration", opt->random.limits.max_joint_acceleration, "rad/s^2")
       ->capture_default_str();
+  CLI::Option* twin = check->add_flag("--twin", opt->twin,
+                  "also run it through the twin at the robot file's values, with and without the payload of\n"
+                  "--config's tracking.*, and report how close to the safety stop each comes (docs/excitation-file.md)");
+  check->add_option("--config", opt->twin_files.config, "excitation settings (tracking.*) for --twin")
+      ->capture_default_str()
+      ->needs(twin);
+  check->add_option("--experiment", opt->twin_files.experiment, "timing and outer controller for --twin")
+      ->capture_default_str()
+      ->needs(twin);
   add_json_flag(check, opt->json, "print the report as JSON");
   check->callback([opt] {
-    const excitation::TrajectoryCheck c = excitation::check_trajectory_file(opt->robot, opt->file, opt->random.limits);
+    const excitation::TrajectoryCheck c = excitation::check_trajectory_file(
+        opt->robot, opt->file, opt->random.limits,
+        opt->twin ? std::optional<excitation::TwinCheckFiles>(opt->twin_files) : std::nullopt);
     std::cout << c.report.print(opt->json);
     if (!c.failure.empty()) throw Error(c.failure);
   });

@@ -22,18 +22,16 @@ double violation(const sim::RobotModel& model, const FourierTrajectory& tr, doub
   const int n = std::max(1, static_cast<int>(std::lround(span / period)));
   double v = 0;
   sim::Kinematics<double> k;
+  sim::RobotModel limits = model;
+  limits.min_transmission = std::max(model.min_transmission, lim.min_transmission);
+  limits.min_parallel_conditioning = std::max(model.min_parallel_conditioning, lim.min_parallel_conditioning);
   for (int i = 0; i <= n; ++i) {
     const TrajectorySample s = tr.sample(span * i / n);
     if (!sim::compute_kinematics<double>(model, s.chi, s.v, k)) {
       v += 1.0;
       continue;
     }
-    const sim::PoseCheck pc = sim::check_pose(model, s.chi);
-    v += std::max(0.0, pc.theta.cwiseAbs().maxCoeff() / model.joint_limit - 1);
-    const double tmin = std::max(model.min_transmission, lim.min_transmission);
-    const double cmin = std::max(model.min_parallel_conditioning, lim.min_parallel_conditioning);
-    v += std::max(0.0, 1 - pc.min_transmission / tmin);
-    v += std::max(0.0, 1 - pc.parallel_conditioning / cmin);
+    v += pose_exceedance(limits, s.chi);
     const Vec6d qd = k.J_ad() * s.v, qdd = k.J_ad() * s.v_dot + k.J_ad_dot() * s.v;
     v += std::max(0.0, qd.cwiseAbs().maxCoeff() / lim.max_joint_velocity - 1);
     v += std::max(0.0, qdd.cwiseAbs().maxCoeff() / lim.max_joint_acceleration - 1);
@@ -146,6 +144,7 @@ std::optional<SettingProblem> ExcitationProblem::problem() const {
     return bad("amplitude", "amplitude: expected position in (0, 10] m and angle in (0, pi] rad, got " +
                                 exact_number(max_position_amplitude) + " and " + exact_number(max_angle_amplitude));
   if (auto p = limits.problem()) return p;
+  if (auto p = tracking.problem()) return p;
   return budget_problem(*this);
 }
 
@@ -209,9 +208,10 @@ struct Search {
   const Encoding& enc;
   const std::vector<int>& columns;
   const ExcitationProgress& progress;
+  const TwinLoop* loop;  // the twin's motion checked too (lazily: only a candidate that would be the best)
   std::vector<double> best_x;
   std::string stage = "global";
-  int evaluations = 0;
+  int evaluations = 0, tracking_checks = 0;
   double best_cost = 1e300;
 
   double cost(const std::vector<double>& x) {
@@ -226,6 +226,11 @@ struct Search {
       cost = stack_regressor(model, tr, p.regressor_period, Hx)
                  ? to_cost(p.criterion, evaluate_criteria(Hx, columns, p.scale_columns).value(p.criterion))
                  : 1e6;
+      if (cost < best_cost && cost < 1e3 && loop && p.tracking.enabled) {
+        ++tracking_checks;
+        const TrackingReport t = check_tracking(model, *loop, tr, p.tracking);
+        if (!t.ok) cost = 1e3 + t.exceedance;
+      }
     }
     if (cost < best_cost) {
       best_cost = cost;
@@ -260,11 +265,20 @@ struct Search {
   }
 };
 
-// Fine re-check; shrink towards the offset until every fine sample passes.
-FourierTrajectory shrink_until_feasible(const sim::RobotModel& model, FourierTrajectory tr, const MotionLimits& limits,
-                                        FeasibilityReport& feasibility) {
+// Fine re-check (and the twin's motion, with a loop); shrink towards the offset until both pass.
+FourierTrajectory shrink_until_feasible(const sim::RobotModel& model, FourierTrajectory tr, const ExcitationProblem& p,
+                                        const TwinLoop* loop, ExcitationResult& result) {
+  FeasibilityReport& feasibility = result.feasibility;
   for (int attempt = 0; attempt < 50; ++attempt) {
-    feasibility = check_feasibility(model, tr, limits);
+    feasibility = check_feasibility(model, tr, p.limits);
+    if (feasibility.feasible && loop && p.tracking.enabled) {
+      result.tracking = check_tracking(model, *loop, tr, p.tracking);
+      ++result.tracking_checks;
+      if (!result.tracking->ok) {
+        feasibility.feasible = false;
+        feasibility.reason = result.tracking->reason;
+      }
+    }
     if (feasibility.feasible) break;
     tr.s *= 0.99;
     tr.c *= 0.99;
@@ -276,7 +290,7 @@ FourierTrajectory shrink_until_feasible(const sim::RobotModel& model, FourierTra
 }  // namespace
 
 ExcitationResult optimize_excitation(const sim::RobotModel& model, const ExcitationProblem& p,
-                                     const ExcitationProgress& progress) {
+                                     const ExcitationProgress& progress, const TwinLoop* loop) {
   p.validate(p.source);
   const auto start = std::chrono::steady_clock::now();
   ExcitationResult result;
@@ -292,16 +306,17 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
   result.initial = score.median;
 
   const Encoding enc{p, model.home};
-  Search search{model, p, enc, columns, progress, enc.encode(baseline[score.best])};
+  Search search{model, p, enc, columns, progress, loop, enc.encode(baseline[score.best])};
   nlopt::srand(p.seed);
   search.run(nlopt::GN_CRS2_LM, p.global_evaluations);
   search.stage = "local";
   search.run(nlopt::LN_SBPLX, p.local_evaluations);
   if (search.best_cost >= 1e3)
-    fail(p.source, "no feasible trajectory found within its limits (limits.*, amplitude.*) in " +
+    fail(p.source, "no feasible trajectory found within its limits (limits.*, amplitude.*, tracking.*) in " +
                        std::to_string(p.global_evaluations + p.local_evaluations) + " evaluations (evaluations.*)");
 
-  result.trajectory = shrink_until_feasible(model, enc.decode(search.best_x), p.limits, result.feasibility);
+  result.tracking_checks = search.tracking_checks;
+  result.trajectory = shrink_until_feasible(model, enc.decode(search.best_x), p, loop, result);
   Eigen::MatrixXd Hf;
   stack_regressor(model, result.trajectory, p.regressor_period, Hf);
   result.values = evaluate_criteria(Hf, columns, p.scale_columns);

@@ -8,13 +8,30 @@ namespace vcloe::excitation {
 
 namespace {
 
+// tracking: {enabled, margin, payload: {mass, inertia}, family: {platform, gains}} (tracking.hpp).
+void parse_tracking(const YamlNode& t, TrackingSettings& s) {
+  t.reject_unknown_keys({"enabled", "margin", "payload", "family"});
+  s.enabled = t.get_bool("enabled", s.enabled);
+  s.margin = t.get_double("margin", s.margin);
+  if (auto pl = t.find("payload")) {
+    pl->reject_unknown_keys({"mass", "inertia"});
+    s.payload_mass = pl->get_double("mass", s.payload_mass);
+    if (auto i = pl->find("inertia")) s.payload_inertia = i->as_vector(3);
+  }
+  if (auto f = t.find("family")) {
+    f->reject_unknown_keys({"platform", "gains"});
+    s.platform = f->get_double("platform", s.platform);
+    s.gains = f->get_double("gains", s.gains);
+  }
+}
+
 ExcitationProblem parse_document(const YamlDoc& doc) {
   const std::string& file = doc.file();
   ExcitationProblem p;
   const YamlNode r = doc.root();
   r.reject_unknown_keys({"harmonics", "f0", "optimize_f0", "f0_range", "duration", "criterion", "scale_columns",
                          "qr_eps", "regressor_period", "check_period", "limits", "amplitude", "seed", "evaluations",
-                         "baseline_trajectories", "notes"});
+                         "baseline_trajectories", "tracking", "notes"});
   p.harmonics = r.get_int("harmonics", p.harmonics);
   p.f0 = r.get_double("f0", p.f0);
   p.optimize_f0 = r.get_bool("optimize_f0", p.optimize_f0);
@@ -53,6 +70,7 @@ ExcitationProblem parse_document(const YamlDoc& doc) {
     p.local_evaluations = e->get_int("local", p.local_evaluations);
   }
   p.baseline_trajectories = r.get_int("baseline_trajectories", p.baseline_trajectories);
+  if (auto t = r.find("tracking")) parse_tracking(*t, p.tracking);
   p.source = file;
   p.validate(file);
   return p;

@@ -64,14 +64,29 @@ Report write_random_trajectory(const RandomTrajectoryFileOptions& o) {
   return {json::object(), s.str() + feasibility_text(check_feasibility(robot, tr, o.random.limits))};
 }
 
+namespace {
+nlohmann::json tracking_json(const ExcitationProblem& problem, const ExcitationResult& result);
+std::string tracking_text(const ExcitationProblem& problem, const ExcitationResult& result);
+}  // namespace
+
 TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::string& trajectory_file,
-                                      const MotionLimits& limits) {
+                                      const MotionLimits& limits, const std::optional<TwinCheckFiles>& twin) {
   limits.validate("trajectory check options");
-  const sim::RobotModel robot = sim::load_robot(robot_file).model;
+  const sim::RobotFile robot = sim::load_robot(robot_file);
   const FourierTrajectory tr = load_trajectory(trajectory_file);
-  const FeasibilityReport r = check_feasibility(robot, tr, limits);
-  return {{feasibility_json(r), feasibility_text(r)},
-          r.feasible ? "" : trajectory_file + ": trajectory not feasible: " + r.reason};
+  const FeasibilityReport r = check_feasibility(robot.model, tr, limits);
+  TrajectoryCheck c{{feasibility_json(r), feasibility_text(r)},
+                    r.feasible ? "" : trajectory_file + ": trajectory not feasible: " + r.reason};
+  if (!twin || !r.feasible) return c;
+  ExcitationResult result;
+  const ExcitationProblem p = twin->config.empty() ? ExcitationProblem{} : load_excitation_settings(twin->config);
+  const TwinLoop loop{robot.lambda, twin->experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(twin->experiment)};
+  result.tracking = check_tracking(robot.model, loop, tr, p.tracking);
+  result.tracking_checks = 1;
+  c.report.json["tracking"] = tracking_json(p, result);
+  c.report.text += tracking_text(p, result);
+  if (!result.tracking->ok) c.failure = trajectory_file + ": " + result.tracking->reason;
+  return c;
 }
 
 std::optional<SettingProblem> ExciteOptions::problem() const {
@@ -81,7 +96,7 @@ std::optional<SettingProblem> ExciteOptions::problem() const {
 
 void ExciteOptions::validate(const std::string& where) const {
   // The output first (as always): the file system, so here and not in problem(), which stays pure.
-  check_output_path(out, force, {robot, config});
+  check_output_path(out, force, {robot, config, experiment});
   throw_if(problem(), where);
 }
 
@@ -107,6 +122,29 @@ json unexcited_json(const ColumnReport& columns) {
   return unexcited;
 }
 
+// The result's twin motion per case (tracking.hpp): how close to the safety stop it comes.
+json tracking_json(const ExcitationProblem& problem, const ExcitationResult& result) {
+  json j = {{"enabled", result.tracking.has_value()}, {"required_margin", problem.tracking.margin},
+            {"checks", result.tracking_checks}};
+  if (!result.tracking) return j;
+  j["margin"] = result.tracking->margin;
+  json cases = json::array();
+  for (const TrackingCase& c : result.tracking->cases)
+    cases.push_back({{"name", c.name}, {"margin", c.margin}, {"min_transmission", c.min_transmission},
+                     {"min_parallel_conditioning", c.min_parallel_conditioning}, {"max_abs_theta", c.max_abs_theta}});
+  j["cases"] = cases;
+  return j;
+}
+
+std::string tracking_text(const ExcitationProblem& problem, const ExcitationResult& result) {
+  if (!result.tracking) return "  twin's motion        not checked (tracking.enabled: false)\n";
+  std::ostringstream s;
+  s << "  twin's motion        margin to the safety stop (1 = at the stop; required " << problem.tracking.margin
+    << "), " << result.tracking_checks << " twin checks\n";
+  for (const TrackingCase& c : result.tracking->cases) s << "    " << c.name << ": " << c.margin << "\n";
+  return s.str();
+}
+
 Report excite_report(const ExcitationProblem& problem, const ExcitationResult& result, const std::string& out) {
   Report r;
   r.json = {{"criterion", to_string(problem.criterion)},
@@ -123,6 +161,7 @@ Report excite_report(const ExcitationProblem& problem, const ExcitationResult& r
             {"harmonics", result.trajectory.harmonics()},
             {"seed", problem.seed},
             {"max_abs_theta", result.feasibility.max_abs_theta},
+            {"tracking", tracking_json(problem, result)},
             {"out", out}};
   std::ostringstream s;
   s << "wrote " << out << "\n"
@@ -133,7 +172,8 @@ Report excite_report(const ExcitationProblem& problem, const ExcitationResult& r
     << result.values.condition_number << "\n"
     << "  evaluations          " << result.evaluations << " in " << result.seconds << " s\n"
     << "  columns used         " << result.columns.kept.size() << " of 64\n"
-    << "  cannot excite        " << result.columns.describe() << "\n";
+    << "  cannot excite        " << result.columns.describe() << "\n"
+    << tracking_text(problem, result);
   r.text = s.str();
   return r;
 }
@@ -142,11 +182,13 @@ Report excite_report(const ExcitationProblem& problem, const ExcitationResult& r
 
 ExciteRun excite(const ExciteOptions& o, std::ostream* progress) {
   o.validate();
-  const sim::RobotModel robot = sim::load_robot(o.robot).model;
+  const sim::RobotFile robot = sim::load_robot(o.robot);
   ExciteRun run;
   run.problem = o.config.empty() ? ExcitationProblem{} : load_excitation_settings(o.config);
   if (o.seed >= 0) run.problem.seed = static_cast<std::uint64_t>(o.seed);
-  run.result = optimize_excitation(robot, run.problem, progress_line(progress));
+  // The loop it will run in: the twin at the robot file's values under the experiment's controller.
+  const TwinLoop loop{robot.lambda, o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment)};
+  run.result = optimize_excitation(robot.model, run.problem, progress_line(progress), &loop);
   if (progress) *progress << "\n";
   write_file_atomically(o.out, trajectory_to_yaml(run.result.trajectory), o.force);
   run.report = excite_report(run.problem, run.result, o.out);

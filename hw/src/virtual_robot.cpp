@@ -5,6 +5,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/sim/dynamics.hpp"
 #include "vcloe/sim/kinematics.hpp"
+#include "vcloe/sim/safety.hpp"
 
 namespace vcloe::hw {
 
@@ -43,10 +44,7 @@ VirtualRobot::VirtualRobot(const sim::RobotModel& model, const sim::LambdaVector
       options_(o),
       standing_(standing_pose(model, truth_, start_pose, o)),
       engine_(MujocoRobot::build(model, truth_, standing_, o.engine)) {
-  envelope_ = model;
-  envelope_.joint_limit += o.joint_range_margin;
-  envelope_.min_transmission *= 0.5;
-  envelope_.min_parallel_conditioning *= 0.5;
+  envelope_ = sim::safety_envelope(model, o.joint_range_margin);
   const double Tc = 1.0 / o.controller_hz;
   substeps_ = static_cast<int>(std::lround(Tc / o.engine.timestep));
   if (substeps_ < 1 || std::abs(substeps_ * o.engine.timestep - Tc) > 1e-12)

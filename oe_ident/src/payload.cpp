@@ -6,6 +6,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/sim/payload.hpp"
 
 namespace vcloe::oe_ident {
 
@@ -57,12 +58,7 @@ Payload parse_payload(const std::string& yaml_text, const std::string& name) {
 Payload load_payload(const std::string& file) { return parse_payload(YamlDoc::load(file).root()); }
 
 sim::LambdaVector<double> with_payload(const sim::LambdaVector<double>& lambda, const std::optional<Payload>& payload) {
-  sim::LambdaVector<double> l = lambda;
-  if (payload) {
-    l(sim::platform_index(0)) += payload->mass;
-    for (int k = 0; k < 3; ++k) l(sim::platform_index(1 + k)) += payload->inertia(k);
-  }
-  return l;
+  return payload ? sim::with_platform_payload(lambda, payload->mass, payload->inertia) : lambda;
 }
 
 }  // namespace vcloe::oe_ident

@@ -1,4 +1,5 @@
 #include "vcloe/sim/kinematics.hpp"
+#include "vcloe/sim/safety.hpp"
 
 #include <Eigen/LU>
 #include <Eigen/SVD>
@@ -78,6 +79,14 @@ PoseCheck check_pose(const RobotModel& model, const Vec6d& chi) {
     c.status = PoseStatus::ParallelSingular;
   }
   return c;
+}
+
+RobotModel safety_envelope(const RobotModel& model, double joint_range_margin, double margin_scale) {
+  RobotModel e = model;
+  e.joint_limit += joint_range_margin;
+  e.min_transmission *= margin_scale;
+  e.min_parallel_conditioning *= margin_scale;
+  return e;
 }
 
 ForwardKinematicsResult forward_kinematics(const RobotModel& model, const Vec6d& theta, const Vec6d& guess,

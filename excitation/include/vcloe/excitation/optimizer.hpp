@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "vcloe/excitation/criteria.hpp"
+#include "vcloe/excitation/tracking.hpp"
 
 namespace vcloe::excitation {
 
@@ -31,6 +32,7 @@ struct ExcitationProblem {
   int global_evaluations = 2500;
   int local_evaluations = 1500;
   int baseline_trajectories = 20;  // random feasible trajectories for the 'initial' median
+  TrackingSettings tracking;       // the twin's motion checked too (tracking.hpp), when a TwinLoop is given
   std::string source = "excitation";  // the settings file, named by errors the limits cause
   // The first setting out of range (zero harmonics, bad frequency, ...); validate throws it as
   // vcloe::Error "<where>: <message>" (core/settings.hpp).
@@ -52,13 +54,19 @@ struct ExcitationResult {
   ColumnReport columns;    // what the model structure cannot excite, by name
   CriterionValues values;  // all three criteria of the result
   FeasibilityReport feasibility;  // fine re-check of the result
+  std::optional<TrackingReport> tracking;  // the result's twin motion (with a TwinLoop and tracking.enabled)
+  int tracking_checks = 0;         // twin checks run (each of tracking_runs' cases): candidates that would have become the best
 };
 
 using ExcitationProgress = std::function<void(const std::string& stage, int evaluations, double best)>;
 
-// Throws vcloe::Error if no feasible trajectory exists under the limits.
+// Throws vcloe::Error if no feasible trajectory exists under the limits. With `loop` (and
+// problem.tracking.enabled) a candidate is feasible only if the twin's motion along it passes
+// check_tracking too: checked when it would become the best so far (the twin runs cost ~0.5
+// CPU-s each; the reference's limits, microseconds, are checked on every candidate), and the
+// result is shrunk until both pass. Without `loop`, the reference's limits only.
 ExcitationResult optimize_excitation(const sim::RobotModel& model, const ExcitationProblem& problem,
-                                     const ExcitationProgress& progress = {});
+                                     const ExcitationProgress& progress = {}, const TwinLoop* loop = nullptr);
 
 // Criterion of one trajectory on the given columns (0 if infeasible or unreachable).
 double trajectory_criterion(const sim::RobotModel& model, const FourierTrajectory& trajectory,

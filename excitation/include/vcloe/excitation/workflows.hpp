@@ -32,11 +32,17 @@ struct TrajectoryCheck {
   Report report;
   std::string failure;  // "FILE: trajectory not feasible: REASON", or empty
 };
+// With `twin` (the excitation settings file whose tracking.* is used, and the experiment file),
+// also the twin's motion along it (check_tracking): how close to the safety stop each case comes.
+struct TwinCheckFiles {
+  std::string config, experiment;
+};
 TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::string& trajectory_file,
-                                      const MotionLimits& limits);
+                                      const MotionLimits& limits, const std::optional<TwinCheckFiles>& twin = {});
 
 struct ExciteOptions {
   std::string robot, config, out;  // config: excitation settings (docs/excitation-file.md)
+  std::string experiment;          // the loop the twin checks the motion in (empty: the default experiment)
   long seed = -1;                  // overrides the config's if given (>= 0)
   bool seed_given = false, force = false;
 

@@ -1,0 +1,104 @@
+// excitation/src/tracking.cpp — the candidate through the twin (tracking.hpp).
+#include "vcloe/excitation/tracking.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/servo/twin.hpp"
+#include "vcloe/sim/kinematics.hpp"
+#include "vcloe/sim/payload.hpp"
+#include "vcloe/sim/safety.hpp"
+
+namespace vcloe::excitation {
+
+double pose_exceedance(const sim::RobotModel& limits, const Vec6d& chi) {
+  const sim::PoseCheck pc = sim::check_pose(limits, chi);
+  if (pc.status == sim::PoseStatus::Unreachable) return 1.0;
+  double v = std::max(0.0, pc.theta.cwiseAbs().maxCoeff() / limits.joint_limit - 1);
+  v += std::max(0.0, 1 - pc.min_transmission / limits.min_transmission);
+  v += std::max(0.0, 1 - pc.parallel_conditioning / limits.min_parallel_conditioning);
+  return v;
+}
+
+std::optional<SettingProblem> TrackingSettings::problem() const {
+  auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
+  if (!(margin >= 1 && margin <= 10))
+    return bad("tracking.margin", "tracking.margin: expected 1 to 10 times the safety stop's singularity margins, got " +
+                                      exact_number(margin));
+  if (!(payload_mass >= 0 && payload_mass <= 1e4))
+    return bad("tracking.payload.mass", "tracking.payload.mass: expected 0 to 10^4 kg, got " + exact_number(payload_mass));
+  for (int k = 0; k < 3; ++k)
+    if (!(payload_inertia(k) >= 0 && payload_inertia(k) <= 1e4))
+      return bad("tracking.payload.inertia", "tracking.payload.inertia: expected moments in [0, 10^4] kg*m^2, got " +
+                                                 exact_number(payload_inertia(k)));
+  if (!(platform >= 0 && platform < 10) || !(gains >= 0 && gains < 1))
+    return bad("tracking.family", "tracking.family: expected platform in [0, 10) and gains in [0, 1), got " +
+                                      exact_number(platform) + " and " + exact_number(gains));
+  return std::nullopt;
+}
+
+void TrackingSettings::validate(const std::string& where) const { throw_if(problem(), where); }
+
+std::vector<TrackingRun> tracking_runs(const sim::LambdaVector<double>& priors, const TrackingSettings& s) {
+  std::vector<TrackingRun> runs{{"priors", priors}};
+  if (s.payload_mass > 0) runs.push_back({"priors + payload", sim::with_platform_payload(priors, s.payload_mass, s.payload_inertia)});
+  if (s.platform > 0 || s.gains > 0) {
+    sim::LambdaVector<double> l = priors;
+    for (int k = 0; k < 4; ++k) l(sim::platform_index(k)) *= 1 + s.platform;
+    for (int g : {sim::kGainP, sim::kGainI, sim::kGainD}) l(g) *= 1 - s.gains;
+    runs.push_back({"heavier, softer + payload", sim::with_platform_payload(l, s.payload_mass, s.payload_inertia)});
+  }
+  return runs;
+}
+
+namespace {
+
+// One case: the twin's motion along the prepared reference, each exposure's true pose checked.
+TrackingCase run_case(const sim::RobotModel& model, const sim::RobotModel& envelope, const TwinLoop& loop,
+                      const servo::PreparedReference& ref, const TrackingRun& run) {
+  TrackingCase c;
+  c.name = run.name;
+  const servo::LoopResult<double> r = servo::simulate_twin<double>(model, run.lambda, ref, loop.experiment.outer);
+  c.ran = r.ok;
+  c.failure = r.failure;
+  const sim::RobotModel stop = sim::safety_envelope(model);
+  for (const Vec6d& chi : r.true_pose) {
+    c.exceedance += pose_exceedance(envelope, chi);
+    const sim::PoseCheck pc = sim::check_pose(stop, chi);
+    c.min_transmission = std::min(c.min_transmission, pc.min_transmission);
+    c.min_parallel_conditioning = std::min(c.min_parallel_conditioning, pc.parallel_conditioning);
+    c.max_abs_theta = std::max(c.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());
+  }
+  c.margin = std::min(c.min_transmission / stop.min_transmission,
+                      c.min_parallel_conditioning / stop.min_parallel_conditioning);
+  return c;
+}
+
+}  // namespace
+
+TrackingReport check_tracking(const sim::RobotModel& model, const TwinLoop& loop, const FourierTrajectory& trajectory,
+                              const TrackingSettings& s) {
+  TrackingReport report;
+  // The stop's envelope with the settings' margin: the robot file's joint range (the stop's less
+  // its widening), singularity margins `margin` times the stop's.
+  const sim::RobotModel envelope = sim::safety_envelope(model, 0.0, sim::kSafetyStopMarginScale * s.margin);
+  const servo::PreparedReference ref = servo::prepare_reference(model, loop.experiment.timing, trajectory);
+  for (const TrackingRun& run : tracking_runs(loop.lambda, s)) {
+    TrackingCase c = run_case(model, envelope, loop, ref, run);
+    const double e = c.exceedance + (c.ran ? 0.0 : 1e3);
+    report.exceedance += e;
+    report.margin = std::min(report.margin, c.margin);
+    if (e > 0 && report.ok) {
+      report.ok = false;
+      report.reason = "the twin's motion (" + c.name + ") " +
+                      (c.ran ? "comes within " + exact_number(s.margin) + " times the safety stop's singularity margins "
+                               "or leaves the joint range (margin " + exact_number(c.margin) + ")"
+                             : "stops: " + c.failure);
+    }
+    report.cases.push_back(std::move(c));
+  }
+  return report;
+}
+
+}  // namespace vcloe::excitation
