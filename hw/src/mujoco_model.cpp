@@ -28,6 +28,19 @@ using Quat = Eigen::Quaterniond;
 
 std::string num(double x) { return exact_number(x); }
 std::string vec(const Vec3d& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
+
+// The platform's inertial element: MuJoCo takes a body's inertia at its centre of mass. Lambda's
+// platform moments are about E (its first moments m c place the centre at c in E), so with c != 0
+// the tensor about c, I_E - m (|c|^2 1 - c c^T), is written in full (sim::platform_inertia_at_com).
+std::string platform_inertial(const sim::LambdaVector<double>& L) {
+  const std::string mass = num(L(sim::platform_index(0)));
+  if (L.segment<3>(sim::first_moment_index(0)) == Vec3d::Zero())
+    return "<inertial pos=\"" + vec(Vec3d::Zero()) + "\" mass=\"" + mass + "\" diaginertia=\"" + num(L(1)) + " " + num(L(2)) + " " +
+           num(L(3)) + "\"/>";
+  const Mat3d I = sim::platform_inertia_at_com(L);
+  return "<inertial pos=\"" + vec(sim::platform_com(L)) + "\" mass=\"" + mass + "\" fullinertia=\"" + num(I(0, 0)) +
+         " " + num(I(1, 1)) + " " + num(I(2, 2)) + " " + num(I(0, 1)) + " " + num(I(0, 2)) + " " + num(I(1, 2)) + "\"/>";
+}
 std::string quat(const Mat3d& R) {
   const Quat q(R);
   return num(q.w()) + " " + num(q.x()) + " " + num(q.y()) + " " + num(q.z());
@@ -203,8 +216,7 @@ MujocoRobot MujocoRobot::build(const sim::RobotModel& model, const sim::LambdaVe
   const Mat3d R = rotation_of<double>(pose);
   x << "    <body name=\"platform\" pos=\"" << vec(pose.head<3>()) << "\" quat=\"" << quat(R) << "\">\n"
     << "      <freejoint name=\"platform\"/>\n"
-    << "      <inertial pos=\"" << vec(o.platform_com) << "\" mass=\"" << num(L(sim::platform_index(0))) << "\" diaginertia=\""
-    << num(L(1)) << " " << num(L(2)) << " " << num(L(3)) << "\"/>\n    </body>\n";
+    << "      " << platform_inertial(L) << "\n    </body>\n";
   for (int i = 0; i < sim::kLegs; ++i) {
     const sim::Leg& leg = model.legs[i];
     const auto& g = k.geometry[i];

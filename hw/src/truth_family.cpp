@@ -108,19 +108,25 @@ void realistic_kinematics(sim::RobotModel& m, std::uint64_t seed, const TruthFam
   for (int k = 3; k < 6; ++k) m.marker_frame(k) = draw.within(f.marker_angle);
 }
 
+// The realistic departures of the rig's own stream (camera-to-base, latency) and the platform's
+// centre of mass in E drawn last from it (first moments of the robot file since the model has
+// them; the stream and the order are those of the truths drawn before: a seed draws the same c).
+void realistic_rig(std::uint64_t seed, const TruthFamily& f, VirtualRig& rig, Vec3d& platform_com) {
+  Draw draw(seed ^ 0xa54ff53a5f1d36f1ULL);
+  for (int k = 0; k < 3; ++k) rig.camera_from_base_error(k) = draw.gaussian(f.base_position);
+  for (int k = 3; k < 6; ++k) rig.camera_from_base_error(k) = draw.gaussian(f.base_angle);
+  rig.latency_offset = draw.between(f.latency_low, f.latency_high);
+  rig.latency_jitter = f.latency_jitter;
+  for (int k = 0; k < 3; ++k) platform_com(k) = draw.within(f.com);
+}
+
 }  // namespace
 
 VirtualRig random_rig(std::uint64_t seed, const TruthFamily& f) {
   f.validate("truth family");
   VirtualRig rig;
-  if (f.realistic) {
-    Draw draw(seed ^ 0xa54ff53a5f1d36f1ULL);
-    for (int k = 0; k < 3; ++k) rig.camera_from_base_error(k) = draw.gaussian(f.base_position);
-    for (int k = 3; k < 6; ++k) rig.camera_from_base_error(k) = draw.gaussian(f.base_angle);
-    rig.latency_offset = draw.between(f.latency_low, f.latency_high);
-    rig.latency_jitter = f.latency_jitter;
-    for (int k = 0; k < 3; ++k) rig.platform_com(k) = draw.within(f.com);
-  }
+  Vec3d platform_com = Vec3d::Zero();
+  if (f.realistic) realistic_rig(seed, f, rig, platform_com);
   if (f.unmodelled) rig.backlash = f.backlash;
   rig.validate("truth family: seed " + std::to_string(seed));
   return rig;
@@ -148,7 +154,13 @@ sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, co
       leg.link_length += draw.within(f.tolerance);
     }
   }
-  if (f.realistic) realistic_kinematics(truth.model, seed, f);
+  if (f.realistic) {
+    realistic_kinematics(truth.model, seed, f);
+    VirtualRig rig;
+    Vec3d c;
+    realistic_rig(seed, f, rig, c);
+    for (int k = 0; k < 3; ++k) l(sim::first_moment_index(k)) = l(sim::platform_index(0)) * c(k);
+  }
   truth.model.name = priors.model.name + "-truth-" + std::to_string(seed) + (f.far ? "-far" : "") +
                      (f.unmodelled ? "-unmodelled" : "") + (f.realistic ? "-realistic" : "");
   if (const auto issues = sim::check_physical_consistency(l); !issues.empty())

@@ -12,7 +12,7 @@ bool VirtualRig::camera_departs() const {
   return camera_from_base_error != Vec6d::Zero() || latency_offset != 0 || latency_jitter != 0;
 }
 
-bool VirtualRig::any() const { return camera_departs() || platform_com != Vec3d::Zero() || backlash != 0; }
+bool VirtualRig::any() const { return camera_departs() || backlash != 0; }
 
 std::optional<SettingProblem> VirtualRig::problem() const {
   auto bad = [](const std::string& key, const std::string& what) {
@@ -25,7 +25,6 @@ std::optional<SettingProblem> VirtualRig::problem() const {
   if (!(latency_jitter >= 0 && latency_jitter <= 0.05 / 3))  // the bound printed is the one compared
     return bad("latency_jitter", "expected a standard deviation in [0, " + exact_number(0.05 / 3) +
                                      "] s (3 sigma within 0.05 s), got " + exact_number(latency_jitter));
-  if (!(platform_com.cwiseAbs().maxCoeff() <= 0.05)) return bad("platform_com", "expected at most 0.05 m per coordinate");
   if (!(backlash >= 0 && backlash <= 0.02)) return bad("backlash", "expected a play in [0, 0.02] rad");
   if (!(backlash_torque > 0 && backlash_torque <= 100)) return bad("backlash_torque", "expected a torque in (0, 100] N*m");
   return std::nullopt;
@@ -43,7 +42,9 @@ VirtualRig read_virtual_rig(const YamlNode& root) {
   rig.latency_offset = n->get_double("latency_offset", 0);
   rig.source = n->has("latency_offset") ? n->at("latency_offset").where() : n->where();
   rig.latency_jitter = n->get_double("latency_jitter", 0);
-  if (auto v = n->find("platform_com")) rig.platform_com = v->as_vector(3);
+  if (auto v = n->find("platform_com"))  // a model parameter since the twin has it
+    v->fail("moved to the robot file: write its first moments m c as 'inertia.platform_first_moment' (kg*m; "
+            "docs/robot-file.md)");
   rig.backlash = n->get_double("backlash", 0);
   rig.backlash_torque = n->get_double("backlash_torque", rig.backlash_torque);
   if (const auto p = rig.problem()) n->at(p->key.substr(std::string("virtual_rig.").size())).fail(p->message.substr(p->key.size() + 2));
@@ -66,9 +67,7 @@ std::string virtual_rig_to_yaml(const VirtualRig& r) {
   o << "virtual_rig:  # read by the virtual robot only (docs/virtual-robot.md)\n  camera_from_base_error: ";
   vec(r.camera_from_base_error);
   o << "\n  latency_offset: " << exact_number(r.latency_offset) << "\n  latency_jitter: " << exact_number(r.latency_jitter)
-    << "\n  platform_com: ";
-  vec(r.platform_com);
-  o << "\n  backlash: " << exact_number(r.backlash) << "\n  backlash_torque: " << exact_number(r.backlash_torque) << "\n";
+    << "\n  backlash: " << exact_number(r.backlash) << "\n  backlash_torque: " << exact_number(r.backlash_torque) << "\n";
   return o.str();
 }
 

@@ -54,13 +54,10 @@ VirtualRobot::VirtualRobot(const sim::RobotModel& model, const sim::LambdaVector
 
 // The robot has been standing at the start pose with its drives enabled: their integrals hold
 // it against gravity (the truth's holding torques, computed with the analytic model of the
-// truth; MuJoCo's equilibrium differs from it by the engines' difference only). A platform
-// centre of mass off E is outside the analytic model: then MuJoCo's own inverse dynamics.
+// truth; MuJoCo's equilibrium differs from it by the engines' difference only).
 void VirtualRobot::start_holding(const Vec6d& pose) {
   Vec6d tau_hold;
-  if (options_.engine.platform_com != Vec3d::Zero())
-    tau_hold = engine_.inverse_dynamics(pose, Vec6d::Zero(), Vec6d::Zero());
-  else if (!sim::holding_torques<double>(model_, pose, sim::XiVector<double>(truth_.head<sim::kNumXi>()), tau_hold))
+  if (!sim::holding_torques<double>(model_, pose, sim::XiVector<double>(truth_.head<sim::kNumXi>()), tau_hold))
     fail("virtual robot", "the start pose is not reachable by the truth's kinematics");
   const double li = truth_(sim::kGainI);
   if (li != 0 && options_.start_holding) integral_ = tau_hold / li;

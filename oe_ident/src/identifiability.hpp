@@ -37,7 +37,7 @@ std::vector<int> analyse_solution(const Eigen::MatrixXd& J, const ParameterMap& 
 // The columns `kept` of J.
 Eigen::MatrixXd kept_columns(const Eigen::MatrixXd& J, const std::vector<int>& kept);
 
-// A covariance of the kept coordinates mapped to Lambda (67 x 67) through dLambda/ddelta.
+// A covariance of the kept coordinates mapped to Lambda (70 x 70) through dLambda/ddelta.
 Eigen::MatrixXd lambda_covariance(const Eigen::MatrixXd& cov_kept, const std::vector<int>& kept, const ParameterMap& map,
                                   const std::vector<double>& delta);
 

@@ -25,7 +25,7 @@ sim::LambdaVector<double> ParameterMap::lambda(const double* d) const {
       platform = true;
       continue;
     }
-    const double v = co.log ? std::exp(d[c]) : d[c];
+    const double v = co.log ? std::exp(d[c]) : co.scale * d[c];
     for (int m : co.members) l(m) = v;
   }
   if (platform) {
@@ -46,7 +46,7 @@ Eigen::MatrixXd ParameterMap::jacobian(const double* d) const {
         if (a != co.platform_moment) P(sim::platform_index(1 + a), c) = Lk;  // I_a = sum of the other L's
       continue;
     }
-    const double dv = co.log ? std::exp(d[c]) : 1.0;
+    const double dv = co.log ? std::exp(d[c]) : co.scale;
     for (int m : co.members) P(m, c) = dv;
   }
   return P;
@@ -74,7 +74,7 @@ std::vector<double> ParameterMap::initial(const sim::LambdaVector<double>& prior
     double mean = 0;
     for (int m : co.members) mean += prior(m) / static_cast<double>(co.members.size());
     // A zero friction prior starts at 1e-3 (N*m, N*m*s/rad): the log form needs a positive start.
-    d[static_cast<std::size_t>(c)] = co.log ? std::log(std::max(mean, co.floor)) : mean;
+    d[static_cast<std::size_t>(c)] = co.log ? std::log(std::max(mean, co.floor)) : mean / co.scale;
   }
   return d;
 }
@@ -132,7 +132,8 @@ ParameterMap build_parameter_map(const sim::LambdaVector<double>& base, const st
     }
     ParameterMap::Coord c;
     c.members = {k};
-    c.log = true;  // every kind: masses, moments, gains positive; friction non-negative
+    c.log = reg[k].kind != sim::ParameterKind::FirstMoment;  // masses, moments, gains positive; friction >= 0
+    if (!c.log) c.scale = base(sim::platform_index(0)) * kFirstMomentLength;  // signed, 0 when symmetric
     c.floor = friction_kind(reg[k].kind) ? 1e-3 : 0.0;
     map.coords.push_back(c);
   }

@@ -12,11 +12,15 @@ namespace vcloe::oe_ident {
 // moments and gains stay positive, friction non-negative, and no bounds are needed: bounded
 // steps cost Ceres Jacobians in a line search); the platform's principal moments, when all three
 // are free, through L = (Iy + Iz - Ix)/2 etc. (Ix = Ly + Lz, ...), so any delta gives moments
-// obeying the triangle inequalities.
+// obeying the triangle inequalities. The platform's first moments m c are signed and 0 for a
+// symmetric platform: linear coordinates, m c = scale * delta with scale = m_p (start) x 0.01 m, so
+// the weak prior's sigma on delta is 0.7 cm of centre of mass.
+inline constexpr double kFirstMomentLength = 0.01;  // m: the offset of the centre of mass per unit of delta
 struct ParameterMap {
   struct Coord {
     std::vector<int> members;  // registry indices sharing this value
     bool log = true;
+    double scale = 1;          // linear coordinates: value = scale * delta
     int platform_moment = -1;  // 0..2 for the platform L coordinates
     double floor = 0;          // smallest starting value (log coordinates of a zero prior)
     bool latency = false;      // the latency offset's coordinate (no Lambda entry, members empty)
@@ -37,7 +41,7 @@ struct ParameterMap {
 
   int size() const { return static_cast<int>(coords.size()); }
   sim::LambdaVector<double> lambda(const double* delta) const;
-  Eigen::MatrixXd jacobian(const double* delta) const;  // d Lambda / d delta, 67 x size() (latency column 0)
+  Eigen::MatrixXd jacobian(const double* delta) const;  // d Lambda / d delta, 70 x size() (latency column 0)
   std::vector<double> initial(const sim::LambdaVector<double>& prior) const;  // delta representing prior
   double latency_offset(const double* delta) const;      // s
   double latency_derivative(const double* delta) const;  // d offset / d delta_c (0 when not fitted)

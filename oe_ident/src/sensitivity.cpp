@@ -45,7 +45,7 @@ struct StageLinearization {
 // dr/d[chi; v] is one Jet evaluation of the closure-vector inverse dynamics (no M, no
 // factorisation inside the Jets); the rest reuses the nominal M factorisation.
 // [[gnu::flatten]]: every call inside (the ceres::Jet arithmetic of the closure-vector inverse
-// dynamics) is inlined; GCC 12 otherwise leaves the Jet operations as calls. The 67-parameter
+// dynamics) is inlined; GCC 12 otherwise leaves the Jet operations as calls. The 70-parameter
 // Jacobian of the 20 s run: 32.5 -> 22.7 G instructions (callgrind), about 30 % less time.
 // Not under AddressSanitizer: instrumenting the one flattened function took GCC 12 more than
 // 30 minutes (docs/robustness.md, "Sanitizers").

@@ -45,14 +45,14 @@ ParameterMap fit_map(const Context& cx, const sim::LambdaVector<double>& base, c
 // far the weak prior moved each value, in its sigma: dd = -H^-1 g_prior with
 // g_prior = (delta - delta_start) / prior_log_sigma^2.
 struct Uncertainty {
-  Eigen::MatrixXd total, camera;  // 67 x 67
-  Eigen::VectorXd prior_shift;    // 67, in Lambda units
+  Eigen::MatrixXd total, camera;  // 70 x 70
+  Eigen::VectorXd prior_shift;    // 70, in Lambda units
   double latency_var = 0, latency_var_camera = 0, latency_prior_shift = 0;  // s^2, s^2, s
 };
 
 Uncertainty solution_uncertainty(const Context& cx, const Fit& fit, const Eigen::MatrixXd& J, const std::vector<int>& kept);
 
-// The 67 parameters' entries of the result (and identified_count), then the latency offset's.
+// The 70 parameters' entries of the result (and identified_count), then the latency offset's.
 void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitStatus& st, const Uncertainty& u,
                        const IdentificationOptions& o, IdentificationResult& result);
 void report_latency(const Context& cx, const Fit& fit, const FitStatus& st, const Uncertainty& u,

@@ -48,6 +48,7 @@ const char* family_name(sim::ParameterKind k) {
     case sim::ParameterKind::GainP: return "lp";
     case sim::ParameterKind::GainI: return "li";
     case sim::ParameterKind::GainD: return "ld";
+    case sim::ParameterKind::FirstMoment: return "first moments";  // signed: not searched by a log factor
   }
   return "";
 }

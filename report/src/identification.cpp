@@ -148,7 +148,7 @@ void print_rms(const IdentificationReport& r, std::ostream& out) {
 }
 
 void print_parameters(const IdentificationReport& r, std::ostream& out) {
-  out << "\nparameters (Table 2 form): " << r.identified_count << " of 67 identified; sigma covers camera noise, "
+  out << "\nparameters (Table 2 form): " << r.identified_count << " of " << r.parameters.size() << " identified; sigma covers camera noise, "
          "coloured residuals and sub-fit disagreement (docs/identification.md)\n"
       << "  name      prior         value         sigma     rel    95 % interval              status\n";
   for (const auto& p : r.parameters) {
@@ -164,7 +164,7 @@ void print_parameters(const IdentificationReport& r, std::ostream& out) {
 
 void print_latency(const IdentificationReport& r, std::ostream& out) {
   const LatencyEntry& l = r.latency;
-  out << "\nlatency offset (true - configured latency, not one of the 67): " << l.value * 1e3 << " ms";
+  out << "\nlatency offset (true - configured latency, not one of the 70): " << l.value * 1e3 << " ms";
   if (l.fitted)
     out << " +- " << l.sigma * 1e3 << " ms (camera noise alone " << l.sigma_camera * 1e3 << " ms; bounds "
         << l.low * 1e3 << " ... " << l.high * 1e3 << " ms)";

@@ -1,5 +1,5 @@
 // The identification report's one writer and one reader (identification.hpp). The reader checks
-// in the order the HTML report did before it was typed (the keys it needs, then the 67
+// in the order the HTML report did before it was typed (the keys it needs, then the 70
 // parameters, then the rest), so that its first complaint stays the same.
 #include <algorithm>
 #include <cmath>
@@ -19,7 +19,7 @@ using Node = vcloe::JsonNode;
 
 // What a missing key says: the file was not written by this vcloe.
 // How far below zero a correlation matrix's smallest eigenvalue may be from rounding alone: the
-// report's 67 x 67 at most, each entry written to 17 digits, is positive semi-definite to ~1e-14.
+// report's 70 x 70 at most, each entry written to 17 digits, is positive semi-definite to ~1e-14.
 constexpr double kCorrelationEigenTolerance = 1e-6;
 
 constexpr const char* kMissingHint = "(not written by `vcloe identify`, or by an older vcloe? run it again)";

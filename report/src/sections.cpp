@@ -60,8 +60,8 @@ std::string report_summary(const IdentificationReport& r) {
       << html_escape(a.verdict) << ".</b> " << html_escape(a.summary) << "</p>\n<table>";
   h << "<tr><th>anchor</th><td>" << html_escape(r.anchor) << "</td></tr>";
   h << "<tr><th>fit</th><td>" << r.iterations << " Levenberg-Marquardt iterations, " << html_number(r.seconds, 3) << " s; "
-    << r.identified_count << " of 67 parameters identified; " << html_escape(r.termination) << "</td></tr>";
-  const LatencyEntry& l = r.latency;  // a nuisance parameter, not one of the 67
+    << r.identified_count << " of " << r.parameters.size() << " parameters identified; " << html_escape(r.termination) << "</td></tr>";
+  const LatencyEntry& l = r.latency;  // a nuisance parameter, not one of the 70
   h << "<tr><th>latency offset</th><td>" << html_number(l.value * 1e3, 4) << " ms";
   if (l.fitted)
     h << " &plusmn; " << html_number(l.sigma * 1e3, 2) << " ms (camera noise alone " << html_number(l.sigma_camera * 1e3, 2)

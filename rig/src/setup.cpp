@@ -104,7 +104,6 @@ hw::VirtualRobotOptions virtual_robot_options(const ExperimentSetup& s, const hw
   hw::VirtualRobotOptions opt = base;
   opt.controller_hz = s.experiment.timing.controller_hz;
   opt.start_command = s.reference.start_theta;
-  opt.engine.platform_com = departures.platform_com;
   opt.backlash = departures.backlash;
   opt.backlash_torque = departures.backlash_torque;
   return opt;

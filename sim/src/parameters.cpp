@@ -25,6 +25,9 @@ std::vector<ParameterInfo> build_registry() {
   for (int i = 0; i < kLegs; ++i)
     r.push_back({"fv" + std::to_string(i + 1), "N*m*s/rad", ParameterKind::Viscous, BodyKind::Wrench, i,
                  "viscous friction of actuated joint " + std::to_string(i + 1)});
+  for (int k = 0; k < 3; ++k)
+    r.push_back({std::string("m") + "xyz"[k] + "_p", "kg*m", ParameterKind::FirstMoment, BodyKind::Platform, -1,
+                 std::string("first moment m c_") + "xyz"[k] + " of the platform about E (c: its centre of mass in E)"});
   r.push_back({"lp", "N*m/rad", ParameterKind::GainP, BodyKind::Platform, -1, "inner joint PID proportional gain"});
   r.push_back({"li", "N*m/(rad*s)", ParameterKind::GainI, BodyKind::Platform, -1, "inner joint PID integral gain"});
   r.push_back({"ld", "N*m*s/rad", ParameterKind::GainD, BodyKind::Platform, -1, "inner joint PID derivative gain"});

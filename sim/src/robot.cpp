@@ -1,8 +1,11 @@
 #include "vcloe/sim/robot.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+
+#include <Eigen/Eigenvalues>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -135,12 +138,37 @@ void read_environment(const YamlNode& root, RobotModel& model) {
   }
 }
 
+// The platform's first moments m c (kg*m, optional): its centre of mass c small (E moved by what
+// the drawings leave out), inside the platform (below the platform joints' largest radius) and,
+// where consistency is required, with an inertia about c that a body can have.
+void read_first_moment(const YamlNode& n, const RobotModel& model, bool consistent, LambdaVector<double>& lambda) {
+  const Vec3d h = read_vec3(n);
+  for (int k = 0; k < 3; ++k) lambda(first_moment_index(k)) = h(k);
+  const Vec3d c = platform_com(lambda);
+  const std::string got = " (c = first moment / mass = [" + exact_number(c.x()) + ", " + exact_number(c.y()) + ", " +
+                          exact_number(c.z()) + "] m)";
+  if (!(c.cwiseAbs().maxCoeff() <= kMaxPlatformCom))
+    n.fail("expected the platform's centre of mass within 0.05 m of E per coordinate" + got);
+  double radius = 0;
+  for (const Leg& leg : model.legs) radius = std::max(radius, leg.platform_joint.norm());
+  if (!(c.norm() < radius))
+    n.fail("expected the platform's centre of mass inside the platform, |c| below the platform joints' radius " +
+           exact_number(radius) + " m" + got);
+  if (!consistent) return;
+  const Vec3d I = Eigen::SelfAdjointEigenSolver<Mat3d>(platform_inertia_at_com(lambda)).eigenvalues();
+  if (!moments_consistent(I))
+    n.fail("inconsistent inertia: the platform's principal moments about its centre of mass [" + exact_number(I(0)) +
+           ", " + exact_number(I(1)) + ", " + exact_number(I(2)) +
+           "] kg*m^2 are not positive or violate the triangle inequality" + got);
+}
+
 // Inertial parameters -> Xi.
-void read_inertia(const YamlNode& inertia, bool consistent, LambdaVector<double>& lambda) {
-  inertia.reject_unknown_keys({"platform", "wrenches", "links"});
+void read_inertia(const YamlNode& inertia, const RobotModel& model, bool consistent, LambdaVector<double>& lambda) {
+  inertia.reject_unknown_keys({"platform", "platform_first_moment", "wrenches", "links"});
   const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
   require_positive_body(inertia.at("platform"), platform, consistent);
   for (int k = 0; k < 4; ++k) lambda(platform_index(k)) = platform(k);
+  if (auto h = inertia.find("platform_first_moment")) read_first_moment(*h, model, consistent, lambda);
   const auto wrenches = read_per_leg_body(inertia.at("wrenches"));
   const auto links = read_per_leg_body(inertia.at("links"));
   for (int i = 0; i < kLegs; ++i) {
@@ -213,7 +241,7 @@ RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   for (int i = 0; i < kLegs; ++i) read_leg(legs.at(static_cast<std::size_t>(i)), model.legs[i]);
   read_environment(root, model);
   read_marker_frame(root, model);
-  read_inertia(root.at("inertia"), consistent, file.lambda);
+  read_inertia(root.at("inertia"), model, consistent, file.lambda);
   read_friction(root.at("friction"), model, file.lambda);
   read_drive_pid(root, file.lambda);
   read_home(root.at("home"), model);
@@ -267,6 +295,14 @@ std::string robot_to_yaml(const RobotModel& m, const LambdaVector<double>& lambd
   o << "\ncom:\n  wrench: " << num(m.wrench_com) << "\n  link: " << num(m.link_com) << "\n";
   o << "inertia:  # [m, Ix, Iy, Iz] per body\n  platform: ";
   vec(lambda.segment<4>(platform_index(0)));
+  const Vec3d h = lambda.segment<3>(first_moment_index(0));
+  if (h != Vec3d::Zero()) {  // written only when set: files without it stay as they were
+    const Vec3d c = 1e3 * platform_com(lambda);
+    o << "\n  platform_first_moment: ";
+    vec(h);
+    o << "  # m c (kg*m): centre of mass c = [" << std::setprecision(4) << c.x() << ", " << c.y() << ", " << c.z()
+      << "] mm in E" << std::setprecision(6);
+  }
   o << "\n  wrenches:\n";
   for (int i = 0; i < kLegs; ++i) {
     o << "    - ";
@@ -322,6 +358,13 @@ std::vector<std::string> check_physical_consistency(const LambdaVector<double>& 
     }
   };
   body(platform_index(0));
+  if (lambda.segment<3>(first_moment_index(0)) != Vec3d::Zero() && lambda(platform_index(0)) > 0) {
+    const Vec3d c = platform_com(lambda);
+    if (!(c.cwiseAbs().maxCoeff() <= kMaxPlatformCom))
+      issues.push_back("mx_p, my_p, mz_p: the platform's centre of mass (first moments / m_p) is more than 0.05 m off E");
+    else if (!moments_consistent(Eigen::SelfAdjointEigenSolver<Mat3d>(platform_inertia_at_com(lambda)).eigenvalues()))
+      issues.push_back("the platform's principal moments about its centre of mass violate the triangle inequality");
+  }
   for (int i = 0; i < kLegs; ++i) body(wrench_index(i, 0));
   for (int i = 0; i < kLegs; ++i) body(link_index(i, 0));
   for (int i = 0; i < kLegs; ++i) {
@@ -351,6 +394,16 @@ FileRecord calibrated_from(const std::string& text) {
     return {rest.substr(0, open), rest.substr(open + 10, rest.size() - open - 11)};
   }
   return {};
+}
+
+Vec3d platform_com(const LambdaVector<double>& lambda) {
+  return lambda.segment<3>(first_moment_index(0)) / lambda(platform_index(0));
+}
+
+Mat3d platform_inertia_at_com(const LambdaVector<double>& lambda) {
+  const Vec3d c = platform_com(lambda);
+  const Mat3d I_E = lambda.segment<3>(platform_index(1)).asDiagonal();
+  return I_E - lambda(platform_index(0)) * (c.squaredNorm() * Mat3d::Identity() - c * c.transpose());
 }
 
 Vec6d encoder_offsets(const RobotModel& model) {

@@ -2,7 +2,7 @@
 // docs/report.md): one self-contained HTML file — every figure embedded, nothing fetched —
 // with every parameter in its table, the verdict, the inputs' hashes and the validation; in a
 // real browser (headless Chromium, tests/apps/report_browser.py) it renders, every image loads,
-// the console is clean and the parameter table has 67 rows. Bad inputs are refused naming the
+// the console is clean and the parameter table has 70 rows (one per parameter of Lambda). Bad inputs are refused naming the
 // file and key; an existing report is not overwritten without --force.
 #include <gtest/gtest.h>
 
@@ -76,7 +76,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
     for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count(body, "<tr class="), 67);
+  EXPECT_EQ(count(body, "<tr class="), vcloe::sim::kNumLambda);
   EXPECT_NE(html.find("Model adequacy: "), std::string::npos);
   EXPECT_NE(html.find("SHA-256 "), std::string::npos);
   EXPECT_NE(html.find("Validation on fresh trajectories"), std::string::npos);
@@ -101,7 +101,7 @@ TEST(CliReport, RendersInHeadlessChromiumWithEveryImageAndNoConsoleError) {
   const Identified r = identified("browser");
   const fs::path shot = r.dir / "screenshot.png";
   const std::string cmd = "/usr/bin/python3 " + std::string(VCLOE_SOURCE_DIR) + "/tests/apps/report_browser.py " +
-                          r.html.string() + " " + shot.string() + " --rows 67 2>&1";
+                          r.html.string() + " " + shot.string() + " --rows " + std::to_string(vcloe::sim::kNumLambda) + " 2>&1";
   const int status = std::system(cmd.c_str());
   EXPECT_EQ(status, 0) << cmd;
 }

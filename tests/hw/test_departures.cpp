@@ -92,31 +92,37 @@ TEST(Departures, WithItsStartCommandTheRobotStandsWhereItsEncodersReadIt) {
   EXPECT_LT((hold(robot, U, 500) - start).head<3>().norm(), 1e-7);
 }
 
-// The platform's centre of mass off E: its weight has a moment about E that the drives carry.
-// MuJoCo's holding torques differ from those with the centre at E by exactly the joint torques of
-// that moment (J_ad^T dtau = [0; (R c) x m g] up to the sign convention of G), and the robot
-// holding them stands still (its drives start with them, as with the centre at E).
+// The platform's centre of mass off E (the robot file's first moments m c): its weight has a
+// moment about E that the drives carry. MuJoCo's holding torques differ from those with the centre
+// at E by exactly the joint torques of that moment (J_ad^T dtau = [0; (R c) x m g] up to the sign
+// convention of G), the model's holding torques are MuJoCo's (the model has the first moments
+// too), and the robot holding them stands still (its drives start with them).
 TEST(Departures, APlatformCentreOfMassOffEIsCarriedByTheDrives) {
   const sim::RobotFile t = default_truth();
   const Vec6d home = t.model.home;
   std::vector<std::string> adjustments;
   const sim::LambdaVector<double> l = hw::engine_consistent(t.model, t.lambda, adjustments);
-  hw::MujocoOptions with_com;
-  with_com.platform_com = Vec3d(3e-3, -2e-3, 1e-3);
+  const Vec3d c(3e-3, -2e-3, 1e-3);
+  sim::LambdaVector<double> with_com = l, truth_with_com = t.lambda;
+  for (int k = 0; k < 3; ++k) {
+    with_com(sim::first_moment_index(k)) = l(sim::platform_index(0)) * c(k);
+    truth_with_com(sim::first_moment_index(k)) = t.lambda(sim::platform_index(0)) * c(k);
+  }
   hw::MujocoRobot at_e = hw::MujocoRobot::build(t.model, l, home, {});
-  hw::MujocoRobot off = hw::MujocoRobot::build(t.model, l, home, with_com);
-  const Vec6d dtau = off.inverse_dynamics(home, Vec6d::Zero(), Vec6d::Zero()) -
-                     at_e.inverse_dynamics(home, Vec6d::Zero(), Vec6d::Zero());
+  hw::MujocoRobot off = hw::MujocoRobot::build(t.model, with_com, home, {});
+  const Vec6d tau_off = off.inverse_dynamics(home, Vec6d::Zero(), Vec6d::Zero());
+  const Vec6d dtau = tau_off - at_e.inverse_dynamics(home, Vec6d::Zero(), Vec6d::Zero());
   sim::Kinematics<double> k;
   ASSERT_TRUE(sim::compute_kinematics<double>(t.model, home, Vec6d::Zero(), k));
   const Vec6d wrench = k.J_ad().transpose() * dtau;
-  const Vec3d moment = (rotation_of<double>(home) * with_com.platform_com).cross(l(sim::platform_index(0)) * t.model.gravity);
+  const Vec3d moment = (rotation_of<double>(home) * c).cross(l(sim::platform_index(0)) * t.model.gravity);
   EXPECT_LT(wrench.head<3>().norm(), 1e-6 * moment.norm());
   EXPECT_LT(std::min((wrench.tail<3>() - moment).norm(), (wrench.tail<3>() + moment).norm()), 1e-6 * moment.norm());
+  Vec6d tau_model;
+  ASSERT_TRUE(sim::holding_torques<double>(t.model, home, sim::XiVector<double>(with_com.head<sim::kNumXi>()), tau_model));
+  EXPECT_LT((tau_model - tau_off).norm(), 1e-6 * dtau.norm()) << (tau_model - tau_off).transpose();
 
-  hw::VirtualRobotOptions o;
-  o.engine.platform_com = with_com.platform_com;
-  hw::VirtualRobot robot(t.model, t.lambda, home, o);
+  hw::VirtualRobot robot(t.model, truth_with_com, home, {});
   EXPECT_LT((hold(robot, ik(t.model, home), 1000) - home).head<3>().norm(), 1e-7);
 }
 
@@ -148,7 +154,8 @@ TEST(Departures, RealisticTruthsAreSeededWithinTheirMagnitudesOnTheSameDynamics)
   hw::TruthFamily f;
   f.realistic = true;
   const sim::RobotFile plain = hw::random_truth(p, 11), t = hw::random_truth(p, 11, f);
-  EXPECT_EQ(plain.lambda, t.lambda);
+  EXPECT_EQ(plain.lambda.head<sim::first_moment_index(0)>(), t.lambda.head<sim::first_moment_index(0)>());
+  EXPECT_EQ(plain.lambda.tail<3>(), t.lambda.tail<3>());  // the gains
   EXPECT_EQ(sim::robot_to_yaml(t.model, t.lambda), sim::robot_to_yaml(hw::random_truth(p, 11, f).model, t.lambda));
   EXPECT_NE(sim::robot_to_yaml(t.model, t.lambda), sim::robot_to_yaml(hw::random_truth(p, 12, f).model, t.lambda));
   double geometry = 0, encoder = 0;
@@ -171,7 +178,9 @@ TEST(Departures, RealisticTruthsAreSeededWithinTheirMagnitudesOnTheSameDynamics)
   EXPECT_GE(rig.latency_offset, f.latency_low);
   EXPECT_LE(rig.latency_offset, f.latency_high);
   EXPECT_EQ(rig.latency_jitter, f.latency_jitter);
-  EXPECT_LE(rig.platform_com.cwiseAbs().maxCoeff(), f.com);
+  EXPECT_LE(sim::platform_com(t.lambda).cwiseAbs().maxCoeff(), f.com * (1 + 1e-12));
+  EXPECT_GT(sim::platform_com(t.lambda).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(sim::platform_com(plain.lambda), Vec3d::Zero());
   EXPECT_GT(rig.camera_from_base_error.head<3>().norm(), 0.0);
   EXPECT_LT(rig.camera_from_base_error.head<3>().cwiseAbs().maxCoeff(), 5 * f.base_position);
   EXPECT_EQ(rig.backlash, 0.0);  // backlash is --unmodelled's
@@ -183,6 +192,7 @@ TEST(Departures, RealisticTruthsAreSeededWithinTheirMagnitudesOnTheSameDynamics)
   // ... nor the calibration keys: a plain truth is written as before issue #24.
   EXPECT_EQ(sim::robot_to_yaml(plain.model, plain.lambda).find("encoder_offset"), std::string::npos);
   EXPECT_EQ(sim::robot_to_yaml(plain.model, plain.lambda).find("marker_frame"), std::string::npos);
+  EXPECT_EQ(sim::robot_to_yaml(plain.model, plain.lambda).find("platform_first_moment"), std::string::npos);
 
   // Written and read back by the truth file's readers (robot file, then its virtual_rig section).
   const auto dir = std::filesystem::temp_directory_path() / "vcloe-departures-test";
@@ -200,7 +210,6 @@ TEST(Departures, RealisticTruthsAreSeededWithinTheirMagnitudesOnTheSameDynamics)
   // The virtual robot stands on it where its drives hold the priors' start command.
   hw::VirtualRobotOptions vo;
   vo.start_command = ik(p.model, p.model.home);
-  vo.engine.platform_com = rig.platform_com;
   hw::VirtualRobot robot(back.model, back.lambda, p.model.home, vo);
   EXPECT_TRUE(robot.step(*vo.start_command)) << robot.failure();
 }
@@ -222,4 +231,9 @@ TEST(Departures, OutOfRangeMagnitudesAndSectionsAreNamed) {
   EXPECT_NE(msg.find("at most 0.05 s"), std::string::npos) << msg;
   const YamlDoc typo = YamlDoc::parse("virtual_rig:\n  latency: 0.002\n", "truth.yaml");
   EXPECT_NE(test::error_of([&] { hw::read_virtual_rig(typo.root()); }).find("unknown key"), std::string::npos);
+  // The centre of mass is the robot file's since the model has it: the old key names the new one.
+  const YamlDoc com = YamlDoc::parse("virtual_rig:\n  platform_com: [0.003, 0, 0]\n", "truth.yaml");
+  const std::string moved = test::error_of([&] { hw::read_virtual_rig(com.root()); });
+  EXPECT_NE(moved.find("truth.yaml:2: key 'virtual_rig.platform_com'"), std::string::npos) << moved;
+  EXPECT_NE(moved.find("inertia.platform_first_moment"), std::string::npos) << moved;
 }

@@ -101,7 +101,7 @@ TEST(Identify, MismatchedTraceIsAClearError) {
 TEST(Identify, RecoversPlatformInertiaFrictionAndGainsWithAKnownMassAnchor) {
   // Legs known (fixed at the truth): the platform's moments, the 12 friction coefficients and
   // the three gains start from the priors and must come back to the truth from a noise-free
-  // trace. (The full 67-parameter default problem runs in `vcloe identify`; its figures are
+  // trace. (The full 70-parameter default problem runs in `vcloe identify`; its figures are
   // in the closing notes and docs/identification.md.)
   const auto ref = reference(record(4.0, 1.33), 5);
   const sim::LambdaVector<double> t = truth();

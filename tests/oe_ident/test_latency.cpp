@@ -177,7 +177,7 @@ TEST(LatencyOffset, IdentifyRecoversItAndTheDynamicsAsWellAsWithItKnown) {
     EXPECT_GT(l.sigma, 0.0);
     EXPECT_FALSE(known.latency.fitted);
     EXPECT_EQ(known.latency.value, offset);
-    int identified = 0;  // the offset is not one of the 67: the count is Lambda's
+    int identified = 0;  // the offset is not one of the 70: the count is Lambda's
     for (const ParameterResult& p : fitted.parameters) identified += p.identified;
     EXPECT_EQ(fitted.identified_count, identified);
     EXPECT_LE(identified, static_cast<int>(fitted_parameters().size()));

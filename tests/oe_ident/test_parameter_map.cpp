@@ -51,6 +51,31 @@ TEST(ParameterMap, InitialIsTheInverseOfLambdaForTheDefaultSpecification) {
     EXPECT_NEAR(back(k), prior(k), 1e-12 * std::abs(prior(k))) << sim::parameter_registry()[k].name;
 }
 
+// The platform's first moments are signed and 0 on a symmetric platform: linear coordinates
+// (m c = m_p x 1 cm x delta), a zero prior starts at delta 0 and a negative value stays negative
+// (a log coordinate could hold neither).
+TEST(ParameterMap, FirstMomentsAreLinearCoordinatesThatHoldZeroAndNegativeValues) {
+  const std::vector<ParameterSpec> spec(sim::kNumLambda);  // all free
+  sim::LambdaVector<double> prior = positive_priors();
+  prior(sim::first_moment_index(1)) = -0.05;
+  const ParameterMap map = build_parameter_map(prior, free_as(spec), spec);
+  const std::vector<double> d = map.initial(prior);
+  const sim::LambdaVector<double> back = map.lambda(d.data());
+  const Eigen::MatrixXd P = map.jacobian(d.data());
+  const double scale = prior(sim::platform_index(0)) * kFirstMomentLength;
+  for (int c = 0; c < map.size(); ++c) {
+    const auto& co = map.coords[static_cast<std::size_t>(c)];
+    if (co.members.front() < sim::first_moment_index(0) || co.members.front() > sim::first_moment_index(2)) continue;
+    const int k = co.members.front();
+    EXPECT_FALSE(co.log);
+    EXPECT_NEAR(back(k), prior(k), 1e-15) << sim::parameter_registry()[k].name;
+    EXPECT_DOUBLE_EQ(d[static_cast<std::size_t>(c)], prior(k) / scale);
+    EXPECT_DOUBLE_EQ(P(k, c), scale);
+  }
+  EXPECT_EQ(back(sim::first_moment_index(0)), 0.0);
+  EXPECT_LT(back(sim::first_moment_index(1)), 0.0);
+}
+
 TEST(ParameterMap, FixedEntriesKeepTheirBaseValueWhateverDelta) {
   const auto spec = default_specification();
   sim::LambdaVector<double> base = positive_priors();
@@ -71,8 +96,8 @@ TEST(ParameterMap, FixedEntriesKeepTheirBaseValueWhateverDelta) {
 TEST(ParameterMap, TiedEntriesShareOneCoordinateAndMoveTogether) {
   std::vector<ParameterSpec> spec(sim::kNumLambda);  // all free
   for (int leg : {1, 4}) spec[sim::viscous_index(leg)] = {Mode::Tied, 7};
-  const ParameterMap untied = build_parameter_map(positive_priors(), free_as(std::vector<ParameterSpec>(67)),
-                                                  std::vector<ParameterSpec>(67));
+  const ParameterMap untied = build_parameter_map(positive_priors(), free_as(std::vector<ParameterSpec>(sim::kNumLambda)),
+                                                  std::vector<ParameterSpec>(sim::kNumLambda));
   const ParameterMap map = build_parameter_map(positive_priors(), free_as(spec), spec);
   EXPECT_EQ(map.size(), untied.size() - 1);
   int tied_coord = -1;

@@ -1,6 +1,6 @@
 // Specification of oe_ident/sensitivity: the forward sensitivities of the closed-loop twin are
 // the exact derivatives of simulate_twin (central finite differences), for every one of the
-// 67 parameters, and the nominal trace is the twin's.
+// 70 parameters, and the nominal trace is the twin's.
 #include <gtest/gtest.h>
 
 #include "../sim/sim_fixtures.hpp"
@@ -27,6 +27,9 @@ sim::LambdaVector<double> test_lambda() {
     l(sim::coulomb_index(i)) = 0.15;
     l(sim::viscous_index(i)) = 0.2;
   }
+  // The platform's centre of mass off E (c = 3, -2, 1 mm): its first moments' columns and their
+  // effect on every other column are checked too.
+  for (int k = 0; k < 3; ++k) l(sim::first_moment_index(k)) = l(sim::platform_index(0)) * 1e-3 * (k == 0 ? 3 : k == 1 ? -2 : 1);
   return l;
 }
 }  // namespace
@@ -35,7 +38,7 @@ TEST(Sensitivity, NominalTraceIsTheTwins) {
   const auto ref = short_reference(0.5);
   const auto lambda = test_lambda();
   const auto s = oe_ident::simulate_twin_sensitivity(default_robot(), lambda, ref, servo::OuterGains{},
-                                                     Eigen::MatrixXd::Identity(67, 3));
+                                                     Eigen::MatrixXd::Identity(sim::kNumLambda, 3));
   const auto t = servo::simulate_twin<double>(default_robot(), lambda, ref, servo::OuterGains{});
   ASSERT_TRUE(s.trace.ok && t.ok);
   ASSERT_EQ(s.trace.true_pose.size(), t.true_pose.size());
@@ -43,13 +46,13 @@ TEST(Sensitivity, NominalTraceIsTheTwins) {
     EXPECT_LT((s.trace.true_pose[j] - t.true_pose[j]).norm(), 1e-13);
 }
 
-TEST(Sensitivity, MatchesCentralFiniteDifferencesForAll67Parameters) {
+TEST(Sensitivity, MatchesCentralFiniteDifferencesForAll70Parameters) {
   const auto ref = short_reference(0.6);
   const auto lambda = test_lambda();
   const auto s = oe_ident::simulate_twin_sensitivity(default_robot(), lambda, ref, servo::OuterGains{},
-                                                     Eigen::MatrixXd::Identity(67, 67));
+                                                     Eigen::MatrixXd::Identity(sim::kNumLambda, sim::kNumLambda));
   ASSERT_TRUE(s.trace.ok);
-  for (int p = 0; p < 67; ++p) {
+  for (int p = 0; p < sim::kNumLambda; ++p) {
     const double h = 1e-3 * std::max(std::abs(lambda(p)), 1e-3);
     sim::LambdaVector<double> up = lambda, down = lambda;
     up(p) += h;
@@ -74,7 +77,7 @@ TEST(Sensitivity, LiteralOuterLawToo) {
   g.literal = true;
   const auto lambda = test_lambda();
   const int p = sim::kGainI;
-  const auto s = oe_ident::simulate_twin_sensitivity(default_robot(), lambda, ref, g, Eigen::MatrixXd::Identity(67, 67));
+  const auto s = oe_ident::simulate_twin_sensitivity(default_robot(), lambda, ref, g, Eigen::MatrixXd::Identity(sim::kNumLambda, sim::kNumLambda));
   const double h = 1e-3;
   sim::LambdaVector<double> up = lambda, down = lambda;
   up(p) += h;
@@ -91,25 +94,28 @@ TEST(Sensitivity, GoldenJacobianAtThePriorsIsThatRecordedBeforeTheRedesign) {
   // default excitation, recorded before the loop was rebuilt as components (issue #12; every
   // 10th frame in tests/data/golden/). Equal within 1e-9 of each column's largest entry;
   // columns the poses cannot see (rounding noise, below 1e-6 of the largest entry) within 1e-9
-  // of that floor.
+  // of that floor. Recorded before Lambda had the platform's first moments: its columns 64-66
+  // (the gains) are Lambda's 67-69 now (the first moments' own: the finite differences above).
   const auto tr = excitation::load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/config/excitation-default.yaml");
   auto first_2s = tr;  // the same trajectory, run for its first 2 s only
   first_2s.duration = 2.0;
   const auto ref = servo::prepare_reference(default_robot(), servo::LoopTiming{}, first_2s);
   const auto s = oe_ident::simulate_twin_sensitivity(default_robot(), test::default_priors(), ref, servo::OuterGains{},
-                                                     Eigen::MatrixXd::Identity(67, 67), 2);
+                                                     Eigen::MatrixXd::Identity(sim::kNumLambda, sim::kNumLambda), 2);
   ASSERT_TRUE(s.trace.ok) << s.trace.failure;
   ASSERT_EQ(s.d_pose.size(), 200u);
   std::ifstream in(std::string(VCLOE_SOURCE_DIR) + "/tests/data/golden/jacobian_priors_2s.every10.txt");
   Eigen::MatrixXd golden(120, 67), now(120, 67);
   for (int row = 0; row < 120; ++row) {
     for (int k = 0; k < 67; ++k) ASSERT_TRUE(in >> golden(row, k));
-    now.row(row) = s.d_pose[static_cast<std::size_t>(10 * (row / 6))].row(row % 6);
+    const Eigen::MatrixXd& d = s.d_pose[static_cast<std::size_t>(10 * (row / 6))];
+    now.row(row) << d.row(row % 6).head(sim::first_moment_index(0)), d.row(row % 6).tail(3);
   }
   const double largest = golden.cwiseAbs().maxCoeff();
   for (int k = 0; k < 67; ++k) {
     const double scale = std::max(golden.col(k).cwiseAbs().maxCoeff(), 1e-6 * largest);
-    EXPECT_LE((now.col(k) - golden.col(k)).cwiseAbs().maxCoeff(), 1e-9 * scale) << sim::parameter_registry()[k].name;
+    EXPECT_LE((now.col(k) - golden.col(k)).cwiseAbs().maxCoeff(), 1e-9 * scale)
+        << sim::parameter_registry()[k < sim::first_moment_index(0) ? k : k + 3].name;
   }
 }
 

@@ -135,8 +135,8 @@ TEST(IdentificationReport, AMissingKeyOrParameterIsRefusedAsWrittenByAnotherProg
   j.erase("seconds");
   EXPECT_EQ(refusal(j).rfind("m.report.json: key 'seconds': missing (not written by `vcloe identify`", 0), 0u) << refusal(j);
   j = report::to_json(sample());
-  j["parameters"].erase(66);
-  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters': expected an array of 67", 0), 0u) << refusal(j);
+  j["parameters"].erase(static_cast<std::size_t>(sim::kNumLambda - 1));
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters': expected an array of " + std::to_string(sim::kNumLambda), 0), 0u) << refusal(j);
   j = report::to_json(sample());
   j["inputs"]["robot"] = nullptr;
   EXPECT_EQ(refusal(j), "m.report.json: key 'inputs.robot': missing (not written by `vcloe identify`, or by an older vcloe? run it again)");
@@ -149,7 +149,7 @@ TEST(IdentificationReport, AMissingKeyOrParameterIsRefusedAsWrittenByAnotherProg
   EXPECT_EQ(refusal(j), "m.report.json: key 'latency_offset.sigma': expected a non-negative number, got -1e-05");
   j = report::to_json(sample());
   j["correlation"]["matrix"][1] = {0.5};
-  EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[1]': expected an array of 23, got [0.5]");
+  EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[1]': expected an array of 24, got [0.5]");
 }
 
 // The correlation matrix read back as the writer makes it: over the parameters with a sigma,
@@ -177,11 +177,11 @@ TEST(IdentificationReport, ACorrelationMatrixNoWriterMakesIsRefusedNamingTheKey)
       << refusal(j);
   j = good;
   j["correlation"]["parameters"][1] = j["correlation"]["parameters"][0];  // a name twice
-  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'correlation.parameters': expected the 23 parameters with a sigma", 0), 0u)
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'correlation.parameters': expected the 24 parameters with a sigma", 0), 0u)
       << refusal(j);
   j = good;
   j["correlation"]["parameters"].erase(3);  // one fewer than have a sigma
-  EXPECT_NE(refusal(j).find("key 'correlation.parameters': expected the 23 parameters"), std::string::npos) << refusal(j);
+  EXPECT_NE(refusal(j).find("key 'correlation.parameters': expected the 24 parameters"), std::string::npos) << refusal(j);
 }
 
 // Whatever a writer holds, a non-finite number is refused naming the file and key before

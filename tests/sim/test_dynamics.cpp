@@ -78,6 +78,64 @@ TEST(InverseDynamics, ClosureVectorFormEqualsTheMassMatrixPath) {
   }
 }
 
+// The platform's centre of mass off E (its first moments m c, c = 5 mm here): the regressor is
+// still the exact matrix of the inverse dynamics (its columns mx_p, my_p, mz_p), the closure-
+// vector form agrees, gravity is the gradient of the potential energy with the centre at E + R c,
+// the energy balance holds, and the offset changes the torques (it is not ignored somewhere).
+XiVector<double> xi_with_com(const XiVector<double>& xi) {
+  XiVector<double> out = xi;
+  const Vec3d c(5e-3, -3e-3, 4e-3);
+  for (int k = 0; k < 3; ++k) out(first_moment_index(k)) = xi(platform_index(0)) * c(k);
+  return out;
+}
+
+TEST(Regressor, GammaTimesXiEqualsInverseDynamicsWithThePlatformCentreOfMassOffE) {
+  const RobotModel& m = default_robot();
+  std::mt19937 rng(21);
+  const XiVector<double> xi = xi_with_com(test_xi());
+  double worst = 0, worst_direct = 0, effect = 0;
+  for (int n = 0; n < 40; ++n) {
+    const State s = random_state(rng);
+    Vec6d tau, direct, at_e;
+    Regressor<double> Gamma;
+    ASSERT_TRUE(inverse_dynamics<double>(m, s.chi, s.v, s.v_dot, xi, tau));
+    ASSERT_TRUE(inverse_dynamics_direct<double>(m, s.chi, s.v, s.v_dot, xi, direct));
+    ASSERT_TRUE(inverse_dynamics<double>(m, s.chi, s.v, s.v_dot, test_xi(), at_e));
+    ASSERT_TRUE(regressor<double>(m, s.chi, s.v, s.v_dot, Gamma));
+    worst = std::max(worst, rel_err(Vec6d(Gamma * xi), tau));
+    worst_direct = std::max(worst_direct, rel_err(direct, tau));
+    effect = std::max(effect, rel_err(at_e, tau));
+  }
+  EXPECT_LE(worst, 1e-10);
+  EXPECT_LE(worst_direct, 1e-12);
+  EXPECT_GT(effect, 1e-3);
+  Regressor<double> Gamma;  // the first moments' columns are not zero
+  ASSERT_TRUE(regressor<double>(m, m.home, Vec6d::Zero(), Vec6d::Zero(), Gamma));
+  EXPECT_GT(Gamma.col(first_moment_index(0)).norm(), 1.0);
+}
+
+TEST(Gravity, IsTheGradientOfPotentialEnergyWithThePlatformCentreOfMassOffE) {
+  const RobotModel& m = default_robot();
+  std::mt19937 rng(22);
+  const XiVector<double> xi = xi_with_com(test_xi());
+  auto V = [&](const Vec6d& chi) {
+    Kinematics<double> k;
+    EXPECT_TRUE(compute_geometry<double>(m, chi, k));
+    return potential_energy<double>(m, chi, k, xi);
+  };
+  for (int n = 0; n < 30; ++n) {
+    const Vec6d chi = test::random_feasible_pose(m, rng), v = test::random_twist(rng);
+    Kinematics<double> k;
+    ASSERT_TRUE(compute_kinematics<double>(m, chi, v, k));
+    DynamicsTerms<double> d;
+    compute_dynamics_terms<double>(m, k, v, xi, d);
+    EXPECT_LE((d.M - d.M.transpose()).norm(), 1e-12 * d.M.norm());
+    const double h = 1e-6;
+    const double dV = (V(test::advance_pose(chi, v, h)) - V(test::advance_pose(chi, v, -h))) / (2 * h);
+    EXPECT_NEAR(d.G.dot(v), dV, 1e-6 * std::max(1.0, std::abs(dV)));
+  }
+}
+
 TEST(Regressor, StructurallyUnexcitableColumnsAreZero) {
   // Vertical parallel axes: a wrench only spins about s, so its Ix, Iy never enter; links do
   // not spin about their axis, so their Iz never enters (docs/model.md).
@@ -149,11 +207,10 @@ TEST(ForwardDynamics, InvertsInverseDynamics) {
   }
 }
 
-TEST(PowerBalance, EnergyChangeEqualsActuatorMinusFrictionWorkUnderPidHold) {
-  // 2 s of PID-held motion towards a moving target. Integrate [x; W] with RK4 where
-  // W_dot = tau_a . theta_dot - tau_joint . theta_dot; then (T + V)(t) - (T + V)(0) = W(t).
+// 2 s of PID-held motion towards a moving target. Integrate [x; W] with RK4 where
+// W_dot = tau_a . theta_dot - tau_joint . theta_dot; then (T + V)(t) - (T + V)(0) = W(t).
+void expect_power_balance(const XiVector<double>& xi) {
   const RobotModel& m = default_robot();
-  const XiVector<double> xi = test_xi();
   const double kp = test::default_priors()(kGainP), ki = test::default_priors()(kGainI), kd = test::default_priors()(kGainD);
   const double dt_ctrl = 1e-3, dt = 1e-4;
   using Aug = Eigen::Matrix<double, 13, 1>;
@@ -210,6 +267,12 @@ TEST(PowerBalance, EnergyChangeEqualsActuatorMinusFrictionWorkUnderPidHold) {
   ASSERT_GT(abs_work, 1e-3);  // the test moved the robot
   EXPECT_LE(worst / abs_work, 1e-6) << "worst energy mismatch " << worst << " J, |work| " << abs_work << " J";
 }
+
+TEST(PowerBalance, EnergyChangeEqualsActuatorMinusFrictionWorkUnderPidHold) { expect_power_balance(test_xi()); }
+
+// The velocity terms of the platform's first moment (omega x (omega x h_O) and the off-diagonal
+// blocks of M_p) conserve energy with its potential energy as well.
+TEST(PowerBalance, HoldsWithThePlatformCentreOfMassOffE) { expect_power_balance(xi_with_com(test_xi())); }
 
 TEST(JetInstantiation, ForwardDynamicsDerivativesMatchFiniteDifferences) {
   using Jet = ceres::Jet<double, 13>;

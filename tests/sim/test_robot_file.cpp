@@ -134,6 +134,44 @@ TEST(RobotFile, EncoderOffsetAndMarkerFrameOutOfRangeAreNamed) {
   EXPECT_NE(msg.find("expected a list of 6 numbers"), std::string::npos) << msg;
 }
 
+// The platform's first moments (inertia.platform_first_moment, kg*m): optional, written only when
+// set, read back exactly; a centre of mass out of range, outside the platform or with an inertia
+// about it no body has refused at the key.
+TEST(RobotFile, PlatformFirstMomentRoundTripsAndIsOptional) {
+  LambdaVector<double> l = test::default_priors();
+  EXPECT_EQ(robot_to_yaml(test::default_robot(), l).find("platform_first_moment"), std::string::npos);
+  EXPECT_EQ(platform_com(l), Vec3d::Zero());
+  l.segment<3>(first_moment_index(0)) << 0.06, -0.03, 0.072;  // c = 2.5, -1.25, 3 mm at 24 kg
+  const std::string text = robot_to_yaml(test::default_robot(), l);
+  EXPECT_NE(text.find("centre of mass c = [2.5, -1.25, 3] mm in E"), std::string::npos) << text;
+  const RobotFile back = parse_robot(text, "com.yaml");
+  EXPECT_EQ(back.lambda, l);
+  EXPECT_EQ(robot_to_yaml(back.model, back.lambda), text);
+  EXPECT_NEAR((platform_com(l) - Vec3d(2.5e-3, -1.25e-3, 3e-3)).norm(), 0, 1e-15);
+  // The tensor about c by the parallel-axis theorem: I_E - m (|c|^2 1 - c c^T).
+  const Mat3d Ic = platform_inertia_at_com(l);
+  EXPECT_NEAR(Ic(0, 0), l(platform_index(1)) - 24.0 * (1.25e-3 * 1.25e-3 + 3e-3 * 3e-3), 1e-15);
+  EXPECT_NEAR(Ic(0, 1), 24.0 * 2.5e-3 * -1.25e-3, 1e-15);
+}
+
+TEST(RobotFile, PlatformFirstMomentOutOfRangeIsNamed) {
+  const std::string at = "\n  wrenches:";
+  std::string msg = error_for(at, "\n  platform_first_moment: [0, 1.44, 0]" + at);  // c_y = 60 mm at 24 kg
+  EXPECT_NE(msg.find("key 'inertia.platform_first_moment'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("within 0.05 m of E"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("0.06"), std::string::npos) << msg;
+  // c_z = 50 mm: about it Ix = Iy = 0.178 - 24 * 0.05^2 = 0.118 kg*m^2, whose sum is below Iz = 0.35.
+  EXPECT_NO_THROW(parse_robot(std::regex_replace(default_text(), std::regex(at), "\n  platform_first_moment: [0, 0, 1.2]" + at), "r"));
+  msg = error_for(at, "\n  platform_first_moment: [0, 0, 1.2]" + at, true);
+  EXPECT_NE(msg.find("key 'inertia.platform_first_moment'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("triangle inequality"), std::string::npos) << msg;
+  msg = error_for(at, "\n  platform_first_moment: [0, 0]" + at);
+  EXPECT_NE(msg.find("key 'inertia.platform_first_moment'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected a list of 3 numbers"), std::string::npos) << msg;
+  msg = error_for(at, "\n  platform_first_moment: [0, nan, 0]" + at);
+  EXPECT_NE(msg.find("key 'inertia.platform_first_moment[1]'"), std::string::npos) << msg;
+}
+
 TEST(RobotFile, MissingKeyIsNamed) {
   const std::string msg = error_for(R"(\n    link_length: [0-9.]+)", "");
   EXPECT_NE(msg.find("legs[0]"), std::string::npos) << msg;
@@ -242,9 +280,9 @@ TEST(RobotFile, MissingFileIsNamed) {
   }
 }
 
-TEST(ParameterRegistry, HasThe67ParametersOfLambdaInPaperOrder) {
+TEST(ParameterRegistry, HasThe70ParametersOfLambdaInPaperOrder) {
   const auto& r = parameter_registry();
-  ASSERT_EQ(r.size(), 67u);
+  ASSERT_EQ(r.size(), 70u);
   EXPECT_EQ(r[0].name, "m_p");
   EXPECT_EQ(r[wrench_index(0, 0)].name, "m_w1");
   EXPECT_EQ(r[wrench_index(5, 3)].name, "Iz_w6");
@@ -253,6 +291,11 @@ TEST(ParameterRegistry, HasThe67ParametersOfLambdaInPaperOrder) {
   EXPECT_EQ(r[viscous_index(5)].name, "fv6");
   EXPECT_EQ(r[kGainD].name, "ld");
   EXPECT_EQ(parameter_index("fv6"), 63);
+  EXPECT_EQ(parameter_index("mx_p"), first_moment_index(0));  // the platform's first moments, after friction
+  EXPECT_EQ(r[first_moment_index(2)].name, "mz_p");
+  EXPECT_EQ(r[first_moment_index(1)].unit, "kg*m");
+  EXPECT_EQ(first_moment_index(2) + 1, kNumXi);
+  EXPECT_EQ(kGainP, kNumXi);
   EXPECT_EQ(parameter_index("nope"), -1);
   for (const auto& p : r) EXPECT_FALSE(p.unit.empty()) << p.name;
 }

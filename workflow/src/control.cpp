@@ -100,7 +100,7 @@ Report predict_summary(const control::Prediction& p, const std::string& band) {
 
 control::XiCovariance xi_covariance(const report::IdentificationReport& rep, const std::string& file) {
   if (rep.parameters.size() != static_cast<std::size_t>(sim::kNumLambda))
-    fail(file, "expected the 67 parameters of the registry");
+    fail(file, "expected the " + std::to_string(sim::kNumLambda) + " parameters of the registry");
   control::XiCovariance C = control::XiCovariance::Zero();
   for (int i = 0; i < sim::kNumXi; ++i) {
     C(i, i) = rep.parameters[i].sigma * rep.parameters[i].sigma;

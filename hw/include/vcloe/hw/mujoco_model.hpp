@@ -29,9 +29,6 @@ struct MujocoOptions {
   // Loop-closure softness: time constant as a multiple of the timestep, and impedance.
   double solref_timesteps = 2.0;
   double solimp = 0.9999;
-  // The platform's centre of mass in E (m). Zero: at E, as the twin's model has it (no platform
-  // first moments in Lambda); a realistic truth moves it (hw/virtual_rig.hpp).
-  Vec3d platform_com = Vec3d::Zero();
 };
 
 // MuJoCo needs physically consistent bodies. Table 1 priors are not (wrench and link moments

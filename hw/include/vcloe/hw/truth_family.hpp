@@ -60,8 +60,9 @@ struct TruthFamily {
 // throws vcloe::Error if the family is invalid or a drawn truth would not.
 sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& family = {});
 // The rig departures of the same truth (its `virtual_rig:` section): with `realistic` the
-// camera-to-base residual, latency and centre of mass, with `unmodelled` the backlash; none
-// otherwise. Its own stream: the robot file's draws do not depend on it.
+// camera-to-base residual and latency, with `unmodelled` the backlash; none otherwise. Its own
+// stream: the robot file's draws do not depend on it. (The centre of mass, drawn last from this
+// stream, goes to the truth's robot file as first moments: random_truth.)
 VirtualRig random_rig(std::uint64_t seed, const TruthFamily& family = {});
 
 // `vcloe truth random`: a truth drawn around the robot file `priors` and written to `out` as a

@@ -10,7 +10,8 @@
 // file's geometry (MuJoCo is built from it), each encoder's zero offset (Leg::encoder_offset:
 // the drives servo on the encoder, so the crank settles at command - offset), backlash in the
 // gears (the motor-side encoder leads the crank by half the play in the torque's direction) and
-// the platform's centre of mass off E (MujocoOptions::platform_com).
+// the platform's centre of mass off E (RobotModel::platform_com: MuJoCo's platform body, as the
+// twin's model has it).
 #include <optional>
 #include <string>
 #include <vector>

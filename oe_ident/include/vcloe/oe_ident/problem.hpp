@@ -138,7 +138,7 @@ struct LatencyResult {
 
 struct IdentificationResult {
   sim::LambdaVector<double> lambda;     // identified (fixed entries at their priors/anchor)
-  std::vector<ParameterResult> parameters;  // all 67, registry order
+  std::vector<ParameterResult> parameters;  // all 70, registry order
   std::vector<std::array<double, 6>> before_rms, after_rms;  // per experiment, mm and mrad
   int iterations = 0;
   double seconds = 0;
@@ -146,7 +146,7 @@ struct IdentificationResult {
   StartRecord start;               // what the start search did (convergence.hpp)
   ConvergenceCheck convergence;    // converged or stuck, and why (convergence.hpp)
   double jacobian_cost_ratio = 0;  // one Jacobian evaluation / one residual evaluation (wall)
-  int identified_count = 0;        // of the 67 parameters of Lambda (the latency offset is not one)
+  int identified_count = 0;        // of the 70 parameters of Lambda (the latency offset is not one)
   LatencyResult latency;           // the pose stream's latency offset (a nuisance parameter)
   std::vector<std::string> consistency;  // physical-consistency violations of the result
   std::vector<std::string> moved;        // moments the poses do not see, moved to consistency
@@ -154,7 +154,7 @@ struct IdentificationResult {
   int rejected_steps = 0;                // trial steps where the twin failed or the cost rose
   int failed_simulations = 0;            // trial points where the twin diverged (step rejected)
   Adequacy adequacy;                       // the residual against the camera noise (adequacy.hpp)
-  Eigen::MatrixXd covariance;              // 67 x 67 of the values (zero rows for what was not fitted)
+  Eigen::MatrixXd covariance;              // 70 x 70 of the values (zero rows for what was not fitted)
   std::vector<double> singular_values;     // of the weighted Jacobian at the solution, largest first
   double rank_tolerance = 0;               // the cut: singular values below it x the largest are null
 };

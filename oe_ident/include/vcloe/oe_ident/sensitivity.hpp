@@ -6,7 +6,7 @@
 // and the RK4 map), so it matches central finite differences of simulate_twin to rounding.
 // It exploits the model's structure: the dynamics is linear in Xi, so
 //   d v_dot / d Xi = -M^-1 Gamma(chi, v, v_dot)            (eqs. 25, 40)
-// costs one regressor per RK4 stage for all 64 inertial/friction directions at once; the
+// costs one regressor per RK4 stage for all 67 inertial/friction directions at once; the
 // state Jacobian d f / d [x; tau] comes from one ceres::Jet evaluation per stage; the PID
 // gains enter through the inner law (eq. 31) directly. Directions are the columns of P:
 // Lambda = Lambda0 + P * delta, so fixed, tied and log-scaled parameters cost nothing extra.
@@ -19,7 +19,7 @@ struct TwinSensitivity {
   std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> d_pose;  // per exposure: d chi_m / d delta (chi_m: trace.measured)
 };
 
-// P is 67 x q. The linearisations of the RK4 stages, the expensive part, are spread over
+// P is 70 x q. The linearisations of the RK4 stages, the expensive part, are spread over
 // `threads` cores. Returns trace.ok = false (and no derivatives) if the run fails.
 // latency_offset (s): the twin's camera reads frame j at t_j - latency_offset, as
 // servo::simulate_twin's; d_pose is then the derivative of `trace.measured` (the pose read,

@@ -71,7 +71,7 @@ struct ConvergenceEntry {
 };
 
 // The pose stream's latency offset (oe_ident::LatencyResult): true - configured latency, s; a
-// nuisance parameter beside Lambda, not one of the 67 (docs/identification.md, "Latency offset").
+// nuisance parameter beside Lambda, not one of the 70 (docs/identification.md, "Latency offset").
 struct LatencyEntry {
   bool fitted = false;
   double value = 0, sigma = 0, sigma_camera = 0;  // s (sigmas >= 0, 0 when not fitted)
@@ -100,7 +100,7 @@ struct ReportInputs {
 
 struct IdentificationReport {
   std::vector<AxesRms> before_rms_all, after_rms_all;  // per experiment (>= 1, as many before as after)
-  std::vector<ParameterEntry> parameters;              // all 67, registry order
+  std::vector<ParameterEntry> parameters;              // all 70, registry order
   int identified_count = 0;
   LatencyEntry latency;
   std::string anchor;

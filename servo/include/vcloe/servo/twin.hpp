@@ -1,7 +1,7 @@
 #pragma once
 // vcloe/servo/twin.hpp — the digital twin: modeled drives (the inner joint PID, eq. 31, at the
 // controller rate) on the rigid-body plant (eq. 40), a CommandedRobot that runs in the same loop
-// as the real robot. Lambda (67, registry order) in any scalar type, so the identification can
+// as the real robot. Lambda (70, registry order) in any scalar type, so the identification can
 // differentiate the simulated pose trace (ceres::Jet, or the forward sensitivities of oe_ident).
 #include "vcloe/servo/corrected_robot.hpp"
 // The robot file's kinematic calibration acts where it acts on the virtual robot (hw/, rig/

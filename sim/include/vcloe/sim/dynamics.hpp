@@ -8,6 +8,14 @@
 //   v_dot = M^-1 (J_ad^T tau_a - C v - G - tau_f)               (eq. 40)
 //   tau_g = Gamma(chi, v, v_dot) Xi                             (eq. 25)
 //
+// The platform is taken about E, its reference point, with first moment h = m c (c its centre of
+// mass in E; Xi's mx_p, my_p, mz_p) and moments I_E about E: the spatial inertia of a body about a
+// point other than its centre of mass (Featherstone 2008 §2.13), with h_O = R h and twist [h_dot; w],
+//   M_p = [m 1, -[h_O]x; [h_O]x, I_E],
+//   f = m (h_ddot - g) + w_dot x h_O + w x (w x h_O),
+//   n = I_E w_dot + w x I_E w + h_O x (h_ddot - g)          (Newton-Euler about E),
+// linear in [m, I_E, h] — the standard parameters of Mata et al. 2008 §2. With h = 0 (E the centre of
+// mass) it is the symmetric platform of Li et al. 2019, bit for bit (the h terms add zeros).
 // Body frames: platform axes = columns of R (Ix, Iy, Iz about them). Wrench: z = s_i, x along
 // the crank, so only Iz (with m) enters when axes are fixed. Link: z along the link; the model
 // assumes links do not spin about their axis (Li et al. 2019, assumption 2), which is consistent
@@ -77,6 +85,22 @@ void add_body(const Mat6<T>& J, const Mat6<T>& J_dot, const T& mass, const Mat3<
   d.G.noalias() += J.transpose() * weight;
 }
 
+// The platform's first moment h (in E) about E, added to the body taken as if its centre of mass
+// were at E: the off-diagonal blocks of M_p, w x (w x h_O) and the moment of its weight.
+template <typename T>
+Vec3<T> platform_first_moment(const Mat3<T>& R, const XiVector<T>& xi) {
+  return R * Vec3<T>(xi(first_moment_index(0)), xi(first_moment_index(1)), xi(first_moment_index(2)));
+}
+template <typename T>
+void add_first_moment(const Vec3<T>& h, const Vec6<T>& v, const Vec3<T>& gravity, DynamicsTerms<T>& d) {
+  const Mat3<T> hx = skew<T>(h);
+  const Vec3<T> omega = v.template tail<3>();
+  d.M.template topRightCorner<3, 3>() -= hx;
+  d.M.template bottomLeftCorner<3, 3>() += hx;
+  d.Cv.template head<3>() += omega.cross(omega.cross(h));
+  d.G.template tail<3>() -= h.cross(gravity);
+}
+
 }  // namespace detail
 
 // M, C v, G and tau_f at a state whose kinematics (geometry and Jacobians) are computed.
@@ -88,9 +112,10 @@ void compute_dynamics_terms(const RobotModel& model, const Kinematics<T>& k, con
   d.G.setZero();
   d.tau_f.setZero();
   const Vec3<T> g = model.gravity.cast<T>();
-  // Platform: twist [h_dot; omega] about its COM at E, so J = I.
+  // Platform: twist [h_dot; omega] of E, so J = I; moments about E, then its first moment.
   detail::add_body<T>(Mat6<T>::Identity(), Mat6<T>::Zero(), xi(platform_index(0)),
                       detail::platform_inertia<T>(k.R, xi(1), xi(2), xi(3)), v, g, d);
+  detail::add_first_moment<T>(detail::platform_first_moment<T>(k.R, xi), v, g, d);
   for (int i = 0; i < kLegs; ++i) {
     const auto& gi = k.geometry[i];
     const auto& ji = k.jacobians[i];
@@ -161,7 +186,7 @@ bool forward_dynamics(const RobotModel& model, const Vec6<T>& chi, const Vec6<T>
   return true;
 }
 
-// The regressor Gamma (6 x 64, eq. 25): tau_g = Gamma Xi. Column k is the inverse dynamics
+// The regressor Gamma (6 x 67, eq. 25): tau_g = Gamma Xi. Column k is the inverse dynamics
 // with Xi = e_k, assembled per body from the same kinematics (it never calls the M, C, G path,
 // so Gamma Xi = inverse_dynamics is a real check).
 template <typename T>
@@ -189,6 +214,13 @@ void compute_regressor(const RobotModel& model, const Kinematics<T>& k, const Ve
     Mat3<T> U[3];
     for (int a = 0; a < 3; ++a) U[a] = k.R.col(a) * k.R.col(a).transpose();
     body_columns(Mat6<T>::Identity(), Mat6<T>::Zero(), U, platform_index(0));
+    // First moments: h_O = R e_a in the header's f and n (J = I).
+    const Vec3<T> omega = v.template tail<3>(), alpha = v_dot.template tail<3>();
+    const Vec3<T> a_g = v_dot.template head<3>() - g;
+    for (int a = 0; a < 3; ++a) {
+      const Vec3<T> e = k.R.col(a);
+      Gamma.col(first_moment_index(a)) << alpha.cross(e) + omega.cross(omega.cross(e)), e.cross(a_g);
+    }
   }
   for (int i = 0; i < kLegs; ++i) {
     const auto& gi = k.geometry[i];
@@ -223,12 +255,12 @@ T kinetic_energy(const DynamicsTerms<T>& d, const Vec6<T>& v) {
   return T(0.5) * v.dot(d.M * v);
 }
 
-// Potential energy -sum_b m_b g . c_b with c_b the body COM in O.
+// Potential energy -sum_b m_b g . c_b with c_b the body COM in O (the platform's: E + R h / m).
 template <typename T>
 T potential_energy(const RobotModel& model, const Vec6<T>& chi, const Kinematics<T>& k,
                    const XiVector<T>& xi) {
   const Vec3<T> g = model.gravity.cast<T>();
-  T V = -xi(platform_index(0)) * g.dot(chi.template head<3>());
+  T V = -xi(platform_index(0)) * g.dot(chi.template head<3>()) - g.dot(detail::platform_first_moment<T>(k.R, xi));
   for (int i = 0; i < kLegs; ++i) {
     const auto& gi = k.geometry[i];
     const Vec3<T> B = model.legs[i].base_joint.cast<T>();

@@ -27,10 +27,11 @@ bool inverse_dynamics_direct(const RobotModel& model, const Vec6<T>& chi, const 
   const Vec3<T> h_dot = v.template head<3>(), omega = v.template tail<3>();
   const Vec3<T> h_ddot = v_dot.template head<3>(), omega_dot = v_dot.template tail<3>();
 
-  // Platform (COM at E).
+  // Platform: Newton-Euler about E with first moment h_O = R h (dynamics.hpp's header).
   const Mat3<T> Ip = detail::platform_inertia<T>(k.R, xi(1), xi(2), xi(3));
-  tau_g.template head<3>() = xi(platform_index(0)) * (h_ddot - g);
-  tau_g.template tail<3>() = Ip * omega_dot + omega.cross(Ip * omega);
+  const Vec3<T> h = detail::platform_first_moment<T>(k.R, xi);
+  tau_g.template head<3>() = xi(platform_index(0)) * (h_ddot - g) + omega_dot.cross(h) + omega.cross(omega.cross(h));
+  tau_g.template tail<3>() = Ip * omega_dot + omega.cross(Ip * omega) + h.cross(h_ddot - g);
 
   const T rho_w = T(model.wrench_com), rho_l = T(model.link_com);
   for (int i = 0; i < kLegs; ++i) {

@@ -3,8 +3,8 @@
 // constants of the dynamics) and the robot file that gives it together with parameter values.
 //
 // Structure and parameter values are kept apart (as Pinocchio's Model/Data, Drake's parameters
-// in the Context): a RobotModel never holds Lambda; the 67 values (inertia, friction, drive
-// gains; parameters.hpp) travel explicitly as a LambdaVector — priors, truth or identified.
+// in the Context): a RobotModel never holds Lambda; the 70 values (inertia, the platform's first
+// moments, friction, drive gains; parameters.hpp) travel explicitly as a LambdaVector — priors, truth or identified.
 //
 // Frames (docs/design.md §3, docs/model.md): O base, E platform. Leg i: actuated revolute
 // joint at B_i about axis s_i, wrench (crank) B_i -> T_i, link (rod) T_i -> A_i of fixed
@@ -38,6 +38,9 @@ struct Leg {
 inline constexpr double kMaxEncoderOffset = 0.1;    // rad
 inline constexpr double kMaxMarkerOffset = 0.05;    // m, per coordinate
 inline constexpr double kMaxMarkerRotation = 0.2;   // rad, per angle
+// Bound of the platform's centre of mass off E (the first moments of Lambda over its mass), per
+// coordinate; it must also lie inside the platform (below the platform joints' largest radius).
+inline constexpr double kMaxPlatformCom = 0.05;     // m
 
 struct RobotModel {
   std::string name;
@@ -61,8 +64,14 @@ struct RobotModel {
 // Each leg's encoder zero (Leg::encoder_offset): the encoders read the crank angles + these.
 Vec6d encoder_offsets(const RobotModel& model);
 
+// The platform's centre of mass in E, c = [mx_p, my_p, mz_p] / m_p (m), and its inertia tensor
+// about that centre along E's axes, I_c = diag(Ix_p, Iy_p, Iz_p) - m (|c|^2 1 - c c^T) (the
+// parallel-axis theorem; Lambda's platform moments are about E).
+Vec3d platform_com(const LambdaVector<double>& lambda);
+Mat3d platform_inertia_at_com(const LambdaVector<double>& lambda);
+
 // What a robot file gives: the structure and one set of parameter values
-// Lambda = [Xi (64); lp, li, ld] in parameter-registry order.
+// Lambda = [Xi (67); lp, li, ld] in parameter-registry order.
 struct RobotFile {
   RobotModel model;
   LambdaVector<double> lambda = LambdaVector<double>::Zero();
