@@ -46,6 +46,7 @@ std::vector<TrackingRun> tracking_runs(const sim::LambdaVector<double>& priors, 
   if (s.platform > 0 || s.gains > 0) {
     sim::LambdaVector<double> l = priors;
     for (int k = 0; k < 4; ++k) l(sim::platform_index(k)) *= 1 + s.platform;
+    for (int k = 0; k < 3; ++k) l(sim::first_moment_index(k)) *= 1 + s.platform;  // m c: the same centre of mass
     for (int g : {sim::kGainP, sim::kGainI, sim::kGainD}) l(g) *= 1 - s.gains;
     runs.push_back({"heavier, softer + payload", sim::with_platform_payload(l, s.payload_mass, s.payload_inertia)});
   }

@@ -38,7 +38,7 @@ struct TrackingSettings {
   Vec3d payload_inertia = Vec3d(0.02, 0.02, 0.03);  // kg*m^2 about its COM, along E's axes
   // A heavier, softer robot than the priors within the family a run may meet (the truth family's
   // platform spread and drive-gain spread, hw::TruthFamily): the payload case also run with the
-  // platform's mass and moments times (1 + platform) and the three gains times (1 - gains).
+  // platform's mass, moments and first moments times (1 + platform) and the three gains times (1 - gains).
   double platform = 0.25, gains = 0.30;
 
   // The first value out of range; validate throws vcloe::Error "<where>: <message>".
