@@ -171,7 +171,7 @@ Report excite_report(const ExcitationProblem& problem, const ExcitationResult& r
     << "  O_in / log det / cond " << result.values.observability_index << " / " << result.values.log_det << " / "
     << result.values.condition_number << "\n"
     << "  evaluations          " << result.evaluations << " in " << result.seconds << " s\n"
-    << "  columns used         " << result.columns.kept.size() << " of 64\n"
+    << "  columns used         " << result.columns.kept.size() << " of " << sim::kNumXi << "\n"
     << "  cannot excite        " << result.columns.describe() << "\n"
     << tracking_text(problem, result);
   r.text = s.str();

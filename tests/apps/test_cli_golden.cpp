@@ -6,7 +6,9 @@
 // tests/data/golden/ (every 10th row of each trace; the SHA-256 of the whole CSV). To re-record
 // them after a deliberate change (e.g. the engines' default steps, docs/virtual-robot.md
 // "Convergence of the two engines"): run the four commands above with `--out X.csv`, keep the
-// header and every 10th row, and put each CSV's sha256sum in golden.json.
+// header and every 10th row, and put each CSV's sha256sum in golden.json. The two traces of the
+// default excitation were re-recorded so when that excitation changed (excite checks the twin's
+// motion, docs/excitation-file.md); the loop's arithmetic did not.
 #include <gtest/gtest.h>
 
 #include <fstream>
