@@ -14,10 +14,10 @@ using vcloe::test::default_robot;
 
 namespace {
 
-// The first seconds of the shipped default excitation: it starts moving at full speed from rest,
-// so the loop's tracking error is largest there.
-FourierTrajectory tracking_start_of_default_excitation(double duration) {
-  FourierTrajectory t = load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/config/excitation-default.yaml");
+// The first seconds of the default excitation before excite checked the twin (tests/data): it
+// starts moving at full speed from rest, so the loop's tracking error is largest there.
+FourierTrajectory tracking_start_of_reference_only_excitation(double duration) {
+  FourierTrajectory t = load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/tests/data/excitation-reference-only.yaml");
   t.duration = duration;
   return t;
 }
@@ -33,7 +33,7 @@ TrackingSettings tracking_payload_only(double mass) {
 }  // namespace
 
 TEST(Tracking, APayloadsTrackingErrorRefusesAReferenceThatPassesItsOwnLimits) {
-  const FourierTrajectory t = tracking_start_of_default_excitation(2.0);
+  const FourierTrajectory t = tracking_start_of_reference_only_excitation(2.0);
   MotionLimits excitation_limits;  // the excitation's own, stricter than the robot's (config/excitation.yaml)
   excitation_limits.min_transmission = 0.4;
   excitation_limits.min_parallel_conditioning = 0.1;
@@ -58,7 +58,7 @@ TEST(Tracking, APayloadsTrackingErrorRefusesAReferenceThatPassesItsOwnLimits) {
 }
 
 TEST(Tracking, AMarginAboveTheMotionsIsRefusedAndOneBelowPasses) {
-  const FourierTrajectory t = tracking_start_of_default_excitation(1.0);
+  const FourierTrajectory t = tracking_start_of_reference_only_excitation(1.0);
   const TwinLoop loop{default_priors(), {}};
   TrackingSettings s = tracking_payload_only(0);
   const double m = check_tracking(default_robot(), loop, t, s).margin;
