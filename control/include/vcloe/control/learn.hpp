@@ -19,6 +19,11 @@
 //   |1 - gamma Q(w) e^{i w d} G(w)| < 1 wherever Q passes:
 // 0 < gamma < 2 (kLearningGainBound) where e^{i w d} G ~ 1; the lead d cancels the drives' lag
 // (G ~ e^{-i w d}) over Q's band, and Q = 0 where G departs further.
+// The inverse law (LearningLaw::inverse; Bristow et al. 2006, plant inversion): the joint error
+// through the model's inverse of the drives' loop after Q, q_{j+1} = q_j + gamma (Q f_j + P^-1 Q
+// J_theta e_j) (drives_model.hpp; f_j is a command already). Trial to trial, in band,
+//   e_{j+1} = (1 - gamma Q P / P^) e_j:  monotone where |1 - gamma Q(w) P(w) / P^(w)| < 1,
+// which for 0 < gamma Q <= 1 holds whenever the model's relative error |P / P^ - 1| < 1.
 #include <string>
 #include <vector>
 
