@@ -20,7 +20,12 @@
 //
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 //                             [--first-reference 1] [--at-rest 0|1]
-//                             [--learn N [--gain 0.5] [--cutoff 4] [--loop servo|drives]]
+//                             [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse]
+//                                        [--loop servo|drives] [--bands 1]]
+// With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
+// diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
+// max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
+// axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before.
 #include <algorithm>
 #include <cmath>
 #include <complex>
