@@ -218,7 +218,7 @@ std::vector<double> drives_learning(double hz, const control::LearningGains& g, 
 
 }  // namespace
 
-TEST(Learn, TheModelsInverseOfTheDrivesIsDeadbeatWhereTheirLagSlowsThePlainLaw) {
+TEST(Learn, TheModelsInverseOfTheDrivesContractsWhereTheirLagSlowsThePlainLaw) {
   // The drives' loop of the default robot's prior gains against a joint inertia m = 0.36 kg m^2:
   // P lags by about m / ld = 20 ms above lp / ld (3 Hz) and peaks above 1. A reference at 5 Hz,
   // Q at 10 Hz: the plain law (no lead) contracts by about |1 - Q P| = 0.5 a trial; gamma Q P^-1
