@@ -12,8 +12,6 @@
 namespace vcloe::excitation {
 
 namespace {
-constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
-
 // Continuous measure of how far a trajectory is from feasible (0 when every sample passes):
 // the sum over samples of the relative exceedance of each limit.
 double violation(const sim::RobotModel& model, const FourierTrajectory& tr, double period,

@@ -8,7 +8,7 @@ namespace vcloe::excitation {
 
 namespace {
 
-ExcitationProblem parse_document(const YamlDoc& doc) {
+ExcitationProblem parse_settings_document(const YamlDoc& doc) {
   const std::string& file = doc.file();
   ExcitationProblem p;
   const YamlNode r = doc.root();
@@ -60,10 +60,10 @@ ExcitationProblem parse_document(const YamlDoc& doc) {
 
 }  // namespace
 
-ExcitationProblem load_excitation_settings(const std::string& file) { return parse_document(YamlDoc::load(file)); }
+ExcitationProblem load_excitation_settings(const std::string& file) { return parse_settings_document(YamlDoc::load(file)); }
 
 ExcitationProblem parse_excitation_settings(const std::string& yaml_text, const std::string& name) {
-  return parse_document(YamlDoc::parse(yaml_text, name));
+  return parse_settings_document(YamlDoc::parse(yaml_text, name));
 }
 
 }  // namespace vcloe::excitation

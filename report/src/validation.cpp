@@ -10,7 +10,7 @@ using nlohmann::json;
 using Node = vcloe::JsonNode;
 
 // What a missing key says: the file was not written by this vcloe.
-constexpr const char* kMissingHint = "(not written by `vcloe validate --out`, or by an older vcloe? run it again)";
+constexpr const char* kNotFromValidate = "(not written by `vcloe validate --out`, or by an older vcloe? run it again)";
 
 namespace {
 
@@ -18,7 +18,7 @@ json axes_json(const AxesDifference& d) {
   return {{"rms_mm", d.rms_mm}, {"rms_mrad", d.rms_mrad}, {"max_mm", d.max_mm}, {"max_mrad", d.max_mrad}};
 }
 
-AxesDifference read_axes(const Node& n) {
+AxesDifference read_axes_difference(const Node& n) {
   return {n["rms_mm"].fixed<3>(true), n["rms_mrad"].fixed<3>(true), n["max_mm"].fixed<3>(true),
           n["max_mrad"].fixed<3>(true)};
 }
@@ -55,7 +55,7 @@ json to_json(const ValidationResult& r) {
 }
 
 ValidationResult validation_from_json(const json& document, const std::string& file) {
-  const Node root = Node::root(document, file, kMissingHint);
+  const Node root = Node::root(document, file, kNotFromValidate);
   ValidationResult r;
   const Node t = root.need("trajectories");
   r.worst_ratio = root.need("worst_ratio").non_negative();
@@ -69,7 +69,7 @@ ValidationResult validation_from_json(const json& document, const std::string& f
   r.truth = root.need("truth").string();
   r.seconds = root.need("seconds").non_negative();
   for (std::size_t i = 0; i < t.array_size(); ++i)
-    r.trajectories.push_back({t[i]["seed"].unsigned_integer(), read_axes(t[i]["model"]), read_axes(t[i]["noise_floor"]),
+    r.trajectories.push_back({t[i]["seed"].unsigned_integer(), read_axes_difference(t[i]["model"]), read_axes_difference(t[i]["noise_floor"]),
                               t[i]["worst_ratio"].non_negative()});
   if (t.array_size() == 0) t.refuse("one entry per trajectory");
   if (const Node v = root["parameter_variation"]; !v.is_null()) {
