@@ -37,7 +37,9 @@ CalibrationParameter read_parameter(const Node& p) {
   out.start = p.need("start").number();
   out.value = p.need("value").number();
   out.sigma = p.need("sigma").non_negative();
-  out.status = p.need("status").string();
+  // The statuses the fit writes (calib/src/kinematic_analysis.cpp): free text drew as one.
+  out.status = p.need("status").one_of({"identified", "not identified", "fixed",
+                                        "not identifiable: the encoder offset carries it (kept as drawn)"});
   if (!p["truth_in_gauge"].is_null()) out.truth_in_gauge = p["truth_in_gauge"].number();
   return out;
 }

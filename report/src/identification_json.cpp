@@ -11,6 +11,7 @@
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
+#include "identification_consistency.hpp"
 
 namespace vcloe::report {
 
@@ -334,6 +335,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.termination = root.need("termination").string();
   r.after_over_noise = root.need("after_over_noise").non_negative();
   r.inputs = read_inputs(root["inputs"]);
+  detail::check_parameters_consistent(r, params, root);  // derived fields: of the primary ones, or refused
   return r;
 }
 

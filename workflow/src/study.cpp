@@ -2,6 +2,7 @@
 #include "vcloe/workflow/study.hpp"
 
 #include <ctime>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -34,6 +35,9 @@ std::optional<SettingProblem> StudyOptions::problem() const {
   if (shards < 1 || shards > 1000 || shard < 1 || shard > shards)
     return SettingProblem{"--shard", "--shard: expected K/N with 1 <= K <= N <= 1000, got " + std::to_string(shard) + "/" +
                                          std::to_string(shards)};
+  if (shard > truths)  // truths k = shard, shard + shards, ...: none; a study of nothing is no study
+    return SettingProblem{"--shard", "--shard: shard " + std::to_string(shard) + "/" + std::to_string(shards) + " of --truths " +
+                                         std::to_string(truths) + " holds no truth (expected K <= " + std::to_string(truths) + ")"};
   if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(truths), std::numeric_limits<std::uint64_t>::max() - 1))
     return p;
   if (departures.realistic) {
@@ -257,6 +261,8 @@ void study(StudyOptions o) {
   }
   std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
   std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
+  if (std::none_of(rows.begin(), rows.end(), [](const TruthRow& r) { return r.failed.empty(); }))
+    fail(o.dir + "/study.md", "no truth has a result (its table says why for each): nothing was measured");
 }
 
 std::optional<SettingProblem> StudyMergeOptions::problem() const {
