@@ -1,6 +1,7 @@
 #include "vcloe/oe_ident/sensitivity.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/sim/dynamics_direct.hpp"
+#include "vcloe/servo/rigid_plant.hpp"
 #include "vcloe/sim/plant.hpp"
 
 #include <ceres/jet.h>
@@ -184,6 +185,22 @@ class SensitivityRecursion {
     return true;
   }
 
+  // On one core, each RK4 stage is linearised as the nominal run reaches it, and the plant takes
+  // its x_dot from that linearisation (sim::StageDerivative): the same f to the bit (the same
+  // kinematics, M, factorisation and solve as sim::plant_derivative), computed once per stage
+  // instead of twice. On several cores the chunk's stages are linearised in parallel instead.
+  void fuse_with(servo::RigidPlant<double>& plant) {
+    if (threads_ > 1) return;
+    fused_ = true;
+    plant.record_stages(false);
+    plant.set_stage_derivative([this](const sim::PlantState<double>& x, const Vec6d& tau, sim::PlantState<double>& f) {
+      StageLinearization& L = slot(stage_++);
+      if (!linearize(model_, xi_, xi_jet_, xi_entries_, x, tau, L)) return false;
+      f = L.f;
+      return true;
+    });
+  }
+
   // The loop's observer: called after each tick of the nominal run.
   bool on_tick(const servo::TickRecord& t, const servo::TwinRobot<double>& twin) {
     TickInput& in = next_slot();
@@ -195,7 +212,7 @@ class SensitivityRecursion {
     in.e_dot = pid.e_dot;
     in.integral = pid.integral;
     in.tau = twin.drives().torque();
-    in.stages = twin.plant().stages();
+    if (!fused_) in.stages = twin.plant().stages();
     if (marker_frame_ != Vec6d::Zero()) poses_.push_back(twin.pose());
     return used_ < kChunk || process();
   }
@@ -233,6 +250,8 @@ class SensitivityRecursion {
   int tick_ = 0;                // the tick advance() is at
   std::vector<TickInput> ticks_;
   int used_ = 0;
+  bool fused_ = false;  // stages linearised during the nominal run (fuse_with)
+  int stage_ = 0;       // then: the next stage's slot in lin_
   std::vector<StageLinearization> lin_;
   sim::Rk4<Mat> rk4_;
 
@@ -244,10 +263,11 @@ class SensitivityRecursion {
   }
 
   bool process() {
-    const bool ok = linearize_chunk();
+    const bool ok = fused_ || linearize_chunk();
     if (ok)
       for (int i = 0; i < used_; ++i) advance(ticks_[static_cast<std::size_t>(i)], i);
     used_ = 0;
+    stage_ = 0;
     return ok;
   }
 
@@ -385,6 +405,7 @@ TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const si
   servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, start);
   twin.plant().record_stages(true);
   SensitivityRecursion recursion(model, lambda, ref, gains, P, threads);
+  recursion.fuse_with(twin.plant());
   if (!recursion.start(twin.drives().pid().integral, start)) {
     TwinSensitivity out;
     out.trace.ok = false;
