@@ -24,7 +24,7 @@ ExcitationProblem parse_settings_document(const YamlDoc& doc) {
     p.f0_max = v(1);
   }
   p.duration = r.get_double("duration", p.duration);
-  if (auto c = r.find("criterion")) p.criterion = criterion_from_string(c->as_string(), file);
+  if (auto c = r.find("criterion")) p.criterion = criterion_from_string(c->as_string(), c->where());
   p.scale_columns = r.get_bool("scale_columns", p.scale_columns);
   p.qr_eps = r.get_double("qr_eps", p.qr_eps);
   p.regressor_period = r.get_double("regressor_period", p.regressor_period);
@@ -54,7 +54,7 @@ ExcitationProblem parse_settings_document(const YamlDoc& doc) {
   }
   p.baseline_trajectories = r.get_int("baseline_trajectories", p.baseline_trajectories);
   p.source = file;
-  p.validate(file);
+  r.fail_if(p.problem());  // at the key's line, as the reader's own errors are
   return p;
 }
 

@@ -14,6 +14,7 @@
 #include "child_step.hpp"
 #include "study_reference.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -61,8 +62,7 @@ std::optional<SettingProblem> StudyOptions::problem() const {
 
 void StudyOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
-  if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
-  if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the study's files in it");
+  check_output_directory(dir, force, "--dir", "the study's files");
   // Each file read as its step will read it, before the directory or any step: a trace given
   // as --reference or priors with a negative gain failed inside a child's log.
   (void)sim::load_robot(priors);
