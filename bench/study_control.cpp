@@ -21,11 +21,14 @@
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 //                             [--first-reference 1] [--at-rest 0|1]
 //                             [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse]
-//                                        [--loop servo|drives] [--bands 1]]
+//                                        [--loop servo|drives] [--bands 1] [--noise-scale 1]
+//                                        [--start-coulomb-truth 0|1]]
 // With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
 // diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
 // max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
-// axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before.
+// axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before;
+// --noise-scale s multiplies the camera noise (s = 0.001: nearly noise-free, what learning does
+// without it; the ratio printed is then to the scaled noise).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -60,6 +63,8 @@ struct StudyOptions {
   bool at_rest = false;    // references that start at rest (RandomTrajectoryOptions::start_at_rest)
   int first_reference = 1; // reference seeds 100 t + first_reference ...
   bool bands = false;      // with --learn: per trial, the true error's RMS per axis in frequency bands
+  bool start_coulomb_truth = false;  // with --learn: the start's (priors') Coulomb friction replaced by the truth's
+  double noise_scale = 1;  // with --learn: the camera noise times this (small: a nearly noise-free camera)
 };
 
 StudyOptions parse(int argc, char** argv) {
@@ -84,6 +89,8 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--at-rest") o.at_rest = std::stoi(v) != 0;
     else if (k == "--first-reference") o.first_reference = std::stoi(v);
     else if (k == "--bands") o.bands = std::stoi(v) != 0;
+    else if (k == "--start-coulomb-truth") o.start_coulomb_truth = std::stoi(v) != 0;
+    else if (k == "--noise-scale" && std::stod(v) > 0) o.noise_scale = std::stod(v);
     else fail(k, "unknown option");
   }
   return o;
@@ -225,8 +232,12 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
                  const StudyOptions& o) {
   rig::VirtualRun vr;
   vr.seed = 7;
+  vr.noise_sigma *= o.noise_scale;
+  sim::RobotFile from = priors;  // the start's model: the priors (their Coulomb friction the truth's if asked)
+  if (o.start_coulomb_truth)
+    for (int i = 0; i < 6; ++i) from.lambda(sim::coulomb_index(i)) = truth.lambda(sim::coulomb_index(i));
   const std::vector<Vec6d> start =
-      control::precorrect(priors.model, priors.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+      control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
   {  // the model's drives' loop (the priors'), at the start pose: M_theta's diagonal, P at 2, 4, 8 Hz
     const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
     const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
@@ -239,6 +250,10 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
       }
       std::printf("\n");
     }
+    std::printf("      Coulomb friction N m, priors / truth:");
+    for (int i = 0; i < 6; ++i)
+      std::printf(" %.2f/%.2f", priors.lambda(sim::coulomb_index(i)), truth.lambda(sim::coulomb_index(i)));
+    std::printf("\n");
     // The inverse law's condition (docs/control.md): |P / P^ - 1| < 1 wherever Q passes; its
     // largest over the joints, the frames and 0.1 Hz ... Q's cutoff.
     double worst = 0;
