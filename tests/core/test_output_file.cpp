@@ -192,10 +192,19 @@ TEST(Subprocess, ArgumentsAreNeverParsedByAShell) {
             std::string::npos);
 }
 
+// Ended: no such process, or a zombie (an orphan's exit is reaped by whatever init the machine
+// runs, and some never reap: the process has ended all the same).
+bool has_ended(pid_t pid) {
+  if (::kill(pid, 0) != 0) return true;
+  const std::string stat = text_of("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+}
+
 bool gone_within(pid_t pid, double seconds) {
   for (auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
        std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
-    if (::kill(pid, 0) != 0) return true;
+    if (has_ended(pid)) return true;
   return false;
 }
 
