@@ -20,20 +20,33 @@
 //
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 //                             [--first-reference 1] [--at-rest 0|1]
-//                             [--learn N [--gain 0.5] [--cutoff 4] [--loop servo|drives]]
+//                             [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse]
+//                                        [--loop servo|drives] [--bands 1] [--noise-scale 1]
+//                                        [--start-coulomb-truth 0|1]]
+// With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
+// diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
+// max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
+// axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before;
+// --noise-scale s multiplies the camera noise (s = 0.001: nearly noise-free, what learning does
+// without it; the ratio printed is then to the scaled noise).
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "vcloe/control/drives_model.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/rig/setup.hpp"
 #include "vcloe/servo/loop.hpp"
+#include "vcloe/vision/butterworth.hpp"
 #include "vcloe/workflow/learn.hpp"
 
 using namespace vcloe;
@@ -49,6 +62,9 @@ struct StudyOptions {
   workflow::LearningLoop loop = workflow::LearningLoop::servo;
   bool at_rest = false;    // references that start at rest (RandomTrajectoryOptions::start_at_rest)
   int first_reference = 1; // reference seeds 100 t + first_reference ...
+  bool bands = false;      // with --learn: per trial, the true error's RMS per axis in frequency bands
+  bool start_coulomb_truth = false;  // with --learn: the start's (priors') Coulomb friction replaced by the truth's
+  double noise_scale = 1;  // with --learn: the camera noise times this (small: a nearly noise-free camera)
 };
 
 StudyOptions parse(int argc, char** argv) {
@@ -66,10 +82,15 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--gain") o.gains.gain = std::stod(v);
     else if (k == "--cutoff") o.gains.cutoff_hz = std::stod(v);
     else if (k == "--lead") o.gains.lead = std::stod(v);
+    else if (k == "--law" && (v == "lead" || v == "inverse"))
+      o.gains.law = v == "lead" ? control::LearningLaw::lead : control::LearningLaw::inverse;
     else if (k == "--loop" && (v == "servo" || v == "drives"))
       o.loop = v == "servo" ? workflow::LearningLoop::servo : workflow::LearningLoop::drives;
     else if (k == "--at-rest") o.at_rest = std::stoi(v) != 0;
     else if (k == "--first-reference") o.first_reference = std::stoi(v);
+    else if (k == "--bands") o.bands = std::stoi(v) != 0;
+    else if (k == "--start-coulomb-truth") o.start_coulomb_truth = std::stoi(v) != 0;
+    else if (k == "--noise-scale" && std::stod(v) > 0) o.noise_scale = std::stod(v);
     else fail(k, "unknown option");
   }
   return o;
@@ -166,16 +187,96 @@ void print_rms(const char* label, const Rms& r, const Rms& alone) {
 
 }  // namespace
 
+// The true error (truth - reference) of a trial per axis split into frequency bands (zero-phase
+// Butterworth low-passes at 1, 4 and 10 Hz at the camera's rate), in joint space too (J_theta at
+// the reference), and the part that changed since the previous trial (what is not repeatable).
+void print_bands(const rig::ExperimentSetup& s, const PoseTrace& t, std::vector<Vec6d>& previous) {
+  const std::size_t n = t.size();
+  std::vector<Vec6d> e(n), q(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    e[j] = t.truth[j] - t.reference[j];
+    q[j] = s.reference.updates[std::min(j, s.reference.updates.size() - 1)].J_theta * e[j];
+  }
+  const double rate = s.experiment.timing.camera_hz, cut[3] = {1, 4, 10};
+  auto band_rms = [&](const std::vector<Vec6d>& x, int axis, double scale) {
+    std::vector<double> v(n), lo(n, 0.0);
+    for (std::size_t j = 0; j < n; ++j) v[j] = x[j](axis);
+    std::vector<double> out;
+    for (double c : cut) {
+      const std::vector<double> f = vision::sosfiltfilt(vision::butterworth_lowpass(4, c, rate), v);
+      double r = 0;
+      for (std::size_t j = 0; j < n; ++j) r += (f[j] - lo[j]) * (f[j] - lo[j]);
+      out.push_back(scale * std::sqrt(r / n));
+      lo = f;
+    }
+    double r = 0;
+    for (std::size_t j = 0; j < n; ++j) r += (v[j] - lo[j]) * (v[j] - lo[j]);
+    out.push_back(scale * std::sqrt(r / n));
+    return out;
+  };
+  const char* names[6] = {"x um", "y um", "z um", "a urad", "b urad", "g urad"};
+  std::printf("        bands <1 / 1-4 / 4-10 / >10 Hz, pose (um, urad) | joints (urad) | changed since last trial:\n");
+  for (int i = 0; i < 6; ++i) {
+    const std::vector<double> b = band_rms(e, i, 1e6), c = band_rms(q, i, 1e6);
+    double d = 0;
+    if (previous.size() == n)
+      for (std::size_t j = 0; j < n; ++j) d += std::pow(e[j](i) - previous[j](i), 2);
+    std::printf("        %-7s %6.1f %6.1f %6.1f %6.1f | joint %d %6.1f %6.1f %6.1f %6.1f | %6.1f\n", names[i], b[0], b[1],
+                b[2], b[3], i + 1, c[0], c[1], c[2], c[3], 1e6 * std::sqrt(d / n));
+  }
+  previous = e;
+}
+
 // Learning from the priors' pre-correction on one reference: a line per trial.
 void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const sim::RobotFile& priors,
                  const StudyOptions& o) {
   rig::VirtualRun vr;
   vr.seed = 7;
+  vr.noise_sigma *= o.noise_scale;
+  sim::RobotFile from = priors;  // the start's model: the priors (their Coulomb friction the truth's if asked)
+  if (o.start_coulomb_truth)
+    for (int i = 0; i < 6; ++i) from.lambda(sim::coulomb_index(i)) = truth.lambda(sim::coulomb_index(i));
   const std::vector<Vec6d> start =
-      control::precorrect(priors.model, priors.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
-  const workflow::LearnOutcome l = workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop);
-  std::printf("    learning (gain %.2f, Q %.1f Hz, %s), measured RMS mm / mrad / x noise [true mm / mrad] per trial:\n",
-              o.gains.gain, o.gains.cutoff_hz, o.loop == workflow::LearningLoop::servo ? "inside the servo" : "drives only");
+      control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+  {  // the model's drives' loop (the priors'), at the start pose: M_theta's diagonal, P at 2, 4, 8 Hz
+    const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
+    const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
+    for (const control::DrivesModel* m : {&d, &dt}) {
+      std::printf("      %s: m_theta", m == &d ? "priors" : "truth ");
+      for (int i = 0; i < 6; ++i) std::printf(" %.3f", m->inertia[0](i, i));
+      for (double f : {2.0, 4.0, 8.0}) {
+        const std::complex<double> p = control::drives_response(*m, 0, 0, 2 * M_PI * f);
+        std::printf("  P1(%.0f Hz) %.2f %.0f deg", f, std::abs(p), std::arg(p) * 180 / M_PI);
+      }
+      std::printf("\n");
+    }
+    std::printf("      Coulomb friction N m, priors / truth:");
+    for (int i = 0; i < 6; ++i)
+      std::printf(" %.2f/%.2f", priors.lambda(sim::coulomb_index(i)), truth.lambda(sim::coulomb_index(i)));
+    std::printf("\n");
+    // The inverse law's condition (docs/control.md): |P / P^ - 1| < 1 wherever Q passes; its
+    // largest over the joints, the frames and 0.1 Hz ... Q's cutoff.
+    double worst = 0;
+    for (std::size_t j = 0; j < d.inertia.size(); j += 10)
+      for (int i = 0; i < 6; ++i)
+        for (double f = 0.1; f <= o.gains.cutoff_hz; f += 0.1)
+          worst = std::max(worst, std::abs(control::drives_response(dt, j, i, 2 * M_PI * f) /
+                                           control::drives_response(d, j, i, 2 * M_PI * f) - 1.0));
+    std::printf("      max |P_truth / P_priors - 1| up to %.1f Hz: %.3f\n", o.gains.cutoff_hz, worst);
+  }
+  std::vector<Vec6d> previous;
+  int trial = 0;
+  std::function<void(const PoseTrace&)> observe;
+  if (o.bands)
+    observe = [&](const PoseTrace& t) {
+      std::printf("      trial %d\n", ++trial);
+      print_bands(s, t, previous);
+    };
+  const workflow::LearnOutcome l =
+      workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop, priors, {}, observe);
+  std::printf("    learning (%s law, gain %.2f, Q %.1f Hz, lead %.3f s, %s), measured RMS mm / mrad / x noise [true mm / mrad] per trial:\n",
+              o.gains.law == control::LearningLaw::inverse ? "inverse" : "lead", o.gains.gain, o.gains.cutoff_hz,
+              o.gains.lead, o.loop == workflow::LearningLoop::servo ? "inside the servo" : "drives only");
   for (const workflow::LearnTrial& t : l.trials)
     std::printf("      %d: %.4f %.4f %.2f [%.4f %.4f]\n", t.trial, t.position_mm, t.angle_mrad, t.over_noise,
                 t.true_position_mm, t.true_angle_mrad);

@@ -70,4 +70,32 @@ void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::
     if (o->count() > 0) fail(o->get_name(), "does not apply to " + mode + " (it is for " + for_what + ")");
 }
 
+namespace {
+
+// "--slurm" of "with --slurm: wait …" (or of "without --images (the virtual rig): …").
+std::string mode_named_by(const std::string& help, const std::string& lead) {
+  if (help.rfind(lead, 0) != 0) return "";
+  const std::size_t end = help.find_first_of(":, )", lead.size());
+  return help.substr(lead.size() - 2, end == std::string::npos ? std::string::npos : end - lead.size() + 2);
+}
+
+}  // namespace
+
+void tie_options_to_their_modes(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* o : sub->get_options()) {
+      const std::string& help = o->get_description();
+      for (const bool with : {true, false}) {
+        const std::string mode = mode_named_by(help, with ? "with --" : "without --");
+        if (mode.empty()) continue;
+        CLI::Option* m = sub->get_option_no_throw(mode);
+        if (m == nullptr) fail(sub->get_name() + " " + o->get_name(), "its help names " + mode + ", which the command does not have");
+        if (with && o->get_needs().count(m) == 0) o->needs(m);
+        if (!with && o->get_excludes().count(m) == 0) o->excludes(m);
+      }
+    }
+    tie_options_to_their_modes(*sub);
+  }
+}
+
 }  // namespace vcloe::app

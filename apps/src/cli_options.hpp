@@ -41,4 +41,11 @@ std::map<std::string, std::string> realistic_option_names();
 // "<option>: does not apply to <mode> (it is for <for_what>)".
 void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what);
 
+// The mode an option's help names is the mode it needs, for every option of every command under
+// `app` (called once in main): help beginning "with --X:" makes the option require --X, help
+// beginning "without --X" makes it exclude --X — so `study --wait` without --slurm is refused
+// ("--wait requires --slurm"), not ignored, and a new option is covered by saying its mode.
+// Throws vcloe::Error at start-up if the help names an option the command does not have.
+void tie_options_to_their_modes(CLI::App& app);
+
 }  // namespace vcloe::app

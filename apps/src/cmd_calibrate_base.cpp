@@ -26,12 +26,12 @@ void add_calibrate_base_command(CLI::App& parent) {
   cmd->add_option("--commanded", o->commanded,
                   "with --images: trace whose reference (else measured) poses were commanded for each pair, in "
                   "name order (enables the hand-eye cross-check)");
-  cmd->add_option("--reference", o->reference, "virtual rig: trajectory the hand-eye poses are taken from")
+  cmd->add_option("--reference", o->reference, "without --images (the virtual rig): trajectory the hand-eye poses are taken from")
       ->capture_default_str();
-  cmd->add_option("--frames", o->frames, "virtual rig: frames of the base markers to average")->capture_default_str();
-  cmd->add_option("--poses", o->poses, "virtual rig: robot poses for the hand-eye cross-check")->capture_default_str();
-  cmd->add_option("--noise-px", o->noise_px, "virtual rig: centroid noise sigma (px)")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "virtual rig: noise seed")->capture_default_str();
+  cmd->add_option("--frames", o->frames, "without --images (the virtual rig): frames of the base markers to average")->capture_default_str();
+  cmd->add_option("--poses", o->poses, "without --images (the virtual rig): robot poses for the hand-eye cross-check")->capture_default_str();
+  cmd->add_option("--noise-px", o->noise_px, "without --images (the virtual rig): centroid noise sigma (px)")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "without --images (the virtual rig): noise seed")->capture_default_str();
   add_out_option(cmd, o->out, "rig file to write with the estimated camera_from_base");
   add_json_flag(cmd, *json, "print the result as JSON");
   add_force_flag(cmd, o->force, "overwrite an existing rig file");

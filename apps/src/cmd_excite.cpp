@@ -6,6 +6,7 @@
 
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/excitation/pose_path.hpp"
 #include "vcloe/report/pose_plot.hpp"
@@ -47,8 +48,12 @@ void add_excite_command(CLI::App& app) {
     const excitation::ExciteRun run = excitation::excite(*o, o->quiet ? nullptr : &std::cerr);
     if (!o->plot.empty()) {
       const std::string name = "optimised (" + excitation::to_string(run.problem.criterion) + ")";
-      report::plot_pose_series({report::sample_series(name, excitation::pose_path(run.result.trajectory))}, o->plot,
-                               "Optimal excitation trajectory", o->force);
+      try {  // after the trajectory: a plot that fails says the trajectory is there
+        report::plot_pose_series({report::sample_series(name, excitation::pose_path(run.result.trajectory))}, o->plot,
+                                 "Optimal excitation trajectory", o->force);
+      } catch (const Error& e) {
+        throw Error(std::string(e.what()) + "; the trajectory " + o->out + " was written");
+      }
     }
     std::cout << run.report.print(o->json);
   });

@@ -20,7 +20,7 @@ void add_kinematics_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "kinematics", "The robot file's kinematics: a reference's start hold, the joint angles of a pose, the pose at joint angles");
   cmd->add_option("--robot", o->robot, "robot file (docs/robot-file.md)")->capture_default_str();
-  cmd->add_option("--experiment", o->experiment, "timing, for --reference")->capture_default_str();
+  cmd->add_option("--experiment", o->experiment, "with --reference: timing (experiment file)")->capture_default_str();
   cmd->add_option("--reference", o->reference, "print the start hold of this trajectory file (IK of its start pose)");
   cmd->add_option("--pose", o->pose_values, "x y z (m) alpha beta gamma (rad): print its joint angles (IK)")->expected(6);
   cmd->add_option("--theta", o->theta_values, "theta1 .. theta6 (rad, as the encoders read): print the pose (FK)")

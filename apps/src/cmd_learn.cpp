@@ -14,6 +14,7 @@ void add_learn_command(CLI::App& app) {
   struct Options : workflow::LearnOptions {
     bool json = false;
     std::string loop_name = "servo";
+    std::string law_name = "lead";
   };
   auto o = std::make_shared<Options>();
   o->robot = defaults::robot_file();
@@ -30,6 +31,11 @@ void add_learn_command(CLI::App& app) {
   cmd->add_option("--cutoff", o->gains.cutoff_hz, "zero-phase low-pass (Q filter) cutoff (Hz)")->capture_default_str();
   cmd->add_option("--lead", o->gains.lead, "phase lead of the update (s): it is taken this much later in the trial")
       ->capture_default_str();
+  cmd->add_option("--law", o->law_name,
+                  "learning filter: 'lead' (gain x Q, taken --lead later) or 'inverse' (gain x Q x the inverse of the "
+                  "drives' loop of --model, default the priors; with --lead 0)")
+      ->check(CLI::IsMember({"lead", "inverse"}))
+      ->capture_default_str();
   cmd->add_option("--loop", o->loop_name,
                   "where the trials run: 'servo' (inside the visual servo) or 'drives' (outer gains zero, the camera only "
                   "measures; the learnt command is then run with the outer gains zero)")
@@ -45,6 +51,7 @@ void add_learn_command(CLI::App& app) {
   add_force_flag(cmd, o->force);
   cmd->callback([o] {
     o->loop = o->loop_name == "drives" ? workflow::LearningLoop::drives : workflow::LearningLoop::servo;
+    o->gains.law = o->law_name == "inverse" ? control::LearningLaw::inverse : control::LearningLaw::lead;
     auto progress = [o](const workflow::LearnTrial& t) {
       if (o->json) return;
       std::printf("trial %d: position %.4f mm, angle %.4f mrad RMS, %.2fx the camera noise\n", t.trial, t.position_mm,

@@ -16,7 +16,7 @@ void add_rig_command(CLI::App& app) {
       "listen", "Show a live pose stream: rate, publish-to-receive latency, gaps, invalid and malformed frames");
   cmd->add_option("--endpoint", o->endpoint, "where the poses are published (ipc://PATH or tcp://HOST:PORT)")
       ->required()
-      ->check([](const std::string& s) { return rig::endpoint_problem(s); });
+      ->check([](const std::string& s) { return rig::endpoint_problem(s, true); });
   cmd->add_option("--seconds", o->seconds, "how long to listen")->capture_default_str();
   cmd->add_option("--frames", o->frames, "stop after this many poses (0: listen for --seconds)")->capture_default_str();
   add_json_flag(cmd, o->json, "print only the summary, as JSON");

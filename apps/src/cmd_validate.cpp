@@ -24,7 +24,7 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
   cmd->add_flag("--reidentify", o->reidentify, "identify on each trajectory too (about a minute each)");
   cmd->add_option("--priors", o->priors, "robot file the model was identified on: its geometry is the model's (and the priors for --reidentify)")->capture_default_str();
-  cmd->add_option("--config", o->config, "identification settings (for --reidentify)")->capture_default_str();
+  cmd->add_option("--config", o->config, "with --reidentify: identification settings")->capture_default_str();
   add_json_flag(cmd, o->json, "print the result as JSON");
   add_out_option(cmd, o->out, "also write the JSON result to this file (for vcloe report)");
   add_quiet_flag(cmd, o->quiet, "no progress line per trajectory");

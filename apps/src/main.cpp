@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/input_ledger.hpp"
@@ -178,6 +179,7 @@ int main(int argc, char** argv) {
   add_commands(app);
   check_seeds(app);
   check_option_values(app);
+  vcloe::app::tie_options_to_their_modes(app);
   const vcloe::InputLedger ledger;  // every input hashed from the bytes the command parsed
   try {
     app.parse(argc, argv);

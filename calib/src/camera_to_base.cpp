@@ -99,10 +99,10 @@ HandEyePair closed_form(const std::vector<Transform>& T_C_M, const std::vector<T
   return {join(R_base2world, t_base2world), join(R_gripper2cam, t_gripper2cam).inverse()};
 }
 
-using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Twist = Eigen::Matrix<double, 6, 1>;
 
 // T moved by d = [translation; rotation vector], the rotation applied on the left or the right.
-Transform perturbed(const Transform& T, const Vec6& d, bool left) {
+Transform perturbed(const Transform& T, const Twist& d, bool left) {
   Transform out = T;
   const Mat3d dR = vision::rotation_from_vector(d.tail<3>());
   out.linear() = left ? Mat3d(dR * T.linear()) : Mat3d(T.linear() * dR);
@@ -130,7 +130,7 @@ Eigen::MatrixXd residual_jacobian(const std::vector<Transform>& T_C_M, const std
   Eigen::MatrixXd J(6 * static_cast<int>(T_C_M.size()), 12);
   const double h = 1e-7;
   for (int k = 0; k < 12; ++k) {
-    Vec6 d = Vec6::Zero();
+    Twist d = Twist::Zero();
     d(k % 6) = h;
     const Eigen::VectorXd rp = k < 6 ? residuals(T_C_M, T_O_E, perturbed(p.T_C_O, d, true), p.T_E_M)
                                      : residuals(T_C_M, T_O_E, p.T_C_O, perturbed(p.T_E_M, d, false));

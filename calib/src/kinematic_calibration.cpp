@@ -1,6 +1,7 @@
 #include "vcloe/calib/kinematic_calibration.hpp"
 
 #include <ctime>
+#include <iomanip>
 #include <memory>
 #include <sstream>
 
@@ -130,6 +131,13 @@ KinematicCalibrationResult calibrate_kinematics(const sim::RobotModel& nominal, 
   out.iterations = static_cast<int>(summary.iterations.size());
   out.estimate = KinematicParameters::from_vector(x);
   detail::analyse_solution(nominal, frames, poses, N, o, out);
+  if (!(out.ratio <= o.implausible_ratio)) {
+    std::ostringstream m;
+    m << std::setprecision(3) << "the static poses fit no robot of this kind: the calibration ends at " << out.ratio
+      << " x the camera noise (limit " << o.implausible_ratio << "; at the noise is 1) - positions in mm rather than m, "
+      << "angles in degrees, or the poses of another robot? not a result: no calibration was written";
+    fail("kinematic calibration", m.str());
+  }
   out.cpu_seconds = cpu_now() - cpu0;
   return out;
 }

@@ -1,5 +1,6 @@
 #include "vcloe/calib/static_trace.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -103,6 +104,19 @@ void append_pose(const std::vector<double>& row, const std::string& where, Stati
   t.settled_s.push_back(row[26]);
 }
 
+// Poses are numbered 1, 2, ... in the order measured (write_static_trace), and no measurement is
+// another's: a row given twice (numbered anew or not) counted as one more pose shrank the sigmas.
+void check_pose_number(const CsvTable& table, std::size_t r, const std::string& where) {
+  const std::vector<double>& row = table.rows[r];
+  if (row[0] != static_cast<double>(r + 1))
+    fail(where, "column 'pose': expected pose " + std::to_string(r + 1) + " (numbered 1, 2, ... in the order measured), got " +
+                    exact_number(row[0]));
+  for (std::size_t e = 0; e < r; ++e)
+    if (std::equal(row.begin() + 7, row.begin() + 19, table.rows[e].begin() + 7))
+      fail(where, "pose " + std::to_string(r + 1) + " repeats the encoders and the measured pose of pose " + std::to_string(e + 1) +
+                      " (line " + std::to_string(table.lines[e]) + "): one measurement given twice");
+}
+
 }  // namespace
 
 StaticTrace read_static_trace(const std::string& path) {
@@ -114,8 +128,11 @@ StaticTrace read_static_trace(const std::string& path) {
   std::string found;
   for (const std::string& name : table.header) found += (found.empty() ? "" : ",") + name;
   if (found != header()) fail(path + ":1", "expected the header '" + header() + "'");
-  for (std::size_t r = 0; r < table.rows.size(); ++r)
-    append_pose(table.rows[r], path + ":" + std::to_string(table.lines[r]), t);
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const std::string where = path + ":" + std::to_string(table.lines[r]);
+    check_pose_number(table, r, where);
+    append_pose(table.rows[r], where, t);
+  }
   if (t.poses.empty()) fail(path, "has no poses");
   return t;
 }

@@ -76,28 +76,45 @@ std::vector<Vec6d> outer_effort(const servo::PreparedReference& ref, const std::
 
 }  // namespace
 
-std::vector<Vec6d> learning_signal(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
-                                   const Trial& trial) {
-  const std::size_t frames = frames_of(ref, ideal, trial);
-  // Joint-space error at each frame: J_theta(chi_d(t_j)) (chi_d(t_j) - chi_m,j), eq. (29).
+namespace {
+
+// J_theta(chi_d(t_j)) (chi_d(t_j) - chi_m,j) per tick (eq. 29), linear between exposures.
+std::vector<Vec6d> joint_error(const servo::PreparedReference& ref, const Trial& trial, std::size_t frames) {
   std::vector<Vec6d> e(frames);
   for (std::size_t j = 0; j < frames; ++j)
     e[j] = ref.updates[j].J_theta * (ref.reference_at_exposure[j] - trial.measured[j]);
+  return between_exposures(ref.clock, e);
+}
+
+}  // namespace
+
+std::vector<Vec6d> learning_signal(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
+                                   const Trial& trial) {
+  const std::size_t frames = frames_of(ref, ideal, trial);
   std::vector<Vec6d> out = outer_effort(ref, ideal, trial, frames);
-  const std::vector<Vec6d> joint_error = between_exposures(ref.clock, e);
-  for (std::size_t k = 0; k < out.size(); ++k) out[k] += joint_error[k];
+  const std::vector<Vec6d> e = joint_error(ref, trial, frames);
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] += e[k];
   return out;
 }
 
 std::vector<Vec6d> learn_update(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
-                                const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains) {
+                                const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains,
+                                const DrivesModel* drives) {
   const double hz = ref.clock.timing.controller_hz;
   gains.validate(hz);
   const auto ticks = static_cast<std::size_t>(ref.clock.total_ticks);
   if (command.size() < ticks)
     fail("learning", "the command has " + std::to_string(command.size()) + " ticks, the reference " + std::to_string(ticks));
   std::vector<Vec6d> out(command.begin(), command.begin() + static_cast<long>(ticks));
-  const std::vector<Vec6d> q = zero_phase_lowpass(learning_signal(ref, ideal, trial), gains, hz);
+  std::vector<Vec6d> q;
+  if (drives) {  // Q f_j + P^-1 Q J_theta e_j: the outer loop's effort is a command already
+    const std::size_t frames = frames_of(ref, ideal, trial);
+    q = zero_phase_lowpass(outer_effort(ref, ideal, trial, frames), gains, hz);
+    const std::vector<Vec6d> e = invert_drives(*drives, zero_phase_lowpass(joint_error(ref, trial, frames), gains, hz));
+    for (std::size_t k = 0; k < ticks; ++k) q[k] += e[k];
+  } else {
+    q = zero_phase_lowpass(learning_signal(ref, ideal, trial), gains, hz);
+  }
   // The update taken `lead` later in the trial (L = gamma z^d), the last tick's held at the end.
   const auto d = static_cast<std::size_t>(std::lround(gains.lead * hz));
   for (std::size_t k = 0; k < ticks; ++k) out[k] += gains.gain * q[std::min(k + d, ticks - 1)];

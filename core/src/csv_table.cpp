@@ -26,6 +26,28 @@ std::string unquoted(const std::string& s) {
 
 std::string at(const std::string& path, int line) { return path + ":" + std::to_string(line); }
 
+// A file in another encoding than UTF-8 (or ASCII) is said as such before its bytes are read as
+// cells: UTF-16/32 (a spreadsheet's "Unicode text" export) by its byte-order mark, or without one
+// by the NUL bytes every ASCII character of it carries (a blamed column of raw bytes said nothing).
+void check_encoding(const std::string& text, const std::string& path) {
+  struct Mark {
+    const char* bytes;
+    std::size_t size;
+    const char* what;
+  };
+  static const Mark kMarks[] = {{"\x00\x00\xFE\xFF", 4, "UTF-32 (big-endian byte-order mark 00 00 FE FF)"},
+                                {"\xFF\xFE\x00\x00", 4, "UTF-32 (little-endian byte-order mark FF FE 00 00)"},
+                                {"\xFE\xFF", 2, "UTF-16 (big-endian byte-order mark FE FF)"},
+                                {"\xFF\xFE", 2, "UTF-16 (little-endian byte-order mark FF FE)"}};
+  const std::string how = ", not UTF-8 text: vcloe reads CSV files as UTF-8 (or ASCII); convert it (e.g. iconv -f "
+                          "UTF-16 -t UTF-8)";
+  for (const Mark& m : kMarks)
+    if (text.size() >= m.size && text.compare(0, m.size, m.bytes, m.size) == 0) fail(path, std::string("is ") + m.what + how);
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    fail(path, "has a NUL byte at offset " + std::to_string(nul) + " (UTF-16 without a byte-order mark, or a binary "
+                                                                    "file?)" + how);
+}
+
 // A header row that is not comma-separated names is said as what it is, not as the first
 // column it then lacks.
 void check_header_row(const std::string& line, const std::string& path, const CsvRules& rules) {
@@ -107,6 +129,7 @@ int CsvTable::column(const std::string& name) const {
 }
 
 CsvTable parse_csv_table(const std::string& text, const std::string& path, const CsvRules& rules) {
+  check_encoding(text, path);
   std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line)) fail(path, "empty file (expected a header row)");

@@ -129,6 +129,9 @@ void IoPlan::check() const {
     const fs::path p(o.path);
     const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
     if (tried.insert(dir).second) check_directory_takes_a_file(o.path, dir);
+    if (being_recorded(o.path))
+      fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
+                   "--force would overwrite a recording in progress");
     const Identity id = identity_of(o.path);
     for (std::size_t i = 0; i < inputs_.size(); ++i)
       if (same_file(id, in[i]))
@@ -149,6 +152,13 @@ void check_output_path(const std::string& path, bool force, const std::vector<st
   IoPlan plan(force);
   for (const std::string& i : inputs) plan.input(i);
   plan.output(path).check();
+}
+
+void check_output_directory(const std::string& dir, bool force, const std::string& option, const std::string& what) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st) && !fs::is_directory(st)) fail(dir, "is a file; " + option + " names a directory");
+  if (fs::exists(st) && !force) fail(dir, "exists; pass --force to overwrite " + what + " in it");
 }
 
 void create_output_directory(const std::string& dir) {

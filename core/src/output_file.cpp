@@ -283,6 +283,17 @@ void StreamedFile::open(const std::string& path, bool force) {
     const int e = errno;
     fail(path, "cannot be written (" + errno_text(e) + ")");
   }
+  (void)::flock(fd_, LOCK_EX | LOCK_NB);  // the mark of a live recording (being_recorded); ours, just made
+}
+
+bool being_recorded(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return false;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
 }
 
 void StreamedFile::write(const std::string& text) {

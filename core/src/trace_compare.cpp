@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/rotation_difference.hpp"
@@ -82,6 +84,17 @@ TrackingError tracking_error(const PoseTrace& t, const std::string& name) {
     r.excursion_angle_rad = std::max(r.excursion_angle_rad, d.tail<3>().norm());
   }
   return r;
+}
+
+void check_plausible_tracking(const TrackingError& e, const std::string& trace) {
+  const double share = std::max(e.share_position(), e.share_angle());
+  if (!(share > kImplausibleTrackingShare)) return;
+  std::ostringstream m;
+  m << std::setprecision(3) << "the measured poses are " << share << " x the reference's motion away from the reference "
+    << "of the run (error up to " << e.max_position_m << " m, " << e.max_angle_rad << " rad; limit "
+    << kImplausibleTrackingShare << " x: a servo loop keeps its robot within a fraction of it): positions in mm rather "
+    << "than m, angles in degrees, or the trace of another reference? nothing was fitted";
+  fail(trace, m.str());
 }
 
 }  // namespace vcloe

@@ -44,13 +44,13 @@ PoseColumns find_group(const std::vector<std::string>& header, const std::vector
 }
 
 // Where each quantity of a trace is in a row.
-struct TraceColumns {
+struct TraceLayout {
   int time = -1;
   PoseColumns measured, reference, command, truth;
 };
 
-TraceColumns find_columns(const std::vector<std::string>& header, const std::string& path) {
-  TraceColumns c;
+TraceLayout find_columns(const std::vector<std::string>& header, const std::string& path) {
+  TraceLayout c;
   c.time = find_column(header, "time");
   if (c.time < 0) fail(path + ":1", "missing column 'time'");
   c.measured = find_group(header, trace_columns::pose(""), true, path);
@@ -61,7 +61,7 @@ TraceColumns find_columns(const std::vector<std::string>& header, const std::str
 }
 
 // Appends a row's time and poses to `t`; error unless its time is after the previous row's.
-void append_row(const std::vector<double>& row, const TraceColumns& c, const std::string& path, int line_no,
+void append_row(const std::vector<double>& row, const TraceLayout& c, const std::string& path, int line_no,
                 PoseTrace& t) {
   const double time = row[static_cast<std::size_t>(c.time)];
   if (!t.time.empty() && !(time > t.time.back()))
@@ -83,7 +83,7 @@ void append_row(const std::vector<double>& row, const TraceColumns& c, const std
 
 PoseTrace parse_trace(const std::string& csv_text, const std::string& path) {
   const CsvTable table = parse_csv_table(csv_text, path, {"time,x,y,z,alpha,beta,gamma, …", {}});
-  const TraceColumns columns = find_columns(table.header, path);
+  const TraceLayout columns = find_columns(table.header, path);
   PoseTrace t;
   for (std::size_t r = 0; r < table.rows.size(); ++r) append_row(table.rows[r], columns, path, table.lines[r], t);
   if (t.time.empty()) fail(path, "no data rows");

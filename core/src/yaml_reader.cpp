@@ -55,6 +55,22 @@ void YamlNode::fail(const std::string& what) const {
   vcloe::fail(where.str(), key + ": " + what);
 }
 
+void YamlNode::fail_if(const std::optional<SettingProblem>& problem) const {
+  if (!problem) return;
+  const std::string& key = problem->key;
+  YamlNode n = *this;
+  for (std::size_t from = 0; from < key.size();) {  // down the dotted key as far as the file has it
+    const std::size_t dot = std::min(key.find('.', from), key.size());
+    const std::optional<YamlNode> child = n.find(key.substr(from, dot - from));
+    if (!child) break;
+    n = *child;
+    from = dot + 1;
+  }
+  std::string message = problem->message;
+  if (message.rfind(key + ": ", 0) == 0) message.erase(0, key.size() + 2);
+  n.fail(n.path() == child_path(key) ? message : "option '" + key + "': " + message);
+}
+
 std::string YamlNode::child_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }

@@ -17,7 +17,6 @@ namespace vcloe::excitation {
 
 namespace {
 const char* const kAxes[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
-constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
 }  // namespace
 
 TrajectorySample FourierTrajectory::sample(double t) const {

@@ -12,8 +12,6 @@
 namespace vcloe::excitation {
 
 namespace {
-constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
-
 // Continuous measure of how far a trajectory is from feasible (0 when every sample passes):
 // the sum over samples of the relative exceedance of each limit.
 double violation(const sim::RobotModel& model, const FourierTrajectory& tr, double period,
@@ -118,7 +116,7 @@ std::optional<SettingProblem> ExcitationProblem::problem() const {
     return bad("f0", "f0: " + exact_number(f0) + " Hz is outside f0_range [" + exact_number(f0_min) + ", " +
                          exact_number(f0_max) + "] Hz, the range optimize_f0 searches from f0");
   if (!(duration >= kMinDuration && duration <= kMaxDuration))
-    return bad("duration", "duration must be in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) +
+    return bad("duration", "duration: expected a time in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) +
                                "] s, got " + exact_number(duration));
   if (!(regressor_period > 0) || !(check_period > 0))
     return bad(regressor_period > 0 ? "check_period" : "regressor_period", "sample periods must be positive");
@@ -139,12 +137,14 @@ std::optional<SettingProblem> ExcitationProblem::problem() const {
   if (!(qr_eps > 0 && qr_eps < 1))
     return bad("qr_eps", "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
                              exact_number(qr_eps));
-  if (!(max_position_amplitude > 0 && max_position_amplitude <= 10 && max_angle_amplitude > 0 &&
-        max_angle_amplitude <= M_PI))
-    return bad("amplitude", "amplitude: expected position in (0, 10] m and angle in (0, pi] rad, got " +
-                                exact_number(max_position_amplitude) + " and " + exact_number(max_angle_amplitude));
-  if (auto p = limits.problem()) return p;
-  if (auto p = tracking.problem()) return p;
+  if (!(max_position_amplitude > 0 && max_position_amplitude <= 10))
+    return bad("amplitude.position", "amplitude.position: expected a position amplitude in (0, 10] m, got " +
+                                         exact_number(max_position_amplitude));
+  if (!(max_angle_amplitude > 0 && max_angle_amplitude <= M_PI))
+    return bad("amplitude.angle", "amplitude.angle: expected an angle amplitude in (0, pi] rad, got " +
+                                      exact_number(max_angle_amplitude));
+  if (auto p = limits.problem()) return SettingProblem{"limits." + p->key, "limits." + p->message};  // the file's key
+  if (auto p = tracking.problem()) return p;  // its keys already the file's (tracking.*)
   return budget_problem(*this);
 }
 

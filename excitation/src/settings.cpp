@@ -25,7 +25,7 @@ void parse_tracking(const YamlNode& t, TrackingSettings& s) {
   }
 }
 
-ExcitationProblem parse_document(const YamlDoc& doc) {
+ExcitationProblem parse_settings_document(const YamlDoc& doc) {
   const std::string& file = doc.file();
   ExcitationProblem p;
   const YamlNode r = doc.root();
@@ -41,7 +41,7 @@ ExcitationProblem parse_document(const YamlDoc& doc) {
     p.f0_max = v(1);
   }
   p.duration = r.get_double("duration", p.duration);
-  if (auto c = r.find("criterion")) p.criterion = criterion_from_string(c->as_string(), file);
+  if (auto c = r.find("criterion")) p.criterion = criterion_from_string(c->as_string(), c->where());
   p.scale_columns = r.get_bool("scale_columns", p.scale_columns);
   p.qr_eps = r.get_double("qr_eps", p.qr_eps);
   p.regressor_period = r.get_double("regressor_period", p.regressor_period);
@@ -72,16 +72,16 @@ ExcitationProblem parse_document(const YamlDoc& doc) {
   p.baseline_trajectories = r.get_int("baseline_trajectories", p.baseline_trajectories);
   if (auto t = r.find("tracking")) parse_tracking(*t, p.tracking);
   p.source = file;
-  p.validate(file);
+  r.fail_if(p.problem());  // at the key's line, as the reader's own errors are
   return p;
 }
 
 }  // namespace
 
-ExcitationProblem load_excitation_settings(const std::string& file) { return parse_document(YamlDoc::load(file)); }
+ExcitationProblem load_excitation_settings(const std::string& file) { return parse_settings_document(YamlDoc::load(file)); }
 
 ExcitationProblem parse_excitation_settings(const std::string& yaml_text, const std::string& name) {
-  return parse_document(YamlDoc::parse(yaml_text, name));
+  return parse_settings_document(YamlDoc::parse(yaml_text, name));
 }
 
 }  // namespace vcloe::excitation

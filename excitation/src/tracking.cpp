@@ -32,9 +32,12 @@ std::optional<SettingProblem> TrackingSettings::problem() const {
     if (!(payload_inertia(k) >= 0 && payload_inertia(k) <= 1e4))
       return bad("tracking.payload.inertia", "tracking.payload.inertia: expected moments in [0, 10^4] kg*m^2, got " +
                                                  exact_number(payload_inertia(k)));
-  if (!(platform >= 0 && platform < 10) || !(gains >= 0 && gains < 1))
-    return bad("tracking.family", "tracking.family: expected platform in [0, 10) and gains in [0, 1), got " +
-                                      exact_number(platform) + " and " + exact_number(gains));
+  if (!(platform >= 0 && platform < 10))
+    return bad("tracking.family.platform",
+               "tracking.family.platform: expected a relative increase in [0, 10), got " + exact_number(platform));
+  if (!(gains >= 0 && gains < 1))
+    return bad("tracking.family.gains",
+               "tracking.family.gains: expected a relative decrease in [0, 1), got " + exact_number(gains));
   return std::nullopt;
 }
 

@@ -25,19 +25,6 @@ static std::vector<int> parameters_of(const YamlNode& n) {
   return m;
 }
 
-// The node of a dotted option name ("loss.scale"), or of its nearest enclosing key in the file.
-static YamlNode node_of(const YamlNode& root, const std::string& option) {
-  YamlNode n = root;
-  for (std::size_t from = 0; from < option.size();) {
-    const std::size_t dot = std::min(option.find('.', from), option.size());
-    const std::optional<YamlNode> child = n.find(option.substr(from, dot - from));
-    if (!child) break;
-    n = *child;
-    from = dot + 1;
-  }
-  return n;
-}
-
 // fixed / free / tied replace the defaults for the parameters they name.
 static void read_specification(const YamlNode& root, std::vector<ParameterSpec>& spec) {
   if (auto f = root.find("fixed"))
@@ -148,10 +135,7 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   }
   o.initial_trust_region = root.get_double("initial_trust_region", o.initial_trust_region);
   // Ranges: IdentificationOptions' own check, reported at the option's key in this file.
-  if (const auto bad = o.problem()) {
-    const YamlNode n = node_of(root, bad->key);
-    n.fail(n.path() == bad->key ? bad->message : "option '" + bad->key + "': " + bad->message);
-  }
+  root.fail_if(o.problem());
   return cfg;
 }
 

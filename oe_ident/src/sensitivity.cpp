@@ -1,6 +1,7 @@
 #include "vcloe/oe_ident/sensitivity.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/sim/dynamics_direct.hpp"
+#include "vcloe/servo/rigid_plant.hpp"
 #include "vcloe/sim/plant.hpp"
 
 #include <ceres/jet.h>
@@ -70,7 +71,7 @@ struct StageLinearization {
 #else
 #define VCLOE_VECTOR_CLONES
 #endif
-VCLOE_VECTOR_CLONES VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi, const sim::XiVector<Jet>& xi_jet,
+VCLOE_VECTOR_CLONES VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, const sim::XiVector<double>& xi,
                const std::vector<XiEntry>& P_xi, const sim::PlantState<double>& x, const Vec6d& tau,
                StageLinearization& out) {
   const Vec6d chi = x.head<6>(), v = x.tail<6>();
@@ -91,9 +92,8 @@ VCLOE_VECTOR_CLONES VCLOE_FLATTEN bool linearize(const sim::RobotModel& model, c
     chi_j(i) = Jet(chi(i), i);
     v_j(i) = Jet(v(i), 6 + i);
   }
-  Vec6<Jet> r;
-  const Vec6<Jet> tau_j = tau.cast<Jet>();
-  if (!sim::inverse_dynamics_direct<Jet>(model, chi_j, v_j, v_dot.cast<Jet>(), xi_jet, r, &tau_j)) return false;
+  Vec6<Jet> r;  // v_dot, Xi and tau enter as constants (doubles): Jet-by-double products
+  if (!sim::inverse_dynamics_direct<Jet, double>(model, chi_j, v_j, v_dot, xi, r, &tau)) return false;
   const Vec3<Jet> phi_dot = euler_rate_jacobian<Jet>(chi_j(3), chi_j(4)).inverse() * v_j.tail<3>();  // eq. (2)
   Eigen::Matrix<double, 6, 12> dr;
   for (int i = 0; i < 6; ++i) dr.row(i) = r(i).v.transpose();
@@ -144,7 +144,7 @@ class SensitivityRecursion {
                        const servo::PreparedReference& ref, const servo::OuterGains& gains, const Mat& P,
                        int threads)
       : model_(model), ref_(ref), gains_(gains), q_(static_cast<int>(P.cols())), threads_(std::max(1, threads)),
-        xi_(lambda.head<sim::kNumXi>()), xi_jet_(xi_.cast<Jet>()),  // constants: Xi directions use Gamma
+        xi_(lambda.head<sim::kNumXi>()),  // constants: Xi directions use Gamma
         P_xi_(P.topRows(sim::kNumXi).sparseView()), xi_entries_(xi_entries(P)),
         P_lp_(P.row(sim::kGainP)), P_li_(P.row(sim::kGainI)), P_ld_(P.row(sim::kGainD)),
         g_(servo::drive_gains<double>(lambda)), marker_frame_(model.marker_frame) {
@@ -184,6 +184,22 @@ class SensitivityRecursion {
     return true;
   }
 
+  // On one core, each RK4 stage is linearised as the nominal run reaches it, and the plant takes
+  // its x_dot from that linearisation (sim::StageDerivative): the same f to the bit (the same
+  // kinematics, M, factorisation and solve as sim::plant_derivative), computed once per stage
+  // instead of twice. On several cores the chunk's stages are linearised in parallel instead.
+  void fuse_with(servo::RigidPlant<double>& plant) {
+    if (threads_ > 1) return;
+    fused_ = true;
+    plant.record_stages(false);
+    plant.set_stage_derivative([this](const sim::PlantState<double>& x, const Vec6d& tau, sim::PlantState<double>& f) {
+      StageLinearization& L = slot(stage_++);
+      if (!linearize(model_, xi_, xi_entries_, x, tau, L)) return false;
+      f = L.f;
+      return true;
+    });
+  }
+
   // The loop's observer: called after each tick of the nominal run.
   bool on_tick(const servo::TickRecord& t, const servo::TwinRobot<double>& twin) {
     TickInput& in = next_slot();
@@ -195,7 +211,7 @@ class SensitivityRecursion {
     in.e_dot = pid.e_dot;
     in.integral = pid.integral;
     in.tau = twin.drives().torque();
-    in.stages = twin.plant().stages();
+    if (!fused_) in.stages = twin.plant().stages();
     if (marker_frame_ != Vec6d::Zero()) poses_.push_back(twin.pose());
     return used_ < kChunk || process();
   }
@@ -216,7 +232,6 @@ class SensitivityRecursion {
   const servo::OuterGains& gains_;
   int q_, threads_;
   sim::XiVector<double> xi_;
-  sim::XiVector<Jet> xi_jet_;
   Eigen::SparseMatrix<double> P_xi_;
   std::vector<XiEntry> xi_entries_;
   Eigen::RowVectorXd P_lp_, P_li_, P_ld_;
@@ -233,6 +248,8 @@ class SensitivityRecursion {
   int tick_ = 0;                // the tick advance() is at
   std::vector<TickInput> ticks_;
   int used_ = 0;
+  bool fused_ = false;  // stages linearised during the nominal run (fuse_with)
+  int stage_ = 0;       // then: the next stage's slot in lin_
   std::vector<StageLinearization> lin_;
   sim::Rk4<Mat> rk4_;
 
@@ -244,10 +261,11 @@ class SensitivityRecursion {
   }
 
   bool process() {
-    const bool ok = linearize_chunk();
+    const bool ok = fused_ || linearize_chunk();
     if (ok)
       for (int i = 0; i < used_; ++i) advance(ticks_[static_cast<std::size_t>(i)], i);
     used_ = 0;
+    stage_ = 0;
     return ok;
   }
 
@@ -267,7 +285,7 @@ class SensitivityRecursion {
       for (int idx = part; idx < stages && ok; idx += threads_) {
         TickInput& r = ticks_[static_cast<std::size_t>(idx / per_tick)];
         const sim::PlantState<double>& x = r.stages[static_cast<std::size_t>(idx % per_tick)];
-        if (!linearize(model_, xi_, xi_jet_, xi_entries_, x, r.tau, slot(idx))) ok = false;
+        if (!linearize(model_, xi_, xi_entries_, x, r.tau, slot(idx))) ok = false;
       }
     };
     std::vector<std::thread> pool;
@@ -385,6 +403,7 @@ TwinSensitivity simulate_twin_sensitivity(const sim::RobotModel& model, const si
   servo::TwinRobot<double> twin(model, lambda, ref.clock.timing, start);
   twin.plant().record_stages(true);
   SensitivityRecursion recursion(model, lambda, ref, gains, P, threads);
+  recursion.fuse_with(twin.plant());
   if (!recursion.start(twin.drives().pid().integral, start)) {
     TwinSensitivity out;
     out.trace.ok = false;

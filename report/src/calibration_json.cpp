@@ -14,10 +14,9 @@ using Node = vcloe::JsonNode;
 namespace {
 
 constexpr const char* kFormat = "vcloe-kinematic-calibration-1";
-constexpr const char* kMissingHint = "(not written by `vcloe calibrate kinematics --result`, or by an older vcloe? run it again)";
+constexpr const char* kNotFromCalibrate = "(not written by `vcloe calibrate kinematics --result`, or by an older vcloe? run it again)";
 
 json vec6(const Vec6d& v) { return {v(0), v(1), v(2), v(3), v(4), v(5)}; }
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 json parameter_json(const CalibrationParameter& p) {
   json j = {{"name", p.name}, {"unit", p.unit},   {"start", p.start},
@@ -38,7 +37,9 @@ CalibrationParameter read_parameter(const Node& p) {
   out.start = p.need("start").number();
   out.value = p.need("value").number();
   out.sigma = p.need("sigma").non_negative();
-  out.status = p.need("status").string();
+  // The statuses the fit writes (calib/src/kinematic_analysis.cpp): free text drew as one.
+  out.status = p.need("status").one_of({"identified", "not identified", "fixed",
+                                        "not identifiable: the encoder offset carries it (kept as drawn)"});
   if (!p["truth_in_gauge"].is_null()) out.truth_in_gauge = p["truth_in_gauge"].number();
   return out;
 }
@@ -71,7 +72,7 @@ CalibrationResidual read_residual(const Node& r) {
   return out;
 }
 
-std::vector<CalibrationGroup> read_summary(const Node& s) {
+std::vector<CalibrationGroup> read_groups(const Node& s) {
   s.object();
   std::vector<CalibrationGroup> out;
   for (const auto& item : s.value().items()) {
@@ -113,7 +114,7 @@ json to_json(const CalibrationReport& r) {
 }
 
 CalibrationReport calibration_from_json(const json& document, const std::string& file) {
-  const Node root = Node::root(document, file, kMissingHint);
+  const Node root = Node::root(document, file, kNotFromCalibrate);
   if (root.need("format").string() != kFormat) root["format"].refuse(std::string("\"") + kFormat + "\"");
   CalibrationReport r;
   const Node in = root.need("inputs");
@@ -128,7 +129,7 @@ CalibrationReport calibration_from_json(const json& document, const std::string&
   for (std::size_t k = 0, n = combos.array_size(); k < n; ++k) r.combinations.push_back(read_combination(combos[k]));
   r.null_space = read_null_space(root.need("null_space"));
   r.residual = read_residual(root.need("residual"));
-  r.summary = read_summary(root.need("summary"));
+  r.summary = read_groups(root.need("summary"));
   r.poses_used = root.need("poses").integer(1, 1 << 20);
   r.iterations = root.need("iterations").integer(0, 1 << 30);
   r.cpu_seconds = root.need("cpu_seconds").non_negative();

@@ -42,8 +42,17 @@ GnuplotJob::GnuplotJob(std::string output) : output_(std::move(output)), dir_(ou
 
 std::string GnuplotJob::data(const std::string& name) const { return gnuplot_quote(name); }
 
+// A data file the user never named: its failure (a full disk, ulimit -f) is said of the plot.
 void GnuplotJob::write_data(const std::string& name, const std::string& text) const {
-  write_file_atomically(dir_.file(name), text, true);
+  try {
+    write_file_atomically(dir_.file(name), text, true);
+  } catch (const Error& e) {
+    std::string why = e.what();
+    const std::string ours = dir_.file(name) + ": ";
+    if (why.rfind(ours, 0) == 0) why.erase(0, ours.size());
+    if (const std::size_t tail = why.rfind("; nothing was written"); tail != std::string::npos) why.erase(tail);
+    fail(output_, "not written: gnuplot's data for it could not be written in a temporary directory (" + why + ")");
+  }
 }
 
 // gnuplot runs in the job's directory on names of our own (plot.gp, the data files, the image):

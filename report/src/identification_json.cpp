@@ -11,6 +11,7 @@
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
+#include "identification_consistency.hpp"
 
 namespace vcloe::report {
 
@@ -22,12 +23,9 @@ using Node = vcloe::JsonNode;
 // report's 70 x 70 at most, each entry written to 17 digits, is positive semi-definite to ~1e-14.
 constexpr double kCorrelationEigenTolerance = 1e-6;
 
-constexpr const char* kMissingHint = "(not written by `vcloe identify`, or by an older vcloe? run it again)";
+constexpr const char* kNotFromIdentify = "(not written by `vcloe identify`, or by an older vcloe? run it again)";
 
 namespace {
-
-// A bound that overflowed (a relative sigma of hundreds: exp(1.96 * 1000)) is null: unbounded.
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 json axes_json(const AxesRms& a) { return {{"mm", {a[0], a[1], a[2]}}, {"mrad", {a[3], a[4], a[5]}}}; }
 
@@ -41,6 +39,7 @@ json parameter_json(const ParameterEntry& p) {
           {"sigma", p.sigma},
           {"rel_sigma", p.rel_sigma},
           {"sigma_camera", p.sigma_camera},
+          // a bound that overflowed (exp(1.96 * 1000)) is null: unbounded
           {"interval95", p.interval95 ? json{finite_or_null((*p.interval95)[0]), finite_or_null((*p.interval95)[1])} : json()},
           {"prior_pull", p.prior_pull},
           {"identified", p.identified},
@@ -301,7 +300,7 @@ ReportInputs read_inputs(const Node& in) {
 }  // namespace
 
 IdentificationReport identification_from_json(const json& document, const std::string& file) {
-  const Node root = Node::root(document, file, kMissingHint);
+  const Node root = Node::root(document, file, kNotFromIdentify);
   for (const char* key : {"parameters", "inputs", "adequacy", "before_rms_all", "after_rms_all", "singular_values"})
     root.need(key);
   const Node params = root["parameters"];
@@ -336,6 +335,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.termination = root.need("termination").string();
   r.after_over_noise = root.need("after_over_noise").non_negative();
   r.inputs = read_inputs(root["inputs"]);
+  detail::check_parameters_consistent(r, params, root);  // derived fields: of the primary ones, or refused
   return r;
 }
 

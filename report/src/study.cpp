@@ -114,6 +114,13 @@ namespace {
 
 // The summary paragraph under a table.
 void summary_text(std::ostringstream& t, const StudySummary& s) {
+  if (s.parameters == 0) {  // a coverage of nothing is not 0 %: none was measured
+    t << "No identified parameter over " << s.truths << " truths: the coverage of σ and of the 95 % interval is not "
+      << "measured (n/a).";
+    if (s.failed > 0) t << " " << s.failed << " of " << s.truths << " truths have no result (the table says why).";
+    t << "\n";
+    return;
+  }
   auto pct = [&](int k) { return s.parameters ? 100.0 * k / s.parameters : 0.0; };
   t << std::fixed << s.parameters << " identified parameters over " << s.truths << " truths: " << std::setprecision(1)
     << pct(s.within1) << " % within 1σ, " << pct(s.within2) << " % within 2σ, " << pct(s.within3)

@@ -1,8 +1,13 @@
 // The validation result's one writer and one reader (validation.hpp).
 #include "vcloe/report/validation.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/core/json_file.hpp"
+#include "identification_consistency.hpp"
 
 namespace vcloe::report {
 
@@ -10,7 +15,7 @@ using nlohmann::json;
 using Node = vcloe::JsonNode;
 
 // What a missing key says: the file was not written by this vcloe.
-constexpr const char* kMissingHint = "(not written by `vcloe validate --out`, or by an older vcloe? run it again)";
+constexpr const char* kNotFromValidate = "(not written by `vcloe validate --out`, or by an older vcloe? run it again)";
 
 namespace {
 
@@ -18,7 +23,7 @@ json axes_json(const AxesDifference& d) {
   return {{"rms_mm", d.rms_mm}, {"rms_mrad", d.rms_mrad}, {"max_mm", d.max_mm}, {"max_mrad", d.max_mrad}};
 }
 
-AxesDifference read_axes(const Node& n) {
+AxesDifference read_axes_difference(const Node& n) {
   return {n["rms_mm"].fixed<3>(true), n["rms_mrad"].fixed<3>(true), n["max_mm"].fixed<3>(true),
           n["max_mrad"].fixed<3>(true)};
 }
@@ -28,6 +33,30 @@ ParameterVariation read_variation(const Node& p) {
                        p["std"].non_negative(), p["rel_std"].non_negative(), 0, p["runs"].integer(1, 1 << 30)};
   v.identified_runs = p["identified_runs"].integer(0, v.runs);
   return v;
+}
+
+// The ratios are derived (validate.cpp): a row's worst_ratio is the largest model RMS over the
+// noise floor's RMS on the same axis, the file's the largest row's. A floor of 0 on an axis is no
+// measurement (measured - twin(truth) under camera noise): refused, as the ratio over it would be.
+void check_ratios(const ValidationResult& r, const Node& t, const Node& root) {
+  static const char* const kAxis[6] = {"rms_mm[0]", "rms_mm[1]", "rms_mm[2]", "rms_mrad[0]", "rms_mrad[1]", "rms_mrad[2]"};
+  double worst = 0;
+  for (std::size_t i = 0; i < r.trajectories.size(); ++i) {
+    const ValidationTrajectory& row = r.trajectories[i];
+    const auto a = row.model.rms(), f = row.noise_floor.rms();
+    double ratio = 0;
+    for (std::size_t c = 0; c < 6; ++c) {
+      if (!(f[c] > 0))
+        t[i]["noise_floor"][c < 3 ? "rms_mm" : "rms_mrad"][c % 3].refuse(
+            std::string("a positive RMS (the noise floor ") + kAxis[c] + " is measured - twin(truth) under camera noise)");
+      ratio = std::max(ratio, a[c] / f[c]);
+    }
+    if (!detail::same_figure(row.worst_ratio, ratio))
+      t[i]["worst_ratio"].refuse("the largest model RMS / noise floor RMS over the axes, " + exact_number(ratio));
+    worst = std::max(worst, row.worst_ratio);
+  }
+  if (!detail::same_figure(r.worst_ratio, worst))
+    root["worst_ratio"].refuse("the largest worst_ratio of the trajectories, " + exact_number(worst));
 }
 
 }  // namespace
@@ -55,7 +84,7 @@ json to_json(const ValidationResult& r) {
 }
 
 ValidationResult validation_from_json(const json& document, const std::string& file) {
-  const Node root = Node::root(document, file, kMissingHint);
+  const Node root = Node::root(document, file, kNotFromValidate);
   ValidationResult r;
   const Node t = root.need("trajectories");
   r.worst_ratio = root.need("worst_ratio").non_negative();
@@ -69,9 +98,10 @@ ValidationResult validation_from_json(const json& document, const std::string& f
   r.truth = root.need("truth").string();
   r.seconds = root.need("seconds").non_negative();
   for (std::size_t i = 0; i < t.array_size(); ++i)
-    r.trajectories.push_back({t[i]["seed"].unsigned_integer(), read_axes(t[i]["model"]), read_axes(t[i]["noise_floor"]),
+    r.trajectories.push_back({t[i]["seed"].unsigned_integer(), read_axes_difference(t[i]["model"]), read_axes_difference(t[i]["noise_floor"]),
                               t[i]["worst_ratio"].non_negative()});
   if (t.array_size() == 0) t.refuse("one entry per trajectory");
+  check_ratios(r, t, root);
   if (const Node v = root["parameter_variation"]; !v.is_null()) {
     r.parameter_variation.emplace();
     for (std::size_t i = 0; i < v.array_size(); ++i) r.parameter_variation->push_back(read_variation(v[i]));

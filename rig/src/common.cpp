@@ -2,6 +2,7 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,10 +20,29 @@
 
 namespace vcloe::rig {
 
-std::string endpoint_problem(const std::string& endpoint) {
+namespace {
+
+// An ipc PATH ZeroMQ can bind and connect: sun_path holds 107 bytes and the terminating NUL.
+std::string ipc_path_problem(const std::string& endpoint, const std::string& path) {
+  constexpr std::size_t kMaxSocketPath = sizeof(sockaddr_un::sun_path) - 1;
+  if (path.size() > kMaxSocketPath)
+    return endpoint + ": a socket path of " + std::to_string(path.size()) + " bytes; the system allows " +
+           std::to_string(kMaxSocketPath) + " (use a shorter directory)";
+  if (path.back() == '/') return endpoint + ": ends in '/'; expected the path of a socket, not a directory";
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+    return endpoint + ": directory " + dir.string() + " does not exist (ZeroMQ makes the socket, not its directory)";
+  return "";
+}
+
+}  // namespace
+
+std::string endpoint_problem(const std::string& endpoint, bool connected) {
   const std::string expected = "expected ipc://PATH or tcp://HOST:PORT, got '" + endpoint + "'";
   if (endpoint.rfind("ipc://", 0) == 0) {
     if (endpoint.size() <= 6) return expected;
+    if (const std::string why = ipc_path_problem(endpoint, endpoint.substr(6)); !why.empty()) return why;
     struct stat st{};
     if (lstat(endpoint.c_str() + 6, &st) == 0 && !S_ISSOCK(st.st_mode))
       return endpoint + ": the path exists and is not a socket; ZeroMQ would delete it";
@@ -36,6 +56,11 @@ std::string endpoint_problem(const std::string& endpoint) {
   if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
       std::stoi(port) < 1 || std::stoi(port) > 65535)
     return "port '" + port + "' of " + endpoint + ": expected 1 to 65535";
+  if (host.front() == '[')
+    return "address '" + host + "' of " + endpoint + ": an IPv6 address; vcloe's sockets run IPv4 (an IPv4 address or a host name)";
+  if (connected && (host == "*" || host == "0.0.0.0"))
+    return "host '" + host + "' of " + endpoint + ": every interface, which a socket can be bound to but not connect to; "
+           "give the host to reach (tcp://127.0.0.1:" + port + " on this machine)";
   if (host.find_first_not_of("0123456789.") == std::string::npos) {  // a dotted IPv4 address
     std::size_t start = 0, parts = 0;
     for (std::size_t dot = 0; dot != std::string::npos; start = dot + 1, ++parts) {
@@ -69,7 +94,8 @@ std::string endpoint_identity(const std::string& endpoint) {
 
 }  // namespace
 
-std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std::string& which) {
+std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std::string& which,
+                                                const std::string& connects) {
   auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   const std::vector<std::pair<char, std::pair<std::string, const std::string*>>> all = {
       {'c', {"--camera-stream", &e.camera}}, {'p', {"--poses", &e.poses}},
@@ -78,7 +104,8 @@ std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std
   for (const auto& [letter, option] : all) {
     if (which.find(letter) == std::string::npos) continue;
     const std::string& endpoint = *option.second;
-    if (const std::string why = endpoint_problem(endpoint); !why.empty()) return bad(option.first, why);
+    const bool connected = connects.find(letter) != std::string::npos;
+    if (const std::string why = endpoint_problem(endpoint, connected); !why.empty()) return bad(option.first, why);
     for (const auto& [earlier, other] : used)
       if (endpoint_identity(endpoint) == endpoint_identity(*other))
         return bad(option.first, "the same endpoint as " + earlier + " (" + *other + "); each stream needs its own");
@@ -87,7 +114,9 @@ std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std
   return std::nullopt;
 }
 
-void check_endpoints(const RigEndpoints& e, const std::string& which) { throw_if(endpoints_problem(e, which), ""); }
+void check_endpoints(const RigEndpoints& e, const std::string& which, const std::string& connects) {
+  throw_if(endpoints_problem(e, which, connects), "");
+}
 
 RoleSecurity::RoleSecurity(zmq::context_t& context, const RigEndpoints& e, const std::string& role)
     : plain_tcp_(e.plain_tcp) {

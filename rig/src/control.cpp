@@ -15,11 +15,13 @@
 #include <thread>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/bridge/safety.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/handshake.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
+#include "vcloe/rig/setup.hpp"
 
 namespace vcloe::rig {
 
@@ -40,7 +42,8 @@ class Controller {
                  clock_ == RigClock::Realtime ? bridge::Subscriber::Keep::Latest : bridge::Subscriber::Keep::All, 1000,
                  security_.subscriber("vision")),
         recorder_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000000, security_.subscriber("vision")),
-        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")) {
+        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")),
+        safety_(command_limits(s), s.experiment.timing.camera_period(), s.experiment.timing.controller_period()) {
     const double Tcam = s.experiment.timing.camera_period();
     robot_timeout_ = o.robot_timeout > 0 ? o.robot_timeout : clock_ == RigClock::Realtime ? 5 * Tcam : 2.0;
     PoseTrace layout;  // the layout: reference and command columns
@@ -117,6 +120,19 @@ class Controller {
   bridge::StatusMessage last_status_;
   std::string end_reason_;
   StreamedFile partial_;  // the trace's rows as they are emitted, in frame order
+  bridge::SafetyMonitor safety_;  // the robot's own command check (bridge/safety.hpp), before a command leaves
+
+  // The limits the robot's monitor applies to a command: its joint range (robot serve's too).
+  static bridge::SafetyLimits command_limits(const ExperimentSetup& s) {
+    bridge::SafetyLimits l;
+    l.joint_limit = s.model.joint_limit;
+    return l;
+  }
+  static std::string pose_text(const Vec6d& x) {
+    std::string t;
+    for (int i = 0; i < 6; ++i) t += (i ? " " : "") + exact_number(x(i));
+    return t;
+  }
 
   void send(const bridge::Message& m) {
     commands_.publish(m);
@@ -140,8 +156,11 @@ class Controller {
     bool pose_stream = false, recorder = false;
     while (!running_) {
       if (now_s() > end)
-        fail("control", std::string(robot_hello_ ? "the robot did not start" : "no hello from the robot on " + o_.endpoints.status) +
-                            " within " + exact_number(o_.start_timeout) + " s");
+        fail("control", (!robot_hello_                ? "no hello from the robot on " + o_.endpoints.status
+                         : !(pose_stream && recorder) ? "no hello from the pose source on " + o_.endpoints.poses +
+                                                            " (the robot's was heard)"
+                                                      : std::string("the robot did not start")) +
+                            " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
       if (const int sig = interrupting_signal())  // the rig stopping it: at once, not after start_timeout
         fail("control", "interrupted by " + signal_name(sig) + " before the run began");
       // Up to the first hello only: a pose of the run may follow it (it is the run's, not ours to drop).
@@ -182,8 +201,19 @@ class Controller {
     if (newest) step(*newest);
   }
 
+  // A command the robot's safety monitor would refuse is never sent: the pose it came from is
+  // none this robot can have (a stream in mm or degrees, another robot's): the run stops, said.
   void step(const bridge::PoseMessage& p) {
+    if (stopped_) return;
     if (const auto c = role_.on_pose(p)) {
+      safety_.on_command(c->theta, c->frame);
+      if (const auto& cause = safety_.stop()) {
+        stopped_ = true;
+        end_reason_ = "the pose of frame " + std::to_string(p.frame) + " on " + o_.endpoints.poses + " (" +
+                      pose_text(p.pose) + ") is none " + o_.robot + " can have: its " + cause->detail +
+                      " (the robot's safety monitor refuses it; poses in m and rad?); not sent";
+        return;
+      }
       send(*c);
       last_commanded_ = c->frame;
       ++commands_sent_;
@@ -309,6 +339,7 @@ void Controller::finish() {
   write_trace(o_.out, t, o_.force);
   partial_.close();
   std::filesystem::remove(o_.out + ".partial");
+  if (finished) warn_if_not_following(t, o_.out);  // as `run` and `simulate` judge their traces (a stop says its own)
   std::cout << "control: wrote " << o_.out << " (" << frames << " poses, " << t.time.back() << " s); latency p50 "
             << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
             << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
@@ -328,7 +359,7 @@ void ControlOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The endpoints (an ipc path is looked at, lstat) and the outputs: the file system, so here
   // and not in problem(), which stays pure.
-  throw_if(endpoints_problem(endpoints, "pks"), where);
+  throw_if(endpoints_problem(endpoints, "pks", "ps"), where);
   IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
       .input_trace(precorrection, "--precorrection").output_trace(out, "--out")
       .output(out + ".partial", "the recording of --out while it runs").check();

@@ -13,11 +13,13 @@
 #include <utility>
 #include <vector>
 
+#include "vcloe/bridge/security.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/subprocess.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/serve.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "vcloe/servo/timing.hpp"
 
 namespace vcloe::rig {
@@ -126,6 +128,23 @@ std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
   std::_Exit(128 + sig);
 }
 
+// What each role would refuse after all three had started (4 to 6 lines, seconds later), refused
+// here first by the roles' own calls: the keys each role loads (bridge::load_role_keys, as
+// RoleSecurity does) and the pre-correction against the run (use_precorrection, as robot serve
+// and control do). The endpoints: check_endpoints in run_rig, once they are final.
+void check_what_the_roles_check(const RigRun& r) {
+  if (!r.endpoints.keys.empty())
+    for (const char* role : {"robot", "vision", "control"}) try {
+        (void)bridge::load_role_keys(r.endpoints.keys, role);
+      } catch (const Error& e) {
+        fail("--keys", e.what());
+      }
+  if (!r.precorrection.empty()) {
+    ExperimentSetup s = load_setup(r.robot, r.experiment, r.reference);
+    use_precorrection(s, r.precorrection);
+  }
+}
+
 }  // namespace
 
 std::optional<SettingProblem> RigRun::problem() const {
@@ -156,6 +175,7 @@ void run_rig(const RigRun& r) {
       .input(r.truth, "--truth").input(r.camera.rig, "--camera-rig").input(r.camera.markers, "--camera-markers")
       .input_trace(r.precorrection, "--precorrection").output_trace(r.out, "--out").output(r.out + ".partial", "the recording of --out while it runs").check();
   if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
+  check_what_the_roles_check(r);
   std::string dir;
   RigEndpoints e;
   if (r.transport == "ipc") {
@@ -174,7 +194,7 @@ void run_rig(const RigRun& r) {
     if (!given->empty()) *fresh = *given;
   e.keys = r.endpoints.keys;
   e.plain_tcp = r.endpoints.plain_tcp;
-  check_endpoints(e, "cpks");
+  check_endpoints(e, "cpks", "cpks");  // each stream bound by one role, connected to by another
   std::cout << "rig run: endpoints --camera-stream " << e.camera << " --poses " << e.poses << " --commands "
             << e.commands << " --status " << e.status << "\n"
             << std::flush;

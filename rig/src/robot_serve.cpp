@@ -65,7 +65,7 @@ class RobotServer {
       const int arrived = schedule_.begin_tick();
       const bool wait = clock_ == RigClock::Lockstep && arrived >= 0;
       pump(wait ? 1e300 : 0.0, [&] { return !wait || schedule_.command_here(arrived); });
-      if (const auto why = stop_cause()) return controlled_stop(*why);
+      if (const auto why = stop_cause()) return controlled_stop(waiting_cause(*why, wait, arrived));
       // The rate limit per tick of robot time, whatever the frames said (bridge::SafetyMonitor::limit).
       // The pre-correction (--precorrection) added as in the in-process run (servo::CorrectedRobot).
       const Vec6d U = monitor_.limit(servo::corrected_command<double>(correction_, static_cast<std::size_t>(tick()),
@@ -101,6 +101,16 @@ class RobotServer {
   std::string refusal_;  // a peer's hello refused (rig/handshake.hpp): its one line
 
   int tick() const { return schedule_.tick(); }
+
+  // Lockstep, waiting for frame `arrived`'s command: the pose stream is silent because the robot
+  // waits (no exposure until it moves on), so a pose timeout then is the controller's missing
+  // command (it sent heartbeats only, or nothing), said as such.
+  bridge::StopCause waiting_cause(const bridge::StopCause& why, bool wait, int arrived) const {
+    if (!wait || schedule_.command_here(arrived) || why.reason != bridge::StopReason::PoseTimeout) return why;
+    return {bridge::StopReason::HeartbeatLost,
+            "no command for frame " + std::to_string(arrived) + " from the controller on " + o_.endpoints.commands +
+                " (lockstep: the robot waits for it, and the pose stream waits for the robot; " + why.detail + ")"};
+  }
 
   // Why the robot must stop now (during the move to the start and the run): its safety monitor,
   // SIGINT/SIGTERM (the operator, or `rig run` passing on its own interruption), or the
@@ -367,25 +377,26 @@ std::optional<SettingProblem> RobotServeOptions::problem() const {
 void RobotServeOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
-  throw_if(endpoints_problem(endpoints, "cpks"), where);
+  throw_if(endpoints_problem(endpoints, "cpks", "pk"), where);
 }
 
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file) {
   const sim::RobotModel truth = sim::load_robot(truth_file, true).model;
-  const Vec6d theta = stand_at - sim::encoder_offsets(truth);
   const std::string where = " (limits.joint of " + truth_file + ", the virtual robot's truth)";
-  for (int i = 0; i < sim::kLegs; ++i)
-    if (!(std::abs(theta(i)) <= truth.joint_limit))
-      return SettingProblem{"--stand-at", "--stand-at: joint " + std::to_string(i + 1) + " at " +
-                                              exact_number(stand_at(i)) + " rad is outside the joint range +-" +
-                                              exact_number(truth.joint_limit) + " rad" +
-                                              (theta(i) != stand_at(i) ? " less its encoder_offset" : "") + where};
   Vec6d chi = truth.home;
-  if (!sim::pose_at_encoders(truth, stand_at, chi))
+  const sim::PoseCheck c = sim::check_encoders(truth, stand_at, chi);  // kinematics --theta's check
+  if (c.status == sim::PoseStatus::JointLimit) {
+    const int i = c.leg;
+    return SettingProblem{"--stand-at", "--stand-at: joint " + std::to_string(i + 1) + " at " +
+                                            exact_number(stand_at(i)) + " rad is outside the joint range +-" +
+                                            exact_number(truth.joint_limit) + " rad" +
+                                            (c.theta(i) != stand_at(i) ? " less its encoder_offset" : "") + where};
+  }
+  if (!chi.allFinite())
     return SettingProblem{"--stand-at", "--stand-at: no pose of " + truth_file +
                                             "'s kinematics near its home pose has these joint angles (forward "
                                             "kinematics did not converge; `vcloe kinematics --theta` says more)"};
-  if (const sim::PoseCheck c = sim::check_pose(truth, chi); !c.ok())
+  if (!c.ok())
     return SettingProblem{"--stand-at", "--stand-at: the pose at these joint angles is not one to stand at on " +
                                             truth_file + ": " + c.describe()};
   return std::nullopt;

@@ -18,6 +18,12 @@ int RobotSchedule::begin_tick() {
 }
 
 std::string RobotSchedule::frame_problem(std::int64_t frame) const {
+  // A controller acts on poses: a command for a frame not yet exposed (one frame of slack for a
+  // camera's own clock) answers no pose; taken, it would make the honest next one "after" it.
+  const std::int64_t newest = tick_ / ticks_.timing.ticks_per_frame();
+  if (frame > newest + 1 && frame > last_frame_ && frame < ticks_.updates())
+    return "command for frame " + std::to_string(frame) + " before its pose: the newest frame exposed is " +
+           std::to_string(newest) + " (a command answers the pose of its frame)";
   if (frame > last_frame_ && frame < ticks_.updates()) return "";
   return "command for frame " + std::to_string(frame) + " after frame " + std::to_string(last_frame_) +
          " (frames 0 to " + std::to_string(ticks_.updates() - 1) + " reach the controller)";

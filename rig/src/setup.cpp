@@ -2,6 +2,7 @@
 
 #include "vcloe/bridge/safety.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -273,10 +274,18 @@ std::string controller_of(const std::string& robot_file) {
 
 void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
                           const sim::RobotModel& robot, const std::string& robot_option) {
+  // Gravity is the rig's, never identified: a model with another one (edited) predicts other
+  // torques for the same motion. Only a calibrated plant has it in the camera's frame.
+  const bool same_gravity = (model.gravity - robot.gravity).norm() <= 1e-9 * std::max(1.0, robot.gravity.norm());
   const int leg = sim::first_differing_leg(model, robot);
-  if (leg < 0) return;
+  if (leg < 0 && same_gravity) return;
   const FileRecord from = sim::calibrated_from(read_input_file(model_file));
   if (is_calibrated_from(from, robot_file)) return;  // a calibrated plant of this robot file
+  auto vec = [](const Vec3d& g) { return "[" + exact_number(g(0)) + ", " + exact_number(g(1)) + ", " + exact_number(g(2)) + "]"; };
+  if (leg < 0)
+    fail(model_file, "gravity is " + vec(model.gravity) + " m/s^2, but " + robot_file + " (" + robot_option + ") has " +
+                         vec(robot.gravity) + ": a model of this robot has its gravity (the rig's, never identified); "
+                         "edited since it was written?");
   fail(model_file, "is a model of another robot: geometry of leg " + std::to_string(leg + 1) + " differs from " +
                        robot_file + " (" + robot_option + ")" +
                        (from.none() ? std::string(", and its head names no robot file it was calibrated from")

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -28,6 +29,35 @@
 namespace vcloe::rig {
 
 namespace {
+
+// A camera of camera:LEFT,RIGHT given as a number: Video4Linux's /dev/videoN.
+bool is_device_index(const std::string& name) {
+  return !name.empty() && name.size() < 6 && name.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// camera:LEFT,RIGHT before anything opens: two devices, each of them there (a number is
+// /dev/videoN), and not one device twice (0 and /dev/video0, a /dev/v4l/by-id link to it).
+std::optional<SettingProblem> cameras_problem(const std::string& source) {
+  if (source.rfind("camera:", 0) != 0) return std::nullopt;
+  const std::string devices = source.substr(7);
+  const std::size_t comma = devices.find(',');
+  if (comma == std::string::npos)
+    return SettingProblem{"--source", "--source: camera:LEFT,RIGHT needs two devices, got '" + devices + "'"};
+  std::string path[2], name[2] = {devices.substr(0, comma), devices.substr(comma + 1)};
+  for (int i = 0; i < 2; ++i) {
+    path[i] = is_device_index(name[i]) ? "/dev/video" + std::to_string(std::stoi(name[i])) : name[i];
+    if (path[i].rfind("/dev/", 0) != 0) continue;  // a GStreamer pipeline or a URL: OpenCV's to open
+    std::error_code ec;
+    if (!std::filesystem::exists(path[i], ec))
+      return SettingProblem{"--source", "--source: camera '" + name[i] + "' does not exist" +
+                                            (path[i] != name[i] ? " (" + path[i] + ")" : "")};
+    path[i] = std::filesystem::canonical(path[i], ec).string();
+  }
+  if (path[0] == path[1])
+    return SettingProblem{"--source", "--source: '" + name[0] + "' and '" + name[1] + "' are one device (" + path[0] +
+                                          "); expected the left and the right camera"};
+  return std::nullopt;
+}
 
 class VisionServer {
  public:
@@ -218,13 +248,13 @@ class VisionServer {
 
   // A device index or a /dev path is a Video4Linux camera (opened with that backend only: probing
   // every backend also tries FireWire and USB still-camera libraries, which leak on failure); any
-  // other name goes to OpenCV as it is (a GStreamer pipeline, a stream URL). A /dev path that does
-  // not exist is refused before OpenCV sees it.
+  // other name goes to OpenCV as it is (a GStreamer pipeline, a stream URL). A device that does
+  // not exist, or one given as both cameras, was refused before (cameras_problem).
   static cv::VideoCapture open_device(const std::string& name) {
+    // OpenCV's own "[ WARN … cap_v4l.cpp …]" lines are not for the user: vcloe says what failed.
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     cv::VideoCapture c;
-    const bool index = !name.empty() && name.size() < 6 && name.find_first_not_of("0123456789") == std::string::npos;
-    const bool device = name.rfind("/dev/", 0) == 0;
-    if (device && !std::filesystem::exists(name)) fail("--source", "camera '" + name + "' does not exist");
+    const bool index = is_device_index(name), device = name.rfind("/dev/", 0) == 0;
     const bool ok = index ? c.open(std::stoi(name), cv::CAP_V4L2) : device ? c.open(name, cv::CAP_V4L2) : c.open(name);
     if (!ok) fail("--source", "cannot open camera '" + name + "' (a device index or path OpenCV can open)");
     return c;
@@ -253,7 +283,8 @@ void VisionServeOptions::validate(const std::string& where) const {
   throw_if(timeout_problem("--robot-timeout", robot_timeout, period, one_camera_period(period, experiment), 3600), where);
   throw_if(problem(), where);
   // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
-  throw_if(endpoints_problem(endpoints, source == "virtual" ? "cps" : "ps"), where);
+  throw_if(endpoints_problem(endpoints, source == "virtual" ? "cps" : "ps", "cs"), where);
+  throw_if(cameras_problem(source), where);  // the devices looked at: here, not in problem()
 }
 
 void serve_vision(const VisionServeOptions& options) {

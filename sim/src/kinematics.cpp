@@ -3,6 +3,8 @@
 
 #include <Eigen/LU>
 #include <Eigen/SVD>
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace vcloe::sim {
@@ -138,6 +140,23 @@ bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi
   const ForwardKinematicsResult fk = forward_kinematics(model, theta, chi);
   if (fk.converged) chi = fk.chi;
   return fk.converged;
+}
+
+PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi) {
+  if (!pose_at_encoders(model, encoders, chi)) chi.setConstant(std::numeric_limits<double>::quiet_NaN());
+  PoseCheck c;
+  c.theta = encoders - encoder_offsets(model);
+  for (int i = 0; i < kLegs; ++i)
+    if (!(std::abs(c.theta(i)) <= model.joint_limit)) {
+      c.status = PoseStatus::JointLimit;
+      c.leg = i;
+      return c;
+    }
+  if (!chi.allFinite()) {
+    c.status = PoseStatus::Unreachable;
+    return c;
+  }
+  return check_pose(model, chi);
 }
 
 }  // namespace vcloe::sim

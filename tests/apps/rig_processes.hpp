@@ -33,12 +33,14 @@ class Process {
     }
   }
   void kill(int signal) { ::kill(pid_, signal); }
-  // Its exit status (128 + signal if killed); -1 if it is still running after `timeout`.
+  // Its exit status (128 + signal if killed); -1 if it is still running after `timeout` (0:
+  // looked at once).
   int wait(std::chrono::seconds timeout = std::chrono::seconds(120)) {
     const auto end = std::chrono::steady_clock::now() + timeout;
-    while (status_ < 0 && std::chrono::steady_clock::now() < end) {
+    while (status_ < 0) {
       int st = 0;
       if (waitpid(pid_, &st, WNOHANG) == pid_) status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      else if (std::chrono::steady_clock::now() >= end) break;
       else std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return status_;

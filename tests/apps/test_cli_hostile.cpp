@@ -154,7 +154,9 @@ TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
       {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s"},
       {rig + " --noise-angle -1", "--noise-angle: expected a camera noise sigma in [0, 0.1] rad, got -1"},
       // With --poses nothing is measured: calibrate kinematics' measuring options (--measure wrote nothing, exit 0).
-      {kin + " --measure " + (d / "m.csv").string(), "--measure: does not apply to --poses (it is for measuring on the virtual robot"},
+      {kin + " --truth " + config + "truth.yaml --measure " + (d / "m.csv").string(),
+       "--measure: does not apply to --poses (it is for measuring on the virtual robot"},
+      {kin + " --measure " + (d / "m.csv").string(), "--measure requires --truth"},  // its help: "with --truth: …"
       {kin + " --count 20", "--count: does not apply to --poses"},
       {kin + " --seed 3", "--seed: does not apply to --poses"},
   });

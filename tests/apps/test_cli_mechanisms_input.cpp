@@ -101,7 +101,7 @@ TEST(CliMechanism, ARefusalNamesTheOptionOrKeyItIsAbout) {
                   {"simulate --experiment " + (d / "e.yaml").string() + " --reference " + ref + out,
                    " under the controller of " + (d / "e.yaml").string() + " (outer_pid: kp, ki, kd)"},
                   {"excite --config " + (d / "x.yaml").string() + " --out " + (d / "t.yaml").string(),
-                   "f0: 5 Hz is outside f0_range [0.05, 0.3] Hz"},
+                   "x.yaml:2: key 'f0': 5 Hz is outside f0_range [0.05, 0.3] Hz"},
                   {"render --rig " + (d / "g.yaml").string() + " --reference " + ref + " --frames 1 --out " + (d / "img").string(),
                    "g.yaml:21: key 'right_from_left.translation': expected a translation of at most 100 m"}},
                  5.0);

@@ -13,6 +13,7 @@
 
 #include "cli_fixtures.hpp"
 #include "vcloe/report/calibration.hpp"
+#include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
 
 namespace fs = std::filesystem;
@@ -56,7 +57,9 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   const Identified r = identified("content");
   const fs::path out = r.dir / "report.html", calibration = r.dir / "calibration.json";
   vcloe::report::CalibrationReport cal;  // a calibration result as `calibrate kinematics --result` writes it
-  cal.robot = {"/rig/robot.yaml", std::string(64, 'a')}, cal.poses = {"/rig/static.csv", std::string(64, 'b')};
+  // Of the identification's robot file (a calibration of another one is refused: probe 18, class K).
+  cal.robot = vcloe::report::read_identification_report(r.report_json.string()).inputs.robot;
+  cal.poses = {"/rig/static.csv", std::string(64, 'b')};
   for (int k = 0; k < vcloe::report::kCalibrationParameters; ++k)
     cal.parameters.push_back({"q" + std::to_string(k), "m", 0.1, 0.1 + 1e-5, 2e-6, "identified", std::nullopt});
   cal.combinations = {{"base", "a common translation of the base joints is the camera-to-base translation", 3, true}};
@@ -67,6 +70,14 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
                                 r.validation.string() + " --calibration " + calibration.string() + " --tracking " +
                                 r.plain.string() + " --out " + out.string());
   ASSERT_EQ(c.status, 0) << c.out;
+  vcloe::report::CalibrationReport other = cal;
+  other.robot = {"/rig/robot.yaml", std::string(64, 'a')};
+  std::ofstream(r.dir / "other.json") << vcloe::report::to_json(other).dump();
+  const CommandResult refused = run_vcloe("report --identification " + r.report_json.string() + " --calibration " +
+                                          (r.dir / "other.json").string() + " --out " + (r.dir / "other.html").string());
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.out.find("other.json: is a calibration of /rig/robot.yaml (SHA-256 aaaaaaaaaaaa...), not of "),
+            std::string::npos) << refused.out;
   const std::string html = cli_test::read_file(out);
   const std::string table = html.substr(html.find("<table id=\"parameters\">"));
   const std::string body = table.substr(0, table.find("</tbody>"));

@@ -141,7 +141,7 @@ TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
       {"calibrate base --poses 1000000", "--poses: expected 3 to 10000 poses, got 1000000"},
       {"calibrate base --frames 100000000", "--frames: expected 1 to 100000 frames"},
       {"calibrate base --noise-px -1", "--noise-px: expected a centroid noise sigma in [0, 10] px"},
-      {"calibrate base --commanded x.csv", "--commanded: needs --images"},
+      {"calibrate base --commanded x.csv", "--commanded requires --images"},
       {"render --rig " + (d / "big-rig.yaml").string() + " --out " + (d / "img").string(),
        "key 'left.image_size': expected [width, height] in whole pixels, 16 to 20000 each and at most 100 Mpx"},
       {"render --blur-px 1e6 --out " + (d / "img").string(), "--blur-px: expected a blur sigma in (0.1, 50] px"},

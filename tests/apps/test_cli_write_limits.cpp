@@ -78,6 +78,8 @@ TEST(CliWriteLimits, AFileSizeLimitIsAOneLineWriteErrorInEveryWriterAndLeavesNot
       {0, "rig keys --dir keys", "write failed: File too large"},
       {30000, "compare a.csv a.csv --plot p.png > /dev/null", "p.png: gnuplot failed (killed by SIGXFSZ: a file it wrote grew past the "
                                                   "file-size limit, ulimit -f); nothing written"},
+      // gnuplot's data (a temporary the user never named) failing: said of the plot (it named the temporary).
+      {2048, "compare a.csv a.csv --plot q.png > /dev/null", "q.png: not written: gnuplot's data for it could not be written"},
       {0, "trajectory check ref.yaml > out.txt", "stdout: the output could not be written (File too large)"},
   };
   for (const Case& c : cases) {
@@ -88,7 +90,7 @@ TEST(CliWriteLimits, AFileSizeLimitIsAOneLineWriteErrorInEveryWriterAndLeavesNot
     EXPECT_NE(r.out.find(c.expected), std::string::npos) << c.args << "\n" << r.out;
     EXPECT_FALSE(temporaries_left(d)) << c.args;
   }
-  EXPECT_FALSE(fs::exists(d / "s.csv") || fs::exists(d / "s.csv.meta.json") || fs::exists(d / "p.png"));
+  EXPECT_FALSE(fs::exists(d / "s.csv") || fs::exists(d / "s.csv.meta.json") || fs::exists(d / "p.png") || fs::exists(d / "q.png"));
   EXPECT_EQ(read_file(d / "old.yaml"), "the user's trajectory\n");
 }
 

@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
@@ -14,6 +16,7 @@
 #include "kinematic_fixtures.hpp"
 #include "vcloe/calib/pose_selection.hpp"
 #include "vcloe/calib/static_trace.hpp"
+#include "vcloe/core/trace.hpp"
 
 using namespace vcloe;
 using namespace vcloe::calib;
@@ -202,5 +205,59 @@ TEST(StaticTrace, WhatNoMeasurementCanBeIsRefusedAtItsLineAndColumn) {
   write_static_trace(path, t, true);
   EXPECT_EQ(test::error_of([&] { read_static_trace(path); }),
             path + ":3: column 'sd_x': expected a standard deviation (>= 0), got -1e-05");
+  std::filesystem::remove_all(dir);
+}
+
+// Probe 18, class V: poses no robot of this kind has (positions in mm, angles in degrees) ended a
+// fit at 10^7 x the camera noise and were written as a calibration; refused by the fit itself.
+TEST(KinematicCalibration, PosesNoRobotOfThisKindHasAreRefusedNotFitted) {
+  const sim::RobotModel nominal = default_robot();
+  const KinematicVector truth = realistic_truth(nominal, 71);
+  const std::vector<StaticPose> poses = measure(nominal, truth, random_joint_sets(nominal, truth, 14, 72), 1, Vec6d::Zero(), 73);
+  KinematicCalibrationOptions o;
+  o.frame_noise = kFrameNoise;
+  o.max_iterations = 20;
+  EXPECT_LT(calibrate_kinematics(nominal, poses, o).ratio, 1e-3);  // the same poses in m and rad fit
+  for (const auto& [first, factor] : {std::pair{0, 1e3}, {3, 180 / M_PI}}) {  // mm; degrees
+    std::vector<StaticPose> wrong = poses;
+    for (StaticPose& p : wrong) p.measured.segment<3>(first) *= factor;
+    const std::string e = vcloe::test::error_of([&] { calibrate_kinematics(nominal, wrong, o); });
+    EXPECT_EQ(e.rfind("kinematic calibration: the static poses fit no robot of this kind: the calibration ends at ", 0), 0u) << e;
+    EXPECT_NE(e.find("positions in mm rather than m, angles in degrees"), std::string::npos) << e;
+  }
+}
+
+// Probe 18, class V: one measurement given twice (the same number, or numbered anew) was read as
+// one more pose, shrinking the sigmas; the reader refuses it at its line.
+TEST(StaticTrace, AMeasurementGivenTwiceOrAPoseNumberOutOfOrderIsRefusedAtItsLine) {
+  const auto dir = std::filesystem::temp_directory_path() / ("vcloe-static-dup-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "s.csv").string();
+  StaticTrace t;
+  for (int k = 0; k < 3; ++k) {
+    StaticPose p;
+    p.joints = Vec6d::Constant(0.1 * k), p.measured = Vec6d::Constant(0.01 * k), p.scatter = Vec6d::Constant(1e-5);
+    p.frames = 50;
+    t.poses.push_back(p), t.command.push_back(p.joints), t.settled_s.push_back(0.25);
+  }
+  t.info.software = "test", t.info.camera_hz = 100;
+  write_static_trace(path, t, true);
+  EXPECT_EQ(read_static_trace(path).poses.size(), 3u);
+  StaticTrace twice = t;  // pose 1 measured again as pose 3 (renumbered by the writer)
+  twice.poses[2] = t.poses[0];
+  write_static_trace(path, twice, true);
+  EXPECT_EQ(test::error_of([&] { read_static_trace(path); }),
+            path + ":4: pose 3 repeats the encoders and the measured pose of pose 1 (line 2): one measurement given twice");
+  // Pose 1 twice as written by hand (its number kept), the sidecar's hash re-recorded.
+  write_static_trace(path, t, true);
+  std::string csv = test::file_text(path);
+  const std::size_t row2 = csv.find("\n2,") + 1;
+  csv.replace(row2, 1, "1");
+  std::ofstream(path, std::ios::trunc) << csv;
+  nlohmann::json meta = nlohmann::json::parse(test::file_text(path + ".meta.json"));
+  meta["csv_sha256"] = sha256(csv);
+  std::ofstream(path + ".meta.json", std::ios::trunc) << meta.dump();
+  EXPECT_EQ(test::error_of([&] { read_static_trace(path); }),
+            path + ":3: column 'pose': expected pose 2 (numbered 1, 2, ... in the order measured), got 1");
   std::filesystem::remove_all(dir);
 }

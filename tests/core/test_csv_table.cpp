@@ -45,3 +45,26 @@ TEST(CsvTable, WhatCannotBeMeantIsRefusedNamingTheFileLineAndColumn) {
   EXPECT_EQ(csv_refusal("t;a;b\n"), "t.csv:1: the header row is separated by semicolons; expected comma-separated columns (t,a,b)");
   EXPECT_EQ(csv_refusal(""), "t.csv: empty file (expected a header row)");
 }
+
+// Probe 18, class M: a file in UTF-16 or UTF-32 (a spreadsheet's "Unicode text" export) was read
+// byte by byte and blamed a column of raw bytes; its encoding is named, with or without a
+// byte-order mark.
+TEST(CsvTable, AFileInAnotherEncodingIsRefusedNamingTheEncoding) {
+  auto utf16le = [](const std::string& ascii, bool mark) {
+    std::string out = mark ? std::string("\xFF\xFE", 2) : std::string();
+    for (char c : ascii) out += c, out += '\0';
+    return out;
+  };
+  auto utf16be = [](const std::string& ascii) {
+    std::string out("\xFE\xFF", 2);
+    for (char c : ascii) out += '\0', out += c;
+    return out;
+  };
+  const std::string text = "t,a,b\n0,1,2\n";
+  const std::string convert = ", not UTF-8 text: vcloe reads CSV files as UTF-8 (or ASCII); convert it (e.g. iconv -f UTF-16 -t UTF-8)";
+  EXPECT_EQ(csv_refusal(utf16le(text, true)), "t.csv: is UTF-16 (little-endian byte-order mark FF FE)" + convert);
+  EXPECT_EQ(csv_refusal(utf16be(text)), "t.csv: is UTF-16 (big-endian byte-order mark FE FF)" + convert);
+  EXPECT_EQ(csv_refusal(std::string("\xFF\xFE\0\0t\0\0\0", 8)), "t.csv: is UTF-32 (little-endian byte-order mark FF FE 00 00)" + convert);
+  EXPECT_EQ(csv_refusal(utf16le(text, false)),
+            "t.csv: has a NUL byte at offset 1 (UTF-16 without a byte-order mark, or a binary file?)" + convert);
+}

@@ -192,10 +192,19 @@ TEST(Subprocess, ArgumentsAreNeverParsedByAShell) {
             std::string::npos);
 }
 
+// Ended: no such process, or a zombie (an orphan's exit is reaped by whatever init the machine
+// runs, and some never reap: the process has ended all the same).
+bool has_ended(pid_t pid) {
+  if (::kill(pid, 0) != 0) return true;
+  const std::string stat = text_of("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+}
+
 bool gone_within(pid_t pid, double seconds) {
   for (auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
        std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
-    if (::kill(pid, 0) != 0) return true;
+    if (has_ended(pid)) return true;
   return false;
 }
 
@@ -322,6 +331,39 @@ TEST(Seeds, ARangeOfSeedsThatWouldWrapIsRefusedInOnePlace) {
   EXPECT_FALSE(seed_range_problem("--seed", 0, 1000, 4294967295u, 100000));
   EXPECT_TRUE(seed_range_problem("--seed", 18446744073709551614u, 2, 18446744073709551614u));
   EXPECT_TRUE(seed_range_problem("--seed", 0, 10, 5, 100));  // the span alone too large
+}
+
+}  // namespace test_output_file
+
+namespace test_output_file {
+
+// "o.csv.partial: exists; pass --force to overwrite" was said of another command's recording in
+// progress (--force would have clobbered it), and "d: exists; pass --force" of a --dir that is
+// a file (--force then said "is a file"): the wrong advice, from the one output check.
+TEST(OneOutputCheck, ARecordingInProgressIsRefusedEvenWithForceAndADirThatIsAFileAsSuch) {
+  const fs::path d = fresh("live");
+  StreamedFile live;
+  live.open((d / "o.csv.partial").string(), false);
+  for (const bool force : {false, true}) {
+    const std::string e = error_of([&] { IoPlan(force).output((d / "o.csv.partial").string()).check(); });
+    EXPECT_NE(e.find("o.csv.partial: is being recorded by another running command"), std::string::npos) << e;
+  }
+  EXPECT_TRUE(being_recorded((d / "o.csv.partial").string()));
+  live.close();  // the recording ended (or its process died): an ordinary file again
+  EXPECT_FALSE(being_recorded((d / "o.csv.partial").string()));
+  EXPECT_NE(error_of([&] { IoPlan(false).output((d / "o.csv.partial").string()).check(); }).find("exists; pass --force"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { IoPlan(true).output((d / "o.csv.partial").string()).check(); }), "");
+  put(d / "f", "x");
+  for (const bool force : {false, true})
+    EXPECT_NE(error_of([&] { check_output_directory((d / "f").string(), force, "--dir", "the demo files"); })
+                  .find("f: is a file; --dir names a directory"),
+              std::string::npos);
+  fs::create_directory(d / "g");
+  EXPECT_NE(error_of([&] { check_output_directory((d / "g").string(), false, "--dir", "the demo files"); })
+                .find("g: exists; pass --force to overwrite the demo files in it"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { check_output_directory((d / "g").string(), true, "--dir", "the demo files"); }), "");
 }
 
 }  // namespace test_output_file

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -82,4 +83,30 @@ TEST(TraceCompare, TrackingErrorIsMeasuredAgainstTheReferencesOwnMotion) {
   EXPECT_FALSE(e.followed());
   t.reference.clear();
   EXPECT_EQ(error_of([&] { tracking_error(t, "t.csv"); }), "t.csv: has no ref_* columns");
+}
+
+// Probe 18, class W: a trace in mm was fitted for seconds and ended in "-inf is not a number JSON
+// can hold" about a key of the report; poses far beyond any servo loop's lag are refused naming the
+// trace, a robot that merely lags (or does not follow) is not.
+TEST(TraceCompare, MeasuredPosesFarBeyondAnyServoLoopsLagAreRefusedNamingTheTrace) {
+  PoseTrace t;
+  for (int i = 0; i <= 10; ++i) {  // a reference of 10 mm and 100 mrad about a pose at z = 0.2 m
+    t.time.push_back(0.1 * i);
+    Vec6d ref = Vec6d::Zero();
+    ref(0) = 1e-3 * i, ref(2) = 0.2, ref(3) = 1e-2 * i;
+    t.reference.push_back(ref);
+    t.measured.push_back(ref);
+  }
+  check_plausible_tracking(tracking_error(t, "run.csv"), "run.csv");  // on the reference
+  PoseTrace lag = t;  // 60 mrad behind once: not followed (60 %), but a robot's poses
+  lag.measured[7](3) -= 0.06;
+  check_plausible_tracking(tracking_error(lag, "run.csv"), "run.csv");
+  for (const auto& [first, factor] : {std::pair{0, 1e3}, {3, 180 / M_PI}}) {  // positions in mm; angles in degrees
+    PoseTrace wrong = t;
+    for (Vec6d& m : wrong.measured) m.segment<3>(first) *= factor;
+    const std::string e = error_of([&] { check_plausible_tracking(tracking_error(wrong, "run.csv"), "run.csv"); });
+    EXPECT_EQ(e.rfind("run.csv: the measured poses are ", 0), 0u) << e;
+    EXPECT_NE(e.find("x the reference's motion away from the reference of the run"), std::string::npos) << e;
+    EXPECT_NE(e.find("positions in mm rather than m, angles in degrees"), std::string::npos) << e;
+  }
 }

@@ -111,17 +111,41 @@ TEST(Optimizer, SamplingAndPivotSettingsAreBoundedWhereTheyAreRead) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal("limits: {sample_period: 1.0e-9}\n").find("x.yaml: limits.sample_period: expected at most 10^7"),
+  EXPECT_NE(refusal("limits: {sample_period: 1.0e-9}\n").find("x.yaml:2: key 'limits.sample_period': expected at most 10^7"),
             std::string::npos);
-  EXPECT_NE(refusal("regressor_period: 100\n").find("x.yaml: regressor_period: expected 11 to 10^4 regressor samples"),
+  EXPECT_NE(refusal("regressor_period: 100\n").find("x.yaml:2: key 'regressor_period': expected 11 to 10^4 regressor samples"),
             std::string::npos);
-  EXPECT_NE(refusal("check_period: 1.0e-12\n").find("x.yaml: check_period: expected 10 to 10^5 limit checks"),
+  EXPECT_NE(refusal("check_period: 1.0e-12\n").find("x.yaml:2: key 'check_period': expected 10 to 10^5 limit checks"),
             std::string::npos);
-  EXPECT_NE(refusal("qr_eps: 0\n").find("x.yaml: qr_eps: expected a pivot ratio in (0, 1)"), std::string::npos);
+  EXPECT_NE(refusal("qr_eps: 0\n").find("x.yaml:2: key 'qr_eps': expected a pivot ratio in (0, 1)"), std::string::npos);
   EXPECT_NE(refusal("seed: -1\n").find("x.yaml:2: key 'seed': expected a non-negative seed"), std::string::npos);
-  EXPECT_NE(refusal("evaluations: {global: 0, local: 0}\n").find("x.yaml: evaluations: expected at least one"),
+  EXPECT_NE(refusal("evaluations: {global: 0, local: 0}\n").find("x.yaml:2: key 'evaluations': expected at least one"),
             std::string::npos);
-  EXPECT_NE(refusal("amplitude: {angle: 1.0e308}\n").find("x.yaml: amplitude: expected position in (0, 10] m"),
+  EXPECT_NE(refusal("amplitude: {angle: 1.0e308}\n").find("x.yaml:2: key 'amplitude.angle': expected an angle amplitude in (0, pi] rad"),
             std::string::npos);
   EXPECT_EQ(refusal("regressor_period: 0.1\ncheck_period: 0.02\n"), "accepted");
+}
+
+TEST(Optimizer, EveryRangeErrorOfTheExcitationFileNamesItsLineAndKey) {
+  // The reader's own errors had "x.yaml:4: key 'f0': …"; the settings' range check said only
+  // "x.yaml: duration must be in …" (no line, no key path) — one path now: YamlNode::fail_if.
+  auto refusal = [](const std::string& yaml) {
+    try {
+      parse_excitation_settings("harmonics: 3\n" + yaml, "x.yaml");
+    } catch (const vcloe::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::pair<const char*, const char*> cases[] = {
+      {"criterion: best\n", "x.yaml:2: key 'criterion': unknown criterion 'best'"},
+      {"duration: -20\n", "x.yaml:2: key 'duration': expected a time in [0.001, 86400] s, got -20"},
+      {"amplitude:\n  position: 60\n", "x.yaml:3: key 'amplitude.position': expected a position amplitude in (0, 10] m"},
+      {"amplitude:\n  angle: 14.3\n", "x.yaml:3: key 'amplitude.angle': expected an angle amplitude in (0, pi] rad"},
+      {"limits:\n  max_joint_velocity: -1\n", "x.yaml:3: key 'limits.max_joint_velocity': expected a positive limit"},
+      {"f0: -1\n", "x.yaml:2: key 'f0': f0 must be a positive frequency"},
+      {"duration: 0.05\n", "document root: option 'regressor_period': expected 11 to 10^4"},  // a default
+  };
+  for (const auto& [yaml, expected] : cases)
+    EXPECT_NE(refusal(yaml).find(expected), std::string::npos) << yaml << " -> " << refusal(yaml);
 }

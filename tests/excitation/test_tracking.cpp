@@ -80,7 +80,8 @@ TEST(Tracking, SettingsOutOfRangeAreNamed) {
   };
   refused("tracking: {margin: 0.5}", "tracking.margin");
   refused("tracking: {payload: {mass: -1}}", "tracking.payload.mass");
-  refused("tracking: {family: {gains: 1}}", "tracking.family");
+  refused("tracking: {family: {gains: 1}}", "tracking.family.gains");
+  refused("tracking: {family: {platform: -1}}", "tracking.family.platform");
   refused("tracking: {payload: {volume: 1}}", "volume");
   const ExcitationProblem p = parse_excitation_settings(
       "tracking: {enabled: false, margin: 3, payload: {mass: 2, inertia: [0.1, 0.1, 0.1]}}", "x.yaml");

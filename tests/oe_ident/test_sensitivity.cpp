@@ -166,3 +166,26 @@ TEST(Sensitivity, MatchesCentralFiniteDifferencesWithEncoderOffsetsAndMarkerFram
     }
   }
 }
+
+TEST(Sensitivity, OneCoreFusedRunEqualsTheParallelPassBitForBit) {
+  // On one core the stages are linearised during the nominal run and the plant takes x_dot from
+  // that linearisation; on two, the chunk's stages are linearised afterwards in parallel. Same
+  // arithmetic: the trace and every derivative equal to the last bit (encoder offsets, marker
+  // frame and the latency offset's column included).
+  const auto ref = short_reference(0.6);
+  const auto lambda = test_lambda();
+  const sim::RobotModel plant = calibrated_plant();
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(sim::kNumLambda, sim::kNumLambda + 1);
+  P.leftCols(sim::kNumLambda).setIdentity();
+  const int oc = sim::kNumLambda;
+  const auto one = oe_ident::simulate_twin_sensitivity(plant, lambda, ref, servo::OuterGains{}, P, 1, 1.1e-3, oc);
+  const auto two = oe_ident::simulate_twin_sensitivity(plant, lambda, ref, servo::OuterGains{}, P, 2, 1.1e-3, oc);
+  ASSERT_TRUE(one.trace.ok && two.trace.ok) << one.trace.failure << two.trace.failure;
+  ASSERT_EQ(one.d_pose.size(), two.d_pose.size());
+  ASSERT_EQ(one.trace.measured.size(), two.trace.measured.size());
+  for (std::size_t j = 0; j < one.d_pose.size(); ++j) {
+    EXPECT_TRUE(one.trace.measured[j] == two.trace.measured[j]) << "frame " << j;
+    EXPECT_TRUE(one.d_pose[j] == two.d_pose[j]) << "frame " << j << ": largest difference "
+                                                << (one.d_pose[j] - two.d_pose[j]).cwiseAbs().maxCoeff();
+  }
+}

@@ -24,7 +24,7 @@ report::CalibrationReport sample(bool with_truth) {
   if (with_truth) c.truth = FileRecord{"/rig/truth.yaml", std::string(64, 'c')};
   for (int k = 0; k < report::kCalibrationParameters; ++k) {
     report::CalibrationParameter p{"p" + std::to_string(k), k % 2 ? "rad" : "m", 0.1 * k, 0.1 * k + 1e-5, 2e-6,
-                                   k % 7 ? "identified" : "gauge: kept as drawn", std::nullopt};
+                                   k % 7 ? "identified" : "not identifiable: the encoder offset carries it (kept as drawn)", std::nullopt};
     if (with_truth) p.truth_in_gauge = 0.1 * k;
     c.parameters.push_back(p);
   }
@@ -80,6 +80,20 @@ TEST(CalibrationResult, AnotherFormatAMissingParameterOrAValueOutOfRangeIsRefuse
   j.erase("residual");
   EXPECT_EQ(refusal(j).rfind("c.json: key 'residual': missing (not written by `vcloe calibrate kinematics --result`", 0), 0u)
       << refusal(j);
+}
+
+// Probe 18, class K: a parameter's status is one of the four the fit writes (free text was drawn
+// as the status), each of which reads.
+TEST(CalibrationResult, AStatusNotOfTheFitsSetIsRefusedNamingTheKey) {
+  json j = report::to_json(sample(false));
+  for (const char* s : {"identified", "not identified", "fixed", "not identifiable: the encoder offset carries it (kept as drawn)"}) {
+    j["parameters"][2]["status"] = s;
+    EXPECT_EQ(refusal(j), "") << s;
+  }
+  for (const char* s : {"great", "Identified", "gauge: kept as drawn"}) {
+    j["parameters"][2]["status"] = s;
+    EXPECT_EQ(refusal(j).rfind("c.json: key 'parameters[2].status': expected \"identified\", ", 0), 0u) << refusal(j);
+  }
 }
 
 }  // namespace test_calibration

@@ -19,6 +19,11 @@ namespace {
 
 std::string hash(char digit) { return std::string(64, digit); }  // a SHA-256 as the reader expects
 
+// The 95 % interval the fit writes (oe_ident/src/solution.cpp): value * exp(+-1.96 rel_sigma).
+std::array<double, 2> interval_of(double value, double rel_sigma) {
+  return {value * std::exp(-1.96 * rel_sigma), value * std::exp(1.96 * rel_sigma)};
+}
+
 report::IdentificationReport sample() {
   report::IdentificationReport r;
   r.before_rms_all = {{0.467, 0.254, 0.117, 2.75, 4.78, 0.76}, {0.5, 0.3, 0.1, 2.5, 4.5, 0.7}};
@@ -30,11 +35,11 @@ report::IdentificationReport sample() {
       p.sigma = 0.01 * (k + 1);
       p.rel_sigma = p.sigma / p.value;
       p.sigma_camera = p.sigma / 2;
-      p.interval95 = std::array<double, 2>{p.value - 2 * p.sigma, p.value + 2 * p.sigma};
+      p.interval95 = interval_of(p.value, p.rel_sigma);
       p.prior_pull = 0.25;
       p.identified = k % 2 == 0;
       p.flagged = !p.identified;
-      p.status = p.identified ? "identified" : "poorly determined";
+      p.status = p.identified ? "identified" : "poorly determined (relative sigma above the flag)";
     }
     r.parameters.push_back(p);
   }
@@ -86,13 +91,16 @@ TEST(IdentificationReport, WhatIsWrittenReadsBackEqual) {
   EXPECT_TRUE(j["parameters"][1]["interval95"].is_null());
   EXPECT_EQ(j["adequacy"]["experiments"][0]["lag1"].size(), 6u);
   report::IdentificationReport changed = r;
-  changed.parameters[4].status = "not excited";
+  changed.parameters[4].status = "not excited (no effect on the pose trace)";
   EXPECT_NE(report::identification_from_json(report::to_json(changed), "m.report.json"), r);
 }
 
 TEST(IdentificationReport, AnUnboundedIntervalIsWrittenNullAndReadAsInfinity) {
   report::IdentificationReport r = sample();
-  (*r.parameters[3].interval95)[1] = INFINITY;
+  r.parameters[3].sigma = 400 * r.parameters[3].value;  // exp(1.96 * 400) overflows
+  r.parameters[3].rel_sigma = r.parameters[3].sigma / r.parameters[3].value;
+  r.parameters[3].interval95 = interval_of(r.parameters[3].value, r.parameters[3].rel_sigma);
+  ASSERT_TRUE(std::isinf((*r.parameters[3].interval95)[1]));
   const json j = report::to_json(r);
   EXPECT_TRUE(j["parameters"][3]["interval95"][1].is_null());
   EXPECT_EQ(report::identification_from_json(j, "m.report.json"), r);
@@ -229,4 +237,79 @@ TEST(IdentificationReport, AValueOutsideTheBoundsItStatesOrANameOrUnitNotTheRegi
   j["parameters"][3]["sigma"] = 0.0;  // m_p and Iz_p... have one; parameter 3 is listed as fitted
   EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters[3].sigma': expected a positive sigma: Iz_p is in "
                              "correlation.parameters (fitted)", 0), 0u) << refusal(j);
+}
+
+// Probe 18, class K: a field the same file determines is compared with what determines it; a
+// hand-edited or damaged report was drawn (and read by predict) as if identify had written it.
+TEST(IdentificationReport, ADerivedFieldNotOfItsPrimaryOnesIsRefusedNamingTheKey) {
+  const report::IdentificationReport r = sample();
+  auto edited = [&](auto edit) {
+    json j = report::to_json(r);
+    edit(j);
+    return refusal(j);
+  };
+  EXPECT_EQ(refusal(report::to_json(r)), "");
+  const std::string rel = edited([](json& j) { j["parameters"][0]["rel_sigma"] = 0.001; });
+  EXPECT_EQ(rel.rfind("m.report.json: key 'parameters[0].rel_sigma': expected sigma / |value| = ", 0), 0u) << rel;
+  const std::string low = edited([](json& j) { j["parameters"][0]["interval95"] = {30, 40}; });
+  EXPECT_EQ(low.rfind("m.report.json: key 'parameters[0].interval95[0]': expected the lower bound value * exp(-1.96 rel_sigma)", 0), 0u) << low;
+  const std::string high = edited([](json& j) { j["parameters"][3]["interval95"][1] = nullptr; });
+  EXPECT_EQ(high.rfind("m.report.json: key 'parameters[3].interval95[1]': expected the upper bound", 0), 0u) << high;
+  const std::string flagged = edited([](json& j) { j["parameters"][0]["flagged"] = true; });
+  EXPECT_EQ(flagged, "m.report.json: key 'parameters[0].status': expected not \"identified\": the parameter is flagged (its "
+                     "relative sigma above the flag), got \"identified\"");
+  const std::string said = edited([](json& j) { j["parameters"][3]["identified"] = true; });
+  EXPECT_EQ(said.rfind("m.report.json: key 'parameters[3].identified': expected false: the status is \"poorly determined", 0), 0u) << said;
+  const std::string poorly = edited([](json& j) { j["parameters"][3]["flagged"] = false; });
+  EXPECT_EQ(poorly.rfind("m.report.json: key 'parameters[3].flagged': expected true", 0), 0u) << poorly;
+  const std::string left = edited([](json& j) { j["parameters"][1]["sigma_camera"] = 0.5; });
+  EXPECT_EQ(left.rfind("m.report.json: key 'parameters[1].sigma_camera': expected 0: the status \"fixed\" is of a parameter left out", 0), 0u) << left;
+  const std::string count = edited([](json& j) { j["identified_count"] = 13; });
+  EXPECT_EQ(count, "m.report.json: key 'identified_count': expected the number of parameters marked identified (12), got 13");
+}
+
+TEST(IdentificationReport, AStatusNotOfTheFitsSetIsRefusedAndEveryStatusItWritesIsRead) {
+  report::IdentificationReport r = sample();
+  json j = report::to_json(r);
+  j["parameters"][1]["status"] = "great";
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'parameters[1].status': expected one of the statuses vcloe identify writes", 0), 0u)
+      << refusal(j);
+  const char* const left_out[] = {"fixed (configuration)", "fixed (scale anchor)", "not excited (no effect on the pose trace)",
+                                  "only in combination with lp, li", "unidentifiable at the solution (null space of the Jacobian)"};
+  for (const char* s : left_out) {
+    r.parameters[1].status = s;
+    EXPECT_EQ(refusal(report::to_json(r)), "") << s;
+  }
+  r.parameters[0].status = "identified (tied)";  // a tied parameter: identified, the suffix after
+  EXPECT_EQ(refusal(report::to_json(r)), "");
+  r.parameters[3].status = "fitted, but only identifiable in combination";  // flagged or not
+  EXPECT_EQ(refusal(report::to_json(r)), "");
+}
+
+// A parameter moved to obey the triangle inequalities keeps the sigma, rel_sigma and interval of
+// its fitted value (oe_ident/src/consistency.cpp): not refused as a derived field that differs.
+TEST(IdentificationReport, AMovedParameterKeepsTheFiguresOfItsFittedValue) {
+  report::IdentificationReport r = sample();
+  r.parameters[3].value *= 1.5;  // Iz_p moved; its rel_sigma and interval are of the fitted value
+  EXPECT_NE(refusal(report::to_json(r)), "");
+  r.moved_to_consistency.push_back("Iz_p 4.1 -> 6.15 kg*m^2 (not determined by the poses; moved to obey the triangle inequalities)");
+  EXPECT_EQ(refusal(report::to_json(r)), "");
+}
+
+// The report's values are the model's it records, its priors the robot file's (vcloe report,
+// vcloe predict; the files' SHA-256 compared with the recorded ones before).
+TEST(IdentificationReport, AValueOrPriorNotTheRecordedFilesIsRefusedNamingTheParameter) {
+  const report::IdentificationReport r = sample();
+  sim::LambdaVector<double> values, priors;
+  for (int k = 0; k < sim::kNumLambda; ++k) values(k) = r.parameters[k].value, priors(k) = r.parameters[k].prior;
+  report::check_values_of_file(r, "m.report.json", "value", values, "the model it records, m.yaml,");
+  report::check_values_of_file(r, "m.report.json", "prior", priors, "the robot file it records, robot.yaml,");
+  values(0) = 27.53;
+  EXPECT_EQ(test::error_of([&] { report::check_values_of_file(r, "m.report.json", "value", values, "the model it records, m.yaml,"); }),
+            "m.report.json: key 'parameters[0].value' (m_p): 1.1, but the model it records, m.yaml, holds 27.53: the report "
+            "does not describe that file (edited since written?); run vcloe identify again");
+  priors(66) = 240;
+  EXPECT_NE(test::error_of([&] { report::check_values_of_file(r, "m.report.json", "prior", priors, "the robot file"); })
+                .find("key 'parameters[66].prior' (ld): 67, but the robot file holds 240"),
+            std::string::npos);
 }

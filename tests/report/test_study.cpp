@@ -147,6 +147,23 @@ TEST(StudyTable, ATruthWithoutAResultIsARowThatSaysWhyAndIsNotCounted) {
   EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
 }
 
+// Probe 18, class L: a study with no identified parameter (every truth failed, or none fitted one)
+// printed "0.0 % within 1σ": a coverage of nothing is said as not measured, never as 0 %.
+TEST(StudyTable, ACoverageOverNoParameterIsNotMeasuredRatherThanZeroPercent) {
+  const auto t = truth_with({{"m_p", 20.0}});
+  const report::TruthRow none_identified = report::make_row(1, t, ident({parameter("m_p", 20.05, 0.1, false)}), kFloor, validation(1.0));
+  for (const std::vector<report::TruthRow>& rows :
+       {std::vector<report::TruthRow>{report::failed_row(1, "identify: disk full")},
+        std::vector<report::TruthRow>{report::failed_row(1, "x"), report::failed_row(2, "y")},
+        std::vector<report::TruthRow>{none_identified}}) {
+    const std::string table = report::markdown_table(rows, report::summarise(rows));
+    EXPECT_EQ(table.find("% within 1σ"), std::string::npos) << table;
+    EXPECT_NE(table.find("No identified parameter over " + std::to_string(rows.size()) +
+                         " truths: the coverage of σ and of the 95 % interval is not measured (n/a)."),
+              std::string::npos) << table;
+  }
+}
+
 // Shards joined: rows ordered by seed whatever the order of the inputs; a truth in two shards
 // is refused naming both files.
 TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {

@@ -19,7 +19,10 @@ namespace {
 report::ValidationResult sample(bool reidentified) {
   report::ValidationResult v{"model.yaml", "truth.yaml", 12.5, {}, 1.1, std::nullopt, std::string(64, 'a')};
   const report::AxesDifference a{{0.02, 0.03, 0.02}, {0.1, 0.12, 0.06}, {0.07, 0.09, 0.06}, {0.4, 0.5, 0.2}};
-  v.trajectories = {{1001, a, a, 1.0}, {1002, a, a, 1.1}};
+  report::AxesDifference b = a;  // 1.1 times the floor on the second axis of position
+  b.rms_mm[1] *= 1.1;
+  v.trajectories = {{1001, a, a, 1.0}, {1002, b, a, b.rms_mm[1] / a.rms_mm[1]}};
+  v.worst_ratio = v.trajectories[1].worst_ratio;
   if (reidentified) v.parameter_variation = {{{"m_p", "kg", 25.5, 25.4, 0.2, 0.008, 2, 2}}};
   return v;
 }
@@ -56,6 +59,24 @@ TEST(ValidationResult, AWrongTypeAShortRowOrANegativeRmsIsRefusedNamingTheKey) {
   j = report::to_json(sample(true));
   j.erase("trajectories");
   EXPECT_EQ(refusal(j).rfind("v.json: key 'trajectories': missing (not written by `vcloe validate --out`", 0), 0u) << refusal(j);
+}
+
+// Probe 18, class K: the ratios are derived from the rows (validate.cpp); a file-level worst ratio
+// below a row's, a row's ratio not its RMS over its floor, and a floor of 0 were drawn as given.
+TEST(ValidationResult, ARatioNotOfItsRowsOrAZeroFloorIsRefusedNamingTheKey) {
+  json j = report::to_json(sample(false));
+  j["worst_ratio"] = 0.5;
+  EXPECT_EQ(refusal(j), "v.json: key 'worst_ratio': expected the largest worst_ratio of the trajectories, 1.1, got 0.5");
+  j = report::to_json(sample(false));
+  j["trajectories"][1]["worst_ratio"] = 0.5;
+  EXPECT_EQ(refusal(j).rfind("v.json: key 'trajectories[1].worst_ratio': expected the largest model RMS / noise floor RMS over "
+                             "the axes, 1.1", 0), 0u) << refusal(j);
+  j = report::to_json(sample(false));
+  j["trajectories"][0]["noise_floor"]["rms_mm"] = {0, 0, 0};
+  EXPECT_EQ(refusal(j).rfind("v.json: key 'trajectories[0].noise_floor.rms_mm[0]': expected a positive RMS", 0), 0u) << refusal(j);
+  j = report::to_json(sample(false));
+  j["trajectories"][1]["noise_floor"]["rms_mrad"][2] = 0.0;
+  EXPECT_EQ(refusal(j).rfind("v.json: key 'trajectories[1].noise_floor.rms_mrad[2]': expected a positive RMS", 0), 0u) << refusal(j);
 }
 
 }  // namespace test_validation

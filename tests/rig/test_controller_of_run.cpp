@@ -89,6 +89,17 @@ TEST(ControllerOfRun, AModelOfACalibratedPlantIsAModelOfTheRobotFileItWasCalibra
                        " (--robot); it is calibrated from " + file_record(f.drawn).path),
             std::string::npos) << other;
   EXPECT_EQ(other.find('\n'), std::string::npos) << other;
+  // Probe 18, class J: the same geometry with another gravity (edited; robot file: -z) is refused,
+  // naming both vectors; the drawn file's own gravity is accepted.
+  for (const Vec3d& g : {Vec3d(9.81, 0, 0), Vec3d(0, 0, 9.81), Vec3d(0, 0, -9.7)}) {
+    const std::string edited = (f.dir / "gravity.yaml").string();
+    sim::RobotModel m = drawn;
+    m.gravity = g;
+    std::ofstream(edited, std::ios::trunc) << sim::robot_to_yaml(m, sim::load_robot(f.drawn).lambda);
+    const std::string e = test::error_of([&] { rig::check_model_of_robot(edited, m, f.drawn, drawn, "--robot"); });
+    EXPECT_EQ(e.rfind(edited + ": gravity is [" + exact_number(g(0)) + ", " + exact_number(g(1)) + ", " + exact_number(g(2)) +
+                          "] m/s^2, but " + f.drawn + " (--robot) has [0, 0, -9.81]", 0), 0u) << e;
+  }
   // Without the head: refused, naming both.
   const std::string bare = (f.dir / "bare.yaml").string();
   std::ofstream(bare) << sim::robot_to_yaml(calibrated, sim::load_robot(f.calibrated).lambda);

@@ -93,6 +93,12 @@ TEST(RigRoles, TheRobotTakesCommandsInFrameOrderWithinTheRunOnly) {
   const rig::ExperimentSetup s = short_setup(0.5);
   rig::RobotSchedule robot(s.reference.clock, s.reference.start_theta);
   EXPECT_EQ(robot.frame_problem(0), "");
+  EXPECT_EQ(robot.frame_problem(1), "");  // one frame of slack for a camera's own clock
+  // A command answers the pose of its frame: one for a frame not yet exposed is refused (it was
+  // taken, and the honest next one refused as "after" it).
+  EXPECT_NE(robot.frame_problem(2).find("command for frame 2 before its pose: the newest frame exposed is 0"),
+            std::string::npos);
+  while (robot.tick() < s.reference.clock.exposure_tick(3)) robot.advance();
   robot.take(3, Vec6d::Zero());
   EXPECT_NE(robot.frame_problem(3), "");
   EXPECT_NE(robot.frame_problem(2), "");

@@ -136,6 +136,34 @@ TEST(Gravity, IsTheGradientOfPotentialEnergyWithThePlatformCentreOfMassOffE) {
   }
 }
 
+TEST(InverseDynamics, ClosureVectorFormWithConstantsAsDoublesIsTheAllJetDerivative) {
+  // Differentiated through the pose and twist (ceres::Jet<12>, as the sensitivities do) with the
+  // acceleration, Xi and the drive torques as doubles: the same value and the same derivative as
+  // with them as constant Jets, to the last bit (a zero's sign aside). Xi with the platform's
+  // centre of mass off E, so the first moments' terms are compared too.
+  using Jet = ceres::Jet<double, 12>;
+  std::mt19937 rng(23);
+  const XiVector<double> xi = xi_with_com(test_xi());
+  const XiVector<Jet> xi_jet = xi.cast<Jet>();
+  for (int n = 0; n < kSamples; ++n) {
+    const State s = random_state(rng);
+    const Vec6d tau_a = s.v_dot + s.v;  // any torques: the residual form's extra term
+    Vec6<Jet> chi, v;
+    for (int i = 0; i < 6; ++i) {
+      chi(i) = Jet(s.chi(i), i);
+      v(i) = Jet(s.v(i), 6 + i);
+    }
+    const Vec6<Jet> v_dot_jet = s.v_dot.cast<Jet>(), tau_jet = tau_a.cast<Jet>();
+    Vec6<Jet> all_jet, mixed;
+    ASSERT_TRUE((inverse_dynamics_direct<Jet, Jet>(default_robot(), chi, v, v_dot_jet, xi_jet, all_jet, &tau_jet)));
+    ASSERT_TRUE((inverse_dynamics_direct<Jet, double>(default_robot(), chi, v, s.v_dot, xi, mixed, &tau_a)));
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_EQ(mixed(i).a, all_jet(i).a) << "row " << i;
+      for (int j = 0; j < 12; ++j) EXPECT_EQ(mixed(i).v(j), all_jet(i).v(j)) << "row " << i << " column " << j;
+    }
+  }
+}
+
 TEST(Regressor, StructurallyUnexcitableColumnsAreZero) {
   // Vertical parallel axes: a wrench only spins about s, so its Ix, Iy never enter; links do
   // not spin about their axis, so their Iz never enters (docs/model.md).

@@ -135,6 +135,25 @@ TEST(Limits, JointRangeViolationNamesTheJoint) {
   }
 }
 
+TEST(Limits, EncoderReadingsAreCheckedAsReadNotAsTheAngleForwardKinematicsFinds) {
+  // Forward kinematics is periodic in the crank angles: 0.1 + 2 pi rad finds the pose of 0.1 rad,
+  // and the range, checked on the angle found, called 6.38 rad "within" (kinematics --theta).
+  const auto& m = default_robot();
+  const Vec6d offsets = encoder_offsets(m);
+  for (const double turns : {1.0, -1.0, 2.0}) {
+    Vec6d encoders = Vec6d::Constant(0.1) + offsets;
+    encoders(2) += turns * 2 * M_PI;
+    Vec6d chi = m.home;
+    const PoseCheck c = check_encoders(m, encoders, chi);
+    EXPECT_EQ(c.status, PoseStatus::JointLimit) << turns;
+    EXPECT_EQ(c.leg, 2) << turns;
+    EXPECT_NE(c.describe().find("joint 3 at"), std::string::npos) << c.describe();
+    EXPECT_TRUE(chi.allFinite()) << turns;  // the pose is still found (for the user to see)
+  }
+  Vec6d chi = m.home;
+  EXPECT_TRUE(check_encoders(m, Vec6d::Constant(0.1) + offsets, chi).ok());
+}
+
 TEST(Jacobians, JadMatchesFiniteDifferencesOfIK) {
   std::mt19937 rng(2);
   double worst = 0;

@@ -2,6 +2,8 @@
 // cluster run itself: tests/apps/test_cli_study_slurm.cpp.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/workflow/study_slurm.hpp"
@@ -73,4 +75,20 @@ TEST(StudySlurm, OptionsTheScriptsSetAreRefused) {
                               "as partition=batch, got '" + bad + "'");
   EXPECT_EQ(problem({"x\n#SBATCH --array=1"}), "--slurm-option: an sbatch option cannot hold a line break");
   EXPECT_EQ(problem({}, 2), "--shard: --slurm makes the shards itself (one truth per task)");
+}
+
+// Probe 18, class L: a shard that holds no truth (K > --truths) ran nothing and printed a coverage
+// of 0 %; refused with the options, before anything is written.
+TEST(StudyOptions, AShardThatHoldsNoTruthIsRefused) {
+  StudyOptions o = slurm_study();
+  o.slurm.enabled = false;
+  for (const auto& [truths, shard, shards] : {std::tuple{1, 2, 2}, {3, 4, 5}, {1, 1000, 1000}}) {
+    o.truths = truths, o.shard = shard, o.shards = shards;
+    const auto p = o.problem();
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->message, "--shard: shard " + std::to_string(shard) + "/" + std::to_string(shards) + " of --truths " +
+                              std::to_string(truths) + " holds no truth (expected K <= " + std::to_string(truths) + ")");
+  }
+  o.truths = 3, o.shard = 3, o.shards = 5;  // truth 3
+  EXPECT_FALSE(o.problem().has_value());
 }

@@ -141,6 +141,7 @@ Report predict_to_file(const PredictOptions& o) {
     const report::IdentificationReport rep = report::read_identification_report(report_of(o.model));
     if (rep.inputs.model.sha256 != sha256_file(o.model))
       fail(report_of(o.model), "is the report of another model (its SHA-256 of the model differs from " + o.model + ")");
+    report::check_values_of_file(rep, report_of(o.model), "value", l.model.lambda, "the model it records, " + o.model + ",");
     cov = xi_covariance(rep, report_of(o.model));
     band = "sigma: the identification's, propagated linearly through the regressor (" + report_of(o.model) + ")";
   }

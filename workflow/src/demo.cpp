@@ -8,6 +8,7 @@
 
 #include "child_step.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
 
@@ -22,8 +23,7 @@ std::optional<SettingProblem> DemoOptions::problem() const {
 void DemoOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // --dir: the file system, so here and not in problem() (which stays pure).
-  if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the demo files in it");
-  if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
+  check_output_directory(dir, force, "--dir", "the demo files");
 }
 
 namespace {

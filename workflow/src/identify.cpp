@@ -3,6 +3,7 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <tuple>
@@ -96,6 +97,7 @@ void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, cons
   PoseTrace robot_run = twin;
   robot_run.measured.assign(measured.measured.begin(), measured.measured.begin() + static_cast<long>(twin.size()));
   const TrackingError at_priors = tracking_error(twin, robot), measured_error = tracking_error(robot_run, trace);
+  check_plausible_tracking(measured_error, trace);  // in mm or degrees: not this robot's poses
   if (!at_priors.followed() && measured_error.followed()) {
     std::ostringstream m;
     m << std::setprecision(3) << "the twin at these priors does not follow the reference of " << trace << " (error up to "

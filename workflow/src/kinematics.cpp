@@ -64,10 +64,11 @@ Report kinematics(const KinematicsOptions& o) {
     return answer("inverse kinematics on " + o.robot, *o.pose, c.theta + offsets, verdict(c));
   }
   Vec6d chi = model.home;
-  if (!sim::pose_at_encoders(model, *o.encoders, chi))
-    fail("--theta", "no pose of " + o.robot + " near its home pose has these joint angles (forward kinematics did not converge)");
-  return answer("forward kinematics on " + o.robot, chi, *o.encoders,
-                "in the assembly mode of the home pose; " + verdict(sim::check_pose(model, chi)));
+  const sim::PoseCheck c = sim::check_encoders(model, *o.encoders, chi);  // the range on the angles as read
+  if (!chi.allFinite())
+    fail("--theta", "no pose of " + o.robot + " near its home pose has these joint angles (forward kinematics did not converge)" +
+                        (c.status == sim::PoseStatus::JointLimit ? "; " + c.describe() : ""));
+  return answer("forward kinematics on " + o.robot, chi, *o.encoders, "in the assembly mode of the home pose; " + verdict(c));
 }
 
 }  // namespace vcloe::workflow

@@ -2,6 +2,7 @@
 #include "vcloe/workflow/learn.hpp"
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "vcloe/control/precorrect.hpp"
@@ -46,10 +47,14 @@ rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop
 
 LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth, const rig::VirtualRun& run,
                                     const std::vector<Vec6d>& start, const control::LearningGains& gains, int trials,
-                                    LearningLoop loop, const std::function<void(const LearnTrial&)>& progress) {
+                                    LearningLoop loop, const sim::RobotFile& model,
+                                    const std::function<void(const LearnTrial&)>& progress,
+                                    const std::function<void(const PoseTrace&)>& observe) {
   const rig::ExperimentSetup s = trial_setup(setup, loop);
   gains.validate(s.experiment.timing.controller_hz);
   const std::vector<Vec6d> ideal = control::ideal_commands(s.reference, s.experiment.outer);
+  std::optional<control::DrivesModel> drives;
+  if (gains.law == control::LearningLaw::inverse) drives = control::drives_model(model.model, model.lambda, s.reference);
   LearnOutcome out;
   std::vector<Vec6d> command = start;
   std::vector<double> errors;
@@ -62,13 +67,15 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
     const PoseTrace t = rig::virtual_trace(trial, truth, r, "");
     out.trials.push_back(measure_trial(t, run.noise_sigma, j));
     if (progress) progress(out.trials.back());
+    if (observe) observe(t);
     errors.push_back(out.trials.back().over_noise);
     if (errors.back() <= errors[out.best]) out.best = out.trials.size() - 1, out.command = command;
     if (control::stopped_improving(errors)) {
       out.stopped_improving = true;
       break;
     }
-    if (j < trials) command = control::learn_update(s.reference, ideal, command, {t.measured, t.command}, gains);
+    if (j < trials) command = control::learn_update(s.reference, ideal, command, {t.measured, t.command}, gains,
+                                                  drives ? &*drives : nullptr);
   }
   return out;
 }
@@ -112,8 +119,10 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   run.seed = o.seed;
   run.noise_sigma = defaults::camera_noise_sigma(o.noise_position, o.noise_angle);
   run.departures = hw::load_virtual_rig(o.truth);
+  // The inverse law's model: --model's, else the robot file's priors (also with --precorrection).
+  const sim::RobotFile model = sim::load_robot(o.model.empty() ? o.robot : o.model);
   const LearnOutcome l =
-      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, progress);
+      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, model, progress);
   f.controller_hz = s.experiment.timing.controller_hz;
   f.command = l.command;
   f.loop = o.loop == LearningLoop::drives ? control::kLoopDrives : control::kLoopServo;

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "vcloe/calib/static_trace.hpp"
 #include "vcloe/control/motion.hpp"
 #include "vcloe/control/predict.hpp"
 #include "vcloe/core/error.hpp"
@@ -54,6 +55,35 @@ void check_validation_model(const report::ValidationResult& v, const std::string
           : std::filesystem::weakly_canonical(v.model, ec) != std::filesystem::weakly_canonical(files.model.path, ec))
     fail(validation_file, "is the validation of " + v.model + ", not of " + files.model.path +
                               " (the model of the identification report): give the validation of that model");
+}
+
+// The report's numbers against the files it records (their hashes compared before): its values
+// are the model's, its priors the robot file's; a hand-edited value drew a model not written.
+void check_recorded_values(const report::IdentificationReport& rep, const std::string& file) {
+  const report::ReportInputs& f = rep.inputs;
+  report::check_values_of_file(rep, file, "value", sim::load_robot(f.model.path).lambda,
+                               "the model it records, " + f.model.path + " (SHA-256 as recorded),");
+  report::check_values_of_file(rep, file, "prior", sim::load_robot(f.robot.path).lambda,
+                               "the robot file it records, " + f.robot.path + " (SHA-256 as recorded),");
+}
+
+// A calibration of the identification's robot file, or of the file that one was calibrated from
+// (its head names it: the chain calibrate -> identify), and fitted to as many poses as the
+// static-pose file it records holds (when that file is still as recorded).
+void check_calibration(const report::CalibrationReport& c, const std::string& file, const report::ReportInputs& f,
+                       const std::string& report_file) {
+  const FileRecord from = sim::calibrated_from(read_input_file(f.robot.path));
+  if (c.robot.sha256 != f.robot.sha256 && (from.none() || c.robot.sha256 != from.sha256))
+    fail(file, "is a calibration of " + c.robot.path + " (SHA-256 " + c.robot.sha256.substr(0, 12) + "...), not of " +
+                   f.robot.path + " (SHA-256 " + f.robot.sha256.substr(0, 12) + "...), the robot file of " + report_file +
+                   (from.none() ? std::string() : ", nor of " + from.path + " that one was calibrated from") +
+                   ": give the calibration of that robot");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(c.poses.path, ec) || sha256_file_now(c.poses.path) != c.poses.sha256) return;
+  const std::size_t n = calib::read_static_trace(c.poses.path).poses.size();
+  if (n != static_cast<std::size_t>(c.poses_used))
+    fail(file, "key 'poses': " + std::to_string(c.poses_used) + ", but the static-pose file it records, " + c.poses.path +
+                   " (SHA-256 as recorded), holds " + std::to_string(n) + " poses");
 }
 
 // The drive torques along the excitation at the camera period: the identified model's with the
@@ -128,9 +158,11 @@ void write_report(const ReportOptions& o) {
                                     {&f.reference, "reference"}, {&f.model, "identified model"}})
     check_recorded_hash(*entry, what, o.identification);
   if (f.experiment) check_recorded_hash(*f.experiment, "experiment", o.identification);
+  check_recorded_values(in.identification, o.identification);
   if (!o.calibration.empty()) {
     in.calibration_file = o.calibration;
     in.calibration = report::read_calibration_report(o.calibration);
+    check_calibration(*in.calibration, o.calibration, f, o.identification);
   }
   for (const std::string& t : o.tracking) {  // labelled by what its sidecar says the robot was driven with
     PoseTrace trace = read_trace(t);

@@ -2,6 +2,7 @@
 #include "vcloe/workflow/study.hpp"
 
 #include <ctime>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "child_step.hpp"
 #include "study_reference.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
@@ -34,6 +36,9 @@ std::optional<SettingProblem> StudyOptions::problem() const {
   if (shards < 1 || shards > 1000 || shard < 1 || shard > shards)
     return SettingProblem{"--shard", "--shard: expected K/N with 1 <= K <= N <= 1000, got " + std::to_string(shard) + "/" +
                                          std::to_string(shards)};
+  if (shard > truths)  // truths k = shard, shard + shards, ...: none; a study of nothing is no study
+    return SettingProblem{"--shard", "--shard: shard " + std::to_string(shard) + "/" + std::to_string(shards) + " of --truths " +
+                                         std::to_string(truths) + " holds no truth (expected K <= " + std::to_string(truths) + ")"};
   if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(truths), std::numeric_limits<std::uint64_t>::max() - 1))
     return p;
   if (departures.realistic) {
@@ -57,8 +62,7 @@ std::optional<SettingProblem> StudyOptions::problem() const {
 
 void StudyOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
-  if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) fail(dir, "is a file; --dir names a directory");
-  if (std::filesystem::exists(dir) && !force) fail(dir, "exists; pass --force to overwrite the study's files in it");
+  check_output_directory(dir, force, "--dir", "the study's files");
   // Each file read as its step will read it, before the directory or any step: a trace given
   // as --reference or priors with a negative gain failed inside a child's log.
   (void)sim::load_robot(priors);
@@ -257,6 +261,8 @@ void study(StudyOptions o) {
   }
   std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
   std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
+  if (std::none_of(rows.begin(), rows.end(), [](const TruthRow& r) { return r.failed.empty(); }))
+    fail(o.dir + "/study.md", "no truth has a result (its table says why for each): nothing was measured");
 }
 
 std::optional<SettingProblem> StudyMergeOptions::problem() const {

@@ -27,6 +27,10 @@ struct KinematicCalibrationOptions {
   std::vector<int> fixed;              // parameter indices kept at the start value (besides the gauge)
   Vec6d frame_noise = Vec6d::Zero();   // camera noise per frame; zero: pooled from the poses' scatter
   double adequate_ratio = 1.2;         // residual RMS / camera noise accepted as "at the noise"
+  // A fit of all 72 parameters that ends this far above the camera noise was given poses no robot
+  // of this kind has (positions in mm, angles in degrees, another robot's poses): refused, not a
+  // result. Fits of real and virtual robots end within a few times the noise.
+  double implausible_ratio = 1e3;
   int max_iterations = 100;
   std::function<void(const std::string&)> progress;  // one line per iteration (nothing if empty)
 };

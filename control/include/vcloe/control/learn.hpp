@@ -19,9 +19,15 @@
 //   |1 - gamma Q(w) e^{i w d} G(w)| < 1 wherever Q passes:
 // 0 < gamma < 2 (kLearningGainBound) where e^{i w d} G ~ 1; the lead d cancels the drives' lag
 // (G ~ e^{-i w d}) over Q's band, and Q = 0 where G departs further.
+// The inverse law (LearningLaw::inverse; Bristow et al. 2006, plant inversion): the joint error
+// through the model's inverse of the drives' loop after Q, q_{j+1} = q_j + gamma (Q f_j + P^-1 Q
+// J_theta e_j) (drives_model.hpp; f_j is a command already). Trial to trial, in band,
+//   e_{j+1} = (1 - gamma Q P / P^) e_j:  monotone where |1 - gamma Q(w) P(w) / P^(w)| < 1,
+// which for 0 < gamma Q <= 1 holds whenever the model's relative error |P / P^ - 1| < 1.
 #include <string>
 #include <vector>
 
+#include "vcloe/control/drives_model.hpp"
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/servo/reference.hpp"
 
@@ -30,7 +36,12 @@ namespace vcloe::control {
 inline constexpr double kLearningGainBound = 2.0;  // gamma in (0, 2): |1 - gamma| < 1
 inline constexpr double kMaxLearningLead = 0.1;    // s: the lead d in [0, 0.1]
 
+// The learning filter L: `lead` = gamma z^d Q (the plain filtered law); `inverse` = gamma z^d Q
+// P^-1 with P the model's drives' loop (drives_model.hpp; docs/control.md).
+enum class LearningLaw { lead, inverse };
+
 struct LearningGains {
+  LearningLaw law = LearningLaw::lead;
   double gain = 1.0;       // gamma: deadbeat inside the drives' bandwidth (docs/control.md: measured best of 0.5 and 1)
   double cutoff_hz = 4;    // Q's cutoff
   int order = 2;           // Q's Butterworth order (run forward and backward)
@@ -56,9 +67,12 @@ std::vector<Vec6d> zero_phase_lowpass(const std::vector<Vec6d>& signal, const Le
 std::vector<Vec6d> learning_signal(const servo::PreparedReference& reference, const std::vector<Vec6d>& ideal,
                                    const Trial& trial);
 
-// q_{j+1}: the command after trial j (one per tick of the reference).
+// q_{j+1}: the command after trial j (one per tick of the reference). With `drives` (the model
+// law, L = gamma z^d Q P^-1): the joint error's part goes through the model's inverse of the
+// drives' loop after Q (drives_model.hpp); without, L = gamma z^d Q.
 std::vector<Vec6d> learn_update(const servo::PreparedReference& reference, const std::vector<Vec6d>& ideal,
-                                const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains);
+                                const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains,
+                                const DrivesModel* drives = nullptr);
 
 // The stopping rule: learning has stopped improving when a trial's error (the larger of its
 // position and angle RMS over the camera noise) is not at least `margin` below the best before.

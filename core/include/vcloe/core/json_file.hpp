@@ -6,6 +6,7 @@
 // kept, and copying it recursed until the stack ran out: SIGSEGV). Errors are vcloe::Error.
 #pragma once
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,5 +20,8 @@ nlohmann::json read_json_file(const std::string& path);
 // number JSON can hold"): the library would write null silently, and the reader would then
 // refuse a file vcloe wrote. A writer meaning "unbounded" writes null itself.
 std::string json_text(const nlohmann::json& document, const std::string& file);
+
+// A number a writer may leave unbounded: the value, or null where it is not finite.
+inline nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
 }  // namespace vcloe

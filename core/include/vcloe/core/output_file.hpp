@@ -43,7 +43,9 @@ void write_files_atomically(const std::vector<FileText>& files, bool force);
 
 // A file written as it grows, each write reaching the file at once (a live recording). Opening
 // removes an existing entry at the name (a file, or a symbolic link — the link, never its
-// target) when `force`, and creates the file anew (O_EXCL | O_NOFOLLOW).
+// target) when `force`, and creates the file anew (O_EXCL | O_NOFOLLOW). The file is held under
+// flock(2) while open, so another command sees it is live (being_recorded) and refuses it even
+// with --force, instead of advising --force and clobbering the recording.
 class StreamedFile {
  public:
   StreamedFile() = default;
@@ -98,7 +100,8 @@ class IoPlan {
   // Each output: its name fits, its directory exists and takes a new file (one is created and
   // removed there: a read-only mount, a directory without write permission, no inode left are
   // said with the system's reason before any work), it is no directory, device or pipe, it
-  // does not exist unless force; it is no input and no other output, even with force. Throws
+  // does not exist unless force; it is no input, no other output and no recording in progress
+  // (being_recorded), even with force. Throws
   // vcloe::Error naming both files of a collision.
   void check() const;
 
@@ -110,11 +113,19 @@ class IoPlan {
   std::vector<Entry> inputs_, outputs_;
 };
 
+// True if `path` is a StreamedFile another process holds open (a recording in progress).
+bool being_recorded(const std::string& path);
+
 // One output checked alone against `inputs` (an IoPlan of one output).
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});
 
 // Creates an output directory and its parents (as mkdir -p); an empty name, a loop, a file in
 // the way or a place the system refuses is a vcloe::Error naming it.
 void create_output_directory(const std::string& dir);
+
+// An output directory given as `option` (study --dir, demo --dir), before any work: a file there
+// is refused as such ("is a file; --dir names a directory"), an existing directory unless
+// `force` ("exists; pass --force to overwrite <what> in it").
+void check_output_directory(const std::string& dir, bool force, const std::string& option, const std::string& what);
 
 }  // namespace vcloe

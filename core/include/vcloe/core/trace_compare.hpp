@@ -42,4 +42,11 @@ struct TrackingError {
 // Throws vcloe::Error naming `name` if the trace has no reference columns.
 TrackingError tracking_error(const PoseTrace& trace, const std::string& name);
 
+// Measured poses more than kImplausibleTrackingShare times the reference's own motion away from
+// it are not of a robot that ran it under a servo loop (which keeps it within a fraction): the
+// trace is in other units (positions in mm, angles in degrees) or of another reference. Throws a
+// vcloe::Error naming `trace` then, before a fit that would end far above the camera noise.
+inline constexpr double kImplausibleTrackingShare = 10;
+void check_plausible_tracking(const TrackingError& measured, const std::string& trace);
+
 }  // namespace vcloe

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "vcloe/core/error.hpp"  // exact_number, fail
+#include "vcloe/core/settings.hpp"
 
 #include <Eigen/Core>
 #include <memory>
@@ -46,6 +47,12 @@ class YamlNode {
 
   // Errors: "<file>:<line>: key '<path>': <what>".
   [[noreturn]] void fail(const std::string& what) const;
+  // A settings struct's problem() (core/settings.hpp) said at its key in this file, as every other
+  // error of the file is: fails at the node of the dotted key ("limits.sample_period") below this
+  // one, or of its nearest enclosing key present ("option 'duration': …" at the root when the
+  // file leaves it at its default); the message's own leading "<key>: " is not repeated.
+  // Returns if there is no problem. The one path from a struct's check to a located error.
+  void fail_if(const std::optional<SettingProblem>& problem) const;
   // Keys present in this map that are not in `known`: a typo is an error, not ignored.
   void reject_unknown_keys(const std::vector<std::string>& known) const;
 

@@ -17,6 +17,9 @@
 
 namespace vcloe::excitation {
 
+// 2π, the angular frequency of one period (eq. 37).
+inline constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+
 struct TrajectorySample {
   double t = 0;
   Vec6d chi, chi_dot, chi_ddot;  // pose and its derivatives (m, rad)

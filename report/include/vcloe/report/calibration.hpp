@@ -17,7 +17,7 @@ namespace vcloe::report {
 struct CalibrationParameter {
   std::string name, unit;  // unit "m" or "rad"
   double start = 0, value = 0, sigma = 0;  // sigma >= 0
-  std::string status;                      // "identified", "fixed", "gauge: ..."
+  std::string status;  // "identified", "not identified", "fixed" or "not identifiable: the encoder offset ..."
   std::optional<double> truth_in_gauge;    // the virtual robot's truth, in the fit's gauge
   bool operator==(const CalibrationParameter&) const = default;
 };

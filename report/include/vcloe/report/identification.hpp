@@ -16,6 +16,7 @@
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/core/trace_metadata.hpp"
 #include "vcloe/oe_ident/problem.hpp"
+#include "vcloe/sim/parameters.hpp"
 
 namespace vcloe::report {
 
@@ -133,6 +134,13 @@ nlohmann::json to_json(const IdentificationReport& report);
 // `file` names the document in errors.
 IdentificationReport identification_from_json(const nlohmann::json& document, const std::string& file);
 IdentificationReport read_identification_report(const std::string& file);
+
+// Every parameter's "value" (or "prior") of a report read from `file` against Lambda of the file
+// the report records as its model (or robot file), described by `what` ("the model ... it
+// records"): equal within the rounding of the files' 17 digits, else a vcloe::Error naming the key
+// and both numbers. For the caller that compared that file's SHA-256 with the one recorded.
+void check_values_of_file(const IdentificationReport& report, const std::string& file, const std::string& key,
+                          const sim::LambdaVector<double>& lambda, const std::string& what);
 
 // The terminal form: anchor, termination, Table 3 form, adequacy, Table 2 form, moved values and
 // consistency issues.

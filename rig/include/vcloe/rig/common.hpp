@@ -41,16 +41,20 @@ class RoleSecurity {
   bool plain_tcp_ = false;
   std::unique_ptr<bridge::Authenticator> zap_;
 };
-// What is wrong with a ZeroMQ endpoint ("" if nothing): ipc://PATH, or tcp://HOST:PORT with a
-// port in 1..65535 and, for a dotted address, octets up to 255 (ZeroMQ only fails later, or
-// waits for ever); an ipc PATH where something other than a socket is (a file, a directory:
-// ZeroMQ's bind deletes whatever is there; a socket left by an earlier run is reused). A
-// check of every endpoint option.
-std::string endpoint_problem(const std::string& endpoint);
+// What is wrong with a ZeroMQ endpoint ("" if nothing), before ZeroMQ fails with an errno text
+// (or waits for ever): ipc://PATH — at most 107 bytes (sockaddr_un), not ending in '/', in a
+// directory that exists, where nothing other than a socket is (ZeroMQ's bind deletes whatever
+// is there; a socket left by an earlier run is reused) — or tcp://HOST:PORT with a port in
+// 1..65535, for a dotted address octets up to 255, no IPv6 literal (vcloe's sockets run IPv4)
+// and, when `connected` (this process connects to it), no bind-only wildcard (`*`, 0.0.0.0).
+// The one check of every endpoint option, of every role and of `rig run` before its roles start.
+std::string endpoint_problem(const std::string& endpoint, bool connected = false);
 // Before any socket is bound: every endpoint of the streams in `which` ("cpks") checked (the
-// defaults too), and no two the same endpoint (ipc paths as files, tcp by host and port).
-std::optional<SettingProblem> endpoints_problem(const RigEndpoints& endpoints, const std::string& which);
-void check_endpoints(const RigEndpoints& endpoints, const std::string& which);  // throws endpoints_problem
+// defaults too; those in `connects` as connected to), and no two the same endpoint (ipc paths
+// as files, tcp by host and port).
+std::optional<SettingProblem> endpoints_problem(const RigEndpoints& endpoints, const std::string& which,
+                                                const std::string& connects);
+void check_endpoints(const RigEndpoints& endpoints, const std::string& which, const std::string& connects);
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);
 RigEndpoints tcp_endpoints();

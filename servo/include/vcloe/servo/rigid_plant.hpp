@@ -3,6 +3,7 @@
 // as a continuous state x = [chi; v_E] under held joint torques, advanced one controller period
 // by `substeps` fixed RK4 steps (sim::integrate_held, Boost.Odeint). A TorquePlant.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vcloe/servo/components.hpp"
@@ -35,7 +36,8 @@ class RigidPlant {
   bool advance(const Vec6<T>& tau) {
     if (record_) stages_.clear();
     sim::PlantState<T> failed_at = x_;
-    if (sim::integrate_held<T>(model_, xi_, tau, h_, substeps_, x_, record_ ? &stages_ : nullptr, &failed_at))
+    if (sim::integrate_held<T>(model_, xi_, tau, h_, substeps_, x_, record_ ? &stages_ : nullptr, &failed_at,
+                               &derivative_))
       return true;
     failure_ = sim::describe_plant_failure(model_, values(failed_at), values(tau));
     return false;
@@ -48,6 +50,10 @@ class RigidPlant {
   // in order): what the forward sensitivities linearise.
   void record_stages(bool on) { record_ = on; }
   const std::vector<sim::PlantState<T>>& stages() const { return stages_; }
+
+  // x_dot at every RK4 stage from `d` instead of the model's own (sim::StageDerivative; empty:
+  // the model's). The forward sensitivities take it from their linearisation of the stage.
+  void set_stage_derivative(sim::StageDerivative<T> d) { derivative_ = std::move(d); }
 
  private:
   template <int N>
@@ -64,6 +70,7 @@ class RigidPlant {
   sim::PlantState<T> x_;
   bool record_ = false;
   std::vector<sim::PlantState<T>> stages_;
+  sim::StageDerivative<T> derivative_;
   std::string failure_;
 };
 

@@ -14,31 +14,39 @@
 // With tau_a given, returns the residual tau_g - J_ad^T tau_a (zero on the motion tau_a makes).
 // Same result as inverse_dynamics (tested to 1e-12), several times cheaper, which matters
 // where it is differentiated with Jets at every integration stage (oe_ident/sensitivity).
+//
+// Two scalar types: T for what the derivative is taken through (the pose and the twist), C for
+// the constants of that derivative (the acceleration, Xi, the drive torques; C = T by default).
+// With T a ceres::Jet and C double, a product of a Jet by a constant is a Jet times a double
+// (each derivative component one multiplication) instead of a Jet times a Jet with a zero
+// derivative (two and an addition) — the same numbers: x * 0 + y = y exactly.
 #include "vcloe/sim/dynamics.hpp"
 
 namespace vcloe::sim {
 
-template <typename T>
-bool inverse_dynamics_direct(const RobotModel& model, const Vec6<T>& chi, const Vec6<T>& v, const Vec6<T>& v_dot,
-                             const XiVector<T>& xi, Vec6<T>& tau_g, const Vec6<T>* tau_a = nullptr) {
+template <typename T, typename C = T>
+bool inverse_dynamics_direct(const RobotModel& model, const Vec6<T>& chi, const Vec6<T>& v, const Vec6<C>& v_dot,
+                             const XiVector<C>& xi, Vec6<T>& tau_g, const Vec6<C>* tau_a = nullptr) {
   Kinematics<T> k;
   if (!compute_geometry<T>(model, chi, k)) return false;
-  const Vec3<T> g = model.gravity.cast<T>();
+  const Vec3<C> g = model.gravity.cast<C>();
   const Vec3<T> h_dot = v.template head<3>(), omega = v.template tail<3>();
-  const Vec3<T> h_ddot = v_dot.template head<3>(), omega_dot = v_dot.template tail<3>();
+  const Vec3<C> h_ddot = v_dot.template head<3>(), omega_dot = v_dot.template tail<3>();
 
   // Platform: Newton-Euler about E with first moment h_O = R h (dynamics.hpp's header).
-  const Mat3<T> Ip = detail::platform_inertia<T>(k.R, xi(1), xi(2), xi(3));
-  const Vec3<T> h = detail::platform_first_moment<T>(k.R, xi);
-  tau_g.template head<3>() = xi(platform_index(0)) * (h_ddot - g) + omega_dot.cross(h) + omega.cross(omega.cross(h));
+  const Mat3<T> Ip = k.R * Vec3<C>(xi(1), xi(2), xi(3)).asDiagonal() * k.R.transpose();  // detail::platform_inertia
+  const Vec3<T> h = k.R * Vec3<C>(xi(first_moment_index(0)), xi(first_moment_index(1)),
+                                  xi(first_moment_index(2)));  // detail::platform_first_moment
+  tau_g.template head<3>() = (xi(platform_index(0)) * (h_ddot - g)).template cast<T>() + omega_dot.cross(h) +
+                             omega.cross(omega.cross(h));
   tau_g.template tail<3>() = Ip * omega_dot + omega.cross(Ip * omega) + h.cross(h_ddot - g);
 
-  const T rho_w = T(model.wrench_com), rho_l = T(model.link_com);
+  const C rho_w = C(model.wrench_com), rho_l = C(model.link_com);
   for (int i = 0; i < kLegs; ++i) {
     const LegGeometry<T>& gi = k.geometry[i];
     const Vec3<T>& s = gi.s;
     const Vec3<T> axl = gi.a.cross(gi.l);
-    const T L2 = T(model.legs[i].link_length * model.legs[i].link_length);
+    const C L2 = C(model.legs[i].link_length * model.legs[i].link_length);
     // Velocities.
     const T theta_dot = (gi.l.dot(h_dot) + axl.dot(omega)) / gi.m;
     const Vec3<T> a_dot = omega.cross(gi.a);
@@ -66,7 +74,7 @@ bool inverse_dynamics_direct(const RobotModel& model, const Vec6<T>& chi, const 
     // Link: COM c_l = B_i + w + rho_l l. w2 and w2_dot are perpendicular to l, where the
     // axisymmetric tensor acts as (Ix + Iy)/2 (docs/model.md): n = I_perp w2_dot.
     const Vec3<T> fl = xi(link_index(i, 0)) * (w_ddot + rho_l * u_dot - g);
-    const Vec3<T> nl = T(0.5) * (xi(link_index(i, 1)) + xi(link_index(i, 2))) * omega2_dot;
+    const Vec3<T> nl = C(0.5) * (xi(link_index(i, 1)) + xi(link_index(i, 2))) * omega2_dot;
     const Vec3<T> p = (rho_l * gi.l.cross(fl) + nl).cross(gi.l) / L2;
     tau_g.template head<3>() += p;
     tau_g.template tail<3>() += gi.a.cross(p);

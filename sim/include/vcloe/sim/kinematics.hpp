@@ -255,4 +255,10 @@ ForwardKinematicsResult forward_kinematics(const RobotModel& model, const Vec6d&
 // is outside the workspace or FK does not converge.
 bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi);
 
+// The encoder readings `encoders` checked as a place to be (kinematics --theta, robot serve
+// --stand-at): `chi` set by pose_at_encoders (all NaN if FK does not converge), then the joint
+// range on the angles AS READ less the offsets — FK is periodic, so 0.1 + 2 pi rad finds the pose
+// of 0.1 rad, yet a drive at 6.38 rad is outside +-limits.joint — then check_pose's margins.
+PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi);
+
 }  // namespace vcloe::sim

@@ -10,6 +10,7 @@
 #include <boost/numeric/odeint/external/eigen/eigen_algebra.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen_resize.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -64,18 +65,27 @@ class Rk4 {
       stepper_;
 };
 
+// What evaluates x_dot at a stage in place of plant_derivative, with its contract (false where
+// the plant leaves its domain or x_dot is not finite). The forward sensitivities (oe_ident)
+// linearise each stage as the nominal run reaches it and hand back the f of that linearisation:
+// the kinematics, M and its factorisation are then computed once per stage, not twice.
+template <typename T>
+using StageDerivative = std::function<bool(const PlantState<T>& x, const Vec6<T>& tau_a, PlantState<T>& x_dot)>;
+
 // Advances x by `substeps` RK4 steps of dt each with tau_a held (zero-order hold). If `stages`
 // is given, the states at which the plant was evaluated are appended to it (4 per step).
 // Returns false, leaving x at the last good state, if the plant leaves its domain; `failed_at`
 // (if given) then receives the state at which it did (describe_plant_failure says why).
+// `derivative`, if given and set, replaces plant_derivative.
 template <typename T>
 bool integrate_held(const RobotModel& model, const XiVector<T>& xi, const Vec6<T>& tau_a, double dt, int substeps,
                     PlantState<T>& x, std::vector<PlantState<T>>* stages = nullptr,
-                    PlantState<T>* failed_at = nullptr) {
+                    PlantState<T>* failed_at = nullptr, const StageDerivative<T>* derivative = nullptr) {
   bool ok = true;
+  const bool replaced = derivative != nullptr && *derivative;
   auto system = [&](const PlantState<T>& s, PlantState<T>& ds, double /*t*/) {
     if (stages) stages->push_back(s);
-    if (!ok || !plant_derivative<T>(model, xi, s, tau_a, ds)) {
+    if (!ok || !(replaced ? (*derivative)(s, tau_a, ds) : plant_derivative<T>(model, xi, s, tau_a, ds))) {
       if (ok && failed_at) *failed_at = s;
       ok = false;
       ds.setZero();

@@ -12,6 +12,7 @@
 #include "vcloe/control/learn.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/report.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/rig/setup.hpp"
 
 namespace vcloe::workflow {
@@ -39,12 +40,16 @@ enum class LearningLoop { servo, drives };
 // The setup a trial runs with: `setup` itself (servo), or with its outer gains zero (drives).
 rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop loop);
 
-// Trials on the virtual robot from `start` (one command per tick). Trial j runs with camera noise
-// seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial.
+// Trials on the virtual robot from `start` (one command per tick); `model` is the model of the
+// inverse law (gains.law == inverse: its drives' loop, control::drives_model; unused otherwise). Trial j runs with camera noise
+// seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial,
+// `observe` each trial's trace (the measurements: bench/study_control's error bands).
 LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth,
                                     const rig::VirtualRun& run, const std::vector<Vec6d>& start,
                                     const control::LearningGains& gains, int trials, LearningLoop loop,
-                                    const std::function<void(const LearnTrial&)>& progress = {});
+                                    const sim::RobotFile& model,
+                                    const std::function<void(const LearnTrial&)>& progress = {},
+                                    const std::function<void(const PoseTrace&)>& observe = {});
 
 struct LearnOptions {
   std::string robot, truth, experiment, reference, out;

@@ -1,0 +1,126 @@
+// The identification report's derived fields checked against their primary ones
+// (identification_consistency.hpp).
+#include "identification_consistency.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vcloe/core/error.hpp"
+
+namespace vcloe::report::detail {
+
+// Equal within the rounding of one derivation (the files hold every number to 17 digits).
+bool same_figure(double a, double b) {
+  return a == b || (std::isfinite(a) && std::isfinite(b) && std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)));
+}
+
+namespace {
+
+// The statuses the fit writes (oe_ident: solution.cpp for a fitted parameter, optionally followed
+// by " (tied)"; identify.cpp and identifiability.cpp for one left out of the fit).
+const char* const kFittedStatuses[] = {"identified", "fitted, but only identifiable in combination",
+                                       "poorly determined (relative sigma above the flag)",
+                                       "set by the weak prior (the data moves it less than the prior does)"};
+const char* const kLeftOutStatuses[] = {"fixed", "fixed (configuration)", "fixed (scale anchor)",
+                                        "not excited (no effect on the pose trace)",
+                                        "unidentifiable at the solution (null space of the Jacobian)"};
+constexpr const char* kCombinationPrefix = "only in combination with ";
+constexpr const char* kTied = " (tied)";
+
+std::string fitted_base(const std::string& status) {
+  const std::string tied = kTied;
+  if (status.size() > tied.size() && status.compare(status.size() - tied.size(), tied.size(), tied) == 0)
+    return status.substr(0, status.size() - tied.size());
+  return status;
+}
+
+bool is_fitted_status(const std::string& status) {
+  const std::string base = fitted_base(status);
+  return std::any_of(std::begin(kFittedStatuses), std::end(kFittedStatuses), [&](const char* s) { return base == s; });
+}
+
+bool is_left_out_status(const std::string& status) {
+  return status.rfind(kCombinationPrefix, 0) == 0 ||
+         std::any_of(std::begin(kLeftOutStatuses), std::end(kLeftOutStatuses), [&](const char* s) { return status == s; });
+}
+
+// A moved parameter's rel_sigma and interval are of its fitted value, before the move
+// (oe_ident/src/consistency.cpp names it first in its line of moved_to_consistency).
+bool moved(const IdentificationReport& r, const std::string& name) {
+  return std::any_of(r.moved_to_consistency.begin(), r.moved_to_consistency.end(),
+                     [&](const std::string& m) { return m.rfind(name + " ", 0) == 0; });
+}
+
+void check_interval(const ParameterEntry& p, const JsonNode& n) {
+  const double low = p.value * std::exp(-1.96 * p.rel_sigma), high = p.value * std::exp(1.96 * p.rel_sigma);
+  const auto& i = *p.interval95;
+  for (int k = 0; k < 2; ++k) {
+    const double want = k == 0 ? low : high, got = i[static_cast<std::size_t>(k)];
+    if (!(same_figure(got, want) || (std::isinf(got) && !std::isfinite(want))))
+      n["interval95"][static_cast<std::size_t>(k)].refuse(
+          std::string(k == 0 ? "the lower" : "the upper") + " bound value * exp(" + (k == 0 ? "-" : "+") + "1.96 rel_sigma) = " +
+          exact_number(want) + " (value " + exact_number(p.value) + ", rel_sigma " + exact_number(p.rel_sigma) + ")");
+  }
+}
+
+void check_fitted(const IdentificationReport& r, const ParameterEntry& p, const JsonNode& n) {
+  if (p.sigma > 0 && !p.interval95) n["interval95"].refuse("a 95 % interval: the parameter has a sigma");
+  if (!(p.sigma > 0) && p.interval95) n["interval95"].refuse("null: the parameter has no sigma");
+  if (moved(r, p.name)) return;
+  const double rel = p.sigma / std::max(std::abs(p.value), 1e-300);
+  if (!same_figure(p.rel_sigma, rel))
+    n["rel_sigma"].refuse("sigma / |value| = " + exact_number(rel) + " (sigma " + exact_number(p.sigma) + ", value " +
+                          exact_number(p.value) + ")");
+  if (p.interval95) check_interval(p, n);
+}
+
+void check_left_out(const ParameterEntry& p, const JsonNode& n) {
+  for (const auto& [key, v] : {std::pair{"sigma", p.sigma}, {"rel_sigma", p.rel_sigma}, {"sigma_camera", p.sigma_camera}})
+    if (v != 0) n[key].refuse(std::string("0: the status \"") + p.status + "\" is of a parameter left out of the fit");
+  if (p.interval95) n["interval95"].refuse("null: the status \"" + p.status + "\" is of a parameter left out of the fit");
+  if (p.flagged) n["flagged"].refuse("false: the parameter was left out of the fit (\"" + p.status + "\")");
+}
+
+}  // namespace
+
+void check_parameters_consistent(const IdentificationReport& r, const JsonNode& params, const JsonNode& root) {
+  int identified = 0;
+  for (std::size_t k = 0; k < r.parameters.size(); ++k) {
+    const ParameterEntry& p = r.parameters[k];
+    const JsonNode n = params[k];
+    const bool fitted = is_fitted_status(p.status);
+    if (!fitted && !is_left_out_status(p.status))
+      n["status"].refuse("one of the statuses vcloe identify writes (docs/identification.md: \"identified\", \"poorly "
+                         "determined (relative sigma above the flag)\", \"fixed (configuration)\", ...)");
+    const bool says_identified = fitted_base(p.status) == "identified";
+    if (p.flagged && says_identified)
+      n["status"].refuse("not \"identified\": the parameter is flagged (its relative sigma above the flag)");
+    if (p.identified != says_identified)
+      n["identified"].refuse(std::string(says_identified ? "true" : "false") + ": the status is \"" + p.status + "\"");
+    if (fitted_base(p.status) == kFittedStatuses[2] && !p.flagged)
+      n["flagged"].refuse("true: the status is \"" + p.status + "\"");
+    if (fitted) check_fitted(r, p, n);
+    else check_left_out(p, n);
+    identified += p.identified;
+  }
+  if (identified != r.identified_count)
+    root["identified_count"].refuse("the number of parameters marked identified (" + std::to_string(identified) + ")");
+}
+
+}  // namespace vcloe::report::detail
+
+namespace vcloe::report {
+
+void check_values_of_file(const IdentificationReport& r, const std::string& file, const std::string& key,
+                          const sim::LambdaVector<double>& lambda, const std::string& what) {
+  for (std::size_t k = 0; k < r.parameters.size(); ++k) {
+    const ParameterEntry& p = r.parameters[k];
+    const double in_report = key == "prior" ? p.prior : p.value, in_file = lambda(static_cast<Eigen::Index>(k));
+    if (!detail::same_figure(in_report, in_file))
+      fail(file, "key 'parameters[" + std::to_string(k) + "]." + key + "' (" + p.name + "): " + exact_number(in_report) +
+                     ", but " + what + " holds " + exact_number(in_file) + ": the report does not describe that file "
+                     "(edited since written?); run vcloe identify again");
+  }
+}
+
+}  // namespace vcloe::report

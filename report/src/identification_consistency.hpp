@@ -1,0 +1,19 @@
+#pragma once
+// The identification report's fields that others of the same file determine (identification.hpp):
+// compared by its one reader after every field was read on its own (identification_json.cpp).
+#include "vcloe/core/json_node.hpp"
+#include "vcloe/report/identification.hpp"
+
+namespace vcloe::report::detail {
+
+// Equal within the rounding of one derivation (the files hold every number to 17 digits).
+bool same_figure(double a, double b);
+
+// Refuses, naming the key, a parameter whose derived fields are not those of its primary ones:
+// rel_sigma = sigma / |value|, interval95 = value * exp(+-1.96 rel_sigma) (Li et al. 2019, §4; the
+// fit's log coordinates, docs/identification.md), identified / flagged / status as the fit sets
+// them, a status of the fixed set, and identified_count the number identified. `params` is the
+// node of r.parameters.
+void check_parameters_consistent(const IdentificationReport& r, const vcloe::JsonNode& params, const vcloe::JsonNode& root);
+
+}  // namespace vcloe::report::detail

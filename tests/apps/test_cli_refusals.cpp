@@ -1,0 +1,100 @@
+// Specification of the command line on the input classes of session 18's probe
+// (docs/robustness.md): an option the chosen mode does not use (H2), encoder readings beyond the
+// joint range by whole turns (O), what `rig run`'s roles would refuse only after they started
+// (S), one camera device given as both cameras (R), a --dir that is a file (N). Each a one-line
+// `vcloe: error: …` before any work, or (O) the warning the robot's own check gives.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_fixtures.hpp"
+
+namespace fs = std::filesystem;
+using cli_test::expect_refused;
+using cli_test::run_vcloe;
+
+namespace test_cli_refusals {
+
+const std::string& config = cli_test::config_dir;
+
+TEST(CliRefusal, AnOptionWhoseHelpNamesAModeIsRefusedWithoutIt) {
+  // Each was ignored without a word (`study --wait` without --slurm ran a whole local study):
+  // the mode an option's help names ("with --slurm: …") is now the mode it needs, for every
+  // option of every command (tie_options_to_their_modes, apps/cli_options.hpp).
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-refusals", "modes");
+  fs::create_directories(d / "img");
+  expect_refused({
+      {"kinematics --pose 0 0 0.2 0 0 0 --experiment " + config + "experiment.yaml", "--experiment requires --reference"},
+      {"calibrate base --images " + (d / "img").string() + " --frames 7", "excludes"},
+      {"calibrate base --images " + (d / "img").string() + " --seed 3", "--seed"},
+      {"study --wait --truths 1 --dir " + (d / "s").string(), "--wait requires --slurm"},
+      {"study --slurm-option partition=x --dir " + (d / "s").string(), "--slurm-option requires --slurm"},
+      {"study --calibration-poses 10 --dir " + (d / "s").string(), "--calibration-poses requires --realistic"},
+      {"validate --model " + config + "robot.yaml --config " + config + "identify.yaml",
+       "--config requires --reidentify"},
+      {"truth random --seed 1 --out " + (d / "t.yaml").string() + " --far-low 2", "--far-low requires --far"},
+  });
+  EXPECT_FALSE(fs::exists(d / "s"));
+}
+
+TEST(CliRefusal, EncoderReadingsAWholeTurnBeyondTheRangeAreOutsideIt) {
+  // 6.383 rad (0.1 + 2 pi) was "within the joint range" (forward kinematics is periodic; the
+  // range was checked on the angle it found), while 1.2 rad was outside.
+  for (const std::string first : {"6.383185307", "-6.183185307", "12.666370614", "1.2"}) {
+    const cli_test::CommandResult r = run_vcloe("kinematics --theta " + first + " 0.1 0.1 0.1 0.1 0.1");
+    EXPECT_EQ(r.status, 0) << first << "\n" << r.out;
+    EXPECT_NE(r.out.find("WARNING: joint 1 at " + first.substr(0, 4)), std::string::npos) << first << "\n" << r.out;
+    EXPECT_EQ(r.out.find("within the joint range"), std::string::npos) << first << "\n" << r.out;
+  }
+  const cli_test::CommandResult ok = run_vcloe("kinematics --theta 0.1 0.1 0.1 0.1 0.1 0.1");
+  EXPECT_NE(ok.out.find("within the joint range"), std::string::npos) << ok.out;
+}
+
+TEST(CliRefusal, RigRunRefusesWhatItsRolesWouldBeforeAnyStarts) {
+  // Each passed rig run's checks, then three processes started and 4 to 6 lines followed, often
+  // ZeroMQ's errno text without the option ("Invalid argument", "No such device").
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-refusals", "rig-run");
+  const std::string rig = "rig run --reference " + config + "reference.yaml --out " + (d / "o.csv").string();
+  fs::create_directories(d / "empty");
+  ASSERT_EQ(run_vcloe("rig keys --dir " + (d / "open").string()).status, 0);
+  for (const char* role : {"robot", "vision", "control"}) fs::permissions(d / "open" / (std::string(role) + ".key"), fs::perms::others_read, fs::perm_options::add);
+  const std::string ipc = "ipc://" + d.string() + "/";
+  expect_refused(
+      {
+          {rig + " --poses " + ipc + std::string(150, 'p'), "--poses: " + ipc + std::string(150, 'p') + ": a socket path of"},
+          {rig + " --poses tcp://*:47111", "--poses: host '*' of tcp://*:47111: every interface"},
+          {rig + " --poses tcp://[::1]:47112", "--poses: address '[::1]' of tcp://[::1]:47112: an IPv6 address"},
+          {rig + " --poses " + ipc + "d/", "--poses: " + ipc + "d/: ends in '/'"},
+          {rig + " --status " + ipc + "d/s", "--status: " + ipc + "d/s: directory " + d.string() + "/d does not exist"},
+          {rig + " --keys " + (d / "empty").string(), "--keys: " + (d / "empty").string() + "/robot.key: not found"},
+          {rig + " --keys " + (d / "open").string(), "--keys: " + (d / "open").string() + "/robot.key: others may read"},
+          {"control --reference " + config + "reference.yaml --out " + (d / "c.csv").string() + " --poses tcp://0.0.0.0:47113",
+           "--poses: host '0.0.0.0' of tcp://0.0.0.0:47113: every interface"},
+      },
+      5.0);
+  EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
+}
+
+TEST(CliRefusal, OneDeviceAsBothCamerasIsRefusedAndOpenCVsOwnLinesStayQuiet) {
+  expect_refused({{"vision serve --start-timeout 1 --source camera:/dev/null,/dev/null",
+                   "--source: '/dev/null' and '/dev/null' are one device (/dev/null); expected the left and the right camera"}});
+  if (!fs::exists("/dev/video0"))
+    expect_refused({{"vision serve --start-timeout 1 --source camera:0,1", "--source: camera '0' does not exist (/dev/video0)"}});
+  // A device V4L2 cannot open: vcloe's line alone (OpenCV printed "[ WARN:0@0.014] … cap_v4l.cpp" above it).
+  const cli_test::CommandResult r = run_vcloe("vision serve --start-timeout 1 --source camera:/dev/null,/dev/zero");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.out.rfind("vcloe: error: --source: cannot open camera '/dev/null'", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.find("WARN"), std::string::npos) << r.out;
+}
+
+TEST(CliRefusal, ADirThatIsAFileIsSaidAsSuchNotAsExisting) {
+  // "d: exists; pass --force to overwrite the demo files in it", and with --force "is a file".
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-refusals", "dir-file");
+  std::ofstream(d / "f") << "x";
+  expect_refused({{"demo --dir " + (d / "f").string(), (d / "f").string() + ": is a file; --dir names a directory"},
+                  {"study --dir " + (d / "f").string(), (d / "f").string() + ": is a file; --dir names a directory"}});
+}
+
+}  // namespace test_cli_refusals
