@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <nlopt.hpp>
+#include <utility>
+#include <vector>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -208,11 +210,30 @@ struct Search {
   const Encoding& enc;
   const std::vector<int>& columns;
   const ExcitationProgress& progress;
-  const TwinLoop* loop;  // the twin's motion checked too (lazily: only a candidate that would be the best)
+  const TwinLoop* loop;  // the twin's motion checked too (only a candidate that would be the best)
   std::vector<double> best_x;
   std::string stage = "global";
-  int evaluations = 0, tracking_checks = 0;
+  int evaluations = 0;
+  TrackingEffort tracking{};  // the twin checks of would-be best candidates
   double best_cost = 1e300;
+  // Deferred twin checks (the local stage): would-be best candidates become the best unchecked
+  // and are kept in order; settle_deferred() then keeps the last one the twin carries.
+  bool defer_tracking = false;
+  std::vector<std::pair<std::vector<double>, double>> unchecked{};
+  std::vector<double> checked_x{};
+  double checked_cost = 1e300;
+
+  // The twin's verdict on a candidate (TrackingCheck::FirstFailure: a refusal costs little).
+  bool twin_carries(const FourierTrajectory& tr, double& cost) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const TrackingReport t = check_tracking(model, *loop, tr, p.tracking, TrackingCheck::FirstFailure);
+    tracking.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++tracking.checks;
+    if (t.ok) return true;
+    ++tracking.refused;
+    cost = 1e3 + t.exceedance;
+    return false;
+  }
 
   double cost(const std::vector<double>& x) {
     ++evaluations;
@@ -227,9 +248,10 @@ struct Search {
                  ? to_cost(p.criterion, evaluate_criteria(Hx, columns, p.scale_columns).value(p.criterion))
                  : 1e6;
       if (cost < best_cost && cost < 1e3 && loop && p.tracking.enabled) {
-        ++tracking_checks;
-        const TrackingReport t = check_tracking(model, *loop, tr, p.tracking);
-        if (!t.ok) cost = 1e3 + t.exceedance;
+        if (defer_tracking)
+          unchecked.emplace_back(x, cost);
+        else
+          twin_carries(tr, cost);
       }
     }
     if (cost < best_cost) {
@@ -238,6 +260,40 @@ struct Search {
     }
     if (progress && evaluations % 250 == 0) progress(stage, evaluations, best_cost);
     return cost;
+  }
+
+  // From now on, would-be best candidates are checked after the search (settle_deferred).
+  void defer() {
+    defer_tracking = true;
+    checked_x = best_x;
+    checked_cost = best_cost;
+  }
+
+  // A deferred candidate the twin carries becomes the best, else the best checked before
+  // deferring. The chain of deferred candidates (each better than the last) starts where the
+  // twin carried the motion and may end past it; the best first (often carried), then a
+  // bisection for the last carried one: a handful of checks instead of one per candidate.
+  void settle_deferred() {
+    defer_tracking = false;
+    best_x = checked_x;
+    best_cost = checked_cost;
+    auto carried = [&](std::size_t i) {
+      double cost = unchecked[i].second;
+      return twin_carries(enc.decode(unchecked[i].first), cost);
+    };
+    std::size_t lo = 0, hi = unchecked.size();  // [0, lo) carried as far as known, hi the first refused one
+    if (hi > 0 && carried(hi - 1)) lo = hi;
+    else if (hi > 0) hi -= 1;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (carried(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) {
+      best_x = unchecked[lo - 1].first;
+      best_cost = unchecked[lo - 1].second;
+    }
+    unchecked.clear();
   }
 
   static double call(unsigned dim, const double* x, double*, void* data) {
@@ -273,7 +329,7 @@ FourierTrajectory shrink_until_feasible(const sim::RobotModel& model, FourierTra
     feasibility = check_feasibility(model, tr, p.limits);
     if (feasibility.feasible && loop && p.tracking.enabled) {
       result.tracking = check_tracking(model, *loop, tr, p.tracking);
-      ++result.tracking_checks;
+      ++result.tracking_effort.checks;
       if (!result.tracking->ok) {
         feasibility.feasible = false;
         feasibility.reason = result.tracking->reason;
@@ -309,13 +365,18 @@ ExcitationResult optimize_excitation(const sim::RobotModel& model, const Excitat
   Search search{model, p, enc, columns, progress, loop, enc.encode(baseline[score.best])};
   nlopt::srand(p.seed);
   search.run(nlopt::GN_CRS2_LM, p.global_evaluations);
+  // The local stage refines the global best within a small step: there the twin's verdict rarely
+  // changes, so its would-be best candidates are checked after it, from its best backwards
+  // (docs/excitation-file.md, "What the twin check costs").
   search.stage = "local";
+  search.defer();
   search.run(nlopt::LN_SBPLX, p.local_evaluations);
+  search.settle_deferred();
   if (search.best_cost >= 1e3)
     fail(p.source, "no feasible trajectory found within its limits (limits.*, amplitude.*, tracking.*) in " +
                        std::to_string(p.global_evaluations + p.local_evaluations) + " evaluations (evaluations.*)");
 
-  result.tracking_checks = search.tracking_checks;
+  result.tracking_effort = search.tracking;
   result.trajectory = shrink_until_feasible(model, enc.decode(search.best_x), p, loop, result);
   Eigen::MatrixXd Hf;
   stack_regressor(model, result.trajectory, p.regressor_period, Hf);

@@ -58,22 +58,52 @@ std::vector<TrackingRun> tracking_runs(const sim::LambdaVector<double>& priors, 
 
 namespace {
 
+// Folds one simulated exposure into the case's extremes and summed exceedance.
+void record_exposure(const sim::RobotModel& envelope, const sim::RobotModel& stop, const Vec6d& chi, TrackingCase& c) {
+  ++c.exposures;
+  c.exceedance += pose_exceedance(envelope, chi);
+  const sim::PoseCheck pc = sim::check_pose(stop, chi);
+  c.min_transmission = std::min(c.min_transmission, pc.min_transmission);
+  c.min_parallel_conditioning = std::min(c.min_parallel_conditioning, pc.parallel_conditioning);
+  c.max_abs_theta = std::max(c.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());
+}
+
 // One case: the twin's motion along the prepared reference, each exposure's true pose checked.
+// Whole: every exposure (the margins reported). FirstFailure: the run stops at the first exposure
+// past the envelope (the same verdict: the same poses tested in the same order), and the
+// exceedance is that pose's plus the fraction of the run not carried, so a candidate carried
+// longer costs less.
 TrackingCase run_case(const sim::RobotModel& model, const sim::RobotModel& envelope, const TwinLoop& loop,
-                      const servo::PreparedReference& ref, const TrackingRun& run) {
+                      const servo::PreparedReference& ref, const TrackingRun& run, TrackingCheck mode) {
   TrackingCase c;
   c.name = run.name;
-  const servo::LoopResult<double> r = servo::simulate_twin<double>(model, run.lambda, ref, loop.experiment.outer);
+  const sim::RobotModel stop = sim::safety_envelope(model);
+  servo::LoopResult<double> r;
+  if (mode == TrackingCheck::Whole) {
+    r = servo::simulate_twin<double>(model, run.lambda, ref, loop.experiment.outer);
+    for (const Vec6d& chi : r.true_pose) record_exposure(envelope, stop, chi, c);
+  } else {
+    const servo::TickClock& clock = ref.clock;
+    double refused_at = -1;  // s: the exposure past the envelope
+    auto watch = [&](const servo::TickRecord& tick, const Vec6d& chi) {
+      const int next = tick.tick + 1;  // the pose after this tick is the one the next tick exposes
+      if (next >= clock.total_ticks || clock.exposed_at(next) < 0) return true;
+      record_exposure(envelope, stop, chi, c);
+      if (c.exceedance == 0) return true;
+      refused_at = clock.time(next);
+      return false;
+    };
+    Vec6d start;  // frame 0: the standing pose, exposed before the first tick
+    if (servo::twin_standing_pose(model, ref, start)) record_exposure(envelope, stop, start, c);
+    if (c.exceedance == 0) r = servo::simulate_twin<double>(model, run.lambda, ref, loop.experiment.outer, 0, watch);
+    if (c.exceedance > 0) {
+      r.ok = true;  // carried until refused: not a failure of the twin
+      r.failure.clear();
+      c.exceedance += 1 - std::max(0.0, refused_at) / std::max(ref.duration, 1e-9);
+    }
+  }
   c.ran = r.ok;
   c.failure = r.failure;
-  const sim::RobotModel stop = sim::safety_envelope(model);
-  for (const Vec6d& chi : r.true_pose) {
-    c.exceedance += pose_exceedance(envelope, chi);
-    const sim::PoseCheck pc = sim::check_pose(stop, chi);
-    c.min_transmission = std::min(c.min_transmission, pc.min_transmission);
-    c.min_parallel_conditioning = std::min(c.min_parallel_conditioning, pc.parallel_conditioning);
-    c.max_abs_theta = std::max(c.max_abs_theta, pc.theta.cwiseAbs().maxCoeff());
-  }
   c.margin = std::min(c.min_transmission / stop.min_transmission,
                       c.min_parallel_conditioning / stop.min_parallel_conditioning);
   return c;
@@ -82,14 +112,16 @@ TrackingCase run_case(const sim::RobotModel& model, const sim::RobotModel& envel
 }  // namespace
 
 TrackingReport check_tracking(const sim::RobotModel& model, const TwinLoop& loop, const FourierTrajectory& trajectory,
-                              const TrackingSettings& s) {
+                              const TrackingSettings& s, TrackingCheck mode) {
   TrackingReport report;
   // The stop's envelope with the settings' margin: the robot file's joint range (the stop's less
   // its widening), singularity margins `margin` times the stop's.
   const sim::RobotModel envelope = sim::safety_envelope(model, 0.0, sim::kSafetyStopMarginScale * s.margin);
   const servo::PreparedReference ref = servo::prepare_reference(model, loop.experiment.timing, trajectory);
-  for (const TrackingRun& run : tracking_runs(loop.lambda, s)) {
-    TrackingCase c = run_case(model, envelope, loop, ref, run);
+  std::vector<TrackingRun> runs = tracking_runs(loop.lambda, s);
+  if (mode == TrackingCheck::FirstFailure) std::reverse(runs.begin(), runs.end());  // the heaviest load first
+  for (const TrackingRun& run : runs) {
+    TrackingCase c = run_case(model, envelope, loop, ref, run, mode);
     const double e = c.exceedance + (c.ran ? 0.0 : 1e3);
     report.exceedance += e;
     report.margin = std::min(report.margin, c.margin);
@@ -101,6 +133,7 @@ TrackingReport check_tracking(const sim::RobotModel& model, const TwinLoop& loop
                              : "stops: " + c.failure);
     }
     report.cases.push_back(std::move(c));
+    if (!report.ok && mode == TrackingCheck::FirstFailure) break;
   }
   return report;
 }

@@ -82,7 +82,7 @@ TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::
   const ExcitationProblem p = twin->config.empty() ? ExcitationProblem{} : load_excitation_settings(twin->config);
   const TwinLoop loop{robot.lambda, twin->experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(twin->experiment)};
   result.tracking = check_tracking(robot.model, loop, tr, p.tracking);
-  result.tracking_checks = 1;
+  result.tracking_effort.checks = 1;
   c.report.json["tracking"] = tracking_json(p, result);
   c.report.text += tracking_text(p, result);
   if (!result.tracking->ok) c.failure = trajectory_file + ": " + result.tracking->reason;
@@ -125,7 +125,8 @@ json unexcited_json(const ColumnReport& columns) {
 // The result's twin motion per case (tracking.hpp): how close to the safety stop it comes.
 json tracking_json(const ExcitationProblem& problem, const ExcitationResult& result) {
   json j = {{"enabled", result.tracking.has_value()}, {"required_margin", problem.tracking.margin},
-            {"checks", result.tracking_checks}};
+            {"checks", result.tracking_effort.checks}, {"refused", result.tracking_effort.refused},
+            {"check_seconds", result.tracking_effort.seconds}};
   if (!result.tracking) return j;
   j["margin"] = result.tracking->margin;
   json cases = json::array();
@@ -140,7 +141,8 @@ std::string tracking_text(const ExcitationProblem& problem, const ExcitationResu
   if (!result.tracking) return "  twin's motion        not checked (tracking.enabled: false)\n";
   std::ostringstream s;
   s << "  twin's motion        margin to the safety stop (1 = at the stop; required " << problem.tracking.margin
-    << "), " << result.tracking_checks << " twin checks\n";
+    << "), " << result.tracking_effort.checks << " twin checks (" << result.tracking_effort.refused
+    << " refused a candidate, " << result.tracking_effort.seconds << " s)\n";
   for (const TrackingCase& c : result.tracking->cases) s << "    " << c.name << ": " << c.margin << "\n";
   return s.str();
 }

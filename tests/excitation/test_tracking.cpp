@@ -69,6 +69,43 @@ TEST(Tracking, AMarginAboveTheMotionsIsRefusedAndOneBelowPasses) {
   EXPECT_FALSE(check_tracking(default_robot(), loop, t, s).ok);
 }
 
+TEST(Tracking, TheFirstFailureCheckGivesTheSameVerdictFromFewerPoses) {
+  // The search's check (TrackingCheck::FirstFailure): the heaviest case first, its run stopped at
+  // the first exposure past the envelope, no case after it — and the same ok as the whole check.
+  const FourierTrajectory t = tracking_start_of_reference_only_excitation(2.0);
+  const TwinLoop loop{default_priors(), {}};
+  const TrackingSettings heavy = tracking_payload_only(60);
+  const TrackingReport whole = check_tracking(default_robot(), loop, t, heavy);
+  const TrackingReport first = check_tracking(default_robot(), loop, t, heavy, TrackingCheck::FirstFailure);
+  ASSERT_FALSE(whole.ok);
+  EXPECT_FALSE(first.ok);
+  ASSERT_EQ(first.cases.size(), 1u);  // the payload's case, first, refused: the priors' not run
+  EXPECT_EQ(first.cases[0].name, "priors + payload");
+  EXPECT_TRUE(first.cases[0].ran);    // refused, not a twin that failed
+  EXPECT_GE(first.cases[0].exposures, 1);
+  EXPECT_LT(first.cases[0].exposures, whole.cases[1].exposures);
+  EXPECT_GE(first.cases[0].margin, whole.cases[1].margin);  // over the poses it saw
+  EXPECT_GT(first.exceedance, 0);
+  // A carried candidate: every case run to its end, the same margins as the whole check.
+  const FourierTrajectory t1 = tracking_start_of_reference_only_excitation(1.0);
+  const TrackingReport carried = check_tracking(default_robot(), loop, t1, tracking_payload_only(5),
+                                                TrackingCheck::FirstFailure);
+  const TrackingReport carried_whole = check_tracking(default_robot(), loop, t1, tracking_payload_only(5));
+  ASSERT_TRUE(carried_whole.ok) << carried_whole.reason;
+  EXPECT_TRUE(carried.ok) << carried.reason;
+  ASSERT_EQ(carried.cases.size(), 2u);
+  EXPECT_EQ(carried.cases[0].exposures, carried_whole.cases[1].exposures);
+  EXPECT_EQ(carried.margin, carried_whole.margin);
+  // At the margin threshold both checks agree on each side of it.
+  TrackingSettings s = tracking_payload_only(0);
+  const double m = carried_whole.cases[0].margin;
+  for (const double f : {0.97, 1.03}) {
+    s.margin = f * m;
+    EXPECT_EQ(check_tracking(default_robot(), loop, t1, s, TrackingCheck::FirstFailure).ok,
+              check_tracking(default_robot(), loop, t1, s).ok) << f;
+  }
+}
+
 TEST(Tracking, SettingsOutOfRangeAreNamed) {
   auto refused = [](const std::string& yaml, const std::string& key) {
     try {

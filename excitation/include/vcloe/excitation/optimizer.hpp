@@ -55,7 +55,7 @@ struct ExcitationResult {
   CriterionValues values;  // all three criteria of the result
   FeasibilityReport feasibility;  // fine re-check of the result
   std::optional<TrackingReport> tracking;  // the result's twin motion (with a TwinLoop and tracking.enabled)
-  int tracking_checks = 0;         // twin checks run (each of tracking_runs' cases): candidates that would have become the best
+  TrackingEffort tracking_effort;  // the search's twin checks (candidates that would have become the best) and the final one
 };
 
 using ExcitationProgress = std::function<void(const std::string& stage, int evaluations, double best)>;

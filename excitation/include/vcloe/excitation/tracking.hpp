@@ -60,6 +60,7 @@ struct TrackingCase {
   double min_transmission = 1, min_parallel_conditioning = 1, max_abs_theta = 0;  // along the simulated motion
   double margin = std::numeric_limits<double>::infinity();  // min of both measures over the stop's (1 = at the stop)
   double exceedance = 0;  // summed pose_exceedance over the simulated exposures
+  int exposures = 0;      // simulated exposures checked
 };
 
 struct TrackingReport {
@@ -70,6 +71,14 @@ struct TrackingReport {
   std::vector<TrackingCase> cases;
 };
 
+// What checking the twin's motion cost: checks run (the search's, of each candidate that would
+// have become the best, and the result's), how many refused their candidate, and the search's
+// wall seconds in them.
+struct TrackingEffort {
+  int checks = 0, refused = 0;
+  double seconds = 0;
+};
+
 // The cases run for `settings` (names and the Lambda each runs at, the payload added).
 struct TrackingRun {
   std::string name;
@@ -77,9 +86,18 @@ struct TrackingRun {
 };
 std::vector<TrackingRun> tracking_runs(const sim::LambdaVector<double>& priors, const TrackingSettings& settings);
 
+// Whole: every case run to its end, every exposure checked (the margins a report shows).
+// FirstFailure: the verdict only, as cheaply as it can be had (the search's check of each would-be
+// best candidate): the cases in reverse order of tracking_runs (the heaviest load first), each
+// run stopped at its first exposure past the envelope, no case run after a failing one. The same
+// `ok` as Whole (the same poses tested); `cases` holds the cases run, their margins over the
+// exposures simulated, and the exceedance is the refused pose's plus the fraction of the run not
+// carried (a graded penalty: a candidate carried longer costs less).
+enum class TrackingCheck { Whole, FirstFailure };
+
 // Runs `trajectory` through the twin for every case and checks every simulated pose (at the
 // camera's exposures) against the safety stop's envelope with the settings' margin.
 TrackingReport check_tracking(const sim::RobotModel& model, const TwinLoop& loop, const FourierTrajectory& trajectory,
-                              const TrackingSettings& settings);
+                              const TrackingSettings& settings, TrackingCheck mode = TrackingCheck::Whole);
 
 }  // namespace vcloe::excitation

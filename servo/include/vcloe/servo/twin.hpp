@@ -3,6 +3,8 @@
 // controller rate) on the rigid-body plant (eq. 40), a CommandedRobot that runs in the same loop
 // as the real robot. Lambda (70, registry order) in any scalar type, so the identification can
 // differentiate the simulated pose trace (ceres::Jet, or the forward sensitivities of oe_ident).
+#include <type_traits>
+
 #include "vcloe/servo/corrected_robot.hpp"
 // The robot file's kinematic calibration acts where it acts on the virtual robot (hw/, rig/
 // virtual_camera.hpp): the drives close eq. (31) on the encoders (crank angle + encoder_offset),
@@ -89,6 +91,12 @@ class TwinRobot {
   std::string failure_;
 };
 
+// A pose observer of simulate_twin that never stops the run.
+struct NoPoseObserver {
+  template <typename Pose>
+  bool operator()(const TickRecord&, const Pose&) const { return true; }
+};
+
 // Where the twin of `model` stands before a run of `ref`: the pose whose encoders read the
 // reference's start command (its drives have been holding it), found from the reference's start
 // pose (kept bit for bit when the encoders read the command there: the reference prepared on
@@ -110,9 +118,13 @@ inline constexpr const char* kNoStandingPose = "no pose of the model has the ref
 // the camera is ExactPose (measured == true_pose). With ref.command_correction the twin's position
 // interface receives the command plus the tick's correction (CorrectedRobot).
 // The camera reports the marker frame (MarkerPose); the outer loop servoes what it reports.
-template <typename T>
+// `observe(tick, pose)` is called after each tick with the twin's true pose at the end of it (the
+// pose the next tick's exposure records); false stops the run (run_loop's observer,
+// `observer_failure`): a caller that only needs a verdict stops at the first pose it refuses.
+template <typename T, typename PoseObserver = NoPoseObserver>
 LoopResult<T> simulate_twin(const sim::RobotModel& model, const sim::LambdaVector<T>& lambda,
-                            const PreparedReference& ref, const OuterGains& gains, double latency_offset = 0) {
+                            const PreparedReference& ref, const OuterGains& gains, double latency_offset = 0,
+                            PoseObserver&& observe = {}, const std::string& observer_failure = "stopped by its observer") {
   Vec6d start;
   if (!twin_standing_pose(model, ref, start)) {
     LoopResult<T> out;
@@ -123,8 +135,13 @@ LoopResult<T> simulate_twin(const sim::RobotModel& model, const sim::LambdaVecto
   TwinRobot<T> twin(model, lambda, ref.clock.timing, start);
   CorrectedRobot<TwinRobot<T>, T> corrected(twin, ref.command_correction);
   VisualServo<T> outer(ref, gains);
+  auto run = [&](auto& camera, auto&& watch) {
+    return ref.command_correction.empty() ? run_loop<T>(twin, outer, camera, watch, observer_failure)
+                                          : run_loop<T>(corrected, outer, camera, watch, observer_failure);
+  };
   auto loop = [&](auto& camera) {
-    return ref.command_correction.empty() ? run_loop<T>(twin, outer, camera) : run_loop<T>(corrected, outer, camera);
+    if constexpr (std::is_same_v<std::decay_t<PoseObserver>, NoPoseObserver>) return run(camera, NoObserver{});
+    else return run(camera, [&](const TickRecord& tick) { return observe(tick, twin.pose()); });
   };
   if (latency_offset != 0) {
     ShiftedExposure<T> shifted(ref.clock, twin.pose(), latency_offset, model.marker_frame);
