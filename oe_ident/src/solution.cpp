@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "vcloe/oe_ident/consistency.hpp"
+#include "vcloe/oe_ident/spread.hpp"
 #include "vcloe/oe_ident/uncertainty.hpp"
 
 namespace vcloe::oe_ident {
@@ -61,8 +62,6 @@ Uncertainty solution_uncertainty(const Context& cx, const Fit& fit, const Eigen:
 
 namespace {
 
-constexpr double kFirstMomentFloor = 1e-3;  // m: the centre-of-mass offset a first moment's sigma is judged against
-
 std::string free_status(const ParameterResult& pr, bool combination) {
   if (combination) return "fitted, but only identifiable in combination";
   if (pr.flagged) return "poorly determined (relative sigma above the flag)";
@@ -84,18 +83,12 @@ void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitS
       const bool combination = st.combination.count(k) != 0;
       pr.sigma = std::sqrt(std::max(0.0, u.total(k, k)));
       pr.sigma_camera = std::sqrt(std::max(0.0, u.camera(k, k)));
-      if (sim::parameter_registry()[static_cast<std::size_t>(k)].kind == sim::ParameterKind::FirstMoment) {
-        // Signed and 0 on a symmetric platform: judged against at least a 1 mm offset of the centre
-        // of mass (sigma(c) <= rel_sigma_flag x 1 mm when |c| < 1 mm), a Gaussian interval.
-        const double floor = kFirstMomentFloor * result.lambda(sim::platform_index(0));
-        pr.rel_sigma = pr.sigma / std::max(std::abs(pr.value), floor);
-        pr.interval_low = pr.value - 1.96 * pr.sigma;
-        pr.interval_high = pr.value + 1.96 * pr.sigma;
-      } else {
-        pr.rel_sigma = pr.sigma / std::max(std::abs(pr.value), 1e-300);
-        pr.interval_low = pr.value * std::exp(-1.96 * pr.rel_sigma);
-        pr.interval_high = pr.value * std::exp(1.96 * pr.rel_sigma);
-      }
+      // The one rule the report's reader checks by (spread.hpp): log coordinates, or a first
+      // moment judged against at least a 1 mm offset of the centre of mass.
+      const ParameterSpread spread = parameter_spread(k, pr.value, pr.sigma, result.lambda(sim::platform_index(0)));
+      pr.rel_sigma = spread.rel_sigma;
+      pr.interval_low = spread.low;
+      pr.interval_high = spread.high;
       pr.prior_pull = pr.sigma > 0 ? std::abs(u.prior_shift(k)) / pr.sigma : 0;
       pr.flagged = pr.rel_sigma > o.rel_sigma_flag;
       pr.status = free_status(pr, combination);

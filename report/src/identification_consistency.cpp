@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/spread.hpp"
+#include "vcloe/sim/parameters.hpp"
 
 namespace vcloe::report::detail {
 
@@ -51,27 +53,36 @@ bool moved(const IdentificationReport& r, const std::string& name) {
                      [&](const std::string& m) { return m.rfind(name + " ", 0) == 0; });
 }
 
-void check_interval(const ParameterEntry& p, const JsonNode& n) {
-  const double low = p.value * std::exp(-1.96 * p.rel_sigma), high = p.value * std::exp(1.96 * p.rel_sigma);
+// The rule identify wrote by (oe_ident/spread.hpp), at the report's own m_p.
+oe_ident::ParameterSpread spread_of(const IdentificationReport& r, int k) {
+  const ParameterEntry& p = r.parameters[static_cast<std::size_t>(k)];
+  return oe_ident::parameter_spread(k, p.value, p.sigma, r.parameters[sim::platform_index(0)].value);
+}
+
+void check_interval(const ParameterEntry& p, const oe_ident::ParameterSpread& s, bool gaussian, const JsonNode& n) {
   const auto& i = *p.interval95;
   for (int k = 0; k < 2; ++k) {
-    const double want = k == 0 ? low : high, got = i[static_cast<std::size_t>(k)];
+    const double want = k == 0 ? s.low : s.high, got = i[static_cast<std::size_t>(k)];
+    const std::string sign = k == 0 ? "-" : "+";
     if (!(same_figure(got, want) || (std::isinf(got) && !std::isfinite(want))))
       n["interval95"][static_cast<std::size_t>(k)].refuse(
-          std::string(k == 0 ? "the lower" : "the upper") + " bound value * exp(" + (k == 0 ? "-" : "+") + "1.96 rel_sigma) = " +
-          exact_number(want) + " (value " + exact_number(p.value) + ", rel_sigma " + exact_number(p.rel_sigma) + ")");
+          std::string(k == 0 ? "the lower" : "the upper") + " bound " +
+          (gaussian ? "value " + sign + " 1.96 sigma" : "value * exp(" + sign + "1.96 rel_sigma)") + " = " + exact_number(want) +
+          " (value " + exact_number(p.value) + ", " + (gaussian ? "sigma " + exact_number(p.sigma) : "rel_sigma " + exact_number(p.rel_sigma)) + ")");
   }
 }
 
-void check_fitted(const IdentificationReport& r, const ParameterEntry& p, const JsonNode& n) {
+void check_fitted(const IdentificationReport& r, int k, const JsonNode& n) {
+  const ParameterEntry& p = r.parameters[static_cast<std::size_t>(k)];
   if (p.sigma > 0 && !p.interval95) n["interval95"].refuse("a 95 % interval: the parameter has a sigma");
   if (!(p.sigma > 0) && p.interval95) n["interval95"].refuse("null: the parameter has no sigma");
   if (moved(r, p.name)) return;
-  const double rel = p.sigma / std::max(std::abs(p.value), 1e-300);
-  if (!same_figure(p.rel_sigma, rel))
-    n["rel_sigma"].refuse("sigma / |value| = " + exact_number(rel) + " (sigma " + exact_number(p.sigma) + ", value " +
-                          exact_number(p.value) + ")");
-  if (p.interval95) check_interval(p, n);
+  const oe_ident::ParameterSpread s = spread_of(r, k);
+  const bool floored = oe_ident::has_first_moment_floor(k);
+  if (!same_figure(p.rel_sigma, s.rel_sigma))
+    n["rel_sigma"].refuse(std::string(floored ? "sigma / max(|value|, m_p x 1 mm) = " : "sigma / |value| = ") +
+                          exact_number(s.rel_sigma) + " (sigma " + exact_number(p.sigma) + ", value " + exact_number(p.value) + ")");
+  if (p.interval95) check_interval(p, s, floored, n);
 }
 
 void check_left_out(const ParameterEntry& p, const JsonNode& n) {
@@ -99,7 +110,7 @@ void check_parameters_consistent(const IdentificationReport& r, const JsonNode& 
       n["identified"].refuse(std::string(says_identified ? "true" : "false") + ": the status is \"" + p.status + "\"");
     if (fitted_base(p.status) == kFittedStatuses[2] && !p.flagged)
       n["flagged"].refuse("true: the status is \"" + p.status + "\"");
-    if (fitted) check_fitted(r, p, n);
+    if (fitted) check_fitted(r, static_cast<int>(k), n);
     else check_left_out(p, n);
     identified += p.identified;
   }

@@ -10,8 +10,9 @@ namespace vcloe::report::detail {
 bool same_figure(double a, double b);
 
 // Refuses, naming the key, a parameter whose derived fields are not those of its primary ones:
-// rel_sigma = sigma / |value|, interval95 = value * exp(+-1.96 rel_sigma) (Li et al. 2019, §4; the
-// fit's log coordinates, docs/identification.md), identified / flagged / status as the fit sets
+// rel_sigma and interval95 by identify's own rule (oe_ident/spread.hpp: sigma / |value| and
+// value * exp(+-1.96 rel_sigma) in the fit's log coordinates, Li et al. 2019, §4; a first moment
+// against at least m_p x 1 mm, value +- 1.96 sigma), identified / flagged / status as the fit sets
 // them, a status of the fixed set, and identified_count the number identified. `params` is the
 // node of r.parameters.
 void check_parameters_consistent(const IdentificationReport& r, const vcloe::JsonNode& params, const vcloe::JsonNode& root);

@@ -4,6 +4,8 @@
 // are each refused or read as documented, naming the file and the key in one line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "../test_support.hpp"
@@ -19,9 +21,24 @@ namespace {
 
 std::string hash(char digit) { return std::string(64, digit); }  // a SHA-256 as the reader expects
 
-// The 95 % interval the fit writes (oe_ident/src/solution.cpp): value * exp(+-1.96 rel_sigma).
+// The 95 % interval the fit writes (docs/identification.md): value * exp(+-1.96 rel_sigma).
 std::array<double, 2> interval_of(double value, double rel_sigma) {
   return {value * std::exp(-1.96 * rel_sigma), value * std::exp(1.96 * rel_sigma)};
+}
+
+// A first moment's (signed, 0 when symmetric): value +- 1.96 sigma.
+std::array<double, 2> gaussian_interval_of(double value, double sigma) { return {value - 1.96 * sigma, value + 1.96 * sigma}; }
+
+// The correlation matrix over the parameters with a sigma, in registry order (as identification.cpp
+// writes it): 1 on the diagonal, one pair at -0.25.
+void set_correlation(report::IdentificationReport& r) {
+  r.correlation.parameters.clear();
+  for (const auto& p : r.parameters)
+    if (p.sigma > 0) r.correlation.parameters.push_back(p.name);
+  const std::size_t n = r.correlation.parameters.size();
+  r.correlation.matrix.assign(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) r.correlation.matrix[i][i] = 1.0;
+  r.correlation.matrix[0][1] = r.correlation.matrix[1][0] = -0.25;
 }
 
 report::IdentificationReport sample() {
@@ -35,7 +52,8 @@ report::IdentificationReport sample() {
       p.sigma = 0.01 * (k + 1);
       p.rel_sigma = p.sigma / p.value;
       p.sigma_camera = p.sigma / 2;
-      p.interval95 = interval_of(p.value, p.rel_sigma);
+      const bool first_moment = reg[k].kind == sim::ParameterKind::FirstMoment;  // |value| above m_p x 1 mm here
+      p.interval95 = first_moment ? gaussian_interval_of(p.value, p.sigma) : interval_of(p.value, p.rel_sigma);
       p.prior_pull = 0.25;
       p.identified = k % 2 == 0;
       p.flagged = !p.identified;
@@ -56,13 +74,7 @@ report::IdentificationReport sample() {
   r.failed_simulations = 1;
   r.adequacy = {"model error visible", "the residual is mostly camera noise", "beta of experiment 1", 0.4, 0.21, 1.3,
                 1.14, {{{1, 1, 1, 1.2, 1.1, 1}, {0.1, 0, -0.1, 0.5, 0.4, 0}, {0.1, 0, 0, 0.5, 0.4, 0}}, {}}};
-  // Over the parameters with a sigma, in registry order (as identification.cpp writes it).
-  for (const auto& p : r.parameters)
-    if (p.sigma > 0) r.correlation.parameters.push_back(p.name);
-  const std::size_t n = r.correlation.parameters.size();
-  r.correlation.matrix.assign(n, std::vector<double>(n, 0.0));
-  for (std::size_t i = 0; i < n; ++i) r.correlation.matrix[i][i] = 1.0;
-  r.correlation.matrix[0][1] = r.correlation.matrix[1][0] = -0.25;
+  set_correlation(r);
   r.singular_values = {10, 1, 1e-9};
   r.rank_tolerance = 1e-7;
   r.consistency = {};
@@ -286,6 +298,41 @@ TEST(IdentificationReport, AStatusNotOfTheFitsSetIsRefusedAndEveryStatusItWrites
   EXPECT_EQ(refusal(report::to_json(r)), "");
 }
 
+// The platform's first moments as identify writes them (docs/identification.md): signed, rel_sigma
+// = sigma / max(|m c|, m_p x 1 mm), a Gaussian interval. A centre of mass within 1 mm of E, one
+// beyond it on the negative side, and one exactly at E read back equal; the log rule is refused.
+TEST(IdentificationReport, FirstMomentsNearZeroOrNegativeReadBackEqual) {
+  report::IdentificationReport r = sample();
+  const double floor = r.parameters[sim::platform_index(0)].value * 1e-3;  // m_p x 1 mm
+  const std::array<std::array<double, 2>, 3> value_sigma{{{2e-4, 1.5e-4}, {-3e-3, 6e-5}, {0.0, 1e-4}}};
+  for (int c = 0; c < 3; ++c) {
+    report::ParameterEntry& p = r.parameters[static_cast<std::size_t>(sim::first_moment_index(c))];
+    const auto [value, sigma] = value_sigma[static_cast<std::size_t>(c)];
+    r.identified_count += !p.identified;
+    p.value = value;
+    p.sigma = sigma;
+    p.sigma_camera = sigma / 2;
+    p.rel_sigma = sigma / std::max(std::abs(value), floor);  // 0.136, 0.02, 0.091: below the flag
+    p.interval95 = gaussian_interval_of(value, sigma);
+    p.prior_pull = 0.25;
+    p.identified = true;
+    p.flagged = false;
+    p.status = "identified";
+  }
+  set_correlation(r);
+  const json j = report::to_json(r);
+  EXPECT_EQ(refusal(j), "");
+  EXPECT_EQ(report::identification_from_json(j, "m.report.json"), r);
+  json as_log = j;  // mx_p's rel_sigma as sigma / |value| (0.75): not the rule identify writes by
+  as_log["parameters"][sim::first_moment_index(0)]["rel_sigma"] = 1.5e-4 / 2e-4;
+  EXPECT_EQ(refusal(as_log).rfind("m.report.json: key 'parameters[64].rel_sigma': expected sigma / max(|value|, m_p x 1 mm) = ", 0), 0u)
+      << refusal(as_log);
+  json log_interval = j;
+  log_interval["parameters"][sim::first_moment_index(1)]["interval95"] = interval_of(-3e-3, 0.02);
+  EXPECT_EQ(refusal(log_interval).rfind("m.report.json: key 'parameters[65].interval95[0]': expected the lower bound value - 1.96 sigma", 0), 0u)
+      << refusal(log_interval);
+}
+
 // A parameter moved to obey the triangle inequalities keeps the sigma, rel_sigma and interval of
 // its fitted value (oe_ident/src/consistency.cpp): not refused as a derived field that differs.
 TEST(IdentificationReport, AMovedParameterKeepsTheFiguresOfItsFittedValue) {
@@ -308,8 +355,8 @@ TEST(IdentificationReport, AValueOrPriorNotTheRecordedFilesIsRefusedNamingThePar
   EXPECT_EQ(test::error_of([&] { report::check_values_of_file(r, "m.report.json", "value", values, "the model it records, m.yaml,"); }),
             "m.report.json: key 'parameters[0].value' (m_p): 1.1, but the model it records, m.yaml, holds 27.53: the report "
             "does not describe that file (edited since written?); run vcloe identify again");
-  priors(66) = 240;
+  priors(sim::kGainD) = 240;
   EXPECT_NE(test::error_of([&] { report::check_values_of_file(r, "m.report.json", "prior", priors, "the robot file"); })
-                .find("key 'parameters[66].prior' (ld): 67, but the robot file holds 240"),
+                .find("key 'parameters[69].prior' (ld): 70, but the robot file holds 240"),
             std::string::npos);
 }

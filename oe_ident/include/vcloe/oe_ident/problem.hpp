@@ -117,7 +117,7 @@ struct ParameterResult {
   double prior = 0, value = 0;
   double sigma = 0, rel_sigma = 0;  // honest: noise, coloured residuals and sub-fit disagreement
   double sigma_camera = 0;          // what the camera noise alone would give (for comparison)
-  double interval_low = 0, interval_high = 0;  // 95 %: value * exp(+-1.96 rel_sigma) (log coordinates)
+  double interval_low = 0, interval_high = 0;  // 95 % (spread.hpp: log coordinates, or Gaussian for a first moment)
   double prior_pull = 0;  // shift of the value by the weak prior, in sigma
   // Identified: free, excited, not in the Jacobian's null space, rel_sigma <= the flag and
   // the value not set by the weak prior (prior_pull <= kMaxPriorPull).
