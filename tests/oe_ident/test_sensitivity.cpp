@@ -91,12 +91,14 @@ TEST(Sensitivity, LiteralOuterLawToo) {
 
 TEST(Sensitivity, GoldenJacobianAtThePriorsIsThatRecordedBeforeTheRedesign) {
   // The 67-parameter Jacobian of the twin's pose trace at the priors over the first 2 s of the
-  // default excitation, recorded before the loop was rebuilt as components (issue #12; every
+  // then default excitation, recorded before the loop was rebuilt as components (issue #12; every
   // 10th frame in tests/data/golden/). Equal within 1e-9 of each column's largest entry;
   // columns the poses cannot see (rounding noise, below 1e-6 of the largest entry) within 1e-9
   // of that floor. Recorded before Lambda had the platform's first moments: its columns 64-66
   // (the gains) are Lambda's 67-69 now (the first moments' own: the finite differences above).
-  const auto tr = excitation::load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/config/excitation-default.yaml");
+  // The excitation it was recorded on is the default of that time, kept in tests/data since excite
+  // checks the twin's motion and writes another default (config/excitation-default.yaml).
+  const auto tr = excitation::load_trajectory(std::string(VCLOE_SOURCE_DIR) + "/tests/data/excitation-reference-only.yaml");
   auto first_2s = tr;  // the same trajectory, run for its first 2 s only
   first_2s.duration = 2.0;
   const auto ref = servo::prepare_reference(default_robot(), servo::LoopTiming{}, first_2s);
