@@ -201,10 +201,18 @@ class Controller {
     if (newest) step(*newest);
   }
 
-  // A command the robot's safety monitor would refuse is never sent: the pose it came from is
-  // none this robot can have (a stream in mm or degrees, another robot's): the run stops, said.
+  // A pose the robot cannot have reached since the last one (ControlRole::unreachable), or a
+  // command the robot's safety monitor would refuse, is never answered: the pose is none this
+  // robot can have (a stream that jumps, in mm or degrees, another robot's): the run stops, said.
   void step(const bridge::PoseMessage& p) {
     if (stopped_) return;
+    if (const std::string why = role_.acts_on(p) ? role_.unreachable(p) : ""; !why.empty()) {
+      stopped_ = true;
+      end_reason_ = "the pose of frame " + std::to_string(p.frame) + " on " + o_.endpoints.poses + " (" +
+                    pose_text(p.pose) + ") is none " + o_.robot + " can have reached: " + why +
+                    " (a pose source that jumped, or in other units?); not acted on";
+      return;
+    }
     if (const auto c = role_.on_pose(p)) {
       safety_.on_command(c->theta, c->frame);
       if (const auto& cause = safety_.stop()) {

@@ -3,11 +3,13 @@
 #include <cmath>
 #include <memory>
 
+#include "vcloe/bridge/safety.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/transport.hpp"
 #include "vcloe/servo/components.hpp"
 #include "vcloe/servo/corrected_robot.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::rig {
 
@@ -88,8 +90,26 @@ bool ControlRole::acts_on(const bridge::PoseMessage& p) const {
   return p.frame > last_acted_ && p.frame < s_.reference.clock.updates();
 }
 
+std::string ControlRole::unreachable(const bridge::PoseMessage& p) const {
+  if (!p.valid) return "";
+  Vec6d theta;
+  if (!sim::inverse_kinematics<double>(s_.model, p.pose, theta)) return "it is out of the robot's reach";
+  if (last_valid_frame_ < 0) return "";
+  const double frames = static_cast<double>(p.frame - last_valid_frame_);
+  const double reach = kPoseJumpFactor * bridge::SafetyLimits{}.max_command_speed * frames *
+                       s_.experiment.timing.camera_period();
+  Eigen::Index joint = 0;
+  const double moved = (theta - last_valid_theta_).cwiseAbs().maxCoeff(&joint);
+  if (moved <= reach) return "";
+  return "joint " + std::to_string(joint + 1) + " would have moved " + exact_number(moved) + " rad since frame " +
+         std::to_string(last_valid_frame_) + ", more than the " + exact_number(reach) +
+         " rad its drive can (" + exact_number(kPoseJumpFactor) + " x the rate limit of " +
+         exact_number(bridge::SafetyLimits{}.max_command_speed) + " rad/s)";
+}
+
 std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMessage& p) {
   if (!acts_on(p)) return std::nullopt;
+  if (p.valid && sim::inverse_kinematics<double>(s_.model, p.pose, last_valid_theta_)) last_valid_frame_ = p.frame;
   const Vec6d U = p.valid ? outer_.on_frame(static_cast<int>(p.frame), p.pose) : outer_.command();
   bridge::CommandMessage c;
   c.header.exposure_ns = p.header.exposure_ns;

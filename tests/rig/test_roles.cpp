@@ -128,6 +128,32 @@ TEST(RigRoles, ControlHoldsItsCommandOnAnInvalidPoseAndTheTraceRepeatsTheLastVal
   EXPECT_EQ(control.missing(), std::vector<std::int64_t>{2});
 }
 
+// A pose the drives cannot have reached since the last valid one (a source that jumps, or turns to
+// other units) is told before anything answers it; an honest motion, or a large one spread over
+// the frames between, is not.
+TEST(RigRoles, ControlTellsAPoseNoDriveCouldHaveReachedSinceTheLastOne) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  rig::ControlRole control(s);
+  const Vec6d p0 = s.reference.start_pose;
+  ASSERT_EQ(control.unreachable(pose_of(0, p0)), "");
+  ASSERT_TRUE(control.on_pose(pose_of(0, p0)).has_value());
+  Vec6d near = p0, jump = p0, tilt = p0, gone = p0;
+  near(0) += 1e-3;   // 1 mm in a camera period: within the drives' reach
+  jump(0) += 50e-3;  // 50 mm in one period
+  tilt(3) += 0.3;    // 0.3 rad of roll in one period
+  gone(2) += 5.0;    // out of reach (metres read as ... anything)
+  EXPECT_EQ(control.unreachable(pose_of(1, near)), "");
+  EXPECT_NE(control.unreachable(pose_of(1, jump)).find("would have moved"), std::string::npos);
+  EXPECT_NE(control.unreachable(pose_of(1, tilt)).find("would have moved"), std::string::npos);
+  EXPECT_NE(control.unreachable(pose_of(1, gone)).find("out of the robot's reach"), std::string::npos);
+  EXPECT_EQ(control.unreachable(pose_of(1, jump, false)), "") << "an invalid pose holds U: nothing to judge";
+  EXPECT_EQ(control.unreachable(pose_of(40, jump)), "") << "50 mm over 40 frames is within reach";
+  ASSERT_TRUE(control.on_pose(pose_of(1, near)).has_value());
+  Vec6d back = near;
+  back(0) -= 2e-3;
+  EXPECT_EQ(control.unreachable(pose_of(2, back)), "") << "judged from the last valid pose acted on";
+}
+
 TEST(RigRoles, AMemoryStreamDeliversEachMessageOnceInOrder) {
   rig::MemoryStream stream;
   stream.publish(pose_of(4, Vec6d::Zero()));

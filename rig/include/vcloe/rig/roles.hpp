@@ -87,6 +87,10 @@ class VisionRole {
   std::function<Vec6d(int, const Vec6d&)> camera_;
 };
 
+// The drives follow a command whose applied motion is rate-limited (docs/protocol.md, Safety); with
+// their overshoot a joint may briefly move faster, never three times as fast.
+inline constexpr double kPoseJumpFactor = 3.0;
+
 // The control role: the controller (eq. 30 on each pose, an invalid pose holds U) and the
 // recorder (every pose, by frame), emitting the trace's rows in frame order once final.
 class ControlRole {
@@ -96,6 +100,12 @@ class ControlRole {
   // The command for pose p, or none when p is not a new frame reaching the controller.
   std::optional<bridge::CommandMessage> on_pose(const bridge::PoseMessage& p);
   bool acts_on(const bridge::PoseMessage& p) const;  // a new frame within the run
+  // Why pose p is none the robot can have reached since the last valid pose acted on ("" if it
+  // can): a joint would have moved faster than kPoseJumpFactor times the drives' rate limit
+  // (bridge::SafetyLimits::max_command_speed), or p is out of the robot's reach. A pose source
+  // that jumps (a glitch, another marker, another unit from some frame on) is told at its first
+  // frame, before any command answers it.
+  std::string unreachable(const bridge::PoseMessage& p) const;
   void record(const bridge::PoseMessage& p, std::int64_t receive_ns);
   // Appends the rows now final (all: every frame up to the last recorded); returns how many.
   std::size_t emit_rows(bool all);
@@ -122,6 +132,8 @@ class ControlRole {
   std::map<std::int64_t, Received> rows_;        // by frame, as recorded
   std::map<std::int64_t, Vec6d> commands_sent_;  // U after each frame's update
   std::int64_t last_acted_ = -1;
+  std::int64_t last_valid_frame_ = -1;  // the last valid pose acted on, and its joint angles
+  Vec6d last_valid_theta_ = Vec6d::Zero();
   PoseTrace trace_;
   Vec6d last_valid_;
   std::vector<std::int64_t> missing_, invalid_;
