@@ -249,7 +249,10 @@ void write_files_atomically(const std::vector<FileText>& files, bool force) {
 TemporaryDirectory::TemporaryDirectory(const std::string& where, const std::string& who) {
   const char* env = std::getenv("TMPDIR");
   const std::string base = env && *env ? env : "/tmp";
-  std::string pattern = base + "/vcloe-XXXXXX";
+  // Absolute: a relative TMPDIR ("t") is used by children in other working directories (gnuplot).
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(base, ec);
+  std::string pattern = (ec ? fs::path(base) : absolute).string() + "/vcloe-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr)
     fail(where, who + " needs a directory for temporary files: " + std::string(env && *env ? "TMPDIR=" : "") + base +
                     ": " + errno_text(errno));

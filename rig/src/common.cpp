@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/subprocess.hpp"
 
 namespace vcloe::rig {
 
@@ -237,15 +238,10 @@ extern "C" void on_interrupt(int sig) { g_signal = sig; }
 }  // namespace
 
 void catch_interrupts() {
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  for (const int sig : kStopSignals) std::signal(sig, on_interrupt);
 }
 
 int interrupting_signal() { return g_signal.load(); }
-
-std::string signal_name(int sig) {
-  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);
-}
 
 std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,
                             const std::string& role) {

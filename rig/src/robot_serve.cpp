@@ -113,7 +113,7 @@ class RobotServer {
   }
 
   // Why the robot must stop now (during the move to the start and the run): its safety monitor,
-  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own interruption), or the
+  // SIGINT/SIGTERM/SIGHUP (the operator, `rig run` passing on its own interruption, a closed session), or the
   // controller's end before the run's (it commands nothing more): a controlled stop each.
   std::optional<bridge::StopCause> stop_cause() const {
     if (monitor_.stop()) return *monitor_.stop();

@@ -60,7 +60,7 @@ enum class StopReason : std::uint16_t {
   MalformedCommand = 6,
   RobotFailure = 7,       // the drives or the engine failed (safety stop)
   Finished = 8,           // the reference ended
-  Interrupted = 9,        // SIGINT or SIGTERM: the operator, or `rig run` passing on its own
+  Interrupted = 9,        // SIGINT, SIGTERM or SIGHUP: the operator, or `rig run` passing on its own
   HandshakeRefused = 10,  // a peer runs other files or speaks another version (before the run)
 };
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "vcloe/core/subprocess.hpp"
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/bridge/transport.hpp"
 #include "vcloe/core/settings.hpp"
@@ -90,11 +91,11 @@ struct TimeoutOptions {
 };
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
 
-// SIGINT and SIGTERM caught (installed by each rig process): interrupting_signal() is the
-// signal received, 0 if none; each process stops in its own controlled way when it is set.
+// The stop signals (SIGINT, SIGTERM, SIGHUP: core/subprocess.hpp, kStopSignals) caught
+// (installed by each rig process): interrupting_signal() is the signal received, 0 if none; each
+// process stops in its own controlled way when it is set (signal_name names it).
 void catch_interrupts();
 int interrupting_signal();
-std::string signal_name(int signal);  // "SIGINT", "SIGTERM", else "signal N"
 // "" or, when `stream` received a CRC-checked frame of another schema version (a half-upgraded
 // peer), "<peer> on <endpoint> speaks schema version N; this <role> speaks version 1".
 std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,
