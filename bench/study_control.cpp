@@ -22,7 +22,7 @@
 //                             [--first-reference 1] [--at-rest 0|1]
 //                             [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse]
 //                                        [--loop servo|drives] [--bands 1] [--noise-scale 1]
-//                                        [--start-coulomb-truth 0|1] [--friction 0|1]]
+//                                        [--start-coulomb-truth 0|1] [--friction 0|1 [--friction-viscous 0|1]]]
 // With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
 // diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
 // max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
@@ -93,6 +93,7 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--start-coulomb-truth") o.start_coulomb_truth = std::stoi(v) != 0;
     else if (k == "--noise-scale" && std::stod(v) > 0) o.noise_scale = std::stod(v);
     else if (k == "--friction") o.gains.friction = std::stoi(v) != 0;
+    else if (k == "--friction-viscous") o.gains.friction_viscous = std::stoi(v) != 0;
     else fail(k, "unknown option");
   }
   return o;

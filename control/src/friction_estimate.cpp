@@ -126,7 +126,6 @@ JointFriction fit_joint(int i, const sim::LambdaVector<double>& lambda, double e
     up += qd > 3 * eps, down += qd < -3 * eps;
     tau_max = std::max(tau_max, std::abs(drive[j](i))), speed_max = std::max(speed_max, std::abs(qd));
   }
-  if (!o.viscous) y -= r.viscous * A.col(1), A.col(1).setZero();
   r.moving_fraction = std::min(up, down) / static_cast<double>(n);
   // Variance inflation of the Coulomb column: diag((A^T A)^-1) with unit-norm columns.
   const Eigen::VectorXd norms = A.colwise().norm().transpose().cwiseMax(1e-300);
@@ -149,8 +148,9 @@ JointFriction fit_joint(int i, const sim::LambdaVector<double>& lambda, double e
   const Eigen::VectorXd x = norms.cwiseInverse().asDiagonal() * ldlt.solve(An.transpose() * y);
   r.estimated = true;
   r.coulomb = std::clamp(x(0), 0.0, tau_max);
-  if (o.viscous) r.viscous = std::clamp(x(1), 0.0, tau_max / std::max(speed_max, 1e-9));
-  r.clamped = r.coulomb != x(0) || (o.viscous && r.viscous != x(1));
+  r.fitted_viscous = x(1), r.viscous_estimated = o.apply_viscous;
+  if (o.apply_viscous) r.viscous = std::clamp(x(1), 0.0, tau_max / std::max(speed_max, 1e-9));
+  r.clamped = r.coulomb != x(0) || (o.apply_viscous && r.viscous != x(1));
   return r;
 }
 
@@ -193,10 +193,14 @@ std::string describe(const FrictionEstimate& e, const sim::LambdaVector<double>&
   char line[320];
   for (int i = 0; i < 6; ++i) {
     const JointFriction& f = e[static_cast<std::size_t>(i)];
-    if (f.estimated)
+    if (f.estimated && f.viscous_estimated)
       std::snprintf(line, sizeof line, "joint %d: Coulomb %.2f N m, viscous %.2f N m s/rad estimated (model %.2f, %.2f)%s\n",
                     i + 1, f.coulomb, f.viscous, model(sim::coulomb_index(i)), model(sim::viscous_index(i)),
                     f.clamped ? ", held at a physical bound" : "");
+    else if (f.estimated)
+      std::snprintf(line, sizeof line, "joint %d: Coulomb %.2f N m estimated (model %.2f)%s, viscous %.2f N m s/rad kept (fit %.2f)\n",
+                    i + 1, f.coulomb, model(sim::coulomb_index(i)), f.clamped ? ", held at a physical bound" : "", f.viscous,
+                    f.fitted_viscous);
     else
       std::snprintf(line, sizeof line, "joint %d: kept Coulomb %.2f N m, viscous %.2f N m s/rad: %s\n", i + 1, f.coulomb,
                     f.viscous, f.why.c_str());

@@ -44,8 +44,10 @@ class FrictionLearner {
 
   // After a trial run with `drives` (what the drives received per tick): the estimate, in words in
   // `trial`, and the change of the pre-correction it makes.
-  std::vector<Vec6d> update(const PoseTrace& t, const std::vector<Vec6d>& drives, LearnTrial& trial) {
-    trial.friction_estimate = control::estimate_friction(model_.model, lambda_, s_.reference.clock, {t.measured, drives});
+  std::vector<Vec6d> update(const PoseTrace& t, const std::vector<Vec6d>& drives, bool viscous, LearnTrial& trial) {
+    control::FrictionFitOptions o;
+    o.apply_viscous = viscous;
+    trial.friction_estimate = control::estimate_friction(model_.model, lambda_, s_.reference.clock, {t.measured, drives}, o);
     trial.friction = control::describe(trial.friction_estimate, lambda_);
     lambda_ = control::with_friction(lambda_, trial.friction_estimate);
     std::vector<Vec6d> next = precorrect_with(lambda_);
@@ -131,7 +133,7 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
     std::vector<Vec6d> change;
     if (friction && j < trials)
       change = friction->update(t, control::drives_commands(s.reference, ideal, command, {t.measured, t.command}),
-                                out.trials.back());
+                                gains.friction_viscous, out.trials.back());
     if (progress) progress(out.trials.back());
     if (observe) observe(t);
     errors.push_back(out.trials.back().over_noise);

@@ -40,12 +40,14 @@ struct FrictionFitOptions {
   double edge = 0.2;                  // s dropped at each end (the filter's edges)
   double min_moving_fraction = 0.05;  // of the frames, in each direction, faster than 3 eps
   double max_inflation = 100;         // variance inflation of the Coulomb column (1: independent of the others)
-  bool viscous = true;                // fit f_v too (else the model's is kept)
+  bool apply_viscous = true;          // use the fitted f_v (else its column stays in the fit, the model's f_v kept)
 };
 
 struct JointFriction {
   double coulomb = 0, viscous = 0;  // N m, N m s / rad: the values to use
+  double fitted_viscous = 0;        // the fit's f_v (used when apply_viscous)
   bool estimated = false;           // false: the model's kept (`why` says why)
+  bool viscous_estimated = false;   // the fitted f_v used
   bool clamped = false;             // an estimate outside the physical bounds, held at the bound
   double inflation = 0;             // of the Coulomb column
   double moving_fraction = 0;       // the smaller of the two directions' fractions of the frames

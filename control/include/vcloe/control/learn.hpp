@@ -49,6 +49,7 @@ struct LearningGains {
                            // docs/control.md: measured best of 0 and 20 ms)
   bool friction = false;   // after each trial, each joint's friction estimated (friction_estimate.hpp) and the
                            // pre-correction recomputed with it (docs/control.md, "Friction learnt")
+  bool friction_viscous = true;  // with friction: the fitted viscous level used too (else only Coulomb's)
   // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8], lead in
   // [0, kMaxLearningLead];
   // throws vcloe::Error naming the option.
