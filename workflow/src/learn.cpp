@@ -131,7 +131,7 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
     const PoseTrace t = rig::virtual_trace(trial, truth, r, "");
     out.trials.push_back(measure_trial(t, run.noise_sigma, j));
     std::vector<Vec6d> change;
-    if (friction && j < trials)
+    if (friction)  // after every trial, the last too: its estimate is reported
       change = friction->update(t, control::drives_commands(s.reference, ideal, command, {t.measured, t.command}),
                                 gains.friction_viscous, out.trials.back());
     if (progress) progress(out.trials.back());
