@@ -97,6 +97,16 @@ std::vector<Vec6d> learning_signal(const servo::PreparedReference& ref, const st
   return out;
 }
 
+std::vector<Vec6d> drives_commands(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
+                                   const std::vector<Vec6d>& command, const Trial& trial) {
+  const auto ticks = static_cast<std::size_t>(ref.clock.total_ticks);
+  if (command.size() < ticks)
+    fail("learning", "the command has " + std::to_string(command.size()) + " ticks, the reference " + std::to_string(ticks));
+  std::vector<Vec6d> out = outer_effort(ref, ideal, trial, frames_of(ref, ideal, trial));
+  for (std::size_t k = 0; k < ticks; ++k) out[k] += command[k];
+  return out;
+}
+
 std::vector<Vec6d> learn_update(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
                                 const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains,
                                 const DrivesModel* drives) {
