@@ -118,6 +118,7 @@ class Controller {
   std::int64_t last_commanded_ = -1;
   std::uint64_t commands_sent_ = 0;
   bridge::StatusMessage last_status_;
+  std::pair<std::int64_t, double> last_running_{-1, 0.0};  // the last running status's tick, when heard
   std::string end_reason_;
   StreamedFile partial_;  // the trace's rows as they are emitted, in frame order
   bridge::SafetyMonitor safety_;  // the robot's own command check (bridge/safety.hpp), before a command leaves
@@ -237,6 +238,7 @@ class Controller {
         last_robot_ = now_s();
         last_status_ = *st;
         running_ = running_ || st->state == bridge::RobotState::Running;
+        if (st->state == bridge::RobotState::Running) last_running_ = {st->tick, last_robot_};
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
       }
     }
@@ -318,8 +320,16 @@ void Controller::finish() {
                                          last_status_.reason == bridge::StopReason::Finished)) &&
                         end_reason_.empty();
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
+  // The peer's stop tick against the run's ticks: one it cannot have reached is told, and the
+  // time kept is its last running tick's.
+  const std::string bad_tick = rig::stop_tick_problem(s_.reference.clock, last_status_.tick, last_running_.first,
+                                                      last_robot_ - last_running_.second);
   if (!finished)
-    t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};
+    t.metadata.stopped = bad_tick.empty()
+                             ? StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()}
+                             : StoppedRecord{why + "; " + bad_tick + ": the time is its last running tick's",
+                                             frames, std::max<std::int64_t>(last_running_.first, 0) *
+                                                         s_.experiment.timing.controller_period()};
   if (const std::string m = schedule_mismatch(finished, c.gaps); !m.empty()) {
     partial_.close();
     fail("control", "the robot and this controller run different schedules (another experiment or reference?): " + m +

@@ -369,6 +369,7 @@ void serve_robot(const RobotServeOptions& o) {
   o.validate();
   if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed), "");
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
   catch_interrupts();

@@ -1,9 +1,12 @@
 // robot serve's options (rig/serve.hpp): their ranges, its endpoints, and a stand-at pose the
 // virtual robot's truth can hold.
+#include <algorithm>
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/common.hpp"
+#include "vcloe/rig/roles.hpp"
+#include "vcloe/rig/setup.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/sim/kinematics.hpp"
 #include "vcloe/sim/robot.hpp"
@@ -45,6 +48,14 @@ std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std:
     return SettingProblem{"--stand-at", "--stand-at: the pose at these joint angles is not one to stand at on " +
                                             truth_file + ": " + c.describe()};
   return std::nullopt;
+}
+
+std::optional<SettingProblem> move_to_start_problem(const Vec6d& stand_at, const ExperimentSetup& s, double move_speed,
+                                                   double max_command_speed) {
+  const std::string why = StartRamp::problem(stand_at, s.reference.start_theta, std::min(move_speed, max_command_speed),
+                                             s.experiment.timing.controller_period());
+  if (why.empty()) return std::nullopt;
+  return SettingProblem{"--move-speed", "--move-speed: from --stand-at to the start of " + s.reference_file + ": " + why};
 }
 
 }  // namespace vcloe::rig

@@ -53,13 +53,19 @@ void RobotSchedule::forget_pending() {
   last_frame_ = -1;
 }
 
+std::string StartRamp::problem(const Vec6d& from, const Vec6d& start, double speed, double controller_period) {
+  if (!(speed > 0 && std::isfinite(speed))) return "expected a positive speed (rad/s), got " + exact_number(speed);
+  const double steps = (start - from).cwiseAbs().maxCoeff() / (speed * controller_period);
+  if (!(steps < 1e9))
+    return "the start is out of reach at " + exact_number(speed) + " rad/s (" + exact_number(steps) +
+           " controller periods; at most 1e9)";
+  return "";
+}
+
 StartRamp::StartRamp(const Vec6d& from, const Vec6d& start, double speed, double controller_period)
     : from_(from), start_(start) {
-  if (!(speed > 0 && std::isfinite(speed)))
-    fail("move to start", "expected a positive speed (rad/s), got " + exact_number(speed));
-  const double steps = (start - from).cwiseAbs().maxCoeff() / (speed * controller_period);
-  if (!(steps < 1e9)) fail("move to start", "the start is out of reach at " + exact_number(speed) + " rad/s");
-  ticks_ = static_cast<int>(std::ceil(steps));
+  if (const std::string why = problem(from, start, speed, controller_period); !why.empty()) fail("move to start", why);
+  ticks_ = static_cast<int>(std::ceil((start - from).cwiseAbs().maxCoeff() / (speed * controller_period)));
 }
 
 Vec6d StartRamp::next() {
@@ -78,8 +84,12 @@ bridge::PoseMessage VisionRole::on_truth(const bridge::PoseMessage& truth) {
   bridge::PoseMessage p;
   p.header.exposure_ns = truth.header.exposure_ns;
   p.frame = truth.frame;
-  p.valid = true;
-  p.pose = camera_(static_cast<int>(truth.frame), truth.pose);
+  // A camera-stream pose marked invalid (its fields may hold NaN, docs/protocol.md) stays invalid,
+  // as does a measurement that is not finite: never a valid pose holding NaN.
+  p.valid = truth.valid && truth.pose.allFinite();
+  if (p.valid) p.pose = camera_(static_cast<int>(truth.frame), truth.pose);
+  p.valid = p.valid && p.pose.allFinite();
+  if (!p.valid) p.pose.setZero();
   return p;
 }
 
@@ -162,6 +172,18 @@ std::size_t ControlRole::emit_rows(bool all) {
     latency_ms_.push_back(measured ? static_cast<double>(it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
   }
   return trace_.size() - before;
+}
+
+std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,
+                              double seconds_since) {
+  const std::int64_t lo = std::max<std::int64_t>(last_running, 0);
+  const double ahead = std::ceil(std::max(seconds_since, 0.0) / clock.timing.controller_period()) +
+                       2.0 * clock.timing.ticks_per_frame() + clock.timing.latency_ticks();
+  const double hi = std::min(static_cast<double>(clock.total_ticks), static_cast<double>(lo) + ahead);
+  if (stop_tick >= lo && static_cast<double>(stop_tick) <= hi) return "";
+  return "the robot's stop tick " + std::to_string(stop_tick) + " is outside the ticks it can have reached (" +
+         std::to_string(lo) + " to " + std::to_string(static_cast<std::int64_t>(hi)) + ": its last running tick " +
+         std::to_string(last_running) + ", the run's " + std::to_string(clock.total_ticks) + " ticks)";
 }
 
 namespace {

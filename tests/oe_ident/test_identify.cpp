@@ -249,6 +249,21 @@ TEST(IdentificationConfig, DefaultFileLoadsAndErrorsNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("anchor: {type: payload}\n").find("payload"), std::string::npos);
   EXPECT_NE(error_of("tied: [[m_p, Ix_p]]\n").find("one kind"), std::string::npos);
+  // Probe 19's H3: a parameter in two lists (or two tie groups) was settled by the last list read:
+  // refused at the second naming, with the first's line and key.
+  const std::pair<const char*, const char*> contradictions[] = {
+      {"fixed: [m_p]\nfree: [m_p]\n", "id.yaml:2: key 'free[0]': m_p is in 'free' and in 'fixed' (id.yaml:1: key 'fixed[0]')"},
+      {"fixed: [m_w*, m_l*]\ntied: [[m_w1, m_w2]]\n",
+       "id.yaml:2: key 'tied[0][0]': m_w1 is in tie group 1 and in 'fixed' (id.yaml:1: key 'fixed[0]')"},
+      {"free: [fc*]\ntied:\n  - [fc1, fc2]\n", "id.yaml:3: key 'tied[0][0]': fc1 is in tie group 1 and in 'free'"},
+      {"tied: [[m_w1, m_w2], [m_w2, m_w3]]\n", "m_w2 is in tie group 2 and in tie group 1"},
+  };
+  for (const auto& [text, expected] : contradictions) {
+    const std::string e = error_of(text);
+    EXPECT_NE(e.find(expected), std::string::npos)
+        << text << " -> " << e;
+  }
+  EXPECT_EQ(error_of("fixed: [m_w*, m_w1]\nfree: [m_p]\ntied: [[fc1, fc2]]\n"), "") << "one list naming twice, no conflict";
 }
 
 // The stage schedule (docs/identification.md, "Speed"): the stages before the last only bring

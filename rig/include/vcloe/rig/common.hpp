@@ -55,6 +55,11 @@ std::string endpoint_problem(const std::string& endpoint, bool connected = false
 // as files, tcp by host and port).
 std::optional<SettingProblem> endpoints_problem(const RigEndpoints& endpoints, const std::string& which,
                                                 const std::string& connects);
+// The streams in `bound` ("cpks") as bound: one other hosts reach (tcp, not the loopback) needs
+// keys or --plain-tcp (bridge::Publisher's rule), and --plain-tcp needs such a stream (else it
+// has no effect). Part of endpoints_problem (the streams it does not connect to); `rig run`,
+// whose roles bind every stream, asks it for all four.
+std::optional<SettingProblem> open_tcp_problem(const RigEndpoints& endpoints, const std::string& bound);
 void check_endpoints(const RigEndpoints& endpoints, const std::string& which, const std::string& connects);
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);

@@ -65,6 +65,8 @@ class RobotSchedule {
 class StartRamp {
  public:
   StartRamp(const Vec6d& from, const Vec6d& start, double speed, double controller_period);
+  // What the constructor refuses ("" if nothing): robot serve's and rig run's --move-speed check.
+  static std::string problem(const Vec6d& from, const Vec6d& start, double speed, double controller_period);
   int ticks() const { return ticks_; }  // ceil(max_i |start_i - from_i| / (speed Tc)); 0 when there
   bool done() const { return k_ >= ticks_; }
   Vec6d next();  // the command of the next tick (the start itself at the last)
@@ -141,6 +143,14 @@ class ControlRole {
 
   Vec6d command_at(std::int64_t frame) const;
 };
+
+// The robot's stop tick (a peer's number) checked against the run's ticks before it becomes the
+// sidecar's stopped.time_s: not before its last running status's tick `last_running` (ticks never
+// go back; -1: none heard), not after the run's last tick, and not more ticks ahead of
+// `last_running` than the time since that status (`seconds_since`) plus two frames and the latency
+// allow. "" if it holds, else what is wrong.
+std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,
+                              double seconds_since);
 
 // The three roles stepped together in this process, lockstep, over memory streams: the
 // recorded trace (time, reference, measured, command) equals virtual_trace's to the last bit.
