@@ -379,8 +379,8 @@ void ControlOptions::validate(const std::string& where) const {
   // and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "pks", "ps"), where);
   IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
-      .input_trace(precorrection, "--precorrection").output_trace(out, "--out")
-      .output(out + ".partial", "the recording of --out while it runs").check();
+      .input_trace(precorrection, "--precorrection").input(endpoints.keys, "a key of --keys").output_trace(out, "--out")
+      .recording(out + ".partial", "the recording of --out while it runs").check();
 }
 
 void run_control(const ControlOptions& o) {

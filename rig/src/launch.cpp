@@ -178,7 +178,8 @@ void run_rig(const RigRun& r) {
   r.validate();
   IoPlan(r.force).input(r.robot, "--robot").input(r.experiment, "--experiment").input(r.reference, "--reference")
       .input(r.truth, "--truth").input(r.camera.rig, "--camera-rig").input(r.camera.markers, "--camera-markers")
-      .input_trace(r.precorrection, "--precorrection").output_trace(r.out, "--out").output(r.out + ".partial", "the recording of --out while it runs").check();
+      .input_trace(r.precorrection, "--precorrection").input(r.endpoints.keys, "a key of --keys")
+      .output_trace(r.out, "--out").recording(r.out + ".partial", "the recording of --out while it runs").check();
   if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
   check_what_the_roles_check(r);
   std::string dir;

@@ -140,7 +140,7 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
     servo::GaussianPoseNoise camera(run.noise_sigma, run.seed);
     r = loop(camera);
   }
-  if (!r.ok) fail(closed_loop_of(s, "the virtual robot of " + truth_file), r.failure);
+  if (!r.ok) fail(closed_loop_of(s, "the virtual robot" + (truth_file.empty() ? std::string() : " of " + truth_file)), r.failure);
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = trace_metadata(s, "virtual");

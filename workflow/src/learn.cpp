@@ -111,7 +111,7 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
                                     const std::vector<Vec6d>& start, const control::LearningGains& gains, int trials,
                                     LearningLoop loop, const sim::RobotFile& model,
                                     const std::function<void(const LearnTrial&)>& progress,
-                                    const std::function<void(const PoseTrace&)>& observe) {
+                                    const std::function<void(const PoseTrace&)>& observe, const std::string& truth_file) {
   const rig::ExperimentSetup s = trial_setup(setup, loop);
   gains.validate(s.experiment.timing.controller_hz);
   const std::vector<Vec6d> ideal = control::ideal_commands(s.reference, s.experiment.outer);
@@ -128,7 +128,7 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
     trial.reference.command_correction = control::correction_of(s.reference, s.experiment.outer, command);
     rig::VirtualRun r = run;
     r.seed = run.seed + static_cast<std::uint64_t>(j - 1);
-    const PoseTrace t = rig::virtual_trace(trial, truth, r, "");
+    const PoseTrace t = rig::virtual_trace(trial, truth, r, truth_file);
     out.trials.push_back(measure_trial(t, run.noise_sigma, j));
     std::vector<Vec6d> change;
     if (friction)  // after every trial, the last too: its estimate is reported
@@ -193,7 +193,8 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   // The inverse law's model: --model's, else the robot file's priors (also with --precorrection).
   const sim::RobotFile model = sim::load_robot(o.model.empty() ? o.robot : o.model);
   const LearnOutcome l =
-      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, model, progress);
+      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, model, progress,
+                             {}, o.truth);
   f.controller_hz = s.experiment.timing.controller_hz;
   f.command = l.command;
   f.loop = o.loop == LearningLoop::drives ? control::kLoopDrives : control::kLoopServo;

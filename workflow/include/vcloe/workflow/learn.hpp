@@ -49,13 +49,15 @@ rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop
 // inverse law (gains.law == inverse: its drives' loop, control::drives_model) and of the friction
 // learnt (gains.friction: its Xi and gains, its friction the start). Trial j runs with camera noise
 // seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial,
-// `observe` each trial's trace (the measurements: bench/study_control's error bands).
+// `observe` each trial's trace (the measurements: bench/study_control's error bands);
+// `truth_file` names the truth in messages ("the virtual robot of tt.yaml").
 LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth,
                                     const rig::VirtualRun& run, const std::vector<Vec6d>& start,
                                     const control::LearningGains& gains, int trials, LearningLoop loop,
                                     const sim::RobotFile& model,
                                     const std::function<void(const LearnTrial&)>& progress = {},
-                                    const std::function<void(const PoseTrace&)>& observe = {});
+                                    const std::function<void(const PoseTrace&)>& observe = {},
+                                    const std::string& truth_file = "");
 
 struct LearnOptions {
   std::string robot, truth, experiment, reference, out;
