@@ -7,6 +7,7 @@
 // drive's built-in controller: derivatives are backward differences of held commands and
 // encoder samples, as a real drive computes them. Templated on the scalar for ceres::Jet.
 // The components that run them at their rates: visual_servo.hpp, twin.hpp.
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/servo/reference.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -24,11 +25,13 @@ struct OuterPid {
     integral = e_int.cast<T>();
   }
 
-  // eq. (30): U = [IK(chi_d) +] J_theta [kp e + kd e_dot + ki int e], e = chi_d - chi_m.
+  // eq. (30): U = [IK(chi_d) +] J_theta [kp e + kd e_dot + ki int e], e = chi_d - chi_m. Both
+  // differences of poses with their angles as rotations (pose_difference): a pose source may
+  // report any of the Euler triples of one rotation (gamma in [0, 2 pi), a wrap mid-run).
   Vec6<T> update(const OuterGains& g, const OuterReference& ref, const Vec6<T>& measured, double dt) {
-    const Vec6<T> e = ref.chi_d.cast<T>() - measured;
+    const Vec6<T> e = pose_difference<T>(ref.chi_d.cast<T>(), measured);
     Vec6<T> measured_rate = Vec6<T>::Zero();
-    if (has_previous) measured_rate = (measured - previous_measured) / T(dt);
+    if (has_previous) measured_rate = pose_difference<T>(measured, previous_measured) / T(dt);
     const Vec6<T> e_dot = ref.chi_dot_d.cast<T>() - measured_rate;
     integral += e * T(dt);
     previous_measured = measured;
