@@ -2,6 +2,7 @@
 #include "vcloe/core/json_node.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
@@ -11,6 +12,13 @@ namespace vcloe {
 using nlohmann::json;
 
 namespace {
+
+// A recorded hash as every hash vcloe computes is written (lower-case hex): one written in capitals
+// (by hand, by another tool) is the same hash wherever it is compared (probe 19's class R).
+std::string lowercase_hex(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
 
 // A whole number, also as another tool may write it (2.0), within [low, high].
 bool whole(const json& v, double low, double high) {
@@ -143,7 +151,7 @@ std::string JsonNode::sha256() const {
   if (value_ == nullptr || !value_->is_string() || value_->get<std::string>().size() != 64 ||
       value_->get<std::string>().find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
     refuse("a SHA-256 as 64 hexadecimal digits");
-  return value_->get<std::string>();
+  return lowercase_hex(value_->get<std::string>());
 }
 
 FileRecord JsonNode::file_record() const {
@@ -152,7 +160,7 @@ FileRecord JsonNode::file_record() const {
   if (value_ == nullptr || !value_->is_object() || path.absent() || !path.value().is_string() ||
       (!hash.absent() && !hash.value().is_string()))
     refuse("{\"path\": string, \"sha256\": string} or null");
-  return {path.value().get<std::string>(), hash.absent() ? "" : hash.value().get<std::string>()};
+  return {path.value().get<std::string>(), hash.absent() ? "" : lowercase_hex(hash.value().get<std::string>())};
 }
 
 void JsonNode::object() const {
