@@ -38,7 +38,7 @@ TraceMetadata full() {
   m.stream = StreamRecord{10, 1, 2, 3, 4, {4}, {}, 0.5, 0.9, std::nan(""), {0.01, 0.02}, {0.5, -1}};
   m.stopped = StoppedRecord{"safety", 9, 0.09};
   m.stream_checks = StreamChecksRecord{1, 2, 3, std::nullopt};
-  m.csv_sha256 = std::string(64, 'F');
+  m.csv_sha256 = std::string(64, 'f');  // (read in capitals too: as the same hash, written in lower case)
   m.other = {{"another_tool", {{"x", 1}}}};
   return m;
 }

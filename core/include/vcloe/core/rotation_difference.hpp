@@ -53,6 +53,23 @@ Vec3<T> euler_difference(const Vec3<T>& a, const Vec3<T>& b) {
 }
 inline Vec3d euler_difference(const Vec3d& a, const Vec3d& b) { return euler_difference<double>(a, b); }
 
+// Of the Euler triples of b's rotation, the one nearest a (b itself, bit for bit, when no turn or
+// branch is nearer): a pose written in the coordinates of another, as the servo reads a measured
+// pose in its reference's. Chosen on the real parts for ceres::Jet.
+template <typename T>
+Vec3<T> euler_nearest(const Vec3<T>& b, const Vec3<T>& a) {
+  using rotation_detail::real_part;
+  auto turns = [](double d) { return 2 * M_PI * std::round(d / (2 * M_PI)); };
+  Vec3<T> same = b, other(b(0) + T(M_PI), T(M_PI) - b(1), b(2) + T(M_PI));
+  for (int i = 0; i < 3; ++i) {
+    if (const double k = turns(real_part(a(i)) - real_part(b(i))); k != 0) same(i) += T(k);
+    if (const double k = turns(real_part(a(i)) - real_part(other(i))); k != 0) other(i) += T(k);
+  }
+  return rotation_detail::real_squared_norm(Vec3<T>(a - other)) < rotation_detail::real_squared_norm(Vec3<T>(a - same))
+             ? other
+             : same;
+}
+
 // a - b for poses: positions subtracted, angles by euler_difference.
 template <typename T>
 Vec6<T> pose_difference(const Vec6<T>& a, const Vec6<T>& b) {
