@@ -117,7 +117,7 @@ TEST(StudyJson, ReadsBackWhatItWroteAndRefusesWhatItCouldNotHaveWritten) {
   auto refusal = [](const nlohmann::json& j) { return test::error_of([&] { report::study_from_json(j, "s.json"); }); };
   nlohmann::json j = written;
   j["truths"][1]["identified"] = 2;  // one parameter listed
-  EXPECT_EQ(refusal(j), "s.json: key 'truths[1].parameters': expected one entry per identified parameter, got [{\"error\":0.0125,\"interval95\":[20.054,20...");
+  EXPECT_EQ(refusal(j), "s.json: key 'truths[1].parameters': expected one entry per identified parameter, got [{\"error\":0.0125,\"interval95\":[20.054945...");
   j = written;
   j["truths"][0]["parameters"][0]["sigma"] = -0.1;
   EXPECT_EQ(refusal(j), "s.json: key 'truths[0].parameters[0].sigma': expected a non-negative number, got -0.1");

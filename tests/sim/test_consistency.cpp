@@ -123,7 +123,7 @@ TEST(ConsistentMoments, AModelTheLoaderWouldRefuseIsNeverWritten) {
 // A fit that ends where no robot is (data no robot of this kind makes: columns swapped, other
 // units) names the traces it was fitted to and what no robot has, never a line of the model it
 // did not write (probe 19's class W): an inertia far out of range, a negative mass, a moment
-// breaking the triangle inequality, a gain of zero.
+// breaking the triangle inequality, a negative friction.
 TEST(ConsistentMoments, AFitNoRobotCanHaveNamesTheTracesItWasFittedTo) {
   const sim::LambdaVector<double>& priors = vcloe::test::default_priors();
   sim::LambdaVector<double> fixed = priors;
@@ -133,7 +133,7 @@ TEST(ConsistentMoments, AFitNoRobotCanHaveNamesTheTracesItWasFittedTo) {
     fixed.segment<3>(first + 1) = sim::nearest_consistent_moments(fixed.segment<3>(first + 1), {true, true, true}, 0.02);
   ASSERT_NO_THROW((void)sim::loadable_robot_yaml(vcloe::test::default_robot(), fixed, "m.yaml", {"run.csv"}));
   const std::pair<int, double> absurd[] = {{sim::platform_index(1), 2809289.66}, {sim::platform_index(0), -3.0},
-                                           {sim::platform_index(3), 5.0}, {sim::kGainP, 0.0}};
+                                           {sim::platform_index(3), 5.0}, {sim::coulomb_index(0), -0.5}};
   for (const auto& [index, value] : absurd) {
     sim::LambdaVector<double> l = fixed;
     l(index) = value;
