@@ -43,6 +43,7 @@
 #include "vcloe/control/drives_model.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/rig/setup.hpp"
@@ -108,7 +109,7 @@ Rms tracking(const PoseTrace& t) {
   Rms r;
   double late = 0;
   for (std::size_t j = 0; j < t.size(); ++j) {
-    const Vec6d e = t.truth[j] - t.reference[j], m = t.measured[j] - t.reference[j];
+    const Vec6d e = pose_difference(t.truth[j], t.reference[j]), m = pose_difference(t.measured[j], t.reference[j]);
     r.true_mm += e.head<3>().squaredNorm(), r.true_mrad += e.tail<3>().squaredNorm();
     r.measured_mm += m.head<3>().squaredNorm(), r.measured_mrad += m.tail<3>().squaredNorm();
     if (t.time[j] >= 1.0) r.late_mm += e.head<3>().squaredNorm(), r.late_mrad += e.tail<3>().squaredNorm(), late += 1;
@@ -197,7 +198,7 @@ void print_bands(const rig::ExperimentSetup& s, const PoseTrace& t, std::vector<
   const std::size_t n = t.size();
   std::vector<Vec6d> e(n), q(n);
   for (std::size_t j = 0; j < n; ++j) {
-    e[j] = t.truth[j] - t.reference[j];
+    e[j] = pose_difference(t.truth[j], t.reference[j]);
     q[j] = s.reference.updates[std::min(j, s.reference.updates.size() - 1)].J_theta * e[j];
   }
   const double rate = s.experiment.timing.camera_hz, cut[3] = {1, 4, 10};

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/vision/butterworth.hpp"
 
 namespace vcloe::control {
@@ -82,7 +83,7 @@ namespace {
 std::vector<Vec6d> joint_error(const servo::PreparedReference& ref, const Trial& trial, std::size_t frames) {
   std::vector<Vec6d> e(frames);
   for (std::size_t j = 0; j < frames; ++j)
-    e[j] = ref.updates[j].J_theta * (ref.reference_at_exposure[j] - trial.measured[j]);
+    e[j] = ref.updates[j].J_theta * pose_difference(ref.reference_at_exposure[j], trial.measured[j]);
   return between_exposures(ref.clock, e);
 }
 

@@ -236,7 +236,11 @@ class Controller {
         stopped_ = robot_ended_ = true;  // the run's end: "finished" statuses follow
       if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
         last_robot_ = now_s();
+        // A peer's number checked before it is recorded (as its stamps are, bridge::check_stamps):
+        // the robot's tick lies in the run's schedule and never goes back; another keeps the last.
+        const std::int64_t tick = last_status_.tick;
         last_status_ = *st;
+        if (st->tick < tick || st->tick > s_.reference.clock.total_ticks) last_status_.tick = tick;
         running_ = running_ || st->state == bridge::RobotState::Running;
         if (st->state == bridge::RobotState::Running) last_running_ = {st->tick, last_robot_};
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
@@ -310,7 +314,7 @@ void Controller::finish() {
   t.metadata.clock = o_.clock;
   // What the poses said, checked (bridge::FrameCounters): the sidecar's typed stream_checks.
   const bridge::FrameCounters& fc = role_.frame_counters();
-  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead};
+  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead, fc.stamps_stale};
   if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
   t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
   t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
@@ -362,7 +366,7 @@ void Controller::finish() {
             << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
             << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
             << ", repeated frames " << fc.repeated_frames << ", exposures backwards " << fc.exposure_backwards
-            << ", stamps ahead " << fc.stamps_ahead << "; peers refused " << commands_.refused_peers() << "\n"
+            << ", stamps ahead " << fc.stamps_ahead << ", stale " << fc.stamps_stale << "; peers refused " << commands_.refused_peers() << "\n"
             << std::flush;
   if (!finished)
     fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + " (the trace up to there is " +

@@ -133,7 +133,7 @@ std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMes
 // The first pose of a frame stays; a repeat (any pose) is counted, never recorded over it.
 void ControlRole::record(const bridge::PoseMessage& p, std::int64_t receive_ns) {
   frames_.count(p, receive_ns);
-  const bool sane = p.header.publish_ns <= receive_ns && p.header.exposure_ns <= receive_ns;
+  const bool sane = bridge::check_stamps(p.header, receive_ns) == bridge::StampCheck::Plausible;
   if (p.frame >= s_.reference.clock.frames()) ++frames_past_run_;
   if (p.frame >= 0 && p.frame < s_.reference.clock.frames()) rows_.emplace(p.frame, Received{p, receive_ns, sane});
 }
@@ -154,7 +154,10 @@ Vec6d ControlRole::command_at(std::int64_t j) const {
 // stereo camera does) and is listed.
 std::size_t ControlRole::emit_rows(bool all) {
   const std::int64_t known = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
-  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
+  // Receive times from the first row's exposure, or its receive time when its stamps are not
+  // plausible (a hostile exposure of -2^63 would overflow the difference).
+  const Received* first = rows_.empty() ? nullptr : &rows_.begin()->second;
+  const std::int64_t start_ns = first == nullptr ? 0 : first->sane ? first->pose.header.exposure_ns : first->receive_ns;
   const std::size_t before = trace_.size();
   for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
     const auto it = rows_.find(j);
@@ -168,8 +171,9 @@ std::size_t ControlRole::emit_rows(bool all) {
     trace_.command.push_back(command_at(j));
     const bool got = it != rows_.end();
     receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
-    const bool measured = got && it->second.sane;  // a stamp ahead of the receive time measures nothing
-    latency_ms_.push_back(measured ? static_cast<double>(it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
+    // A stamp ahead of the receive time or stale measures nothing (bridge::publish_to_receive_ms).
+    const std::optional<double> latency = got ? bridge::publish_to_receive_ms(it->second.pose.header, it->second.receive_ns) : std::nullopt;
+    latency_ms_.push_back(latency.value_or(-1));
   }
   return trace_.size() - before;
 }

@@ -10,11 +10,12 @@
 #include <memory>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
-#include "vcloe/servo/twin.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/virtual_camera.hpp"
+#include "vcloe/servo/twin.hpp"
 
 namespace vcloe::rig {
 
@@ -196,7 +197,7 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     if (std::abs(measured.time[j] - times[j]) > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "time " + exact_number(measured.time[j]) + " s does not match exposure " +
                                                    exact_number(times[j]) + " s of the experiment (other rates?)");
-    if (!measured.reference.empty() && (measured.reference[j] - s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
+    if (!measured.reference.empty() && pose_difference(measured.reference[j], s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "the reference columns (ref_*) at t = " + exact_number(times[j]) +
                                                    " s differ from " + s.reference_file +
                                                    ": the trace ran another reference (give the one it ran)");

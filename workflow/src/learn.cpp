@@ -9,6 +9,7 @@
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/workflow/control.hpp"
 
@@ -19,10 +20,10 @@ namespace {
 LearnTrial measure_trial(const PoseTrace& t, const Vec6d& sigma, int trial) {
   double p = 0, a = 0, tp = 0, ta = 0;
   for (std::size_t j = 0; j < t.size(); ++j) {
-    const Vec6d e = t.measured[j] - t.reference[j];
+    const Vec6d e = pose_difference(t.measured[j], t.reference[j]);
     p += e.head<3>().squaredNorm() / 3, a += e.tail<3>().squaredNorm() / 3;
     if (j < t.truth.size()) {
-      const Vec6d d = t.truth[j] - t.reference[j];
+      const Vec6d d = pose_difference(t.truth[j], t.reference[j]);
       tp += d.head<3>().squaredNorm() / 3, ta += d.tail<3>().squaredNorm() / 3;
     }
   }

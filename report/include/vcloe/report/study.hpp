@@ -21,6 +21,7 @@ namespace vcloe::report {
 struct ParameterCheck {
   std::string name;
   double truth = 0, value = 0, sigma = 0, rel_sigma = 0, low = 0, high = 0;
+  bool moved = false;  // moved to physical consistency after the fit: sigma and interval are of the fitted value
   double error() const { return (value - truth) / truth; }  // relative
   double z() const { return (value - truth) / sigma; }       // in sigma
   bool within_bound() const;                                  // |error| <= 5 % or |z| <= 3

@@ -125,7 +125,7 @@ class ControlRole {
   struct Received {
     bridge::PoseMessage pose;
     std::int64_t receive_ns = 0;
-    bool sane = true;  // stamps not after the receive time: its latency measures something
+    bool sane = true;  // plausible stamps (bridge::check_stamps): its latency measures something
   };
   bridge::FrameCounters frames_;  // repeated frames, exposures backwards, stamps ahead: counted
   std::uint64_t frames_past_run_ = 0;
