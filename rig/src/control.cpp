@@ -236,11 +236,7 @@ class Controller {
         stopped_ = robot_ended_ = true;  // the run's end: "finished" statuses follow
       if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
         last_robot_ = now_s();
-        // A peer's number checked before it is recorded (as its stamps are, bridge::check_stamps):
-        // the robot's tick lies in the run's schedule and never goes back; another keeps the last.
-        const std::int64_t tick = last_status_.tick;
-        last_status_ = *st;
-        if (st->tick < tick || st->tick > s_.reference.clock.total_ticks) last_status_.tick = tick;
+        last_status_ = *st;  // its tick is checked where it becomes a time (rig::stop_tick_problem)
         running_ = running_ || st->state == bridge::RobotState::Running;
         if (st->state == bridge::RobotState::Running) last_running_ = {st->tick, last_robot_};
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
