@@ -22,13 +22,14 @@
 //                             [--first-reference 1] [--at-rest 0|1]
 //                             [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse]
 //                                        [--loop servo|drives] [--bands 1] [--noise-scale 1]
-//                                        [--start-coulomb-truth 0|1]]
+//                                        [--start-coulomb-truth 0|1] [--friction 0|1 [--friction-viscous 0|1]]]
 // With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
 // diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
 // max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
 // axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before;
 // --noise-scale s multiplies the camera noise (s = 0.001: nearly noise-free, what learning does
-// without it; the ratio printed is then to the scaled noise).
+// without it; the ratio printed is then to the scaled noise); --friction 1 learns each joint's
+// friction after each trial (control/friction_estimate.hpp) and prints the estimate.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -42,6 +43,7 @@
 #include "vcloe/control/drives_model.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/rig/setup.hpp"
@@ -91,6 +93,8 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--bands") o.bands = std::stoi(v) != 0;
     else if (k == "--start-coulomb-truth") o.start_coulomb_truth = std::stoi(v) != 0;
     else if (k == "--noise-scale" && std::stod(v) > 0) o.noise_scale = std::stod(v);
+    else if (k == "--friction") o.gains.friction = std::stoi(v) != 0;
+    else if (k == "--friction-viscous") o.gains.friction_viscous = std::stoi(v) != 0;
     else fail(k, "unknown option");
   }
   return o;
@@ -105,7 +109,7 @@ Rms tracking(const PoseTrace& t) {
   Rms r;
   double late = 0;
   for (std::size_t j = 0; j < t.size(); ++j) {
-    const Vec6d e = t.truth[j] - t.reference[j], m = t.measured[j] - t.reference[j];
+    const Vec6d e = pose_difference(t.truth[j], t.reference[j]), m = pose_difference(t.measured[j], t.reference[j]);
     r.true_mm += e.head<3>().squaredNorm(), r.true_mrad += e.tail<3>().squaredNorm();
     r.measured_mm += m.head<3>().squaredNorm(), r.measured_mrad += m.tail<3>().squaredNorm();
     if (t.time[j] >= 1.0) r.late_mm += e.head<3>().squaredNorm(), r.late_mrad += e.tail<3>().squaredNorm(), late += 1;
@@ -194,7 +198,7 @@ void print_bands(const rig::ExperimentSetup& s, const PoseTrace& t, std::vector<
   const std::size_t n = t.size();
   std::vector<Vec6d> e(n), q(n);
   for (std::size_t j = 0; j < n; ++j) {
-    e[j] = t.truth[j] - t.reference[j];
+    e[j] = pose_difference(t.truth[j], t.reference[j]);
     q[j] = s.reference.updates[std::min(j, s.reference.updates.size() - 1)].J_theta * e[j];
   }
   const double rate = s.experiment.timing.camera_hz, cut[3] = {1, 4, 10};
@@ -253,7 +257,12 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
     std::printf("      Coulomb friction N m, priors / truth:");
     for (int i = 0; i < 6; ++i)
       std::printf(" %.2f/%.2f", priors.lambda(sim::coulomb_index(i)), truth.lambda(sim::coulomb_index(i)));
-    std::printf("\n");
+    std::printf("\n      viscous friction N m s/rad, priors / truth:");
+    for (int i = 0; i < 6; ++i)
+      std::printf(" %.2f/%.2f", priors.lambda(sim::viscous_index(i)), truth.lambda(sim::viscous_index(i)));
+    std::printf("\n      drives' gains lp li ld, priors / truth: %.0f %.0f %.1f / %.0f %.0f %.1f\n", priors.lambda(sim::kGainP),
+                priors.lambda(sim::kGainI), priors.lambda(sim::kGainD), truth.lambda(sim::kGainP), truth.lambda(sim::kGainI),
+                truth.lambda(sim::kGainD));
     // The inverse law's condition (docs/control.md): |P / P^ - 1| < 1 wherever Q passes; its
     // largest over the joints, the frames and 0.1 Hz ... Q's cutoff.
     double worst = 0;
@@ -272,8 +281,17 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
       std::printf("      trial %d\n", ++trial);
       print_bands(s, t, previous);
     };
+  auto progress = [](const workflow::LearnTrial& t) {  // the friction learnt, in words
+    if (t.friction.empty()) return;
+    std::printf("      after trial %d (%.2fx the noise), friction:\n", t.trial, t.over_noise);
+    std::string line;
+    for (const char c : t.friction)
+      if (c == '\n') std::printf("        %s\n", line.c_str()), line.clear();
+      else line += c;
+    std::fflush(stdout);
+  };
   const workflow::LearnOutcome l =
-      workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop, priors, {}, observe);
+      workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop, priors, progress, observe);
   std::printf("    learning (%s law, gain %.2f, Q %.1f Hz, lead %.3f s, %s), measured RMS mm / mrad / x noise [true mm / mrad] per trial:\n",
               o.gains.law == control::LearningLaw::inverse ? "inverse" : "lead", o.gains.gain, o.gains.cutoff_hz,
               o.gains.lead, o.loop == workflow::LearningLoop::servo ? "inside the servo" : "drives only");

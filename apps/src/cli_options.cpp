@@ -70,6 +70,13 @@ void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::
     if (o->count() > 0) fail(o->get_name(), "does not apply to " + mode + " (it is for " + for_what + ")");
 }
 
+std::vector<CLI::Option*> options_declared_for(CLI::App* cmd, const std::string& mode) {
+  std::vector<CLI::Option*> out;
+  for (CLI::Option* o : cmd->get_options())
+    if (o->get_description().rfind(mode, 0) == 0) out.push_back(o);
+  return out;
+}
+
 namespace {
 
 // "--slurm" of "with --slurm: wait …" (or of "without --images (the virtual rig): …").

@@ -40,6 +40,9 @@ std::map<std::string, std::string> realistic_option_names();
 // calibrate kinematics' measuring): the first of `options` given on the command line fails
 // "<option>: does not apply to <mode> (it is for <for_what>)".
 void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what);
+// The options of `cmd` whose help begins with `mode` ("virtual camera:"): the help is the
+// declaration, so a new option of a mode is refused outside it by saying its mode.
+std::vector<CLI::Option*> options_declared_for(CLI::App* cmd, const std::string& mode);
 
 // The mode an option's help names is the mode it needs, for every option of every command under
 // `app` (called once in main): help beginning "with --X:" makes the option require --X, help

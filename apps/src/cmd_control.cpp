@@ -36,7 +36,7 @@ void add_control_command(CLI::App& app) {
   add_payload_options(cmd, options->payload);
   add_force_flag(cmd, o->force, "overwrite an existing trace");
   cmd->add_flag("--keep-partial-on-interrupt", o->keep_partial_on_interrupt,
-                "on SIGINT/SIGTERM keep the rows in TRACE.partial and write no TRACE (as `rig run` does)");
+                "on SIGINT/SIGTERM/SIGHUP keep the rows in TRACE.partial and write no TRACE (as `rig run` does)");
   cmd->callback([options] {
     options->control.payload = payload_from(options->payload);
     rig::run_control(options->control);

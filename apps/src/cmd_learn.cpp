@@ -3,12 +3,23 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "vcloe/workflow/learn.hpp"
 
 namespace vcloe::app {
+
+namespace {
+
+std::string indented(const std::string& lines) {
+  std::string out = "    ";
+  for (std::size_t i = 0; i < lines.size(); ++i) out += lines[i] == '\n' && i + 1 < lines.size() ? "\n    " : std::string(1, lines[i]);
+  return out;
+}
+
+}  // namespace
 
 void add_learn_command(CLI::App& app) {
   struct Options : workflow::LearnOptions {
@@ -41,6 +52,9 @@ void add_learn_command(CLI::App& app) {
                   "measures; the learnt command is then run with the outer gains zero)")
       ->check(CLI::IsMember({"servo", "drives"}))
       ->capture_default_str();
+  cmd->add_flag("--friction", o->gains.friction,
+               "after each trial, estimate each joint's Coulomb and viscous friction from what it measured and "
+               "recompute the pre-correction with it (docs/control.md, \"Friction learnt\")");
   cmd->add_option("--truth", o->truth, "the virtual robot's truth file")->capture_default_str();
   cmd->add_option("--robot", o->robot, "robot file the reference is checked against")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing and outer controller")->capture_default_str();
@@ -56,6 +70,7 @@ void add_learn_command(CLI::App& app) {
       if (o->json) return;
       std::printf("trial %d: position %.4f mm, angle %.4f mrad RMS, %.2fx the camera noise\n", t.trial, t.position_mm,
                   t.angle_mrad, t.over_noise);
+      if (!t.friction.empty()) std::printf("  friction after trial %d:\n%s", t.trial, indented(t.friction).c_str());
       std::fflush(stdout);
     };
     std::cout << workflow::learn_to_file(*o, progress).print(o->json);

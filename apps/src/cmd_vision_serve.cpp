@@ -18,22 +18,24 @@ void add_vision_command(CLI::App& app) {
   CLI::App* cmd = vision->add_subcommand("serve", "Publish a pose stream: the virtual camera, image pairs or two cameras");
   cmd->add_option("--source", o->source, "virtual | images:DIR | camera:LEFT,RIGHT")->capture_default_str();
   cmd->add_option("--experiment", o->experiment, "timing (the camera rate)")->capture_default_str();
-  std::vector<CLI::Option*> virtual_only = {
-      cmd->add_option("--seed", o->seed, "virtual camera: measurement-noise seed")->capture_default_str(),
-      cmd->add_option("--noise-position", o->noise_position, "virtual camera: noise sigma per position channel (m)")
-          ->capture_default_str(),
-      cmd->add_option("--noise-angle", o->noise_angle, "virtual camera: noise sigma per angle channel (rad)")
-          ->capture_default_str()};
+  cmd->add_option("--seed", o->seed, "virtual camera: measurement-noise seed")->capture_default_str();
+  cmd->add_option("--noise-position", o->noise_position, "virtual camera: noise sigma per position channel (m)")
+      ->capture_default_str();
+  cmd->add_option("--noise-angle", o->noise_angle, "virtual camera: noise sigma per angle channel (rad)")
+      ->capture_default_str();
   const std::vector<CLI::Option*> stereo_only = add_camera_options(cmd, o->camera);
-  virtual_only.insert(virtual_only.end(), stereo_only.begin(), stereo_only.end());
-  virtual_only.push_back(cmd->get_option("--camera"));
-  const std::vector<CLI::Option*> images_only = {
-      cmd->add_option("--rig", o->rig, "images and cameras: calibrated rig file (default config/rig.yaml)"),
-      cmd->add_option("--markers", o->markers, "images and cameras: marker file (default config/markers.yaml)")};
+  cmd->add_option("--rig", o->rig, "images and cameras: calibrated rig file (default config/rig.yaml)");
+  cmd->add_option("--markers", o->markers, "images and cameras: marker file (default config/markers.yaml)");
   cmd->add_option("--robot-timeout", o->robot_timeout, "give up when the robot is silent this long (s)")
       ->capture_default_str();
   cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "cps");
+  cmd->get_option("--camera-stream")->description("virtual camera: the virtual robot's true poses (robot serve's --camera-stream)");
+  // An option is for the source its help names ("virtual camera:", "images and cameras:").
+  std::vector<CLI::Option*> virtual_only = options_declared_for(cmd, "virtual camera:");
+  virtual_only.insert(virtual_only.end(), stereo_only.begin(), stereo_only.end());
+  virtual_only.push_back(cmd->get_option("--camera"));
+  const std::vector<CLI::Option*> images_only = options_declared_for(cmd, "images and cameras:");
   cmd->callback([o, virtual_only, images_only] {
     // An option the chosen source does not use is refused, not ignored.
     const bool is_virtual = o->source == "virtual";

@@ -189,6 +189,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {  // a command's own exit status (CLI11's way), not a parse error
+    const int written = check_stdout_written();
+    return written != 0 ? written : e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     // A malformed command line is bad input like any other: one line, exit status 2 (CLI11's
     // own codes, 101-115, said nothing to scripts that test for 2).

@@ -45,6 +45,33 @@ std::string key_line(std::istream& in, const std::string& file, int n, const std
   return line.substr(word.size() + 1);
 }
 
+std::string octal_mode(mode_t mode) {
+  std::ostringstream out;
+  out << std::oct << (mode & 0777);
+  return out.str();
+}
+
+// A keys directory or key file others may write admits whoever writes their key in it (an
+// allow-list is only as private as its files): refused, with the chmod that closes it.
+void refuse_if_others_may_write(const std::string& path, const std::string& what, const char* chmod_to) {
+  struct stat st{};
+  if (stat(path.c_str(), &st) != 0) return;  // a missing file is told by its reader
+  if (st.st_mode & 022)
+    fail(path, "others may write this " + what + " (mode " + octal_mode(st.st_mode) +
+                   ") and so put their key among the rig's; chmod " + chmod_to + " it");
+}
+
+// Every role holds its own pair: two .pub files with one key would let either role's holder be
+// taken for the other (the listener bind the commands as control).
+void refuse_shared_keys(const std::map<std::string, std::string>& public_keys, const std::string& dir) {
+  for (auto a = public_keys.begin(); a != public_keys.end(); ++a)
+    for (auto b = std::next(a); b != public_keys.end(); ++b)
+      if (a->second == b->second)
+        fail((std::filesystem::path(dir) / (b->first + ".pub")).string(),
+             "holds the same public key as " + a->first + ".pub: every role needs its own pair (`vcloe rig keys --dir " +
+                 dir + " --force` makes a new set)");
+}
+
 }  // namespace
 
 std::string write_rig_keys(const std::string& dir, bool force) {
@@ -95,25 +122,25 @@ RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
     fail(dir, "is a file, not a directory of the rig's keys: --keys takes the directory `vcloe rig keys --dir` wrote (" +
                   parent.string() + "?), which holds " + role + ".key and every role's .pub");
   }
+  refuse_if_others_may_write(dir, "directory of the rig's keys", "700");
   const std::string key = (fs::path(dir) / (role + ".key")).string();
   struct stat st{};
   if (stat(key.c_str(), &st) != 0) fail(key, "not found (make the rig's keys with `vcloe rig keys --dir " + dir + "`)");
-  if (st.st_mode & 077) {
-    std::ostringstream mode;
-    mode << std::oct << (st.st_mode & 0777);
-    fail(key, "others may read this secret key (mode " + mode.str() + "); chmod 600 it");
-  }
+  if (st.st_mode & 077) fail(key, "others may read this secret key (mode " + octal_mode(st.st_mode) + "); chmod 600 it");
   std::ifstream in(key);
   r.own.public_key = key_line(in, key, 1, "public");
   r.own.secret_key = key_line(in, key, 2, "secret");
   for (const char* other : kRoles) {
     const std::string pub = (fs::path(dir) / (std::string(other) + ".pub")).string();
+    refuse_if_others_may_write(pub, "public key", "644");
     std::ifstream p(pub);
     if (!p) fail(pub, "not found (every role's public key is needed: `vcloe rig keys`)");
     r.public_keys[other] = key_line(p, pub, 1, "public");
   }
   const std::string listener = (fs::path(dir) / (std::string(kListener) + ".pub")).string();
+  refuse_if_others_may_write(listener, "public key", "644");
   if (std::ifstream p(listener); p) r.public_keys[kListener] = key_line(p, listener, 1, "public");
+  refuse_shared_keys(r.public_keys, dir);
   if (r.public_keys.count(role) == 0 || r.public_keys[role] != r.own.public_key)
     fail(key, "its public key is not the one in " + role + ".pub");
   return r;

@@ -81,7 +81,13 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
       if (!is_left && l.rfind("right", 0) != 0) continue;
       // A device, pipe or directory under an image's name is named, not passed over.
       require_input_file(e.path().string());
-      (is_left ? left[l.substr(4)] : right[l.substr(5)]) = e.path().string();
+      // Names equal but for case (left_0000.png, left_0000.PNG): one camera's frame twice.
+      std::string& slot = is_left ? left[l.substr(4)] : right[l.substr(5)];
+      if (!slot.empty())
+        throw Error(where + ": " + fs::path(std::min(slot, e.path().string())).filename().string() + " and " +
+                    fs::path(std::max(slot, e.path().string())).filename().string() +
+                    " are one camera's image of one frame under two names (they differ only in case); expected one");
+      slot = e.path().string();
     }
     std::string unpaired;
     for (const auto& [key, file] : left) {

@@ -8,6 +8,7 @@
 #include <ceres/ceres.h>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "kinematic_fit_parts.hpp"
 
 namespace vcloe::calib {
@@ -24,7 +25,9 @@ struct StaticPoseCost {
   bool operator()(const T* p, T* r) const {
     Vec6<T> chi;
     if (!predicted_measurement<T>(*frames, p, joints, guess, chi)) return false;
-    for (int c = 0; c < 6; ++c) r[c] = (T(measured(c)) - chi(c)) / sigma(c);
+    // measured - predicted with the angles as rotations (the measured triple nearest chi's).
+    const Vec6<T> d = -pose_difference<T>(chi, measured.cast<T>());
+    for (int c = 0; c < 6; ++c) r[c] = d(c) / sigma(c);
     return true;
   }
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/vision/butterworth.hpp"
 
 namespace vcloe::control {
@@ -82,7 +83,7 @@ namespace {
 std::vector<Vec6d> joint_error(const servo::PreparedReference& ref, const Trial& trial, std::size_t frames) {
   std::vector<Vec6d> e(frames);
   for (std::size_t j = 0; j < frames; ++j)
-    e[j] = ref.updates[j].J_theta * (ref.reference_at_exposure[j] - trial.measured[j]);
+    e[j] = ref.updates[j].J_theta * pose_difference(ref.reference_at_exposure[j], trial.measured[j]);
   return between_exposures(ref.clock, e);
 }
 
@@ -94,6 +95,16 @@ std::vector<Vec6d> learning_signal(const servo::PreparedReference& ref, const st
   std::vector<Vec6d> out = outer_effort(ref, ideal, trial, frames);
   const std::vector<Vec6d> e = joint_error(ref, trial, frames);
   for (std::size_t k = 0; k < out.size(); ++k) out[k] += e[k];
+  return out;
+}
+
+std::vector<Vec6d> drives_commands(const servo::PreparedReference& ref, const std::vector<Vec6d>& ideal,
+                                   const std::vector<Vec6d>& command, const Trial& trial) {
+  const auto ticks = static_cast<std::size_t>(ref.clock.total_ticks);
+  if (command.size() < ticks)
+    fail("learning", "the command has " + std::to_string(command.size()) + " ticks, the reference " + std::to_string(ticks));
+  std::vector<Vec6d> out = outer_effort(ref, ideal, trial, frames_of(ref, ideal, trial));
+  for (std::size_t k = 0; k < ticks; ++k) out[k] += command[k];
   return out;
 }
 

@@ -80,6 +80,33 @@ void check_output_shape(const std::string& path) {
   if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
 }
 
+// An output folder holds nothing but this command's outputs: anything else there (an earlier
+// run's frames beyond this one's) would be read with them as one folder.
+void check_folder(const std::string& dir, const std::string& role, const std::vector<Identity>& out) {
+  {
+    std::set<std::pair<dev_t, ino_t>> nodes;  // a set: render writes thousands of images in one folder
+    std::set<std::string> names;
+    for (const Identity& o : out) {
+      if (o.node) nodes.insert(*o.node);
+      names.insert(o.resolved);
+    }
+    std::error_code ec;
+    std::vector<std::string> other;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const Identity id = identity_of(it->path().string());
+      if (id.node ? !nodes.count(*id.node) : !names.count(id.resolved)) other.push_back(it->path().filename().string());
+    }
+    if (other.empty()) return;
+    std::sort(other.begin(), other.end());
+    std::string list;
+    for (std::size_t k = 0; k < other.size() && k < 4; ++k) list += (k ? ", " : "") + other[k];
+    if (other.size() > 4) list += ", ...";
+    fail(dir, "holds " + std::to_string(other.size()) + " file(s) this command does not write (" + list +
+                     "), which would be read with what it writes as one folder (" + named(dir, role) +
+                     "); remove them or choose another directory — --force replaces only the files it writes");
+  }
+}
+
 bool exists_as_entry(const std::string& path) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(path, ec));
@@ -89,8 +116,11 @@ bool exists_as_entry(const std::string& path) {
 
 // Every file read comes with the companions a reader may open beside it without being told
 // (a trace's sidecar, a model's identification report): inputs too, whichever reader runs.
+// A directory read (a --keys directory, a folder of images): every file in it is read.
 IoPlan& IoPlan::input(const std::string& path, const std::string& role) {
   if (path.empty()) return *this;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return input_folder(path, role);
   inputs_.push_back({path, role});
   for (const char* companion : {".meta.json", ".report.json"})
     inputs_.push_back({path + companion, "the companion of " + named(path, role)});
@@ -104,12 +134,23 @@ IoPlan& IoPlan::input_folder(const std::string& dir, const std::string& role) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return input(dir, role);
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (fs::is_regular_file(it->path(), ec)) input(it->path().string(), role.empty() ? "in " + dir : role + " " + dir);
+    if (std::error_code e2; fs::is_regular_file(it->path(), e2))
+      input(it->path().string(), role.empty() ? "in " + dir : role + " " + dir);
   return *this;
 }
 
 IoPlan& IoPlan::output(const std::string& path, const std::string& role) {
   if (!path.empty()) outputs_.push_back({path, role});
+  return *this;
+}
+
+IoPlan& IoPlan::output_folder(const std::string& dir, const std::string& role) {
+  if (!dir.empty()) folders_.push_back({dir, role});
+  return *this;
+}
+
+IoPlan& IoPlan::recording(const std::string& path, const std::string& role) {
+  if (!path.empty()) outputs_.push_back({path, role, true});
   return *this;
 }
 
@@ -132,6 +173,7 @@ void IoPlan::check() const {
     if (being_recorded(o.path))
       fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
                    "--force would overwrite a recording in progress");
+    if (o.recording && holds_a_recording(o.path)) fail(o.path, earlier_recording_kept(o.path));
     const Identity id = identity_of(o.path);
     for (std::size_t i = 0; i < inputs_.size(); ++i)
       if (same_file(id, in[i]))
@@ -143,6 +185,7 @@ void IoPlan::check() const {
                          "); two outputs cannot share one file");
     out.push_back(id);
   }
+  for (const Entry& f : folders_) check_folder(f.path, f.role, out);
   if (!force_)
     for (const Entry& o : outputs_)
       if (exists_as_entry(o.path)) fail(o.path, "exists; pass --force to overwrite");

@@ -2,6 +2,7 @@
 #include "vcloe/core/json_node.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
@@ -17,6 +18,12 @@ bool whole(const json& v, double low, double high) {
   if (!v.is_number()) return false;
   const double x = v.get<double>();
   return x >= low && x <= high && x == std::floor(x);
+}
+
+// A hash as every comparison takes it: hex in lower case (another tool may write capitals).
+std::string lower_hex(std::string h) {
+  std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return h;
 }
 
 }  // namespace
@@ -143,7 +150,7 @@ std::string JsonNode::sha256() const {
   if (value_ == nullptr || !value_->is_string() || value_->get<std::string>().size() != 64 ||
       value_->get<std::string>().find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
     refuse("a SHA-256 as 64 hexadecimal digits");
-  return value_->get<std::string>();
+  return lower_hex(value_->get<std::string>());
 }
 
 FileRecord JsonNode::file_record() const {
@@ -152,7 +159,7 @@ FileRecord JsonNode::file_record() const {
   if (value_ == nullptr || !value_->is_object() || path.absent() || !path.value().is_string() ||
       (!hash.absent() && !hash.value().is_string()))
     refuse("{\"path\": string, \"sha256\": string} or null");
-  return {path.value().get<std::string>(), hash.absent() ? "" : hash.value().get<std::string>()};
+  return {path.value().get<std::string>(), hash.absent() ? "" : lower_hex(hash.value().get<std::string>())};
 }
 
 void JsonNode::object() const {

@@ -249,7 +249,10 @@ void write_files_atomically(const std::vector<FileText>& files, bool force) {
 TemporaryDirectory::TemporaryDirectory(const std::string& where, const std::string& who) {
   const char* env = std::getenv("TMPDIR");
   const std::string base = env && *env ? env : "/tmp";
-  std::string pattern = base + "/vcloe-XXXXXX";
+  // Absolute: a relative TMPDIR ("t") is used by children in other working directories (gnuplot).
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(base, ec);
+  std::string pattern = (ec ? fs::path(base) : absolute).string() + "/vcloe-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr)
     fail(where, who + " needs a directory for temporary files: " + std::string(env && *env ? "TMPDIR=" : "") + base +
                     ": " + errno_text(errno));
@@ -273,6 +276,7 @@ void StreamedFile::open(const std::string& path, bool force) {
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
   if (fs::exists(st)) {
     if (!force) fail(path, "exists; pass --force to overwrite");
+    if (holds_a_recording(path)) fail(path, earlier_recording_kept(path));
     if (::unlink(path.c_str()) != 0) {
       const int e = errno;
       fail(path, "cannot replace it (" + errno_text(e) + ")");
@@ -284,6 +288,31 @@ void StreamedFile::open(const std::string& path, bool force) {
     fail(path, "cannot be written (" + errno_text(e) + ")");
   }
   (void)::flock(fd_, LOCK_EX | LOCK_NB);  // the mark of a live recording (being_recorded); ours, just made
+}
+
+// Anything after the first line (a header): rows a run recorded. Read without following a link
+// or blocking on a pipe; a link, an unreadable or empty file, a header alone hold none.
+bool holds_a_recording(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool rows = false;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    char buf[4096];
+    bool header_ended = false;
+    for (ssize_t n; !rows && (n = ::read(fd, buf, sizeof buf)) > 0;)
+      for (ssize_t i = 0; i < n && !rows; ++i) {
+        if (header_ended) rows = true;
+        else header_ended = buf[i] == '\n';
+      }
+  }
+  ::close(fd);
+  return rows;
+}
+
+std::string earlier_recording_kept(const std::string& path) {
+  return "holds an earlier recording (rows after its header line), which --force does not discard: keep it under "
+         "another name (e.g. mv " + path + " " + path + ".kept) or remove it, then run again";
 }
 
 bool being_recorded(const std::string& path) {

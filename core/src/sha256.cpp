@@ -59,6 +59,7 @@ std::string sha256_file(const std::string& path) {
 }
 
 std::string sha256_file_now(const std::string& path) {
+  require_input_file(path);  // a FIFO or /dev/zero recorded as an input would be read for ever
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot read (for its hash)");
   const DigestContext ctx = sha256_context();

@@ -58,8 +58,7 @@ void watch(pid_t pid, bool on) {
     const int f = ::open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (f < 0 || ::dup2(f, fd) < 0) die(2);
   }
-  ::signal(SIGINT, SIG_DFL);  // not the parent's pass-on handler (blocked until here)
-  ::signal(SIGTERM, SIG_DFL);
+  for (const int sig : kStopSignals) ::signal(sig, SIG_DFL);  // not the parent's pass-on handler (blocked until here)
   // vcloe ignores SIGXFSZ (apps/main.cpp: a file-size limit is a write error it reports); a
   // program like gnuplot might not check its writes, so it is stopped by the limit, and said so.
   ::signal(SIGXFSZ, SIG_DFL);
@@ -74,6 +73,9 @@ void watch(pid_t pid, bool on) {
 }  // namespace
 
 std::string ChildExit::describe() const {
+  if (timed_out_after > 0)
+    return "no end within " + exact_number(timed_out_after) + " s: stopped (" +
+           (signal ? "signal " + std::to_string(signal) : "exit status " + std::to_string(exit_status)) + ")";
   if (signal == SIGXFSZ) return "killed by SIGXFSZ: a file it wrote grew past the file-size limit, ulimit -f";
   if (signal) return "killed by signal " + std::to_string(signal) + ", " + strsignal(signal);
   return "exit status " + std::to_string(exit_status);
@@ -94,9 +96,9 @@ std::string find_program(const std::string& name) {
   return "";
 }
 
-// SIGINT and SIGTERM passed on to the watched children for as long as the group lives.
+// The stop signals passed on to the watched children for as long as the group lives.
 struct ChildGroup::SavedHandlers {
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old[std::size(kStopSignals)] {};
 };
 
 ChildGroup::ChildGroup() {
@@ -107,8 +109,7 @@ ChildGroup::ChildGroup() {
   struct sigaction sa {};
   sa.sa_handler = pass_on_interrupt;
   sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, &saved_->old_int);
-  ::sigaction(SIGTERM, &sa, &saved_->old_term);
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i) ::sigaction(kStopSignals[i], &sa, &saved_->old[i]);
 }
 
 ChildGroup::~ChildGroup() {
@@ -119,8 +120,7 @@ ChildGroup::~ChildGroup() {
       if (!c.ended) ::kill(c.pid, SIGTERM);
     wait_all(1.0);
   }
-  ::sigaction(SIGINT, &saved_->old_int, nullptr);
-  ::sigaction(SIGTERM, &saved_->old_term, nullptr);
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i) ::sigaction(kStopSignals[i], &saved_->old[i], nullptr);
   g_groups = 0;
 }
 
@@ -138,8 +138,7 @@ void ChildGroup::start(const std::string& name, const std::vector<std::string>& 
   // takes the default handlers before it lets them through.
   sigset_t interrupts, before;
   sigemptyset(&interrupts);
-  sigaddset(&interrupts, SIGINT);
-  sigaddset(&interrupts, SIGTERM);
+  for (const int sig : kStopSignals) sigaddset(&interrupts, sig);
   ::sigprocmask(SIG_BLOCK, &interrupts, &before);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -175,8 +174,10 @@ void ChildGroup::start(const std::string& name, const std::vector<std::string>& 
   }
 }
 
-std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s) {
+std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s, double time_limit_s) {
   using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  bool timed_out = false;
   std::optional<Clock::time_point> since;  // the first failure or signal
   int escalated = 0;                       // 0, then SIGTERM sent, then SIGKILL sent
   for (;;) {
@@ -196,6 +197,10 @@ std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s) {
     }
     if (!running) break;
     if (g_signal && !since) since = Clock::now();
+    if (time_limit_s > 0 && !since && std::chrono::duration<double>(Clock::now() - start).count() > time_limit_s) {
+      since = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(grace_s));
+      timed_out = true;  // stopped now: SIGTERM at once, SIGKILL grace_s later
+    }
     const double waited = since ? std::chrono::duration<double>(Clock::now() - *since).count() : 0;
     if (since && escalated < 2 && waited > (escalated + 1) * grace_s) {
       for (const Child& c : children_)
@@ -207,15 +212,20 @@ std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s) {
   std::vector<Ended> out;
   for (Child& c : children_) {
     c.exit.interrupted_by = g_signal;
+    if (timed_out) c.exit.timed_out_after = time_limit_s;
     out.push_back({c.name, c.exit});
   }
   return out;
 }
 
-ChildExit run_child(const std::vector<std::string>& args, const ChildIo& io, double grace_s) {
+std::string signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "signal " + std::to_string(sig);
+}
+
+ChildExit run_child(const std::vector<std::string>& args, const ChildIo& io, double grace_s, double time_limit_s) {
   ChildGroup group;
   group.start(args.empty() ? "(no program)" : args[0], args, io);
-  return group.wait_all(grace_s).front().exit;
+  return group.wait_all(grace_s, time_limit_s).front().exit;
 }
 
 }  // namespace vcloe

@@ -133,6 +133,36 @@ void check_sidecar_kind(const nlohmann::json& sidecar, const std::string& csv_pa
                      "; " + kind + " is \"" + format + "\"");
 }
 
+namespace {
+
+// The rows' times against the sidecar's camera rate (every reader of a trace with a sidecar:
+// identify, compare, filter, validate, report, …): one row per exposure, so each time is a
+// whole number of camera periods, and consecutive rows are consecutive frames — unless the
+// sidecar records frames left out (`measure`: `frames`, `missing_frames`, `invalid_frames`).
+// A trace at another rate under the sidecar (every other row dropped, rows in ms) is refused
+// here, before any command works on it with the wrong rate.
+void check_rows_at_camera_rate(const PoseTrace& t, const std::string& path, const std::string& meta) {
+  if (!t.metadata.camera_hz || t.time.empty()) return;
+  const double hz = *t.metadata.camera_hz;
+  const bool gaps_recorded = t.metadata.frames || t.metadata.missing_frames || t.metadata.invalid_frames;
+  const std::string rate = "the camera_hz " + exact_number(hz) + " Hz of " + meta;
+  double previous = 0;
+  for (std::size_t j = 0; j < t.time.size(); ++j) {
+    const double frame = t.time[j] * hz, k = std::round(frame);
+    const std::string at = path + ":" + std::to_string(j + 2);
+    if (!(std::abs(frame - k) <= 1e-6))
+      fail(at, "time " + exact_number(t.time[j]) + " s is not a whole number of camera periods at " + rate +
+                   " (frame " + exact_number(frame) + "): rows at another rate, or times in other units?");
+    if (j > 0 && k != previous + 1 && !gaps_recorded)
+      fail(at, "time " + exact_number(t.time[j]) + " s is " + exact_number(k - previous) + " camera periods after " +
+                   exact_number(t.time[j - 1]) + " s at " + rate +
+                   ", which records no frame left out: one row per exposure expected (rows at another rate, or rows dropped?)");
+    previous = k;
+  }
+}
+
+}  // namespace
+
 PoseTrace read_trace(const std::string& path) {
   const std::string csv = read_input_file(path);
   const std::string meta = sidecar_path(path);
@@ -154,6 +184,7 @@ PoseTrace read_trace(const std::string& path) {
                        "files, or one of them replaced or edited); record the trace again");
       t.sidecar_bound = true;
     }
+    check_rows_at_camera_rate(t, path, meta);
   }
   return t;
 }

@@ -65,10 +65,12 @@ void put_records(json& j, const TraceMetadata& m) {
                    {"sample_rate_hz", f->sample_rate_hz}, {"padlen", f->padlen}, {"input", file_json(f->input)}};
   if (const auto& e = m.endpoints) j["endpoints"] = {{"poses", e->poses}, {"commands", e->commands}, {"status", e->status}};
   if (m.stream) j["stream"] = stream_json(*m.stream);
-  if (const auto& c = m.stream_checks)
+  if (const auto& c = m.stream_checks) {
     j["stream_checks"] = {{"repeated_frames", c->repeated_frames},
                           {"exposure_backwards", c->exposure_backwards},
                           {"stamps_ahead", c->stamps_ahead}};
+    if (c->stamps_stale) j["stream_checks"]["stamps_stale"] = *c->stamps_stale;
+  }
   if (const auto& s = m.stopped) j["stopped"] = {{"reason", s->reason}, {"frames", s->frames}, {"time_s", s->time_s}};
 }
 
@@ -209,7 +211,8 @@ void read_live_rig(const JsonNode& f, TraceMetadata& m) {
   // Sidecars written before it was typed had the same key and layout (then kept as unknown).
   if (const auto c = record(f["stream_checks"])) {
     auto n = [&](const char* k) { return static_cast<std::uint64_t>(c->need(k).count()); };
-    m.stream_checks = StreamChecksRecord{n("repeated_frames"), n("exposure_backwards"), n("stamps_ahead")};
+    m.stream_checks = StreamChecksRecord{n("repeated_frames"), n("exposure_backwards"), n("stamps_ahead"), std::nullopt};
+    if (!(*c)["stamps_stale"].absent()) m.stream_checks->stamps_stale = n("stamps_stale");  // since probe 19
   }
 }
 

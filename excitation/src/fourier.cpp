@@ -126,6 +126,7 @@ static FourierTrajectory parse_document(const YamlDoc& doc) {
     tr.s.row(i) = si.transpose();
     tr.c.row(i) = a.at("c").as_vector(n).transpose();
   }
+  root.fail_if(tr.problem());  // every other bound of the struct, at its key in this file
   return tr;
 }
 

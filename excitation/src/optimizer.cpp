@@ -96,12 +96,17 @@ double to_cost(Criterion c, double value) {
 // The evaluation budgets of an excitation problem.
 std::optional<SettingProblem> budget_problem(const ExcitationProblem& e) {
   auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
-  if (e.global_evaluations < 0 || e.local_evaluations < 0 || e.baseline_trajectories < 1)
-    return bad("evaluations", "evaluation budgets must be non-negative and the baseline needs a trajectory");
+  // Each bound under the file's own key (docs/excitation-file.md), so the reader names its line.
+  for (const auto& [key, n] : {std::pair{"evaluations.global", e.global_evaluations},
+                               std::pair{"evaluations.local", e.local_evaluations}})
+    if (n < 0 || n > 10'000'000)
+      return bad(key, std::string(key) + ": expected an evaluation budget in [0, 10^7] (above, it would run for days), got " +
+                          std::to_string(n));
   if (e.global_evaluations + e.local_evaluations < 1)
     return bad("evaluations", "evaluations: expected at least one (global + local); with none nothing is optimised");
-  if (e.global_evaluations > 10'000'000 || e.local_evaluations > 10'000'000 || e.baseline_trajectories > 10'000)
-    return bad("evaluations", "evaluation budgets above 10^7 (or 10^4 baseline trajectories) would run for days");
+  if (e.baseline_trajectories < 1 || e.baseline_trajectories > 10'000)
+    return bad("baseline_trajectories", "baseline_trajectories: expected 1 to 10^4 random trajectories for the "
+                                        "baseline, got " + std::to_string(e.baseline_trajectories));
   return std::nullopt;
 }
 
@@ -113,7 +118,9 @@ std::optional<SettingProblem> ExcitationProblem::problem() const {
     return bad("harmonics", "harmonics must be between 1 and " + std::to_string(kMaxHarmonics) + " (got " +
                                 std::to_string(harmonics) + ")");
   if (!(f0 > 0) || !std::isfinite(f0)) return bad("f0", "f0 must be a positive frequency in Hz");
-  if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min)) return bad("f0_min", "need 0 < f0_min < f0_max");
+  if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min))  // the file's key: f0_range [f0_min, f0_max]
+    return bad("f0_range", "f0_range: expected [lowest, highest] Hz with 0 < lowest < highest, got [" +
+                               exact_number(f0_min) + ", " + exact_number(f0_max) + "]");
   if (optimize_f0 && !(f0 >= f0_min && f0 <= f0_max))  // the search starts at f0 and stays in the range
     return bad("f0", "f0: " + exact_number(f0) + " Hz is outside f0_range [" + exact_number(f0_min) + ", " +
                          exact_number(f0_max) + "] Hz, the range optimize_f0 searches from f0");

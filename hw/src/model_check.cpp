@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/servo/twin.hpp"
 
@@ -82,7 +83,7 @@ ModelCheck check_against_mujoco(const sim::RobotModel& model, const sim::LambdaV
   const std::size_t n = a.size() - 1;
   Vec6d sum_sq = Vec6d::Zero();
   for (std::size_t k = 1; k <= n; ++k) {
-    const Vec6d e = (b[k] - a[k]).cwiseAbs();
+    const Vec6d e = pose_difference(b[k], a[k]).cwiseAbs();  // angles as rotations: one pose at +-pi is no divergence
     out.max_error = out.max_error.cwiseMax(e);
     sum_sq += e.cwiseProduct(e);
   }

@@ -47,7 +47,7 @@ VirtualRig read_virtual_rig(const YamlNode& root) {
             "docs/robot-file.md)");
   rig.backlash = n->get_double("backlash", 0);
   rig.backlash_torque = n->get_double("backlash_torque", rig.backlash_torque);
-  if (const auto p = rig.problem()) n->at(p->key.substr(std::string("virtual_rig.").size())).fail(p->message.substr(p->key.size() + 2));
+  root.fail_if(rig.problem());
   return rig;
 }
 

@@ -31,8 +31,13 @@ Vec6d standing_pose(const sim::RobotModel& model, const sim::LambdaVector<double
     if (!sim::holding_torques<double>(model, chi, xi, tau_hold))
       fail("virtual robot", "the start pose is not reachable by the truth's kinematics");
     // The encoders read the crank angle + offset + half the play: the drives hold the command there.
-    if (!sim::pose_at_encoders(model, *o.start_command - play(o, tau_hold), chi))
-      fail("virtual robot", "no pose of the truth's kinematics has the start command at its encoders");
+    // FK from the start pose, else from the home pose (the assembly mode robot serve's and rig
+    // run's --stand-at check and `kinematics --theta` look in): a command far from the start
+    // pose is not refused for Newton's start alone (probe 19's E).
+    const Vec6d encoders = *o.start_command - play(o, tau_hold);
+    if (!sim::pose_at_encoders(model, encoders, chi) && !sim::pose_at_encoders(model, encoders, chi = model.home))
+      fail("virtual robot", "no pose of the truth's kinematics near the start or the home pose has the start command "
+                            "(--stand-at) at its encoders");
   }
   return chi;
 }

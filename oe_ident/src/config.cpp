@@ -3,6 +3,8 @@
 #include "vcloe/oe_ident/config.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -25,20 +27,34 @@ static std::vector<int> parameters_of(const YamlNode& n) {
   return m;
 }
 
-// fixed / free / tied replace the defaults for the parameters they name.
+// fixed / free / tied replace the defaults for the parameters they name. A parameter named by two
+// of them (or by two tie groups) is a contradiction, refused at the second naming with the first's
+// place: no list silently overrides another (probe 19's H3: a tie group freed the weighed masses
+// `fixed` names).
 static void read_specification(const YamlNode& root, std::vector<ParameterSpec>& spec) {
+  std::map<int, std::pair<std::string, std::string>> named;  // parameter -> (list, where it was named)
+  auto claim = [&](const YamlNode& n, const std::string& list) {
+    std::vector<int> ks = parameters_of(n);
+    for (int k : ks) {
+      const auto [it, fresh] = named.emplace(k, std::pair{list, n.where()});
+      if (!fresh && it->second.first != list)
+        n.fail(sim::parameter_registry()[static_cast<std::size_t>(k)].name + " is in " + list + " and in " +
+               it->second.first + " (" + it->second.second + "): a parameter is fixed, free or in one tie group");
+    }
+    return ks;
+  };
   if (auto f = root.find("fixed"))
     for (std::size_t i = 0; i < f->size(); ++i)
-      for (int k : parameters_of(f->at(i))) spec[static_cast<std::size_t>(k)] = {Mode::Fixed, -1};
+      for (int k : claim(f->at(i), "'fixed'")) spec[static_cast<std::size_t>(k)] = {Mode::Fixed, -1};
   if (auto f = root.find("free"))
     for (std::size_t i = 0; i < f->size(); ++i)
-      for (int k : parameters_of(f->at(i))) spec[static_cast<std::size_t>(k)] = {Mode::Free, -1};
+      for (int k : claim(f->at(i), "'free'")) spec[static_cast<std::size_t>(k)] = {Mode::Free, -1};
   if (auto t = root.find("tied"))
     for (std::size_t g = 0; g < t->size(); ++g) {
       const YamlNode group = t->at(g);
       std::vector<int> members;
       for (std::size_t i = 0; i < group.size(); ++i)
-        for (int k : parameters_of(group.at(i))) members.push_back(k);
+        for (int k : claim(group.at(i), "tie group " + std::to_string(g + 1))) members.push_back(k);
       if (members.size() < 2) group.fail("a tie group needs at least two parameters");
       const auto kind = sim::parameter_registry()[static_cast<std::size_t>(members[0])].kind;
       for (int k : members) {

@@ -36,19 +36,23 @@ bool OutputError::experiment(std::size_t e, const sim::LambdaVector<double>& lam
     const TwinSensitivity s =
         simulate_twin_sensitivity(model_, le, ex.reference, gains_, *P, threads, latency_offset, lc);
     if (!s.trace.ok) return false;
-    for (std::size_t j = 0; j < ex.measured.size(); ++j)
+    for (std::size_t j = 0; j < ex.measured.size(); ++j) {
+      const Vec6d d = measured_minus_twin(ex.measured[j], s.trace.measured[j]);
       for (int c = 0; c < 6; ++c) {
         const int row = off + 6 * static_cast<int>(j) + c;
-        r[row] = (ex.measured[j](c) - s.trace.measured[j](c)) / sigma_(c);
+        r[row] = d(c) / sigma_(c);
         for (int k = 0; k < q; ++k) J[row * q + k] = -s.d_pose[j](c, k) / sigma_(c);
         if (lc >= 0) J[row * q + lc] *= latency_derivative;  // d offset / d delta_c
       }
+    }
     return true;
   }
   const auto t = servo::simulate_twin<double>(model_, le, ex.reference, gains_, latency_offset);
   if (!t.ok) return false;
-  for (std::size_t j = 0; j < ex.measured.size(); ++j)
-    for (int c = 0; c < 6; ++c) r[off + 6 * static_cast<int>(j) + c] = (ex.measured[j](c) - t.measured[j](c)) / sigma_(c);
+  for (std::size_t j = 0; j < ex.measured.size(); ++j) {
+    const Vec6d d = measured_minus_twin(ex.measured[j], t.measured[j]);
+    for (int c = 0; c < 6; ++c) r[off + 6 * static_cast<int>(j) + c] = d(c) / sigma_(c);
+  }
   return true;
 }
 

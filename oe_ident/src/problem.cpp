@@ -92,8 +92,10 @@ std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaV
   const auto r = servo::simulate_twin<double>(model, with_payload(lambda, e.payload), e.reference, gains, latency_offset);
   if (!r.ok) fail(e.name, "the twin cannot run " + where + ": " + r.failure);
   std::array<double, 6> out{};
-  for (std::size_t j = 0; j < r.measured.size(); ++j)
-    for (int c = 0; c < 6; ++c) out[c] += std::pow(e.measured[j](c) - r.measured[j](c), 2);
+  for (std::size_t j = 0; j < r.measured.size(); ++j) {
+    const Vec6d d = measured_minus_twin(e.measured[j], r.measured[j]);
+    for (int c = 0; c < 6; ++c) out[c] += std::pow(d(c), 2);
+  }
   for (int c = 0; c < 6; ++c) out[c] = std::sqrt(out[c] / static_cast<double>(r.measured.size())) * 1e3;
   return out;
 }

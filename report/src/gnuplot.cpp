@@ -62,7 +62,9 @@ void GnuplotJob::run(const std::string& body, const std::string& size) const {
   write_data("plot.gp", "set terminal " + gnuplot_terminal(output_, size) + "\nset output " + gnuplot_quote(image) +
                             "\nset termoption noenhanced\nset grid\nset key top right opaque box\nset style line 1 lw 1.5\n" +
                             body + "\nunset output\n");
-  const ChildExit e = run_child({"gnuplot", "plot.gp"}, {dir_.path(), dir_.file("out.txt"), dir_.file("err.txt")});
+  // A plot of a day-long trace draws in seconds: a gnuplot still running after a minute never returns.
+  constexpr double kTimeLimit = 60;
+  const ChildExit e = run_child({"gnuplot", "plot.gp"}, {dir_.path(), dir_.file("out.txt"), dir_.file("err.txt")}, 5.0, kTimeLimit);
   if (e.interrupted_by) fail(output_, "interrupted by signal " + std::to_string(e.interrupted_by) + " while gnuplot drew it; nothing written");
   std::string first;
   {

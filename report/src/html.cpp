@@ -15,6 +15,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/file_extension.hpp"
 #include "vcloe/core/output_file.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 
 namespace vcloe::report {
 
@@ -49,7 +50,7 @@ std::string trace_figures(const ReportTraces& t, const fs::path& dir, const Vec6
   r.sigma = sigma;
   for (std::size_t j = 0; j < std::min(measured.size(), after.size()); ++j) {
     r.time.push_back(measured.time[j]);
-    r.residual.push_back(measured.measured[j] - after.measured[j]);
+    r.residual.push_back(pose_difference(measured.measured[j], after.measured[j]));
   }
   const std::string p = (dir / "poses.png").string(), res = (dir / "residuals.png").string(),
                     hist = (dir / "histogram.png").string(), miss = (dir / "miss.png").string();
@@ -58,9 +59,9 @@ std::string trace_figures(const ReportTraces& t, const fs::path& dir, const Vec6
   PoseSeries miss_before{"measured - twin at the priors", {}, {}}, miss_after{"measured - twin identified", {}, {}};
   for (std::size_t j = 0; j < std::min({measured.size(), before.size(), after.size()}); ++j) {
     miss_before.time.push_back(measured.time[j]);
-    miss_before.pose.push_back(measured.measured[j] - before.measured[j]);
+    miss_before.pose.push_back(pose_difference(measured.measured[j], before.measured[j]));
     miss_after.time.push_back(measured.time[j]);
-    miss_after.pose.push_back(measured.measured[j] - after.measured[j]);
+    miss_after.pose.push_back(pose_difference(measured.measured[j], after.measured[j]));
   }
   plot_pose_series({miss_before, miss_after}, miss, "Experiment 1: measured - twin, before and after identification", true);
   plot_residuals(r, res, "Experiment 1: measured - identified twin, with the declared camera noise");

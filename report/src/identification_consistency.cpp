@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/adequacy.hpp"
 #include "vcloe/oe_ident/spread.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -14,6 +15,14 @@ namespace vcloe::report::detail {
 // Equal within the rounding of one derivation (the files hold every number to 17 digits).
 bool same_figure(double a, double b) {
   return a == b || (std::isfinite(a) && std::isfinite(b) && std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)));
+}
+
+std::string adequacy_verdict(const JsonNode& n) {
+  using oe_ident::Verdict;
+  const std::string v = n.string();
+  for (Verdict k : {Verdict::NoiseLevel, Verdict::ModelErrorVisible, Verdict::ModelErrorDominates})
+    if (v == oe_ident::Adequacy::name(k)) return v;
+  n.refuse("one of the model-adequacy verdicts \"noise level\", \"model error visible\", \"model error dominates\"");
 }
 
 namespace {

@@ -15,6 +15,10 @@ bool same_figure(double a, double b);
 // against at least m_p x 1 mm, value +- 1.96 sigma), identified / flagged / status as the fit sets
 // them, a status of the fixed set, and identified_count the number identified. `params` is the
 // node of r.parameters.
+// The model-adequacy verdict of node n: one of the three the fit writes (oe_ident::Adequacy::name),
+// else refused naming the key (the identification report's and the study's readers).
+std::string adequacy_verdict(const vcloe::JsonNode& n);
+
 void check_parameters_consistent(const IdentificationReport& r, const vcloe::JsonNode& params, const vcloe::JsonNode& root);
 
 }  // namespace vcloe::report::detail

@@ -173,7 +173,7 @@ ParameterEntry read_parameter(const Node& p, std::size_t k) {
 }
 
 AdequacyEntry read_adequacy(const Node& a) {
-  AdequacyEntry out{a["verdict"].string(), a["summary"].string(), a["worst_channel"].string(),
+  AdequacyEntry out{detail::adequacy_verdict(a["verdict"]), a["summary"].string(), a["worst_channel"].string(),
                     a["worst_model_share"].number(), a["mean_model_share"].number(), a["chi2_per_dof"].non_negative(),
                     a["sigma_scale"].non_negative(), {}};
   const Node per = a["experiments"];

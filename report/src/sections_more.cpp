@@ -5,6 +5,7 @@
 
 #include "figures.hpp"
 #include "sections.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/report/pose_plot.hpp"
 
 namespace vcloe::report {
@@ -96,7 +97,7 @@ std::string report_tracking(const std::vector<TrackingRun>& runs, const Vec6d& s
     PoseSeries e{r.label, r.trace.time, {}};
     Vec6d sum = Vec6d::Zero();
     for (std::size_t j = 0; j < r.trace.size(); ++j) {
-      e.pose.push_back(r.trace.measured[j] - r.trace.reference[j]);
+      e.pose.push_back(pose_difference(r.trace.measured[j], r.trace.reference[j]));
       sum += e.pose.back().cwiseAbs2();
     }
     const Vec6d rms = (sum / static_cast<double>(std::max<std::size_t>(r.trace.size(), 1))).cwiseSqrt();

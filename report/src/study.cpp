@@ -49,8 +49,10 @@ FitFigures make_fit(const std::string& where, const sim::LambdaVector<double>& t
     if (!p.interval95) fail(where, "identified parameter '" + p.name + "' has no interval95");
     const auto k = std::find_if(reg.begin(), reg.end(), [&](const auto& r) { return r.name == p.name; });
     if (k == reg.end()) fail(where, "unknown parameter '" + p.name + "'");
-    const ParameterCheck c{p.name, truth(static_cast<int>(k - reg.begin())), p.value, p.sigma, p.rel_sigma,
-                           (*p.interval95)[0], (*p.interval95)[1]};
+    ParameterCheck c{p.name, truth(static_cast<int>(k - reg.begin())), p.value, p.sigma, p.rel_sigma,
+                     (*p.interval95)[0], (*p.interval95)[1]};
+    c.moved = std::any_of(report.moved_to_consistency.begin(), report.moved_to_consistency.end(),
+                          [&](const std::string& m) { return m.rfind(p.name + " ", 0) == 0; });
     key += std::count(kKey.begin(), kKey.end(), c.name) > 0;
     row.checks.push_back(c);
   }

@@ -1,10 +1,13 @@
 // DIR/study.json: the study's one writer and one typed reader (vcloe/report/study.hpp).
 #include <algorithm>
+#include <array>
+#include <cmath>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/report/study.hpp"
+#include "identification_consistency.hpp"
 
 namespace vcloe::report {
 
@@ -14,7 +17,8 @@ nlohmann::json fit_json(const FitFigures& r) {
   nlohmann::json params = nlohmann::json::array();
   for (const ParameterCheck& c : r.checks)
     params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
-                      {"rel_sigma", c.rel_sigma}, {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}}});
+                      {"rel_sigma", c.rel_sigma}, {"error", c.error()}, {"z", c.z()}, {"interval95", {c.low, c.high}},
+                      {"moved_to_consistency", c.moved}});
   return {{"iterations", r.iterations}, {"seconds", r.seconds}, {"cpu_seconds", r.cpu_seconds}, {"stuck", r.stuck},
           {"after_over_floor", r.after_over_floor}, {"validation_over_floor", r.validation_over_floor},
           {"identified", r.identified}, {"key_identified", r.key_identified}, {"verdict", r.verdict},
@@ -68,6 +72,31 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
 
 namespace {
 
+const std::array<const char*, 7> kKeyParameters = {"m_p", "Ix_p", "Iy_p", "Iz_p", "lp", "li", "ld"};
+
+// A parameter's figures against each other, as the identification report's reader checks them
+// (identification_consistency.cpp): a name of the registry, interval95 = centre * exp(+-1.96
+// rel_sigma) with rel_sigma = sigma / centre, and the centre the value unless the value was moved
+// to consistency after the fit (then sigma and interval are of the fitted value).
+void check_figures(const ParameterCheck& c, const JsonNode& p) {
+  const auto& reg = sim::parameter_registry();
+  if (std::none_of(reg.begin(), reg.end(), [&](const auto& r) { return r.name == c.name; }))
+    p["name"].refuse("the name of a model parameter (m_p, Ix_p, …, lp, li, ld)");
+  if (!(c.low > 0 && c.high >= c.low)) {
+    if (!(c.low == 0 || c.low <= c.high)) p["interval95"].refuse("a 95 % interval [low, high] with low <= high");
+    return;  // a bound that under- or overflowed: its ratio says nothing
+  }
+  const double centre = std::sqrt(c.low) * std::sqrt(c.high), width = std::log(c.high / c.low);
+  if (!(std::abs(width - 3.92 * c.rel_sigma) <= 1e-9 * std::max(1.0, width)))
+    p["interval95"].refuse("value * exp(-+1.96 rel_sigma) (rel_sigma " + exact_number(c.rel_sigma) + ")");
+  if (!detail::same_figure(c.rel_sigma, c.sigma / centre))
+    p["rel_sigma"].refuse("sigma / value = " + exact_number(c.sigma / centre) + " (sigma " + exact_number(c.sigma) +
+                          ", the interval's centre " + exact_number(centre) + ")");
+  if (!c.moved && !detail::same_figure(c.value, centre))
+    p["value"].refuse("the centre of interval95 [" + exact_number(c.low) + ", " + exact_number(c.high) + "], " +
+                      exact_number(centre) + " (the fitted value; moved_to_consistency is false)");
+}
+
 ParameterCheck read_check(const JsonNode& p) {
   ParameterCheck c;
   c.name = p.need("name").string();
@@ -75,6 +104,8 @@ ParameterCheck read_check(const JsonNode& p) {
   c.rel_sigma = p.need("rel_sigma").non_negative();
   const auto interval = p.need("interval95").fixed<2>();
   c.low = interval[0], c.high = interval[1];
+  if (!p["moved_to_consistency"].absent()) c.moved = p["moved_to_consistency"].boolean();  // (since probe 19)
+  check_figures(c, p);
   return c;
 }
 
@@ -88,14 +119,25 @@ FitFigures read_fit(const JsonNode& t) {
   r.validation_over_floor = t.need("validation_over_floor").non_negative();
   r.identified = t.need("identified").integer(0, sim::kNumLambda);
   r.key_identified = t.need("key_identified").boolean();
-  r.verdict = t.need("verdict").string();
+  r.verdict = detail::adequacy_verdict(t.need("verdict"));
   if (!t["latency"].absent()) {  // (studies before the latency fit have none)
     r.latency = t["latency"].need("value").number();
     r.latency_sigma = t["latency"].need("sigma").non_negative();
   }
   const JsonNode params = t.need("parameters");
   if (params.array_size() != static_cast<std::size_t>(r.identified)) params.refuse("one entry per identified parameter");
-  for (std::size_t k = 0; k < params.array_size(); ++k) r.checks.push_back(read_check(params[k]));
+  for (std::size_t k = 0; k < params.array_size(); ++k) {
+    r.checks.push_back(read_check(params[k]));
+    for (std::size_t i = 0; i < k; ++i)
+      if (r.checks[i].name == r.checks[k].name)
+        params[k]["name"].refuse("a parameter once: \"" + r.checks[k].name + "\" is also entry " + std::to_string(i));
+  }
+  const bool key = std::all_of(kKeyParameters.begin(), kKeyParameters.end(), [&](const char* n) {
+    return std::any_of(r.checks.begin(), r.checks.end(), [&](const ParameterCheck& c) { return c.name == n; });
+  });
+  if (r.key_identified != key)
+    t["key_identified"].refuse(std::string(key ? "true" : "false") + ": m_p, Ix_p, Iy_p, Iz_p, lp, li and ld are " +
+                               (key ? "" : "not ") + "all among the parameters");
   return r;
 }
 

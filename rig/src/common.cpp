@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/subprocess.hpp"
 
 namespace vcloe::rig {
 
@@ -111,6 +112,31 @@ std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std
         return bad(option.first, "the same endpoint as " + earlier + " (" + *other + "); each stream needs its own");
     used.push_back(option);
   }
+  std::string bound;
+  for (const char letter : which)
+    if (connects.find(letter) == std::string::npos) bound += letter;
+  return open_tcp_problem(e, bound);
+}
+
+std::optional<SettingProblem> open_tcp_problem(const RigEndpoints& e, const std::string& bound) {
+  const std::vector<std::pair<char, std::pair<std::string, const std::string*>>> all = {
+      {'c', {"--camera-stream", &e.camera}}, {'p', {"--poses", &e.poses}},
+      {'k', {"--commands", &e.commands}},    {'s', {"--status", &e.status}}};
+  bool reached_by_others = false;
+  for (const auto& [letter, option] : all) {
+    if (bound.find(letter) == std::string::npos) continue;
+    const std::string& endpoint = *option.second;
+    if (endpoint.rfind("tcp://", 0) != 0 || bridge::loopback_tcp(endpoint)) continue;
+    reached_by_others = true;
+    if (e.keys.empty() && !e.plain_tcp)  // the publisher's own rule (bridge::Publisher), before any role starts
+      return SettingProblem{option.first, option.first + ": " + endpoint +
+                                              ": a tcp endpoint other hosts can reach, without keys: anyone reaching it "
+                                              "could read or impersonate the stream; give the rig's keys (--keys DIR) "
+                                              "or allow it (--plain-tcp)"};
+  }
+  if (e.plain_tcp && !reached_by_others)
+    return SettingProblem{"--plain-tcp", "--plain-tcp: no endpoint bound here is a tcp endpoint other hosts reach "
+                                         "(ipc or the loopback only): it would have no effect"};
   return std::nullopt;
 }
 
@@ -237,15 +263,10 @@ extern "C" void on_interrupt(int sig) { g_signal = sig; }
 }  // namespace
 
 void catch_interrupts() {
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  for (const int sig : kStopSignals) std::signal(sig, on_interrupt);
 }
 
 int interrupting_signal() { return g_signal.load(); }
-
-std::string signal_name(int sig) {
-  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);
-}
 
 std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,
                             const std::string& role) {

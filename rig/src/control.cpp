@@ -118,6 +118,7 @@ class Controller {
   std::int64_t last_commanded_ = -1;
   std::uint64_t commands_sent_ = 0;
   bridge::StatusMessage last_status_;
+  std::pair<std::int64_t, double> last_running_{-1, 0.0};  // the last running status's tick, when heard
   std::string end_reason_;
   StreamedFile partial_;  // the trace's rows as they are emitted, in frame order
   bridge::SafetyMonitor safety_;  // the robot's own command check (bridge/safety.hpp), before a command leaves
@@ -201,10 +202,18 @@ class Controller {
     if (newest) step(*newest);
   }
 
-  // A command the robot's safety monitor would refuse is never sent: the pose it came from is
-  // none this robot can have (a stream in mm or degrees, another robot's): the run stops, said.
+  // A pose the robot cannot have reached since the last one (ControlRole::unreachable), or a
+  // command the robot's safety monitor would refuse, is never answered: the pose is none this
+  // robot can have (a stream that jumps, in mm or degrees, another robot's): the run stops, said.
   void step(const bridge::PoseMessage& p) {
     if (stopped_) return;
+    if (const std::string why = role_.acts_on(p) ? role_.unreachable(p) : ""; !why.empty()) {
+      stopped_ = true;
+      end_reason_ = "the pose of frame " + std::to_string(p.frame) + " on " + o_.endpoints.poses + " (" +
+                    pose_text(p.pose) + ") is none " + o_.robot + " can have reached: " + why +
+                    " (a pose source that jumped, or in other units?); not acted on";
+      return;
+    }
     if (const auto c = role_.on_pose(p)) {
       safety_.on_command(c->theta, c->frame);
       if (const auto& cause = safety_.stop()) {
@@ -227,8 +236,9 @@ class Controller {
         stopped_ = robot_ended_ = true;  // the run's end: "finished" statuses follow
       if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
         last_robot_ = now_s();
-        last_status_ = *st;
+        last_status_ = *st;  // its tick is checked where it becomes a time (rig::stop_tick_problem)
         running_ = running_ || st->state == bridge::RobotState::Running;
+        if (st->state == bridge::RobotState::Running) last_running_ = {st->tick, last_robot_};
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
       }
     }
@@ -300,7 +310,7 @@ void Controller::finish() {
   t.metadata.clock = o_.clock;
   // What the poses said, checked (bridge::FrameCounters): the sidecar's typed stream_checks.
   const bridge::FrameCounters& fc = role_.frame_counters();
-  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead};
+  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead, fc.stamps_stale};
   if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
   t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
   t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
@@ -310,8 +320,16 @@ void Controller::finish() {
                                          last_status_.reason == bridge::StopReason::Finished)) &&
                         end_reason_.empty();
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
+  // The peer's stop tick against the run's ticks: one it cannot have reached is told, and the
+  // time kept is its last running tick's.
+  const std::string bad_tick = rig::stop_tick_problem(s_.reference.clock, last_status_.tick, last_running_.first,
+                                                      last_robot_ - last_running_.second);
   if (!finished)
-    t.metadata.stopped = StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()};
+    t.metadata.stopped = bad_tick.empty()
+                             ? StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()}
+                             : StoppedRecord{why + "; " + bad_tick + ": the time is its last running tick's",
+                                             frames, std::max<std::int64_t>(last_running_.first, 0) *
+                                                         s_.experiment.timing.controller_period()};
   if (const std::string m = schedule_mismatch(finished, c.gaps); !m.empty()) {
     partial_.close();
     fail("control", "the robot and this controller run different schedules (another experiment or reference?): " + m +
@@ -344,7 +362,7 @@ void Controller::finish() {
             << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
             << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
             << ", repeated frames " << fc.repeated_frames << ", exposures backwards " << fc.exposure_backwards
-            << ", stamps ahead " << fc.stamps_ahead << "; peers refused " << commands_.refused_peers() << "\n"
+            << ", stamps ahead " << fc.stamps_ahead << ", stale " << fc.stamps_stale << "; peers refused " << commands_.refused_peers() << "\n"
             << std::flush;
   if (!finished)
     fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + " (the trace up to there is " +
@@ -361,8 +379,8 @@ void ControlOptions::validate(const std::string& where) const {
   // and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "pks", "ps"), where);
   IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
-      .input_trace(precorrection, "--precorrection").output_trace(out, "--out")
-      .output(out + ".partial", "the recording of --out while it runs").check();
+      .input_trace(precorrection, "--precorrection").input(endpoints.keys, "a key of --keys").output_trace(out, "--out")
+      .recording(out + ".partial", "the recording of --out while it runs").check();
 }
 
 void run_control(const ControlOptions& o) {

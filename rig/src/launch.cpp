@@ -45,17 +45,22 @@ void append(std::vector<std::string>& to, const std::vector<std::string>& more) 
   to.insert(to.end(), more.begin(), more.end());
 }
 
-std::vector<std::string> security_args(const RigEndpoints& e) {
+// --keys to every role; --plain-tcp only to a role that binds a stream other hosts reach (`bound`,
+// "cpks"): to the others it would have no effect, which they refuse (open_tcp_problem).
+std::vector<std::string> security_args(const RigEndpoints& e, const std::string& bound) {
   std::vector<std::string> a;
   if (!e.keys.empty()) a = {"--keys", e.keys};
-  if (e.plain_tcp) a.push_back("--plain-tcp");
+  RigEndpoints plain = e;
+  plain.keys.clear();
+  plain.plain_tcp = false;
+  if (e.plain_tcp && open_tcp_problem(plain, bound)) a.push_back("--plain-tcp");  // one needs it
   return a;
 }
 
 std::vector<std::string> endpoint_args(const RigEndpoints& e) {
   std::vector<std::string> a = {"--camera-stream", e.camera, "--poses", e.poses, "--commands", e.commands,
                                 "--status", e.status};
-  append(a, security_args(e));
+  append(a, security_args(e, "cs"));  // the robot binds the camera and status streams
   return a;
 }
 
@@ -89,7 +94,7 @@ std::vector<std::string> vision_args(const RigRun& r, const RigEndpoints& e) {
                                 "--camera-stream", e.camera, "--poses", e.poses, "--status", e.status,
                                 "--robot-timeout", number(r.vision_robot_timeout), "--start-timeout",
                                 number(r.start_timeout)};
-  append(a, security_args(e));
+  append(a, security_args(e, "p"));  // vision binds the pose stream
   if (r.camera.model == "stereo") append(a, {"--centroid-noise-px", number(r.camera.centroid_noise_px)});
   if (!r.camera.rig.empty()) append(a, {"--camera-rig", r.camera.rig});
   if (!r.camera.markers.empty()) append(a, {"--camera-markers", r.camera.markers});
@@ -101,7 +106,7 @@ std::vector<std::string> control_args(const RigRun& r, const RigEndpoints& e) {
                                 r.reference, "--out", r.out, "--clock", r.clock,
                                 "--robot-timeout", number(r.robot_timeout), "--start-timeout", number(r.start_timeout),
                                 "--poses", e.poses, "--commands", e.commands, "--status", e.status};
-  append(a, security_args(e));
+  append(a, security_args(e, "k"));  // control binds the command stream
   a.push_back("--keep-partial-on-interrupt");  // an interrupted run's rows stay in TRACE.partial
   if (r.force) a.push_back("--force");
   append(a, payload_args(r));
@@ -139,10 +144,10 @@ void check_what_the_roles_check(const RigRun& r) {
       } catch (const Error& e) {
         fail("--keys", e.what());
       }
-  if (!r.precorrection.empty()) {
-    ExperimentSetup s = load_setup(r.robot, r.experiment, r.reference);
-    use_precorrection(s, r.precorrection);
-  }
+  ExperimentSetup s = load_setup(r.robot, r.experiment, r.reference);
+  if (r.stand_at)  // the robot's move to start (robot serve's check)
+    throw_if(move_to_start_problem(*r.stand_at, s, r.move_speed, RobotServeOptions{}.max_command_speed), "");
+  if (!r.precorrection.empty()) use_precorrection(s, r.precorrection);
 }
 
 }  // namespace
@@ -173,7 +178,8 @@ void run_rig(const RigRun& r) {
   r.validate();
   IoPlan(r.force).input(r.robot, "--robot").input(r.experiment, "--experiment").input(r.reference, "--reference")
       .input(r.truth, "--truth").input(r.camera.rig, "--camera-rig").input(r.camera.markers, "--camera-markers")
-      .input_trace(r.precorrection, "--precorrection").output_trace(r.out, "--out").output(r.out + ".partial", "the recording of --out while it runs").check();
+      .input_trace(r.precorrection, "--precorrection").input(r.endpoints.keys, "a key of --keys")
+      .output_trace(r.out, "--out").recording(r.out + ".partial", "the recording of --out while it runs").check();
   if (r.transport != "ipc" && r.transport != "tcp") fail("--endpoints", "expected ipc or tcp");
   check_what_the_roles_check(r);
   std::string dir;
@@ -195,6 +201,7 @@ void run_rig(const RigRun& r) {
   e.keys = r.endpoints.keys;
   e.plain_tcp = r.endpoints.plain_tcp;
   check_endpoints(e, "cpks", "cpks");  // each stream bound by one role, connected to by another
+  throw_if(open_tcp_problem(e, "cpks"), "");
   std::cout << "rig run: endpoints --camera-stream " << e.camera << " --poses " << e.poses << " --commands "
             << e.commands << " --status " << e.status << "\n"
             << std::flush;

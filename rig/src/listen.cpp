@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -23,8 +24,9 @@ struct Stream {
   std::int64_t first_ns = 0, last_ns = 0;  // exposures of the first and last sane pose
   int poses = 0, invalid = 0, sane = 0;
   bridge::FrameCounters frames;  // frame numbers and stamps checked (bridge/messages.hpp)
+  // NaN (JSON null, "n/a") when no pose had plausible stamps: nothing was measured, not 0 ms.
   double quantile(double q) {
-    if (latency_ms.empty()) return 0;
+    if (latency_ms.empty()) return std::numeric_limits<double>::quiet_NaN();
     std::vector<double> v = latency_ms;
     const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
@@ -44,6 +46,7 @@ nlohmann::json summary(Stream& s, bridge::Subscriber& sub) {
           {"repeated_frames", s.frames.repeated_frames},  // a frame number again (any pose) or out of order
           {"exposure_backwards", s.frames.exposure_backwards},
           {"stamps_ahead", s.frames.stamps_ahead},  // stamped after their receive time: no latency
+          {"stamps_stale", s.frames.stamps_stale},  // stamped over an hour before it (-2^63, 0): no latency
           {"sequence_gaps", c.gaps},     // messages lost between sender and listener
           {"duplicates", c.duplicates},
           {"malformed", sub.malformed()}};
@@ -83,7 +86,7 @@ void listen(const ListenOptions& o) {
       ++s.poses;
       s.invalid += !p.valid;
       if (s.frames.count(p, now)) {
-        s.latency_ms.push_back(static_cast<double>(now - p.header.publish_ns) * 1e-6);
+        s.latency_ms.push_back(*bridge::publish_to_receive_ms(p.header, now));  // plausible stamps: counted true
         s.first_ns = s.sane == 0 ? p.header.exposure_ns : s.first_ns;
         s.last_ns = p.header.exposure_ns;
         ++s.sane;
@@ -92,9 +95,10 @@ void listen(const ListenOptions& o) {
     if (!o.json && Clock::now() >= next_line) {
       next_line += std::chrono::seconds(1);
       const nlohmann::json j = summary(s, sub);
-      std::cout << std::fixed << std::setprecision(2) << "poses " << s.poses << "  rate " << s.rate_hz() << " Hz  latency p50 "
-                << j["latency_ms"]["p50"].get<double>() << " ms  p99 " << j["latency_ms"]["p99"].get<double>()
-                 << " ms  frame gaps " << s.frames.frame_gaps << "  repeated " << s.frames.repeated_frames << "  lost " << j["sequence_gaps"] << "  invalid " << s.invalid << "  malformed " << j["malformed"] << "\n"
+      std::cout << std::fixed << std::setprecision(2) << "poses " << s.poses << "  rate " << s.rate_hz() << " Hz  latency ";
+      if (s.latency_ms.empty()) std::cout << "n/a (no pose with plausible stamps)";
+      else std::cout << "p50 " << s.quantile(0.5) << " ms  p99 " << s.quantile(0.99) << " ms";
+      std::cout << "  frame gaps " << s.frames.frame_gaps << "  repeated " << s.frames.repeated_frames << "  lost " << j["sequence_gaps"] << "  invalid " << s.invalid << "  malformed " << j["malformed"] << "\n"
                 << std::flush;
     }
   }

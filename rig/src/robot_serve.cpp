@@ -113,7 +113,7 @@ class RobotServer {
   }
 
   // Why the robot must stop now (during the move to the start and the run): its safety monitor,
-  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own interruption), or the
+  // SIGINT/SIGTERM/SIGHUP (the operator, `rig run` passing on its own interruption, a closed session), or the
   // controller's end before the run's (it commands nothing more): a controlled stop each.
   std::optional<bridge::StopCause> stop_cause() const {
     if (monitor_.stop()) return *monitor_.stop();
@@ -365,47 +365,11 @@ void RobotServer::summary(const std::string& how) {
 
 }  // namespace
 
-std::optional<SettingProblem> RobotServeOptions::problem() const {
-  if (!(hold >= 0 && hold <= 3600)) return SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"};
-  if (!(move_speed > 0 && std::isfinite(move_speed)))
-    return SettingProblem{"--move-speed", "--move-speed: expected a positive speed (rad/s)"};
-  if (stand_at && !stand_at->allFinite())
-    return SettingProblem{"--stand-at", "--stand-at: expected six finite joint angles (rad)"};
-  return start_timeout_problem(start_timeout);
-}
-
-void RobotServeOptions::validate(const std::string& where) const {
-  throw_if(problem(), where);
-  // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
-  throw_if(endpoints_problem(endpoints, "cpks", "pk"), where);
-}
-
-std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file) {
-  const sim::RobotModel truth = sim::load_robot(truth_file, true).model;
-  const std::string where = " (limits.joint of " + truth_file + ", the virtual robot's truth)";
-  Vec6d chi = truth.home;
-  const sim::PoseCheck c = sim::check_encoders(truth, stand_at, chi);  // kinematics --theta's check
-  if (c.status == sim::PoseStatus::JointLimit) {
-    const int i = c.leg;
-    return SettingProblem{"--stand-at", "--stand-at: joint " + std::to_string(i + 1) + " at " +
-                                            exact_number(stand_at(i)) + " rad is outside the joint range +-" +
-                                            exact_number(truth.joint_limit) + " rad" +
-                                            (c.theta(i) != stand_at(i) ? " less its encoder_offset" : "") + where};
-  }
-  if (!chi.allFinite())
-    return SettingProblem{"--stand-at", "--stand-at: no pose of " + truth_file +
-                                            "'s kinematics near its home pose has these joint angles (forward "
-                                            "kinematics did not converge; `vcloe kinematics --theta` says more)"};
-  if (!c.ok())
-    return SettingProblem{"--stand-at", "--stand-at: the pose at these joint angles is not one to stand at on " +
-                                            truth_file + ": " + c.describe()};
-  return std::nullopt;
-}
-
 void serve_robot(const RobotServeOptions& o) {
   o.validate();
   if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed), "");
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
   o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
   catch_interrupts();

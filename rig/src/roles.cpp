@@ -3,11 +3,13 @@
 #include <cmath>
 #include <memory>
 
+#include "vcloe/bridge/safety.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/transport.hpp"
 #include "vcloe/servo/components.hpp"
 #include "vcloe/servo/corrected_robot.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::rig {
 
@@ -51,13 +53,19 @@ void RobotSchedule::forget_pending() {
   last_frame_ = -1;
 }
 
+std::string StartRamp::problem(const Vec6d& from, const Vec6d& start, double speed, double controller_period) {
+  if (!(speed > 0 && std::isfinite(speed))) return "expected a positive speed (rad/s), got " + exact_number(speed);
+  const double steps = (start - from).cwiseAbs().maxCoeff() / (speed * controller_period);
+  if (!(steps < 1e9))
+    return "the start is out of reach at " + exact_number(speed) + " rad/s (" + exact_number(steps) +
+           " controller periods; at most 1e9)";
+  return "";
+}
+
 StartRamp::StartRamp(const Vec6d& from, const Vec6d& start, double speed, double controller_period)
     : from_(from), start_(start) {
-  if (!(speed > 0 && std::isfinite(speed)))
-    fail("move to start", "expected a positive speed (rad/s), got " + exact_number(speed));
-  const double steps = (start - from).cwiseAbs().maxCoeff() / (speed * controller_period);
-  if (!(steps < 1e9)) fail("move to start", "the start is out of reach at " + exact_number(speed) + " rad/s");
-  ticks_ = static_cast<int>(std::ceil(steps));
+  if (const std::string why = problem(from, start, speed, controller_period); !why.empty()) fail("move to start", why);
+  ticks_ = static_cast<int>(std::ceil((start - from).cwiseAbs().maxCoeff() / (speed * controller_period)));
 }
 
 Vec6d StartRamp::next() {
@@ -76,8 +84,12 @@ bridge::PoseMessage VisionRole::on_truth(const bridge::PoseMessage& truth) {
   bridge::PoseMessage p;
   p.header.exposure_ns = truth.header.exposure_ns;
   p.frame = truth.frame;
-  p.valid = true;
-  p.pose = camera_(static_cast<int>(truth.frame), truth.pose);
+  // A camera-stream pose marked invalid (its fields may hold NaN, docs/protocol.md) stays invalid,
+  // as does a measurement that is not finite: never a valid pose holding NaN.
+  p.valid = truth.valid && truth.pose.allFinite();
+  if (p.valid) p.pose = camera_(static_cast<int>(truth.frame), truth.pose);
+  p.valid = p.valid && p.pose.allFinite();
+  if (!p.valid) p.pose.setZero();
   return p;
 }
 
@@ -88,8 +100,26 @@ bool ControlRole::acts_on(const bridge::PoseMessage& p) const {
   return p.frame > last_acted_ && p.frame < s_.reference.clock.updates();
 }
 
+std::string ControlRole::unreachable(const bridge::PoseMessage& p) const {
+  if (!p.valid) return "";
+  Vec6d theta;
+  if (!sim::inverse_kinematics<double>(s_.model, p.pose, theta)) return "it is out of the robot's reach";
+  if (last_valid_frame_ < 0) return "";
+  const double frames = static_cast<double>(p.frame - last_valid_frame_);
+  const double reach = kPoseJumpFactor * bridge::SafetyLimits{}.max_command_speed * frames *
+                       s_.experiment.timing.camera_period();
+  Eigen::Index joint = 0;
+  const double moved = (theta - last_valid_theta_).cwiseAbs().maxCoeff(&joint);
+  if (moved <= reach) return "";
+  return "joint " + std::to_string(joint + 1) + " would have moved " + exact_number(moved) + " rad since frame " +
+         std::to_string(last_valid_frame_) + ", more than the " + exact_number(reach) +
+         " rad its drive can (" + exact_number(kPoseJumpFactor) + " x the rate limit of " +
+         exact_number(bridge::SafetyLimits{}.max_command_speed) + " rad/s)";
+}
+
 std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMessage& p) {
   if (!acts_on(p)) return std::nullopt;
+  if (p.valid && sim::inverse_kinematics<double>(s_.model, p.pose, last_valid_theta_)) last_valid_frame_ = p.frame;
   const Vec6d U = p.valid ? outer_.on_frame(static_cast<int>(p.frame), p.pose) : outer_.command();
   bridge::CommandMessage c;
   c.header.exposure_ns = p.header.exposure_ns;
@@ -103,7 +133,7 @@ std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMes
 // The first pose of a frame stays; a repeat (any pose) is counted, never recorded over it.
 void ControlRole::record(const bridge::PoseMessage& p, std::int64_t receive_ns) {
   frames_.count(p, receive_ns);
-  const bool sane = p.header.publish_ns <= receive_ns && p.header.exposure_ns <= receive_ns;
+  const bool sane = bridge::check_stamps(p.header, receive_ns) == bridge::StampCheck::Plausible;
   if (p.frame >= s_.reference.clock.frames()) ++frames_past_run_;
   if (p.frame >= 0 && p.frame < s_.reference.clock.frames()) rows_.emplace(p.frame, Received{p, receive_ns, sane});
 }
@@ -124,7 +154,10 @@ Vec6d ControlRole::command_at(std::int64_t j) const {
 // stereo camera does) and is listed.
 std::size_t ControlRole::emit_rows(bool all) {
   const std::int64_t known = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
-  const std::int64_t start_ns = rows_.empty() ? 0 : rows_.begin()->second.pose.header.exposure_ns;
+  // Receive times from the first row's exposure, or its receive time when its stamps are not
+  // plausible (a hostile exposure of -2^63 would overflow the difference).
+  const Received* first = rows_.empty() ? nullptr : &rows_.begin()->second;
+  const std::int64_t start_ns = first == nullptr ? 0 : first->sane ? first->pose.header.exposure_ns : first->receive_ns;
   const std::size_t before = trace_.size();
   for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
     const auto it = rows_.find(j);
@@ -138,10 +171,23 @@ std::size_t ControlRole::emit_rows(bool all) {
     trace_.command.push_back(command_at(j));
     const bool got = it != rows_.end();
     receive_s_.push_back(got ? (it->second.receive_ns - start_ns) * 1e-9 : -1);
-    const bool measured = got && it->second.sane;  // a stamp ahead of the receive time measures nothing
-    latency_ms_.push_back(measured ? static_cast<double>(it->second.receive_ns - it->second.pose.header.publish_ns) * 1e-6 : -1);
+    // A stamp ahead of the receive time or stale measures nothing (bridge::publish_to_receive_ms).
+    const std::optional<double> latency = got ? bridge::publish_to_receive_ms(it->second.pose.header, it->second.receive_ns) : std::nullopt;
+    latency_ms_.push_back(latency.value_or(-1));
   }
   return trace_.size() - before;
+}
+
+std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,
+                              double seconds_since) {
+  const std::int64_t lo = std::max<std::int64_t>(last_running, 0);
+  const double ahead = std::ceil(std::max(seconds_since, 0.0) / clock.timing.controller_period()) +
+                       2.0 * clock.timing.ticks_per_frame() + clock.timing.latency_ticks();
+  const double hi = std::min(static_cast<double>(clock.total_ticks), static_cast<double>(lo) + ahead);
+  if (stop_tick >= lo && static_cast<double>(stop_tick) <= hi) return "";
+  return "the robot's stop tick " + std::to_string(stop_tick) + " is outside the ticks it can have reached (" +
+         std::to_string(lo) + " to " + std::to_string(static_cast<std::int64_t>(hi)) + ": its last running tick " +
+         std::to_string(last_running) + ", the run's " + std::to_string(clock.total_ticks) + " ticks)";
 }
 
 namespace {

@@ -1,7 +1,5 @@
 #include "vcloe/rig/setup.hpp"
 
-#include "vcloe/bridge/safety.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,14 +9,13 @@
 #include <iostream>
 #include <memory>
 
-#include "vcloe/control/precorrect.hpp"
-#include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
-#include "vcloe/servo/twin.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/virtual_camera.hpp"
+#include "vcloe/servo/twin.hpp"
 
 namespace vcloe::rig {
 
@@ -143,7 +140,7 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
     servo::GaussianPoseNoise camera(run.noise_sigma, run.seed);
     r = loop(camera);
   }
-  if (!r.ok) fail(closed_loop_of(s, "the virtual robot of " + truth_file), r.failure);
+  if (!r.ok) fail(closed_loop_of(s, "the virtual robot" + (truth_file.empty() ? std::string() : " of " + truth_file)), r.failure);
   PoseTrace t = to_trace(s, r);
   t.truth = r.true_pose;
   t.metadata = trace_metadata(s, "virtual");
@@ -199,7 +196,7 @@ oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& me
     if (std::abs(measured.time[j] - times[j]) > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "time " + exact_number(measured.time[j]) + " s does not match exposure " +
                                                    exact_number(times[j]) + " s of the experiment (other rates?)");
-    if (!measured.reference.empty() && (measured.reference[j] - s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
+    if (!measured.reference.empty() && pose_difference(measured.reference[j], s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
       fail(name + ":" + std::to_string(j + 2), "the reference columns (ref_*) at t = " + exact_number(times[j]) +
                                                    " s differ from " + s.reference_file +
                                                    ": the trace ran another reference (give the one it ran)");
@@ -348,70 +345,6 @@ void warn_if_not_following(const PoseTrace& t, const std::string& path) {
 void print_written(const std::string& path, const PoseTrace& t) {
   std::cout << "wrote " << path << " (" << t.size() << " poses, " << t.time.back() << " s) and " << sidecar_path(path)
             << "\n";
-}
-
-void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>& command, const std::string& what) {
-  bridge::SafetyLimits limits;
-  limits.joint_limit = s.model.joint_limit;
-  const double period = s.experiment.timing.controller_period();
-  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), period);
-  monitor.set_applied(s.reference.start_theta);
-  for (std::size_t k = 0; k < command.size(); ++k) {
-    monitor.on_command(command[k], static_cast<std::int64_t>(k));
-    monitor.limit(command[k]);
-    if (monitor.stop() || monitor.limited_ticks() > 0)
-      fail(what, "at t = " + exact_number(static_cast<double>(k) * period) + " s: " +
-                     (monitor.stop() ? monitor.stop()->detail
-                                     : "it moves faster than the joint rate limit of " +
-                                           exact_number(limits.max_command_speed) + " rad/s") +
-                     " (the robot's safety monitor would stop or hold it back; docs/protocol.md, Safety)");
-  }
-}
-
-std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file) {
-  const control::PrecorrectionFile f = control::read_precorrection(file);
-  control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
-  // The commands as the live robot applies them (bridge::SafetyMonitor): one rule for the rig and
-  // the in-process run, checked before any motion.
-  check_command_followable(s, f.command, file + ": its command cannot be followed");
-  std::error_code ec;
-  const bool readable = !f.model.none() && std::filesystem::is_regular_file(f.model.path, ec);
-  if (!readable || sha256_file_now(f.model.path) != f.model.sha256)
-    fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
-                   " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
-                   ": the robot it was made for cannot be checked");
-  const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
-  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model);
-      i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path)), robot))
-    fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
-                   " differs from " + s.robot_file + ")");
-  return control::correction_of(s.reference, s.experiment.outer, f.command);
-}
-
-}  // namespace vcloe::rig
-
-namespace vcloe::rig {
-
-void use_precorrection(ExperimentSetup& s, const std::string& file) {
-  if (file.empty()) return;
-  const std::string loop = control::read_precorrection(file).loop;
-  const servo::OuterGains& g = s.experiment.outer;
-  if (loop == control::kLoopDrives && !(g.kp.isZero(0) && g.ki.isZero(0) && g.kd.isZero(0)))
-    fail(file, "was learnt on the drives' loop alone (key 'loop' of " + sidecar_path(file) +
-                   ": \"drives\"): run it with the outer gains zero (experiment outer_pid kp, ki, kd: 0), not " +
-                   (s.experiment.source.empty() ? std::string("the default experiment's") : s.experiment.source + "'s"));
-  s.reference.command_correction = precorrection_for(s, file);
-  s.precorrection_file = file;
-}
-
-void use_recorded_precorrection(ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file) {
-  const std::optional<RecordedFile> rec = recorded_file(t, "precorrection", trace_file);  // gone: named
-  if (!rec) return;
-  if (sha256_file_now(rec->path) != rec->sha256)
-    fail(sidecar_path(trace_file), "records the pre-corrected command " + rec->path +
-                                       ", which has changed since the run (SHA-256 differs): the twin cannot be "
-                                       "driven with the command the robot got");
-  use_precorrection(s, rec->path);
 }
 
 }  // namespace vcloe::rig

@@ -103,7 +103,7 @@ class VisionServer {
     if (const auto* e = std::get_if<bridge::EndMessage>(&m)) robot_ended_ = robot_ended_ || e->role == bridge::Role::Robot;
   }
 
-  // SIGINT/SIGTERM (the operator, or `rig run` passing on its own) end the stream at once: the
+  // SIGINT/SIGTERM/SIGHUP (the operator, `rig run` passing on its own, a closed session) end the stream at once: the
   // robot, which got it too or hears the silence, comes to its controlled stop.
   void read_status() {
     if (const int sig = interrupting_signal()) {

@@ -54,11 +54,7 @@ static ExperimentConfig parse_document(const YamlDoc& doc) {
     cfg.timing.camera_hz = t->get_double("camera_hz", cfg.timing.camera_hz);
     cfg.timing.latency = t->get_double("latency", cfg.timing.latency);
     cfg.timing.substeps = t->get_int("substeps", cfg.timing.substeps);
-    try {
-      cfg.timing.validate(doc.file());
-    } catch (const Error& e) {
-      t->fail(std::string(e.what()).substr(doc.file().size() + 2));
-    }
+    root.fail_if(cfg.timing.problem());
   }
   if (auto o = root.find("outer_pid")) {
     o->reject_unknown_keys({"kp", "ki", "kd", "form"});

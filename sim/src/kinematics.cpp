@@ -143,9 +143,14 @@ bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi
 }
 
 PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi) {
-  if (!pose_at_encoders(model, encoders, chi)) chi.setConstant(std::numeric_limits<double>::quiet_NaN());
   PoseCheck c;
   c.theta = encoders - encoder_offsets(model);
+  // More than kFarTurns turns beyond the joint range (an encoder count or micro-radians typed as
+  // rad): no drive reads that, and FK is not looked for at all (NaN pose, the joint range told).
+  const double far = model.joint_limit + kFarTurns * 2 * M_PI;
+  bool beyond = false;
+  for (int i = 0; i < kLegs; ++i) beyond = beyond || !(std::abs(c.theta(i)) <= far);
+  if (beyond || !pose_at_encoders(model, encoders, chi)) chi.setConstant(std::numeric_limits<double>::quiet_NaN());
   for (int i = 0; i < kLegs; ++i)
     if (!(std::abs(c.theta(i)) <= model.joint_limit)) {
       c.status = PoseStatus::JointLimit;

@@ -325,12 +325,21 @@ std::string robot_to_yaml(const RobotModel& m, const LambdaVector<double>& lambd
   return o.str();
 }
 
-std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name) {
+std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name,
+                                const std::vector<std::string>& fitted_to) {
   const std::string text = robot_to_yaml(model, lambda);
+  const std::string draft = "the fitted model";
   try {
-    (void)parse_robot(text, name, /*require_consistent_inertia=*/true);
+    (void)parse_robot(text, draft, /*require_consistent_inertia=*/true);
   } catch (const Error& e) {
-    fail(name, std::string("not written: the model would not load (") + e.what() + ")");
+    std::string what = e.what();  // "the fitted model:44: key '…': …": the key and range, not a line of a draft
+    if (const auto key = what.find("key '"); what.rfind(draft, 0) == 0 && key != std::string::npos) what = what.substr(key);
+    if (fitted_to.empty()) fail(name, "not written: the model would not load (" + what + ")");
+    std::string others;
+    for (std::size_t k = 1; k < fitted_to.size(); ++k) others += (k == 1 ? " (with " : ", ") + fitted_to[k];
+    if (!others.empty()) others += ")";
+    fail(fitted_to.front(), "the parameters fitted to its poses" + others + " are none a robot can have (" + what + "); " + name +
+                    " not written: are these poses of this robot, in m and rad, their columns in order?");
   }
   return text;
 }

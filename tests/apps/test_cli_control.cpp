@@ -112,8 +112,11 @@ TEST(CliControl, LearnRepeatsTheReferenceAndSavesACommandThatRunConsumes) {
   EXPECT_EQ(j["best_trial"], 3);
   const CommandResult run = run_vcloe("run --reference " + ref + " --precorrection " + l + " --out " + (d / "m.csv").string());
   ASSERT_EQ(run.status, 0) << run.out;
-  const CommandResult text = run_vcloe("learn --reference " + ref + " --trials 1 --force --out " + l);
+  const CommandResult text = run_vcloe("learn --reference " + ref + " --trials 1 --friction --force --out " + l);
   EXPECT_NE(text.out.find("trial 1: position "), std::string::npos) << text.out;
+  // --friction: each joint's friction estimated from the trial, said in words (docs/control.md, "Friction learnt").
+  EXPECT_NE(text.out.find("friction after trial 1:\n    joint 1: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("    joint 6: "), std::string::npos) << text.out;
   // Learnt on the drives' loop alone: recorded, and run only with the outer gains zero.
   const CommandResult drives = run_vcloe("learn --reference " + ref + " --trials 2 --loop drives --lead 0.02 --force --out " + l);
   ASSERT_EQ(drives.status, 0) << drives.out;

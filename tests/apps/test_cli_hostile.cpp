@@ -149,6 +149,8 @@ TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
       {run + " --centroid-noise-px 5", "--centroid-noise-px: applies to --camera stereo only"},
       {"vision serve --source images:" + d.string() + " --seed 5", "--seed: does not apply to --source images:"},
       {"vision serve --rig x.yaml", "--rig: does not apply to --source virtual"},
+      {"vision serve --source images:" + d.string() + " --camera-stream ipc://" + (d / "c").string(),
+       "--camera-stream: does not apply to --source images:"},  // help "virtual camera: …" (it was ignored)
       {"truth random --seed 1 --out " + (d / "t.yaml").string() + " --tolerance 0.001", "--tolerance requires --unmodelled"},
       {rig + " --pose-timeout nan", "--pose-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s, got nan"},
       {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s"},
@@ -159,6 +161,8 @@ TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
       {kin + " --measure " + (d / "m.csv").string(), "--measure requires --truth"},  // its help: "with --truth: …"
       {kin + " --count 20", "--count: does not apply to --poses"},
       {kin + " --seed 3", "--seed: does not apply to --poses"},
+      {kin + " --camera-residual 0 0 0 0 0 0", "--camera-residual: does not apply to --poses"},  // was ignored
+      {kin + " --candidates 99", "--candidates: does not apply to --poses"},
   });
   EXPECT_FALSE(fs::exists(d / "x.csv"));
   EXPECT_FALSE(fs::exists(d / "r.csv"));

@@ -199,3 +199,43 @@ TEST(CliProvenance, NoiseFreeTracesThatRunRecordsAreIdentified) {
 }
 
 }  // namespace test_cli_provenance
+
+// Recorded inputs that do not belong together (probe 19's class F), through the one check
+// (core/provenance.hpp): identify's two experiments recorded on two virtual robots, or one on the
+// twin and one on a virtual robot, refused before any fitting naming both; compare of two
+// references said (and not of one).
+TEST(CliProvenance, RecordingsOfTwoRobotsAreNotOneIdentificationAndTwoReferencesAreSaid) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-provenance", "together");
+  const std::string ref = (d / "r.yaml").string(), ref2 = (d / "r2.yaml").string(), t5 = (d / "t5.yaml").string();
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 0.5 --out " + ref).status, 0);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 5 --duration 0.5 --out " + ref2).status, 0);
+  ASSERT_EQ(run_vcloe("truth random --seed 5 --out " + t5).status, 0);
+  const std::string payload = " --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref;
+  ASSERT_EQ(run_vcloe("run --reference " + ref + " --out " + (d / "plain.csv").string()).status, 0);
+  ASSERT_EQ(run_vcloe("run --truth " + t5 + payload + " --out " + (d / "loaded5.csv").string()).status, 0);
+  ASSERT_EQ(run_vcloe("simulate --reference " + ref + " --out " + (d / "twin.csv").string()).status, 0);
+  ASSERT_EQ(run_vcloe("run --reference " + ref2 + " --out " + (d / "other.csv").string()).status, 0);
+  const fs::path settings = d / "quick.yaml";
+  std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
+                             "stopping: {max_iterations: 1}\nhorizons: [1.0]\n";
+  auto identify_pair = [&](const std::string& measured, const std::string& loaded) {
+    return run_vcloe("identify --quiet --config " + settings.string() + " --measured " + (d / measured).string() +
+                     " --payload-trace " + (d / loaded).string() + " --out " + (d / "m.yaml").string());
+  };
+  CommandResult c = identify_pair("plain.csv", "loaded5.csv");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("loaded5.csv: does not belong with " + (d / "plain.csv").string() + " (--measured): "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("truth.yaml (SHA-256 "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(", " + (d / "loaded5.csv").string() + " on another, " + t5 + " (SHA-256 "), std::string::npos) << c.out;
+  EXPECT_FALSE(fs::exists(d / "m.yaml"));
+  c = identify_pair("twin.csv", "loaded5.csv");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("twin.csv was recorded on source \"twin\", "), std::string::npos) << c.out;
+  // compare: two references said, exit 0; one reference (a run and its twin): nothing said.
+  c = run_vcloe("compare " + (d / "plain.csv").string() + " " + (d / "other.csv").string());
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("vcloe: warning: " + (d / "plain.csv").string() + " ran the reference " + ref), std::string::npos) << c.out;
+  c = run_vcloe("compare " + (d / "plain.csv").string() + " " + (d / "twin.csv").string());
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_EQ(c.out.find("warning"), std::string::npos) << c.out;
+}

@@ -61,6 +61,12 @@ TEST(CliRefusal, RigRunRefusesWhatItsRolesWouldBeforeAnyStarts) {
   ASSERT_EQ(run_vcloe("rig keys --dir " + (d / "open").string()).status, 0);
   for (const char* role : {"robot", "vision", "control"}) fs::permissions(d / "open" / (std::string(role) + ".key"), fs::perms::others_read, fs::perm_options::add);
   const std::string ipc = "ipc://" + d.string() + "/";
+  for (const char* set : {"shared", "world"}) ASSERT_EQ(run_vcloe("rig keys --dir " + (d / set).string()).status, 0);
+  for (const char* role : {"vision", "control"})  // the robot's pair copied to every role
+    for (const char* ext : {".key", ".pub"})
+      fs::copy_file(d / "shared" / (std::string("robot") + ext), d / "shared" / (std::string(role) + ext),
+                    fs::copy_options::overwrite_existing);
+  fs::permissions(d / "world", fs::perms::all);
   expect_refused(
       {
           {rig + " --poses " + ipc + std::string(150, 'p'), "--poses: " + ipc + std::string(150, 'p') + ": a socket path of"},
@@ -72,6 +78,15 @@ TEST(CliRefusal, RigRunRefusesWhatItsRolesWouldBeforeAnyStarts) {
           {rig + " --keys " + (d / "open").string(), "--keys: " + (d / "open").string() + "/robot.key: others may read"},
           {"control --reference " + config + "reference.yaml --out " + (d / "c.csv").string() + " --poses tcp://0.0.0.0:47113",
            "--poses: host '0.0.0.0' of tcp://0.0.0.0:47113: every interface"},
+          // Probe 19's S, H2 and Q: the roles' keys-for-other-hosts rule, the move to start, an
+          // option with no effect, a key set others may write.
+          {rig + " --poses tcp://192.0.2.1:47120", "--poses: tcp://192.0.2.1:47120: a tcp endpoint other hosts can reach, without keys"},
+          {rig + " --endpoints tcp --status tcp://192.0.2.1:47121", "--status: tcp://192.0.2.1:47121: a tcp endpoint other hosts"},
+          {rig + " --plain-tcp", "--plain-tcp: no endpoint bound here is a tcp endpoint other hosts reach"},
+          {rig + " --endpoints tcp --plain-tcp", "--plain-tcp: no endpoint bound here"},
+          {rig + " --stand-at 0.1 0 0 0 0 0 --move-speed 1e-300", "--move-speed: from --stand-at to the start of"},
+          {rig + " --keys " + (d / "shared").string(), "--keys: " + (d / "shared").string() + "/robot.pub: holds the same public key as control.pub"},
+          {rig + " --keys " + (d / "world").string(), "--keys: " + (d / "world").string() + ": others may write this directory"},
       },
       5.0);
   EXPECT_FALSE(fs::exists(d / "o.csv.partial"));

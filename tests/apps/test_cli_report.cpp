@@ -5,6 +5,10 @@
 // the console is clean and the parameter table has 70 rows (one per parameter of Lambda). Bad inputs are refused naming the
 // file and key; an existing report is not overwritten without --force.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <tuple>
 
 #include <filesystem>
 #include <fstream>
@@ -181,6 +185,24 @@ TEST(CliReport, FilesChangedSinceTheFitOrAnotherModelsValidationAreRefusedBefore
   EXPECT_NE(c.out.find(model.string() + ": has changed since " + r.report_json.string() + " was written (its identified model"),
             std::string::npos)
       << c.out;
+  // Probe 19's R and D: the measured trace's hash in capitals is the same hash (the model's, edited,
+  // is the first refused); a recorded input that is no regular file is refused, not read for ever.
+  const nlohmann::json original = nlohmann::json::parse(cli_test::read_file(r.report_json));
+  ASSERT_EQ(::mkfifo((r.dir / "fifo").c_str(), 0600), 0);
+  for (const auto& [key, value, expected] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"sha256", "", model.string() + ": has changed since"},
+           {"path", "/dev/zero", "/dev/zero: is a device, pipe or socket, expected a regular file"},
+           {"path", (r.dir / "fifo").string(), (r.dir / "fifo").string() + ": is a device, pipe or socket"}}) {
+    nlohmann::json edited = original;
+    std::string& field = edited["inputs"]["measured"][key].get_ref<std::string&>();
+    if (value.empty())
+      for (char& ch : field) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    else
+      field = value;
+    const fs::path json = r.dir / "edited.report.json";
+    std::ofstream(json) << edited.dump(2);
+    cli_test::expect_refused({{"report --identification " + json.string() + " --out " + html.string(), expected}}, 5.0);
+  }
   std::ofstream(model) << model_text;  // as fitted again
   // The measured trace recorded again under its name.
   const fs::path plain = r.dir / "plain.csv";

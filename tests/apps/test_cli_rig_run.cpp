@@ -161,7 +161,9 @@ TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipelin
   zmq::context_t ctx;
   zmq::socket_t status = publisher(ctx, s.status);
   bridge::Subscriber poses(ctx, s.poses, bridge::Subscriber::Keep::All);
-  Process vision("vision serve --source images:" + (d / "img").string() + s.vision(), d / "vision.log");
+  // No --camera-stream: it is the virtual camera's (refused with images).
+  Process vision("vision serve --source images:" + (d / "img").string() + " --poses " + s.poses + " --status " + s.status,
+                 d / "vision.log");
   Stamper stamp;
   auto send_status = [&](bridge::RobotState state) {
     bridge::StatusMessage m;

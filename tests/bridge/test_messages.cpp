@@ -4,6 +4,8 @@
 // truncations, extensions, a corrupted header, out-of-range flags, non-finite values.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <unistd.h>
 
 #include <charconv>
@@ -343,6 +345,36 @@ TEST(FrameCounters, ExposuresGoingBackwardsAndStampsAheadOfTheReceiveTimeAreCoun
   EXPECT_EQ(c.stamps_ahead, 2u);
   EXPECT_TRUE(c.count(frame_at(6, 9000, 9100), 9200)) << "a stamp far ahead did not become the newest exposure";
   EXPECT_EQ(c.exposure_backwards, 2u);
+}
+
+// Stamps no clock of this host gives — -2^63, 0 or an hour old at a receive time hours into the
+// uptime, as another host's clock would — are stale: counted, their latency never formed (rig
+// listen printed "latency p50 -9223308990895.33 ms" for publish_ns -2^63; probe 19's class E).
+TEST(FrameCounters, StaleStampsAreCountedAndGiveNoLatencyWhateverTheirValue) {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min(), kMax = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t receive = 5LL * 3600 * 1000000000;  // 5 h after boot
+  FrameCounters c;
+  EXPECT_TRUE(c.count(frame_at(0, receive - 2000000, receive - 1000000), receive));
+  ASSERT_TRUE(publish_to_receive_ms(frame_at(0, receive - 2000000, receive - 1000000).header, receive));
+  EXPECT_DOUBLE_EQ(*publish_to_receive_ms(frame_at(0, receive - 2000000, receive - 1000000).header, receive), 1.0);
+  const std::pair<std::int64_t, std::int64_t> stale[] = {
+      {receive - 1000, kMin}, {kMin, receive - 1000}, {kMin, kMin}, {receive - 1000, 0}, {0, receive - 1000},
+      {receive - 1000, receive - kMaxStampAgeNs - 1}};
+  std::int64_t frame = 1;
+  for (const auto& [exposure, publish] : stale) {
+    const PoseMessage p = frame_at(frame++, exposure, publish);
+    EXPECT_EQ(check_stamps(p.header, receive), StampCheck::Stale) << exposure << " " << publish;
+    EXPECT_FALSE(publish_to_receive_ms(p.header, receive)) << exposure << " " << publish;
+    EXPECT_FALSE(c.count(p, receive)) << exposure << " " << publish;
+  }
+  EXPECT_EQ(c.stamps_stale, 6u);
+  EXPECT_EQ(c.stamps_ahead, 0u);
+  // Ahead stays ahead, at any receive time, the extremes included; an hour old exactly is plausible.
+  EXPECT_EQ(check_stamps(frame_at(9, kMin, kMax).header, receive), StampCheck::Ahead);
+  EXPECT_EQ(check_stamps(frame_at(9, kMin, kMin).header, kMin), StampCheck::Stale);
+  EXPECT_EQ(check_stamps(frame_at(9, kMax, kMax).header, kMax), StampCheck::Plausible);
+  EXPECT_EQ(check_stamps(frame_at(9, receive - kMaxStampAgeNs, receive).header, receive), StampCheck::Plausible);
+  EXPECT_TRUE(c.count(frame_at(frame, receive - 500, receive - 400), receive)) << "a stale stamp did not become the newest exposure";
 }
 
 // A frame of another schema version that checks (a peer speaking it) is told from noise: its

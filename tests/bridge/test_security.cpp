@@ -162,3 +162,36 @@ TEST(Keys, AnIpcSocketIsOpenToItsUserOnly) {
 }
 
 }  // namespace test_security
+
+namespace test_security {
+
+TEST(Keys, AKeySetOthersMayWriteOrOnePairSharedByRolesIsRefused) {
+  // Probe 19's Q: a keys directory or a .pub anyone may write lets anyone's key in; one pair
+  // copied to every role lets any role's holder be taken for another.
+  const fs::path d = key_dir("open");
+  write_rig_keys(d.string(), false);
+  ASSERT_NO_THROW(load_role_keys(d.string(), "robot"));
+  chmod(d.c_str(), 0777);
+  EXPECT_NE(thrown([&] { load_role_keys(d.string(), "robot"); }).find("others may write this directory"), std::string::npos);
+  chmod(d.c_str(), 0770);
+  EXPECT_NE(thrown([&] { load_role_keys(d.string(), "vision"); }).find("mode 770"), std::string::npos);
+  chmod(d.c_str(), 0700);
+  for (const char* pub : {"control.pub", "robot.pub", "listen.pub"}) {
+    chmod((d / pub).c_str(), 0666);
+    const std::string e = thrown([&] { load_role_keys(d.string(), "vision"); });
+    EXPECT_NE(e.find(std::string(pub) + ": others may write this public key (mode 666)"), std::string::npos) << e;
+    chmod((d / pub).c_str(), 0644);
+  }
+  ASSERT_NO_THROW(load_role_keys(d.string(), "vision"));
+  for (const char* role : {"vision", "listen"}) {  // robot's pair copied over another role's
+    fs::copy_file(d / "robot.key", d / (std::string(role) + ".key"), fs::copy_options::overwrite_existing);
+    fs::copy_file(d / "robot.pub", d / (std::string(role) + ".pub"), fs::copy_options::overwrite_existing);
+    const std::string e = thrown([&] { load_role_keys(d.string(), "control"); });
+    EXPECT_NE(e.find("holds the same public key as"), std::string::npos) << e;
+    EXPECT_NE(e.find("every role needs its own pair"), std::string::npos) << e;
+    write_rig_keys(d.string(), true);
+  }
+  fs::remove_all(d);
+}
+
+}  // namespace test_security

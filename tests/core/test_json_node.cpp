@@ -68,3 +68,14 @@ TEST(JsonNode, NumbersStringsAndFileRecords) {
             "f.json: the document: expected a number, got \"" + std::string(39, 'x') + "...");
   EXPECT_EQ(refusal(json::parse("[1, 2]"), [](const JsonNode& r) { r.fixed<3>(); }), "f.json: the document: expected an array of 3, got [1,2]");
 }
+
+// A recorded hash in capitals is the hash it spells: every reader of a recorded hash (sidecars,
+// reports, validations, calibrations, study tables) gets it in lower case, as vcloe computes
+// them, so the report's and identify's comparisons see the same file (probe 19's class R).
+TEST(JsonNode, ARecordedHashInCapitalsIsTheSameHash) {
+  const std::string lower = "1771d4b29762" + std::string(52, 'a'), upper = "1771D4B29762" + std::string(52, 'A');
+  EXPECT_EQ(JsonNode::root(json(upper), "f.json").sha256(), lower);
+  EXPECT_EQ(JsonNode::root(json(lower), "f.json").sha256(), lower);
+  const vcloe::FileRecord r = JsonNode::root(json{{"path", "/x/run.csv"}, {"sha256", upper}}, "f.json").file_record();
+  EXPECT_EQ(r, (vcloe::FileRecord{"/x/run.csv", lower}));
+}

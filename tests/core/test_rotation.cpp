@@ -4,6 +4,7 @@
 #include <random>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 
 using namespace vcloe;
 
@@ -39,4 +40,22 @@ TEST(Rotation, TwistRateMatchesDifferentiatedAngularVelocity) {
 TEST(Rotation, SkewIsTheCrossProduct) {
   const Vec3d a(1, -2, 3), b(0.5, 4, -1);
   EXPECT_LT((skew(a) * b - a.cross(b)).norm(), 1e-15);
+}
+
+// The one difference of angles (core/rotation_difference.hpp) is a - b bit for bit wherever no
+// angle differs by more than pi / 4 (and no turn lies between them): golden traces and identify's
+// results stay as they were.
+TEST(Rotation, TheOneDifferenceOfAnglesIsPlainSubtractionWithoutWraps) {
+  std::mt19937 rng(19);
+  std::uniform_real_distribution<double> u(-2.3, 2.3), small(-M_PI / 4, M_PI / 4);
+  for (int k = 0; k < 2000; ++k) {
+    const Vec3d a(u(rng), u(rng), u(rng)), b = a + Vec3d(small(rng), small(rng), small(rng));
+    const Vec3d d = euler_difference(a, b);
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(d(i), a(i) - b(i)) << k;
+  }
+  // The same rotations a whole turn away (each angle), and on the other branch: no difference.
+  const Vec3d e(0.3, -0.4, 2.9);
+  for (const Vec3d& same : {Vec3d(e + Vec3d(0, 0, 2 * M_PI)), Vec3d(e - Vec3d(2 * M_PI, 0, 0)),
+                            Vec3d(e + Vec3d(0, 4 * M_PI, -2 * M_PI)), Vec3d(e(0) - M_PI, M_PI - e(1), e(2) + M_PI)})
+    EXPECT_LT(euler_difference(e, same).norm(), 1e-12) << same.transpose();
 }

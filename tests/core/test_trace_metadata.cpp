@@ -37,8 +37,8 @@ TraceMetadata full() {
   m.endpoints = EndpointsRecord{"tcp://a:1", "tcp://a:2", "tcp://a:3"};
   m.stream = StreamRecord{10, 1, 2, 3, 4, {4}, {}, 0.5, 0.9, std::nan(""), {0.01, 0.02}, {0.5, -1}};
   m.stopped = StoppedRecord{"safety", 9, 0.09};
-  m.stream_checks = StreamChecksRecord{1, 2, 3};
-  m.csv_sha256 = std::string(64, 'F');
+  m.stream_checks = StreamChecksRecord{1, 2, 3, std::nullopt};
+  m.csv_sha256 = std::string(64, 'f');  // lower case, as every hash is read (InputsKept.AHashReadInCapitalsIsTheSameHash)
   m.other = {{"another_tool", {{"x", 1}}}};
   return m;
 }

@@ -44,9 +44,10 @@ TEST(Sha256, AFileIsHashedInChunksAsItsBytes) {
 TEST(Sha256, AnUnreadableFileIsAnErrorNamingIt) {
   const std::string missing = (dir() / "no-such-file.yaml").string();
   EXPECT_THROW(sha256_file(missing), vcloe::Error);
-  EXPECT_NE(error_of([&] { sha256_file(missing); }).find(missing + ": cannot read"), std::string::npos);
-  // A directory opens but cannot be read: an error, not the hash of nothing.
-  EXPECT_NE(error_of([] { sha256_file(dir().string()); }).find(dir().string() + ": cannot read"), std::string::npos);
+  EXPECT_NE(error_of([&] { sha256_file(missing); }).find(missing + ": file not found"), std::string::npos);
+  // A directory opens but cannot be read: an error, not the hash of nothing (the one input check).
+  EXPECT_NE(error_of([] { sha256_file(dir().string()); }).find(dir().string() + ": is a directory, expected a file"),
+            std::string::npos);
 }
 
 TEST(Trace, RecordedFilesAreCheckedAndFoundBesideTheTrace) {
@@ -202,4 +203,34 @@ TEST(Trace, SidecarFieldsAreCheckedForTypeAndRangeAndJsonKeysForRepeats) {
   const std::string e = refusal("{\"camera_hz\": 1e400}");
   EXPECT_EQ(e.find("[json.exception"), std::string::npos) << e;
   EXPECT_EQ(e.rfind("s.meta.json: not valid JSON: ", 0), 0u) << e;
+}
+
+// The rows against the sidecar's camera rate, in the one reader of a trace with a sidecar (every
+// command: filter and compare as identify; probe 19's class B): rows every 20 ms under camera_hz
+// 100, times in ms, a row off the grid, a row dropped — each refused naming the line; a trace
+// starting later on the grid, one whose sidecar records frames left out (measure), and one
+// without a sidecar are read.
+TEST(Trace, RowsAtAnotherRateThanTheSidecarsCameraAreRefusedAtTheirLine) {
+  const std::string path = (vcloe::test::trace::dir() / "rate.csv").string();
+  auto with_times = [&](const std::vector<double>& times, bool gaps_recorded = false, bool sidecar = true) {
+    PoseTrace t = vcloe::test::trace::sample_trace();
+    t.time = times;
+    t.metadata.camera_hz = 100.0;
+    if (gaps_recorded) t.metadata.missing_frames = std::vector<std::int64_t>{1};
+    write_trace(path, t, true);
+    if (!sidecar) std::filesystem::remove(sidecar_path(path));
+    return vcloe::test::error_of([&] { (void)read_trace(path); });
+  };
+  const std::string rate = " at the camera_hz 100 Hz of " + sidecar_path(path);
+  EXPECT_EQ(with_times({0, 0.02, 0.04, 0.06, 0.08}),
+            path + ":3: time 0.02 s is 2 camera periods after 0 s" + rate +
+                ", which records no frame left out: one row per exposure expected (rows at another rate, or rows dropped?)");
+  EXPECT_EQ(with_times({0, 10, 20, 30, 40}).rfind(path + ":3: time 10 s is 1000 camera periods after 0 s", 0), 0u);
+  EXPECT_EQ(with_times({0, 0.01, 0.0178, 0.03, 0.04}),
+            path + ":4: time 0.0178 s is not a whole number of camera periods" + rate +
+                " (frame 1.78): rows at another rate, or times in other units?");
+  EXPECT_EQ(with_times({0, 0.01, 0.02, 0.04, 0.05}).rfind(path + ":5: time 0.04 s is 2 camera periods after 0.02 s", 0), 0u);
+  EXPECT_EQ(with_times({1, 1.01, 1.02, 1.03, 1.04}), "");
+  EXPECT_EQ(with_times({0, 0.02, 0.03, 0.04, 0.05}, true), "");
+  EXPECT_EQ(with_times({0, 0.02, 0.04, 0.06, 0.08}, false, false), "");
 }

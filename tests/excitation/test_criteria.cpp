@@ -145,6 +145,14 @@ TEST(Optimizer, EveryRangeErrorOfTheExcitationFileNamesItsLineAndKey) {
       {"limits:\n  max_joint_velocity: -1\n", "x.yaml:3: key 'limits.max_joint_velocity': expected a positive limit"},
       {"f0: -1\n", "x.yaml:2: key 'f0': f0 must be a positive frequency"},
       {"duration: 0.05\n", "document root: option 'regressor_period': expected 11 to 10^4"},  // a default
+      // Probe 19's T: keys the file does not have (f0_min; evaluations for baseline_trajectories).
+      {"duration: 2\noptimize_f0: true\nf0_range: [0.5, 0.1]\n",
+       "x.yaml:4: key 'f0_range': expected [lowest, highest] Hz with 0 < lowest < highest, got [0.5, 0.1]"},
+      {"optimize_f0: true\nf0_range: [0, 0.2]\n", "x.yaml:3: key 'f0_range': expected [lowest, highest]"},
+      {"duration: 2\nbaseline_trajectories: 0\n", "x.yaml:3: key 'baseline_trajectories': expected 1 to 10^4"},
+      {"baseline_trajectories: 20000\n", "x.yaml:2: key 'baseline_trajectories': expected 1 to 10^4"},
+      {"evaluations:\n  global: 10\n  local: -1\n", "x.yaml:4: key 'evaluations.local': expected an evaluation budget"},
+      {"evaluations:\n  global: 20000000\n", "x.yaml:3: key 'evaluations.global': expected an evaluation budget"},
   };
   for (const auto& [yaml, expected] : cases)
     EXPECT_NE(refusal(yaml).find(expected), std::string::npos) << yaml << " -> " << refusal(yaml);

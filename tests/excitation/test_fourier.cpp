@@ -67,6 +67,10 @@ TEST(Fourier, BadFilesNameTheKey) {
   many.s.setZero(6, kMaxHarmonics + 1);
   many.c.setZero(6, kMaxHarmonics + 1);
   EXPECT_THROW(check_feasibility(default_robot(), many), vcloe::Error);
+  // Read from a file, the struct's own bounds are said at their line and key, as the reader's are
+  // ("trajectory: 201 harmonics: at most 200" named neither the file nor the key).
+  EXPECT_NE(error_of(trajectory_to_yaml(many)).find("t.yaml:6: key 'axes': 201 harmonics: at most 200"), std::string::npos)
+      << error_of(trajectory_to_yaml(many));
   FourierTrajectory day = random_feasible_trajectory(default_robot(), 5);
   day.duration = kMaxDuration;  // allowed, but not at the default 5 ms between limit checks
   try {

@@ -2,6 +2,8 @@
 // parameter against its truth, the bound max(5 %, 3 sigma), the sigma coverage over truths,
 // the floors and the required parameters.
 #include <gtest/gtest.h>
+#include <cmath>
+#include <functional>
 
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
@@ -20,7 +22,8 @@ ParameterEntry parameter(const std::string& name, double value, double sigma, bo
   p.sigma = sigma;
   p.rel_sigma = sigma / value;
   p.identified = identified;
-  p.interval95 = std::array<double, 2>{value - 1.96 * sigma, value + 1.96 * sigma};
+  // As identify writes it: the fit's log coordinates (value * exp(+-1.96 rel_sigma)).
+  p.interval95 = std::array<double, 2>{value * std::exp(-1.96 * p.rel_sigma), value * std::exp(1.96 * p.rel_sigma)};
   return p;
 }
 
@@ -114,7 +117,7 @@ TEST(StudyJson, ReadsBackWhatItWroteAndRefusesWhatItCouldNotHaveWritten) {
   auto refusal = [](const nlohmann::json& j) { return test::error_of([&] { report::study_from_json(j, "s.json"); }); };
   nlohmann::json j = written;
   j["truths"][1]["identified"] = 2;  // one parameter listed
-  EXPECT_EQ(refusal(j), "s.json: key 'truths[1].parameters': expected one entry per identified parameter, got [{\"error\":0.0125,\"interval95\":[20.054,20...");
+  EXPECT_EQ(refusal(j), "s.json: key 'truths[1].parameters': expected one entry per identified parameter, got [{\"error\":0.0125,\"interval95\":[20.054945...");
   j = written;
   j["truths"][0]["parameters"][0]["sigma"] = -0.1;
   EXPECT_EQ(refusal(j), "s.json: key 'truths[0].parameters[0].sigma': expected a non-negative number, got -0.1");
@@ -124,6 +127,54 @@ TEST(StudyJson, ReadsBackWhatItWroteAndRefusesWhatItCouldNotHaveWritten) {
   j = written;
   j.erase("summary");
   EXPECT_EQ(refusal(j), "s.json: key 'summary': missing (not written by `vcloe study`, or by an older vcloe? run it again)");
+}
+
+// study.json's fields checked against each other where it is read (study merge's shards, probe
+// 19's class K): an interval not around the value or not of its rel_sigma, a rel_sigma not of its
+// sigma, a name no parameter has or twice, a verdict the fit never writes, key_identified false
+// with every key parameter listed — each refused naming the key; what the writer wrote reads back.
+TEST(StudyJson, FieldsThatContradictEachOtherAreRefusedNamingTheKey) {
+  const auto t = truth_with({{"m_p", 20.0}, {"lp", 300.0}});
+  const report::TruthRow a = report::make_row(1, t, ident({parameter("m_p", 20.05, 0.1), parameter("lp", 301.5, 1.0)}), kFloor,
+                                              validation(1.0));
+  const nlohmann::json written = report::study_json({a}, report::summarise({a}));
+  ASSERT_NO_THROW(report::study_from_json(written, "s.json"));
+  auto refusal = [&](const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = written;
+    edit(j);
+    return test::error_of([&] { report::study_from_json(j, "s.json"); });
+  };
+  auto starts = [](const std::string& e, const std::string& head) { return e.rfind(head, 0) == 0 ? head : e; };
+  const std::string p0 = "s.json: key 'truths[0].parameters[0].";
+  std::string e = refusal([](nlohmann::json& j) { j["truths"][0]["parameters"][0]["interval95"] = {100, 200}; });
+  EXPECT_EQ(starts(e, p0 + "interval95': expected value * exp(-+1.96 rel_sigma)"), p0 + "interval95': expected value * exp(-+1.96 rel_sigma)");
+  e = refusal([](nlohmann::json& j) {  // the right width, shifted off the value
+    auto& i = j["truths"][0]["parameters"][0]["interval95"];
+    i = {i[0].get<double>() * 5, i[1].get<double>() * 5};
+  });
+  EXPECT_EQ(starts(e, p0 + "rel_sigma': expected sigma / value"), p0 + "rel_sigma': expected sigma / value");
+  e = refusal([](nlohmann::json& j) {  // interval and sigma moved together, away from the value
+    auto& p = j["truths"][0]["parameters"][0];
+    p["interval95"] = {p["interval95"][0].get<double>() * 5, p["interval95"][1].get<double>() * 5};
+    p["sigma"] = p["sigma"].get<double>() * 5;
+  });
+  EXPECT_EQ(starts(e, p0 + "value': expected the centre of interval95"), p0 + "value': expected the centre of interval95");
+  e = refusal([](nlohmann::json& j) { j["truths"][0]["parameters"][0]["name"] = "bogus"; });
+  EXPECT_EQ(starts(e, p0 + "name': expected the name of a model parameter"), p0 + "name': expected the name of a model parameter");
+  e = refusal([](nlohmann::json& j) { j["truths"][0]["parameters"][1] = j["truths"][0]["parameters"][0]; });
+  EXPECT_EQ(starts(e, "s.json: key 'truths[0].parameters[1].name': expected a parameter once"),
+            "s.json: key 'truths[0].parameters[1].name': expected a parameter once");
+  e = refusal([](nlohmann::json& j) { j["truths"][0]["verdict"] = "great"; });
+  EXPECT_EQ(starts(e, "s.json: key 'truths[0].verdict': expected one of the model-adequacy verdicts"),
+            "s.json: key 'truths[0].verdict': expected one of the model-adequacy verdicts");
+  e = refusal([](nlohmann::json& j) { j["truths"][0]["key_identified"] = true; });
+  EXPECT_EQ(starts(e, "s.json: key 'truths[0].key_identified': expected false"), "s.json: key 'truths[0].key_identified': expected false");
+  // A value moved to consistency after the fit keeps the fitted value's interval: read as written.
+  EXPECT_EQ(refusal([](nlohmann::json& j) {
+              j["truths"][0]["parameters"][0]["value"] = 20.3;
+              j["truths"][0]["parameters"][0]["moved_to_consistency"] = true;
+            }),
+            "");
 }
 
 // A truth whose chain stopped is a row that says why: counted, drawn and read back, never mixed

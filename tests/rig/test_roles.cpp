@@ -11,8 +11,10 @@
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/roles.hpp"
+#include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/transport.hpp"
 #include "vcloe/servo/timing.hpp"
+#include "vcloe/sim/kinematics.hpp"
 #include "vcloe/sim/robot.hpp"
 
 using namespace vcloe;
@@ -128,6 +130,32 @@ TEST(RigRoles, ControlHoldsItsCommandOnAnInvalidPoseAndTheTraceRepeatsTheLastVal
   EXPECT_EQ(control.missing(), std::vector<std::int64_t>{2});
 }
 
+// A pose the drives cannot have reached since the last valid one (a source that jumps, or turns to
+// other units) is told before anything answers it; an honest motion, or a large one spread over
+// the frames between, is not.
+TEST(RigRoles, ControlTellsAPoseNoDriveCouldHaveReachedSinceTheLastOne) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  rig::ControlRole control(s);
+  const Vec6d p0 = s.reference.start_pose;
+  ASSERT_EQ(control.unreachable(pose_of(0, p0)), "");
+  ASSERT_TRUE(control.on_pose(pose_of(0, p0)).has_value());
+  Vec6d near = p0, jump = p0, tilt = p0, gone = p0;
+  near(0) += 1e-3;   // 1 mm in a camera period: within the drives' reach
+  jump(0) += 50e-3;  // 50 mm in one period
+  tilt(3) += 0.3;    // 0.3 rad of roll in one period
+  gone(2) += 5.0;    // out of reach (metres read as ... anything)
+  EXPECT_EQ(control.unreachable(pose_of(1, near)), "");
+  EXPECT_NE(control.unreachable(pose_of(1, jump)).find("would have moved"), std::string::npos);
+  EXPECT_NE(control.unreachable(pose_of(1, tilt)).find("would have moved"), std::string::npos);
+  EXPECT_NE(control.unreachable(pose_of(1, gone)).find("out of the robot's reach"), std::string::npos);
+  EXPECT_EQ(control.unreachable(pose_of(1, jump, false)), "") << "an invalid pose holds U: nothing to judge";
+  EXPECT_EQ(control.unreachable(pose_of(40, jump)), "") << "50 mm over 40 frames is within reach";
+  ASSERT_TRUE(control.on_pose(pose_of(1, near)).has_value());
+  Vec6d back = near;
+  back(0) -= 2e-3;
+  EXPECT_EQ(control.unreachable(pose_of(2, back)), "") << "judged from the last valid pose acted on";
+}
+
 TEST(RigRoles, AMemoryStreamDeliversEachMessageOnceInOrder) {
   rig::MemoryStream stream;
   stream.publish(pose_of(4, Vec6d::Zero()));
@@ -187,4 +215,72 @@ TEST(RigRoles, ARobotStandingOffTheStartReachesItThroughTheRateLimitWithoutAStop
   }
   EXPECT_THROW(rig::StartRamp(stand, stand, 0.0, Tc), Error);
   EXPECT_EQ(rig::StartRamp(stand, stand, 1.0, Tc).ticks(), 0) << "standing at the start: nothing moves";
+}
+
+TEST(RigRoles, VisionPassesACameraPosesInvalidFlagOnAndNeverPublishesNaNAsValid) {
+  // Probe 19's J: a camera-stream pose marked invalid (NaN fields allowed then) was measured and
+  // published as valid. Invalid in, or not finite in or out: invalid out, its fields zero.
+  const Vec6d nan = Vec6d::Constant(std::nan(""));
+  Vec6d pose_out = Vec6d::Constant(0.01);
+  rig::VisionRole vision([&](int, const Vec6d& truth) { return truth.allFinite() ? pose_out : nan; });
+  const Vec6d good = Vec6d::Constant(0.02);
+  EXPECT_TRUE(vision.on_truth(pose_of(1, good)).valid);
+  for (const auto& [truth, why] : {std::pair{pose_of(2, good, false), "marked invalid"},
+                                   std::pair{pose_of(3, nan, false), "invalid, NaN"},
+                                   std::pair{pose_of(4, nan, true), "NaN marked valid"}}) {
+    const bridge::PoseMessage p = vision.on_truth(truth);
+    EXPECT_FALSE(p.valid) << why;
+    EXPECT_TRUE(p.pose.allFinite() && p.pose.isZero()) << why;
+    EXPECT_EQ(p.frame, truth.frame) << why;
+  }
+  pose_out = nan;  // a measurement that failed
+  EXPECT_FALSE(vision.on_truth(pose_of(5, good)).valid);
+}
+
+TEST(RigRoles, ARobotsStopTickIsCheckedAgainstTheRunsTicks) {
+  // Probe 19's E2: a stop tick of 2^62, 3 (after running ticks to 490) or 1500 (at once after 490)
+  // became the sidecar's stopped.time_s unchecked.
+  const rig::ExperimentSetup s = short_setup(2.0);
+  const servo::TickClock& clock = s.reference.clock;
+  const int tpf = clock.timing.ticks_per_frame();
+  const std::int64_t last = 49 * tpf;
+  EXPECT_EQ(rig::stop_tick_problem(clock, last, last, 0.001), "");
+  EXPECT_EQ(rig::stop_tick_problem(clock, last + tpf, last, 0.001), "");
+  EXPECT_EQ(rig::stop_tick_problem(clock, last + 200, last, 0.3), "") << "a realtime robot ticking on";
+  for (const std::int64_t bad : {std::int64_t{1} << 62, std::int64_t{3}, last - 1, last + 10 * tpf,
+                                 std::int64_t{clock.total_ticks} + 1, std::int64_t{-5}})
+    EXPECT_NE(rig::stop_tick_problem(clock, bad, last, 0.001).find("stop tick " + std::to_string(bad)),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(rig::stop_tick_problem(clock, clock.total_ticks + 1, last, 1e6), "") << "never past the run's end";
+}
+
+TEST(RigRoles, EveryStandAtTheCheckAcceptsTheVirtualRobotStandsAt) {
+  // Probe 19's E: --stand-at 0.99 0 0 0 0 0 passed rig::stand_at_problem (FK from the home pose)
+  // and the virtual robot then refused it without naming --stand-at (FK from the start pose).
+  const rig::ExperimentSetup s = short_setup(1.0);
+  const std::string truth_file = config("truth.yaml");
+  const sim::RobotFile truth = sim::load_robot(truth_file, true);
+  Vec6d far_roll = Vec6d::Zero();
+  far_roll << 0.6, -0.6, 0.6, -0.6, 0.6, -0.6;
+  // The start poses the robot looks from: the reference's, and the start pose of the probe's
+  // reference (`vcloe kinematics --reference` of it), from which FK to 0.99 rad on joint 1 failed.
+  Vec6d probes_start;
+  probes_start << 0.017864572926042883, -0.004981767443919784, 0.19942353323632, -0.010660687432943931,
+      -0.030586301358040253, -0.03474074357372973;
+  int accepted = 0;
+  for (const Vec6d& stand : {Vec6d(Vec6d::Unit(0) * 0.99), Vec6d(Vec6d::Unit(3) * 0.99), Vec6d(Vec6d::Constant(0.5)),
+                             far_roll})
+    for (const Vec6d& start_pose : {s.reference.start_pose, probes_start}) {
+      if (rig::stand_at_problem(stand, truth_file)) continue;  // refused up front, in one line: fine
+      ++accepted;
+      hw::VirtualRobotOptions opt = rig::virtual_robot_options(s, {}, {});
+      opt.start_command = stand;
+      Vec6d chi;
+      EXPECT_NO_THROW(chi = hw::standing_pose(truth.model, truth.lambda, start_pose, opt)) << stand.transpose();
+      Vec6d theta;
+      ASSERT_TRUE(sim::inverse_kinematics<double>(truth.model, chi, theta)) << stand.transpose();
+      EXPECT_LT((theta + sim::encoder_offsets(truth.model) - stand).cwiseAbs().maxCoeff(), 1e-3) << stand.transpose();
+    }
+  EXPECT_GE(accepted, 4) << "0.99 on joint 1 (the probe's case) passes the check";
 }

@@ -7,10 +7,12 @@
 #include "../sim/sim_fixtures.hpp"
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/servo/twin.hpp"
 
 #include <cstdio>
+#include <functional>
 
 using namespace vcloe;
 using namespace vcloe::servo;
@@ -293,4 +295,43 @@ TEST(Timing, AFuzzFoundKeyWithControlBytesIsAOneLineError) {
   const std::string e = test::error_of([&] { load_experiment(file); });
   EXPECT_EQ(e.rfind(file + ": is a binary file, not a YAML text file (byte 0x00 at offset 57 ", 0), 0u) << e;
   for (const char c : e) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << e;
+}
+
+// A pose source may report any Euler triple of a rotation (gamma in [0, 2 pi), alpha wrapping by
+// 2 pi mid-run, the other branch): the servo's error and rate are differences of rotations
+// (pose_difference), so the commands are those of the plain poses (probe 19's class A: control
+// ended at frame 0 on gamma + 2 pi).
+TEST(VisualServo, PosesOnAnotherBranchOfTheSameRotationsGiveTheSameCommands) {
+  const PreparedReference ref = prepared(LoopTiming{}, 0.3);
+  const std::size_t n = ref.updates.size();
+  auto pose = [&](std::size_t j) { return Vec6d(ref.reference_at_exposure[j] + Vec6d::Constant(2e-4 * std::sin(0.3 * j))); };
+  auto gamma_turn = [](Vec6d p, std::size_t) { return Vec6d(p + Vec6d(0, 0, 0, 0, 0, 2 * M_PI)); };
+  auto alpha_wraps_mid = [](Vec6d p, std::size_t j) { return j >= 10 ? Vec6d(p - Vec6d(0, 0, 0, 2 * M_PI, 0, 0)) : p; };
+  auto other_branch = [](Vec6d p, std::size_t j) {
+    if (j % 3 == 1) p.tail<3>() = Vec3d(p(3) + M_PI, M_PI - p(4), p(5) - M_PI);
+    return p;
+  };
+  const std::function<Vec6d(Vec6d, std::size_t)> cases[] = {gamma_turn, alpha_wraps_mid, other_branch};
+  for (int c = 0; c < 3; ++c) {
+    VisualServo<double> plain(ref, OuterGains{}), written(ref, OuterGains{});
+    for (std::size_t j = 0; j < n; ++j) {
+      const Vec6d u = plain.on_frame(static_cast<int>(j), pose(j));
+      const Vec6d v = written.on_frame(static_cast<int>(j), cases[c](pose(j), j));
+      ASSERT_LT((u - v).cwiseAbs().maxCoeff(), 1e-9) << "case " << c << ", frame " << j;
+    }
+  }
+}
+
+// With ceres::Jet the whole turns are taken from the real part: the derivative is that of a - b.
+TEST(VisualServo, TheDifferenceOfRotationsCarriesJetDerivatives) {
+  using Jet = ceres::Jet<double, 2>;
+  const Vec3<Jet> a(Jet(0.1, 0), Jet(0.2), Jet(3.0, 1)), b(Jet(0.1), Jet(0.2), Jet(-3.1));
+  const Vec3<Jet> d = euler_difference<Jet>(a, b);
+  EXPECT_NEAR(d(2).a, 6.1 - 2 * M_PI, 1e-12);  // the short way round, not 6.1
+  EXPECT_EQ(d(2).v(1), 1.0);
+  EXPECT_EQ(d(0).v(0), 1.0);
+  const Vec3<Jet> m(Jet(0.1), Jet(0.2), Jet(0.5 + 2 * M_PI)), s(Jet(0.1, 0), Jet(0.2), Jet(0.5, 1));
+  const Vec3<Jet> r = -euler_difference<Jet>(s, m);  // measured - model: d/d model = -1
+  EXPECT_NEAR(r(2).a, 0, 1e-12);
+  EXPECT_EQ(r(2).v(1), -1.0);
 }

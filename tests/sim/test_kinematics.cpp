@@ -3,6 +3,9 @@
 // of J along a trajectory, FK inverts IK, and the limit checks say what failed.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <limits>
+
 #include "sim_fixtures.hpp"
 #include "vcloe/sim/kinematics.hpp"
 
@@ -260,4 +263,32 @@ TEST(ForwardKinematics, NewtonRecoversThePoseFromJointAngles) {
     EXPECT_LT((r.chi - chi).cwiseAbs().maxCoeff(), 1e-10);
     EXPECT_LE(r.iterations, 10);
   }
+}
+
+TEST(Limits, AReadingTurnsBeyondTheRangeIsRefusedAtOnceWithoutForwardKinematics) {
+  // An encoder count or micro-radians typed as rad (probe 19's D): 1e10 rad took 1.6e9 steps of
+  // 2 pi per Newton iteration, 1e308 for ever. Refused at once as outside the joint range.
+  const auto& m = default_robot();
+  const Vec6d offsets = encoder_offsets(m);
+  const auto start = std::chrono::steady_clock::now();
+  for (const double reading : {1e10, -1e12, 1e308, -1e308, std::numeric_limits<double>::infinity(),
+                               std::numeric_limits<double>::quiet_NaN(), m.joint_limit + 2.5 * 2 * M_PI}) {
+    for (const int joint : {0, 4}) {
+      Vec6d encoders = offsets;
+      encoders(joint) = reading;
+      Vec6d chi = m.home;
+      const PoseCheck c = check_encoders(m, encoders, chi);
+      EXPECT_EQ(c.status, PoseStatus::JointLimit) << reading;
+      EXPECT_EQ(c.leg, joint) << reading;
+      EXPECT_FALSE(chi.allFinite()) << reading << ": no pose looked for";
+    }
+  }
+  // The angle wrap, FK's residual, in constant time and never a value out of (-pi, pi].
+  for (const double x : {1e8, -1e9, 7.0, -7.0, M_PI, -M_PI, 3 * M_PI + 1e-9, 0.0})
+    EXPECT_TRUE(detail::wrap_angle(x) <= M_PI && detail::wrap_angle(x) > -M_PI) << x;
+  EXPECT_NEAR(detail::wrap_angle(7.0), 7.0 - 2 * M_PI, 1e-15);
+  EXPECT_TRUE(std::isnan(detail::wrap_angle(1e308)));
+  EXPECT_FALSE(forward_kinematics(m, Vec6d::Constant(1e308), m.home).converged);
+  EXPECT_FALSE(forward_kinematics(m, Vec6d::Constant(1e10), m.home).converged);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
 }

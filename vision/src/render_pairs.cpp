@@ -151,7 +151,7 @@ Report render_pairs(const RenderPairsOptions& o, const PosePathLoader& load_refe
   plan.input(o.rig, "--rig").input(o.markers, "--markers").input(o.reference, "--reference");
   for (int k = 0; k < o.frames; ++k)
     plan.output(image_name(o.out, "left", k), "an image of --out").output(image_name(o.out, "right", k), "an image of --out");
-  plan.output_trace(trace_path, "the truth of --out").check();
+  plan.output_trace(trace_path, "the truth of --out").output_folder(o.out, "--out").check();
   PoseTrace trace;
   for (int k = 0; k < o.frames; ++k) {
     const double t = k / o.rate;

@@ -35,7 +35,7 @@ int run_vcloe_step(const std::string& title, const std::vector<std::string>& arg
   if (e.interrupted_by) {  // passed on to the step and waited for: nothing is left writing
     std::cout << std::flush;
     std::cerr << "vcloe: error: step '" << title << "': interrupted by "
-              << (e.interrupted_by == SIGINT ? "SIGINT" : e.interrupted_by == SIGTERM ? "SIGTERM" : "a signal")
+              << signal_name(e.interrupted_by)
               << ", passed on to the step, which has ended (" << e.describe() << "); nothing is left running\n"
               << std::flush;
     std::signal(e.interrupted_by, SIG_DFL);

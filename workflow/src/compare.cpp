@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/report/pose_plot.hpp"
 
@@ -20,6 +21,9 @@ void CompareOptions::validate() const {
 void compare(const CompareOptions& o) {
   o.validate();
   const PoseTrace a = read_trace(o.a), b = read_trace(o.b);
+  // Allowed (a reference edited and run again), but said: the difference includes the references'.
+  if (const auto m = provenance_mismatch(provenance_of(a, o.a), provenance_of(b, o.b), Together::OneReference))
+    std::cerr << "vcloe: warning: " << *m << ": the difference includes that of the two references\n";
   const TraceColumns wa = trace_columns_from_string(o.columns);
   const TraceColumns wb = o.columns_b.empty() ? wa : trace_columns_from_string(o.columns_b);
   const TraceDifference d = compare_traces(a, b, wa, wb, o.a, o.b);

@@ -12,11 +12,12 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
+#include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/oe_ident/config.hpp"
-#include "vcloe/servo/timing.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/report/html.hpp"
+#include "vcloe/servo/timing.hpp"
 #include "vcloe/workflow/report.hpp"
 
 namespace vcloe::workflow {
@@ -147,6 +148,11 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   if (!q.payload_trace.empty()) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
     const PoseTrace pt = read_noting_unbound(q.payload_trace);
+    // The two experiments of one identification are of one robot (their sidecars' truth, source).
+    if (const auto m = provenance_mismatch(provenance_of(measured, q.measured), provenance_of(pt, q.payload_trace),
+                                           Together::OneRobot))
+      fail(q.payload_trace, "does not belong with " + q.measured + " (--measured): " + *m +
+                                " (the two experiments of one identification)");
     const std::string pref = q.reference.empty() ? recorded_path(pt, "reference", q.payload_trace) : q.reference;
     out.payload_setup = rig::load_setup(q.robot, experiment, pref, rig::controller_of_run(q.robot, pt, q.payload_trace));
     rig::use_recorded_precorrection(*out.payload_setup, pt, q.payload_trace);
@@ -194,12 +200,15 @@ int identify(const IdentifyOptions& q) {
   const IdentifyOutcome o = run_identification(q);
   sim::RobotModel identified = o.setup.model;
   identified.name = o.setup.model.name + "-identified";
-  // Never a model the loader (or MuJoCo) would refuse: checked before anything is written.
+  // Never a model the loader (or MuJoCo) would refuse: checked before anything is written; a
+  // refusal names the traces fitted (data no robot of this kind makes), not the draft's lines.
+  std::vector<std::string> traces = {q.measured};
+  if (!q.payload_trace.empty()) traces.push_back(q.payload_trace);
   const bool stuck = o.result.convergence.verdict == oe_ident::Convergence::Stuck;
   const std::string model_text =
       "# identified by vcloe identify from " + q.measured + "\n" +
       (stuck ? "# STUCK FIT: not an estimate (see " + q.out + ".report.json, 'convergence')\n" : "") +
-      calibrated_plant_lines(q.robot) + sim::loadable_robot_yaml(identified, o.result.lambda, q.out);
+      calibrated_plant_lines(q.robot) + sim::loadable_robot_yaml(identified, o.result.lambda, q.out, traces);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
   // What was read (the hashes of the bytes parsed, core/input_ledger.hpp) and the model written,
   // for `vcloe report` and for the record (absolute paths and SHA-256).

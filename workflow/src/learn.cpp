@@ -9,6 +9,7 @@
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/workflow/control.hpp"
 
@@ -19,17 +20,79 @@ namespace {
 LearnTrial measure_trial(const PoseTrace& t, const Vec6d& sigma, int trial) {
   double p = 0, a = 0, tp = 0, ta = 0;
   for (std::size_t j = 0; j < t.size(); ++j) {
-    const Vec6d e = t.measured[j] - t.reference[j];
+    const Vec6d e = pose_difference(t.measured[j], t.reference[j]);
     p += e.head<3>().squaredNorm() / 3, a += e.tail<3>().squaredNorm() / 3;
     if (j < t.truth.size()) {
-      const Vec6d d = t.truth[j] - t.reference[j];
+      const Vec6d d = pose_difference(t.truth[j], t.reference[j]);
       tp += d.head<3>().squaredNorm() / 3, ta += d.tail<3>().squaredNorm() / 3;
     }
   }
   const double n = static_cast<double>(t.size());
-  LearnTrial r{trial, 1e3 * std::sqrt(p / n), 1e3 * std::sqrt(a / n), 0, 1e3 * std::sqrt(tp / n), 1e3 * std::sqrt(ta / n)};
+  LearnTrial r;
+  r.trial = trial, r.position_mm = 1e3 * std::sqrt(p / n), r.angle_mrad = 1e3 * std::sqrt(a / n);
+  r.true_position_mm = 1e3 * std::sqrt(tp / n), r.true_angle_mrad = 1e3 * std::sqrt(ta / n);
   r.over_noise = std::max(r.position_mm / (1e3 * sigma(0)), r.angle_mrad / (1e3 * sigma(3)));
   return r;
+}
+
+// The friction learnt trial by trial (LearningGains::friction; docs/control.md, "Friction
+// learnt"): the model's lambda with the last estimate, and the pre-correction it gives
+// (control::precorrect, the one of `vcloe precorrect`).
+class FrictionLearner {
+ public:
+  FrictionLearner(const sim::RobotFile& model, const rig::ExperimentSetup& s)
+      : model_(model), s_(s), lambda_(model.lambda), precorrection_(precorrect_with(lambda_)) {}
+
+  // After a trial run with `drives` (what the drives received per tick): the estimate, in words in
+  // `trial`, and the change of the pre-correction it makes.
+  std::vector<Vec6d> update(const PoseTrace& t, const std::vector<Vec6d>& drives, bool viscous, LearnTrial& trial) {
+    control::FrictionFitOptions o;
+    o.apply_viscous = viscous;
+    trial.friction_estimate = control::estimate_friction(model_.model, lambda_, s_.reference.clock, {t.measured, drives}, o);
+    trial.friction = control::describe(trial.friction_estimate, lambda_);
+    lambda_ = control::with_friction(lambda_, trial.friction_estimate);
+    std::vector<Vec6d> next = precorrect_with(lambda_);
+    std::vector<Vec6d> change(next.size());
+    for (std::size_t k = 0; k < next.size(); ++k) change[k] = next[k] - precorrection_[k];
+    precorrection_ = std::move(next);
+    return change;
+  }
+
+ private:
+  std::vector<Vec6d> precorrect_with(const sim::LambdaVector<double>& lambda) const {
+    return control::precorrect(model_.model, lambda, s_.reference.clock, control::motion_of(s_.trajectory)).command;
+  }
+  const sim::RobotFile& model_;
+  const rig::ExperimentSetup& s_;
+  sim::LambdaVector<double> lambda_;
+  std::vector<Vec6d> precorrection_;
+};
+
+// q_{j+1} with the friction learnt (docs/control.md, "Friction learnt"). After the first trial the
+// estimate replaces the start's friction: q_2 = q_1 + (the pre-correction's change), no learning
+// update (the trial's error is mostly the friction's, which the change removes; both would count
+// it twice). After later trials the learning law's update plus the change less the part of it the
+// update already takes up inside Q's band: q_{j+1} = learn(q_j) + (1 - gamma Q) change.
+std::vector<Vec6d> with_friction_change(const rig::ExperimentSetup& s, const std::vector<Vec6d>& command,
+                                        std::vector<Vec6d> learnt, const std::vector<Vec6d>& change,
+                                        const control::LearningGains& gains, int trial) {
+  if (trial == 1) {
+    learnt = command;
+  } else {
+    const std::vector<Vec6d> q = control::zero_phase_lowpass(change, gains, s.experiment.timing.controller_hz);
+    for (std::size_t k = 0; k < learnt.size(); ++k) learnt[k] -= gains.gain * q[k];
+  }
+  for (std::size_t k = 0; k < learnt.size(); ++k) learnt[k] += change[k];
+  return learnt;
+}
+
+// The friction estimated after a trial, per joint (the learn report's JSON).
+nlohmann::json friction_json(const control::FrictionEstimate& e) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const control::JointFriction& f : e)
+    out.push_back({{"coulomb", f.coulomb}, {"viscous", f.viscous}, {"estimated", f.estimated}, {"clamped", f.clamped},
+                   {"why", f.why}});
+  return out;
 }
 
 }  // namespace
@@ -49,12 +112,14 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
                                     const std::vector<Vec6d>& start, const control::LearningGains& gains, int trials,
                                     LearningLoop loop, const sim::RobotFile& model,
                                     const std::function<void(const LearnTrial&)>& progress,
-                                    const std::function<void(const PoseTrace&)>& observe) {
+                                    const std::function<void(const PoseTrace&)>& observe, const std::string& truth_file) {
   const rig::ExperimentSetup s = trial_setup(setup, loop);
   gains.validate(s.experiment.timing.controller_hz);
   const std::vector<Vec6d> ideal = control::ideal_commands(s.reference, s.experiment.outer);
   std::optional<control::DrivesModel> drives;
   if (gains.law == control::LearningLaw::inverse) drives = control::drives_model(model.model, model.lambda, s.reference);
+  std::optional<FrictionLearner> friction;
+  if (gains.friction) friction.emplace(model, s);
   LearnOutcome out;
   std::vector<Vec6d> command = start;
   std::vector<double> errors;
@@ -64,8 +129,12 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
     trial.reference.command_correction = control::correction_of(s.reference, s.experiment.outer, command);
     rig::VirtualRun r = run;
     r.seed = run.seed + static_cast<std::uint64_t>(j - 1);
-    const PoseTrace t = rig::virtual_trace(trial, truth, r, "");
+    const PoseTrace t = rig::virtual_trace(trial, truth, r, truth_file);
     out.trials.push_back(measure_trial(t, run.noise_sigma, j));
+    std::vector<Vec6d> change;
+    if (friction)  // after every trial, the last too: its estimate is reported
+      change = friction->update(t, control::drives_commands(s.reference, ideal, command, {t.measured, t.command}),
+                                gains.friction_viscous, out.trials.back());
     if (progress) progress(out.trials.back());
     if (observe) observe(t);
     errors.push_back(out.trials.back().over_noise);
@@ -74,8 +143,11 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
       out.stopped_improving = true;
       break;
     }
-    if (j < trials) command = control::learn_update(s.reference, ideal, command, {t.measured, t.command}, gains,
-                                                  drives ? &*drives : nullptr);
+    if (j < trials) {
+      std::vector<Vec6d> next = control::learn_update(s.reference, ideal, command, {t.measured, t.command}, gains,
+                                                      drives ? &*drives : nullptr);
+      command = friction ? with_friction_change(s, command, std::move(next), change, gains, j) : std::move(next);
+    }
   }
   return out;
 }
@@ -122,7 +194,8 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   // The inverse law's model: --model's, else the robot file's priors (also with --precorrection).
   const sim::RobotFile model = sim::load_robot(o.model.empty() ? o.robot : o.model);
   const LearnOutcome l =
-      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, model, progress);
+      learn_on_virtual_robot(s, sim::load_robot(o.truth, true), run, start, o.gains, o.trials, o.loop, model, progress,
+                             {}, o.truth);
   f.controller_hz = s.experiment.timing.controller_hz;
   f.command = l.command;
   f.loop = o.loop == LearningLoop::drives ? control::kLoopDrives : control::kLoopServo;
@@ -148,9 +221,11 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   Report r;
   r.text = t.str();
   nlohmann::json trials = nlohmann::json::array();
-  for (const LearnTrial& x : l.trials)
+  for (const LearnTrial& x : l.trials) {
     trials.push_back({{"trial", x.trial}, {"position_mm", x.position_mm}, {"angle_mrad", x.angle_mrad}, {"over_noise", x.over_noise},
                       {"true_position_mm", x.true_position_mm}, {"true_angle_mrad", x.true_angle_mrad}});
+    if (!x.friction.empty()) trials.back()["friction"] = friction_json(x.friction_estimate);
+  }
   r.json = {{"trials", trials}, {"best_trial", b.trial}, {"stopped_improving", l.stopped_improving}, {"out", o.out},
             {"loop", f.loop}};
   return r;

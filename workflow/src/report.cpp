@@ -9,6 +9,7 @@
 #include "vcloe/control/motion.hpp"
 #include "vcloe/control/predict.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
 #include "vcloe/report/html.hpp"
@@ -55,6 +56,24 @@ void check_validation_model(const report::ValidationResult& v, const std::string
           : std::filesystem::weakly_canonical(v.model, ec) != std::filesystem::weakly_canonical(files.model.path, ec))
     fail(validation_file, "is the validation of " + v.model + ", not of " + files.model.path +
                               " (the model of the identification report): give the validation of that model");
+}
+
+// What the report draws beside the identification was recorded on the robot its traces were: a
+// validation's truth (a virtual robot), a tracking trace's sidecar, against the measured trace's
+// (provenance_mismatch, the one check of recorded inputs that belong together).
+void check_same_robot(const Provenance& drawn, const std::string& what, const report::ReportInputs& files) {
+  if (files.measured.none()) return;
+  const Provenance measured = provenance_of(read_trace(files.measured.path), files.measured.path);
+  if (const auto m = provenance_mismatch(drawn, measured, Together::OneRobot))
+    fail(drawn.file, "is " + what + " on another robot than the identification's: " + *m +
+                         "; give one of the robot it was identified on");
+}
+
+void check_validation_robot(const report::ValidationResult& v, const std::string& validation_file,
+                            const report::ReportInputs& files) {
+  std::error_code ec;
+  if (v.truth.empty() || !std::filesystem::is_regular_file(v.truth, ec)) return;  // a truth gone: cannot tell
+  check_same_robot({validation_file, "virtual", file_record(v.truth), std::nullopt}, "a validation", files);
 }
 
 // The report's numbers against the files it records (their hashes compared before): its values
@@ -153,6 +172,7 @@ void write_report(const ReportOptions& o) {
   if (!o.validation.empty()) {
     in.validation = report::read_validation(o.validation);
     check_validation_model(*in.validation, o.validation, f);
+    check_validation_robot(*in.validation, o.validation, f);
   }
   for (const auto& [entry, what] : {std::pair{&f.robot, "robot file"}, {&f.measured, "measured trace"},
                                     {&f.reference, "reference"}, {&f.model, "identified model"}})
@@ -166,6 +186,7 @@ void write_report(const ReportOptions& o) {
   }
   for (const std::string& t : o.tracking) {  // labelled by what its sidecar says the robot was driven with
     PoseTrace trace = read_trace(t);
+    check_same_robot(provenance_of(trace, t), "a tracking trace", f);
     const auto& p = trace.metadata.precorrection;
     const std::string how = p ? "pre-corrected with " + std::filesystem::path(p->path).filename().string() : "visual servo alone";
     in.tracking.push_back({t, std::filesystem::path(t).stem().string() + ": " + how, std::move(trace)});

@@ -274,7 +274,11 @@ std::optional<SettingProblem> StudyMergeOptions::problem() const {
 void StudyMergeOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   for (const std::string& in : inputs) require_input_file(in + "/study.json");
-  if (std::filesystem::exists(out + "/study.json") && !force) fail(out + "/study.json", "exists; pass --force to replace it");
+  // The one input/output check: a shard's table is an input, never replaced even with --force.
+  create_output_directory(out);
+  IoPlan plan(force);
+  for (const std::string& in : inputs) plan.input(in + "/study.json", "the table of a study merged");
+  plan.output(out + "/study.md", "the joined table of --out").output(out + "/study.json", "the joined table of --out").check();
 }
 
 void study_merge(const StudyMergeOptions& o) {
@@ -284,7 +288,6 @@ void study_merge(const StudyMergeOptions& o) {
   std::vector<std::string> names;
   for (const std::string& in : o.inputs) names.push_back(in + "/study.json");
   const std::vector<TruthRow> rows = report::merge_rows(parts, names);
-  create_output_directory(o.out);
   write_tables(o.out, rows);
   std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << o.out << "/study.md and " << o.out
             << "/study.json (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";

@@ -60,7 +60,7 @@ enum class StopReason : std::uint16_t {
   MalformedCommand = 6,
   RobotFailure = 7,       // the drives or the engine failed (safety stop)
   Finished = 8,           // the reference ended
-  Interrupted = 9,        // SIGINT or SIGTERM: the operator, or `rig run` passing on its own
+  Interrupted = 9,        // SIGINT, SIGTERM or SIGHUP: the operator, or `rig run` passing on its own
   HandshakeRefused = 10,  // a peer runs other files or speaks another version (before the run)
 };
 
@@ -146,13 +146,25 @@ struct StreamCounters {
   void count(std::uint64_t sequence);
 };
 
+// A message's stamps (publish and exposure, steady clock of this host) judged at its receive
+// time: Plausible, Ahead (after the receive: impossible on one clock), or Stale (more than
+// kMaxStampAgeNs before it: another host's clock, an unset or hostile stamp such as -2^63 —
+// no message takes an hour to arrive). Compared without forming a difference that could overflow.
+enum class StampCheck { Plausible, Ahead, Stale };
+constexpr std::int64_t kMaxStampAgeNs = 3600LL * 1000000000LL;
+StampCheck check_stamps(const Header& h, std::int64_t receive_ns);
+// Publish -> receive (ms) of a message with plausible stamps, else nothing: the one place a
+// latency is formed from a peer's stamps (rig listen, control's trace and summary).
+std::optional<double> publish_to_receive_ms(const Header& h, std::int64_t receive_ns);
+
 // Receive-side sanity of one pose stream, by what the poses say (frame numbers, time stamps),
 // beside StreamCounters' sequence numbers: a pose whose frame number is not above the newest seen
 // (the same frame again, with any pose, or out of order), frames skipped between two new ones,
 // an exposure not after the previous new frame's, a publish or exposure stamp after the receive
-// time (one steady clock: impossible, so the latency is not measured). Counts never wrap.
+// time (one steady clock: impossible, so the latency is not measured), a stamp more than an hour
+// before it (stale: check_stamps). Counts never wrap.
 struct FrameCounters {
-  std::uint64_t frame_gaps = 0, repeated_frames = 0, exposure_backwards = 0, stamps_ahead = 0;
+  std::uint64_t frame_gaps = 0, repeated_frames = 0, exposure_backwards = 0, stamps_ahead = 0, stamps_stale = 0;
   std::optional<std::int64_t> newest_frame;
   std::optional<std::int64_t> newest_exposure_ns;
   // Counts pose p received at `receive_ns`; true when it is a new frame with sane stamps (its

@@ -45,7 +45,8 @@ struct RoleKeys {
 std::string write_rig_keys(const std::string& dir, bool force);
 // ROLE's pair (a role or the listener) from DIR/ROLE.key (refused if others can read it) and
 // every DIR/R.pub (the listener's if there); each line checked (a 40-character Z85 key), the
-// file and line named on any problem.
+// file and line named on any problem. Refused too: DIR or a .pub others may write (anyone could
+// put their key in), and one public key held by two roles (either could be taken for the other).
 RoleKeys load_role_keys(const std::string& dir, const std::string& role);
 
 // What a socket runs with: nothing (plain), or as a CURVE server (publisher: its secret key) or

@@ -16,7 +16,8 @@ struct ImagePair {
 };
 
 // A directory: files named left*/right* (any image extension), paired by the rest of the name
-// (left_07.png <-> right_07.png). A regular file: a list with one "LEFT RIGHT" pair per line
+// (left_07.png <-> right_07.png; names equal but for case, left_07.png and left_07.PNG, are
+// refused: one camera's frame twice). A regular file: a list with one "LEFT RIGHT" pair per line
 // (paths relative to the list's directory; '#' comments). Errors name what is unpaired. When
 // every left name carries a frame number the pairs are in frame order (left_10 after left_9),
 // otherwise in name (or list) order. A frame number above kMaxFrameNumber (leading zeros aside)

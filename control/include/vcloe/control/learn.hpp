@@ -47,6 +47,9 @@ struct LearningGains {
   int order = 2;           // Q's Butterworth order (run forward and backward)
   double lead = 0.02;      // s: the update taken this much later in the trial (phase lead, L = gamma z^d;
                            // docs/control.md: measured best of 0 and 20 ms)
+  bool friction = false;   // after each trial, each joint's friction estimated (friction_estimate.hpp) and the
+                           // pre-correction recomputed with it (docs/control.md, "Friction learnt")
+  bool friction_viscous = true;  // with friction: the fitted viscous level used too (else only Coulomb's)
   // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8], lead in
   // [0, kMaxLearningLead];
   // throws vcloe::Error naming the option.
@@ -66,6 +69,11 @@ std::vector<Vec6d> zero_phase_lowpass(const std::vector<Vec6d>& signal, const Le
 // The update's input before Q: f_j + J_theta e_j per tick (ideal: control::ideal_commands).
 std::vector<Vec6d> learning_signal(const servo::PreparedReference& reference, const std::vector<Vec6d>& ideal,
                                    const Trial& trial);
+
+// What the drives received at each tick of trial j under `command`: the command plus the outer
+// loop's effort f_j (zero on the drives' loop alone).
+std::vector<Vec6d> drives_commands(const servo::PreparedReference& reference, const std::vector<Vec6d>& ideal,
+                                   const std::vector<Vec6d>& command, const Trial& trial);
 
 // q_{j+1}: the command after trial j (one per tick of the reference). With `drives` (the model
 // law, L = gamma z^d Q P^-1): the joint error's part goes through the model's inverse of the

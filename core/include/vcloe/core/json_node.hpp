@@ -50,8 +50,8 @@ class JsonNode {
   bool boolean() const;
   std::string string() const;
   std::string one_of(const std::vector<std::string>& allowed) const;  // a string from the list
-  std::string sha256() const;                // 64 hexadecimal digits
-  FileRecord file_record() const;            // {"path": string, "sha256": string}, or null (none)
+  std::string sha256() const;                // 64 hexadecimal digits, returned in lower case
+  FileRecord file_record() const;            // {"path": string, "sha256": string}, or null (none); hash lower case
   void object() const;                       // refuses anything but an object
   std::size_t array_size() const;            // an array; its length
   std::size_t array_size(std::size_t n) const;  // an array of exactly n elements

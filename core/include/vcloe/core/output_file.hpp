@@ -43,7 +43,9 @@ void write_files_atomically(const std::vector<FileText>& files, bool force);
 
 // A file written as it grows, each write reaching the file at once (a live recording). Opening
 // removes an existing entry at the name (a file, or a symbolic link — the link, never its
-// target) when `force`, and creates the file anew (O_EXCL | O_NOFOLLOW). The file is held under
+// target) when `force`, and creates the file anew (O_EXCL | O_NOFOLLOW). An earlier recording
+// there (holds_a_recording: rows after its header, e.g. an interrupted run's TRACE.partial) is
+// the user's data: refused even with `force` (earlier_recording_kept says how to keep it). The file is held under
 // flock(2) while open, so another command sees it is live (being_recorded) and refuses it even
 // with --force, instead of advising --force and clobbering the recording.
 class StreamedFile {
@@ -87,7 +89,8 @@ class IoPlan {
  public:
   explicit IoPlan(bool force) : force_(force) {}
   // A file read (empty: ignored), with the companions any reader may open beside it (`.meta.json`,
-  // `.report.json`). `role` names it in messages ("--robot", "recorded in x.meta.json").
+  // `.report.json`). `role` names it in messages ("--robot", "recorded in x.meta.json"). A
+  // directory read (a --keys directory): every file in it, as input_folder.
   IoPlan& input(const std::string& path, const std::string& role = "");
   // A trace read: the CSV and its sidecar (`.meta.json`) — input() says it already.
   IoPlan& input_trace(const std::string& path, const std::string& role = "");
@@ -97,24 +100,36 @@ class IoPlan {
   IoPlan& output(const std::string& path, const std::string& role = "");
   // A trace written: the CSV and its sidecar.
   IoPlan& output_trace(const std::string& path, const std::string& role = "");
+  // A directory whose files are read as one folder (render's images): it may hold nothing but
+  // this plan's outputs, even with force (an earlier run's extra frames would be read with them).
+  IoPlan& output_folder(const std::string& dir, const std::string& role = "");
+  // A recording written as it grows (a StreamedFile: control's TRACE.partial): an output that,
+  // even with force, may not replace an earlier recording (holds_a_recording).
+  IoPlan& recording(const std::string& path, const std::string& role = "");
   // Each output: its name fits, its directory exists and takes a new file (one is created and
   // removed there: a read-only mount, a directory without write permission, no inode left are
   // said with the system's reason before any work), it is no directory, device or pipe, it
   // does not exist unless force; it is no input, no other output and no recording in progress
-  // (being_recorded), even with force. Throws
+  // (being_recorded) or earlier recording (holds_a_recording, for recording()), even with
+  // force. Throws
   // vcloe::Error naming both files of a collision.
   void check() const;
 
  private:
   struct Entry {
     std::string path, role;
+    bool recording = false;
   };
   bool force_;
-  std::vector<Entry> inputs_, outputs_;
+  std::vector<Entry> inputs_, outputs_, folders_;
 };
 
 // True if `path` is a StreamedFile another process holds open (a recording in progress).
 bool being_recorded(const std::string& path);
+// True if `path` is a regular file with anything after its first line (the header): rows an
+// earlier run recorded. earlier_recording_kept: the refusal's text (what to do with it).
+bool holds_a_recording(const std::string& path);
+std::string earlier_recording_kept(const std::string& path);
 
 // One output checked alone against `inputs` (an IoPlan of one output).
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});

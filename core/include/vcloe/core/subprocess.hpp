@@ -3,17 +3,25 @@
 // `vcloe` itself for the steps of `study` and `demo`): by argument vector, never through a
 // shell (no path or name is ever parsed as a command line), in this process's group, with a
 // parent-death signal (the child gets SIGTERM if vcloe dies, even by SIGKILL). While vcloe waits
-// for it, SIGINT and SIGTERM sent to vcloe are passed on to the child and the child is waited
+// for it, the stop signals sent to vcloe (kStopSignals) are passed on to the child and the child is waited
 // for (SIGTERM, then SIGKILL, after a grace period), so nothing is left writing. Several children
 // waited for together (`rig run`'s robot, vision and control) are a ChildGroup; run_child is a
 // group of one.
 #include <sys/types.h>
 
+#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace vcloe {
+
+// The signals that ask a vcloe process to stop, each handled alike (never their default action):
+// SIGINT (the operator), SIGTERM (a supervisor, `rig run` passing on its own), SIGHUP (the
+// terminal or ssh session of a process closed). Passed on to children while they are waited for;
+// in the rig's roles a controlled stop (rig/common.hpp, catch_interrupts).
+inline constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+std::string signal_name(int signal);  // "SIGINT", "SIGTERM", "SIGHUP", else "signal N"
 
 struct ChildIo {
   std::string cwd;          // the child's working directory (empty: this process's)
@@ -24,7 +32,8 @@ struct ChildIo {
 struct ChildExit {
   int exit_status = -1;     // the exit status, or -1 if killed by a signal
   int signal = 0;           // the signal that killed it, or 0
-  int interrupted_by = 0;   // SIGINT/SIGTERM this process received (and passed on) while waiting; 0 if none
+  double timed_out_after = 0;  // s: it had not ended within the time limit and was stopped; 0 if not
+  int interrupted_by = 0;   // a stop signal (kStopSignals) this process received and passed on while waiting; 0 if none
   bool ok() const { return exit_status == 0 && signal == 0; }
   std::string describe() const;  // "exit status 2", "killed by signal 15"
 };
@@ -36,9 +45,13 @@ std::string find_program(const std::string& name);
 // Runs argv (argv[0] a path, or a name searched in PATH) and waits for it as described above.
 // Throws vcloe::Error naming the program if it cannot be started (not found, an output file that
 // cannot be opened, a working directory that is missing).
-ChildExit run_child(const std::vector<std::string>& argv, const ChildIo& io = {}, double grace_s = 10.0);
+// A positive time_limit_s: a child still running that long after its start is stopped as after a
+// failure (SIGTERM, then SIGKILL grace_s later) and its ChildExit says so (a program that never
+// returns, e.g. a broken gnuplot, cannot keep vcloe waiting).
+ChildExit run_child(const std::vector<std::string>& argv, const ChildIo& io = {}, double grace_s = 10.0,
+                    double time_limit_s = 0);
 
-// Children started one by one and waited for together. While wait_all() waits, SIGINT and SIGTERM
+// Children started one by one and waited for together. While wait_all() waits, the stop signals
 // sent to this process are passed on to every child still running. Once one child has failed
 // (not ok()) or a signal came, the others get grace_s to end their own way, then SIGTERM, then
 // after as long SIGKILL: no child outlives wait_all(), nor the group (its destructor ends and
@@ -56,7 +69,7 @@ class ChildGroup {
   // Starts argv as run_child does; throws naming `name` (and the program) if it cannot start.
   void start(const std::string& name, const std::vector<std::string>& argv, const ChildIo& io = {});
   // Every child's end, in the order started.
-  std::vector<Ended> wait_all(double grace_s);
+  std::vector<Ended> wait_all(double grace_s, double time_limit_s = 0);  // time_limit_s as run_child's
 
  private:
   struct Child {

@@ -75,7 +75,8 @@ nlohmann::json file_entry(const std::string& path);
 
 // SHA-256 of a file's bytes, lower-case hex (recorded in sidecars to tie traces to configs):
 // of the bytes this command read and parsed when it did (core/input_ledger.hpp), else of the file
-// now; sha256_file_now always of the file now.
+// now; sha256_file_now always of the file now. Anything but a regular file (a FIFO, /dev/zero) is
+// refused before it is opened (require_input_file).
 std::string sha256_file(const std::string& path);
 std::string sha256_file_now(const std::string& path);
 std::string sha256(const std::string& bytes);

@@ -50,6 +50,7 @@ struct StreamChecksRecord {  // what the poses said, checked (`vcloe control`, b
   std::uint64_t repeated_frames = 0;     // a frame number not above the newest received
   std::uint64_t exposure_backwards = 0;  // an exposure not after the previous new frame's
   std::uint64_t stamps_ahead = 0;        // a publish or exposure stamp after the receive time
+  std::optional<std::uint64_t> stamps_stale;  // one over an hour before it (another clock, -2^63); absent before probe 19
 };
 struct StoppedRecord {  // a recording the robot ended early
   std::string reason;

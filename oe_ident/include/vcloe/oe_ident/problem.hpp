@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/settings.hpp"
 #include "vcloe/oe_ident/adequacy.hpp"
 #include "vcloe/oe_ident/convergence.hpp"
@@ -183,6 +184,12 @@ IdentificationResult identify(const sim::RobotModel& model, const sim::LambdaVec
 
 // Per-axis RMS of measured - twin(lambda) for one experiment: [x, y, z] mm, [a, b, g] mrad; the
 // twin's camera at the latency offset (s).
+// The output error of one frame: measured - twin, positions subtracted and angles as rotations
+// (the measured pose's Euler triple nearest the twin's: a trace whose gamma is the same rotation
+// + 2 pi fits as the original; d/d twin stays -1). Bit for bit measured - twin without wraps.
+// Every residual of identify (the fit's rows, rms_error) is formed here.
+inline Vec6d measured_minus_twin(const Vec6d& measured, const Vec6d& twin) { return -pose_difference(twin, measured); }
+
 std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                                 const servo::OuterGains& gains, const Experiment& experiment,
                                 const std::string& where = "", double latency_offset = 0);

@@ -21,6 +21,7 @@ namespace vcloe::report {
 struct ParameterCheck {
   std::string name;
   double truth = 0, value = 0, sigma = 0, rel_sigma = 0, low = 0, high = 0;
+  bool moved = false;  // moved to physical consistency after the fit: sigma and interval are of the fitted value
   // Relative; a truth of 0 (a symmetric platform's first moment) against the scale its rel_sigma
   // was judged by (sigma / rel_sigma: the value, or the 1 mm floor of a first moment).
   double error() const { return (value - truth) / (truth != 0 || rel_sigma <= 0 ? truth : sigma / rel_sigma); }

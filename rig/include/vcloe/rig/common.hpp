@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "vcloe/core/subprocess.hpp"
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/bridge/transport.hpp"
 #include "vcloe/core/settings.hpp"
@@ -54,6 +55,11 @@ std::string endpoint_problem(const std::string& endpoint, bool connected = false
 // as files, tcp by host and port).
 std::optional<SettingProblem> endpoints_problem(const RigEndpoints& endpoints, const std::string& which,
                                                 const std::string& connects);
+// The streams in `bound` ("cpks") as bound: one other hosts reach (tcp, not the loopback) needs
+// keys or --plain-tcp (bridge::Publisher's rule), and --plain-tcp needs such a stream (else it
+// has no effect). Part of endpoints_problem (the streams it does not connect to); `rig run`,
+// whose roles bind every stream, asks it for all four.
+std::optional<SettingProblem> open_tcp_problem(const RigEndpoints& endpoints, const std::string& bound);
 void check_endpoints(const RigEndpoints& endpoints, const std::string& which, const std::string& connects);
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);
@@ -90,11 +96,11 @@ struct TimeoutOptions {
 };
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
 
-// SIGINT and SIGTERM caught (installed by each rig process): interrupting_signal() is the
-// signal received, 0 if none; each process stops in its own controlled way when it is set.
+// The stop signals (SIGINT, SIGTERM, SIGHUP: core/subprocess.hpp, kStopSignals) caught
+// (installed by each rig process): interrupting_signal() is the signal received, 0 if none; each
+// process stops in its own controlled way when it is set (signal_name names it).
 void catch_interrupts();
 int interrupting_signal();
-std::string signal_name(int signal);  // "SIGINT", "SIGTERM", else "signal N"
 // "" or, when `stream` received a CRC-checked frame of another schema version (a half-upgraded
 // peer), "<peer> on <endpoint> speaks schema version N; this <role> speaks version 1".
 std::string version_problem(const bridge::Subscriber& stream, const std::string& peer, const std::string& endpoint,

@@ -65,6 +65,8 @@ class RobotSchedule {
 class StartRamp {
  public:
   StartRamp(const Vec6d& from, const Vec6d& start, double speed, double controller_period);
+  // What the constructor refuses ("" if nothing): robot serve's and rig run's --move-speed check.
+  static std::string problem(const Vec6d& from, const Vec6d& start, double speed, double controller_period);
   int ticks() const { return ticks_; }  // ceil(max_i |start_i - from_i| / (speed Tc)); 0 when there
   bool done() const { return k_ >= ticks_; }
   Vec6d next();  // the command of the next tick (the start itself at the last)
@@ -87,6 +89,10 @@ class VisionRole {
   std::function<Vec6d(int, const Vec6d&)> camera_;
 };
 
+// The drives follow a command whose applied motion is rate-limited (docs/protocol.md, Safety); with
+// their overshoot a joint may briefly move faster, never three times as fast.
+inline constexpr double kPoseJumpFactor = 3.0;
+
 // The control role: the controller (eq. 30 on each pose, an invalid pose holds U) and the
 // recorder (every pose, by frame), emitting the trace's rows in frame order once final.
 class ControlRole {
@@ -96,6 +102,12 @@ class ControlRole {
   // The command for pose p, or none when p is not a new frame reaching the controller.
   std::optional<bridge::CommandMessage> on_pose(const bridge::PoseMessage& p);
   bool acts_on(const bridge::PoseMessage& p) const;  // a new frame within the run
+  // Why pose p is none the robot can have reached since the last valid pose acted on ("" if it
+  // can): a joint would have moved faster than kPoseJumpFactor times the drives' rate limit
+  // (bridge::SafetyLimits::max_command_speed), or p is out of the robot's reach. A pose source
+  // that jumps (a glitch, another marker, another unit from some frame on) is told at its first
+  // frame, before any command answers it.
+  std::string unreachable(const bridge::PoseMessage& p) const;
   void record(const bridge::PoseMessage& p, std::int64_t receive_ns);
   // Appends the rows now final (all: every frame up to the last recorded); returns how many.
   std::size_t emit_rows(bool all);
@@ -113,7 +125,7 @@ class ControlRole {
   struct Received {
     bridge::PoseMessage pose;
     std::int64_t receive_ns = 0;
-    bool sane = true;  // stamps not after the receive time: its latency measures something
+    bool sane = true;  // plausible stamps (bridge::check_stamps): its latency measures something
   };
   bridge::FrameCounters frames_;  // repeated frames, exposures backwards, stamps ahead: counted
   std::uint64_t frames_past_run_ = 0;
@@ -122,6 +134,8 @@ class ControlRole {
   std::map<std::int64_t, Received> rows_;        // by frame, as recorded
   std::map<std::int64_t, Vec6d> commands_sent_;  // U after each frame's update
   std::int64_t last_acted_ = -1;
+  std::int64_t last_valid_frame_ = -1;  // the last valid pose acted on, and its joint angles
+  Vec6d last_valid_theta_ = Vec6d::Zero();
   PoseTrace trace_;
   Vec6d last_valid_;
   std::vector<std::int64_t> missing_, invalid_;
@@ -129,6 +143,14 @@ class ControlRole {
 
   Vec6d command_at(std::int64_t frame) const;
 };
+
+// The robot's stop tick (a peer's number) checked against the run's ticks before it becomes the
+// sidecar's stopped.time_s: not before its last running status's tick `last_running` (ticks never
+// go back; -1: none heard), not after the run's last tick, and not more ticks ahead of
+// `last_running` than the time since that status (`seconds_since`) plus two frames and the latency
+// allow. "" if it holds, else what is wrong.
+std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,
+                              double seconds_since);
 
 // The three roles stepped together in this process, lockstep, over memory streams: the
 // recorded trace (time, reference, measured, command) equals virtual_trace's to the last bit.

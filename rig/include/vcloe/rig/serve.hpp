@@ -41,6 +41,11 @@ struct RobotServeOptions {
 // within limits.joint (encoder offsets taken off), a pose of the truth's kinematics there
 // (forward kinematics from its home pose) away from the singularities (sim::check_pose).
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file);
+struct ExperimentSetup;  // rig/setup.hpp
+// The move from --stand-at to the reference's start at --move-speed (capped at max_command_speed)
+// as the robot's StartRamp would refuse it, before anything starts (robot serve, rig run).
+std::optional<SettingProblem> move_to_start_problem(const Vec6d& stand_at, const ExperimentSetup& setup,
+                                                   double move_speed, double max_command_speed);
 
 // Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
 // vcloe::Error saying when and why (after holding the joints for `hold` s).

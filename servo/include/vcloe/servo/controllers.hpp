@@ -7,6 +7,7 @@
 // drive's built-in controller: derivatives are backward differences of held commands and
 // encoder samples, as a real drive computes them. Templated on the scalar for ceres::Jet.
 // The components that run them at their rates: visual_servo.hpp, twin.hpp.
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/servo/reference.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -24,11 +25,17 @@ struct OuterPid {
     integral = e_int.cast<T>();
   }
 
-  // eq. (30): U = [IK(chi_d) +] J_theta [kp e + kd e_dot + ki int e], e = chi_d - chi_m.
-  Vec6<T> update(const OuterGains& g, const OuterReference& ref, const Vec6<T>& measured, double dt) {
-    const Vec6<T> e = ref.chi_d.cast<T>() - measured;
+  // eq. (30): U = [IK(chi_d) +] J_theta [kp e + kd e_dot + ki int e], e = chi_d - chi_m. A pose
+  // source may report any Euler triple of a rotation (gamma in [0, 2 pi), a wrap mid-run, the
+  // other branch): chi_m is read as the triple nearest chi_d (euler_nearest; the pose itself, bit
+  // for bit, when it is already), so the error and the rate are of rotations.
+  Vec6<T> update(const OuterGains& g, const OuterReference& ref, const Vec6<T>& measured_as_sent, double dt) {
+    const Vec6<T> chi_d = ref.chi_d.cast<T>();
+    Vec6<T> measured = measured_as_sent;
+    measured.template tail<3>() = euler_nearest<T>(Vec3<T>(measured_as_sent.template tail<3>()), Vec3<T>(chi_d.template tail<3>()));
+    const Vec6<T> e = chi_d - measured;
     Vec6<T> measured_rate = Vec6<T>::Zero();
-    if (has_previous) measured_rate = (measured - previous_measured) / T(dt);
+    if (has_previous) measured_rate = pose_difference<T>(measured, previous_measured) / T(dt);
     const Vec6<T> e_dot = ref.chi_dot_d.cast<T>() - measured_rate;
     integral += e * T(dt);
     previous_measured = measured;

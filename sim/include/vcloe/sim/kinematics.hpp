@@ -12,6 +12,8 @@
 // correspondence). Templated on the scalar so that ceres::Jet flows through.
 #include <array>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/sim/robot.hpp"
@@ -67,11 +69,27 @@ struct Kinematics {
 };
 
 namespace detail {
+// The value part of a scalar (a double, or a ceres::Jet's real part).
+template <typename T>
+double value_of(const T& x) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return static_cast<double>(x);
+  } else {
+    return x.a;
+  }
+}
+
+// x in (-pi, pi], in constant time: the whole turns taken off at once, never in 2 pi steps one
+// by one (a reading of 1e10 rad would take 1.6e9 of them, 1e308 for ever). Beyond 1e9 rad the
+// turns are no longer counted exactly by a double's angle: NaN, which no comparison accepts.
 template <typename T>
 T wrap_angle(T x) {
   const double pi = 3.14159265358979323846;
-  while (x > T(pi)) x -= T(2 * pi);
-  while (x <= T(-pi)) x += T(2 * pi);
+  const double v = value_of(x);
+  if (!(std::abs(v) <= 1e9)) return T(std::numeric_limits<double>::quiet_NaN());
+  if (v > pi || v <= -pi) x -= T(2 * pi * std::round(v / (2 * pi)));
+  if (value_of(x) > pi) x -= T(2 * pi);  // rounding at the edge: once at most
+  if (value_of(x) <= -pi) x += T(2 * pi);
   return x;
 }
 }  // namespace detail
@@ -259,6 +277,9 @@ bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi
 // --stand-at): `chi` set by pose_at_encoders (all NaN if FK does not converge), then the joint
 // range on the angles AS READ less the offsets — FK is periodic, so 0.1 + 2 pi rad finds the pose
 // of 0.1 rad, yet a drive at 6.38 rad is outside +-limits.joint — then check_pose's margins.
+// Angles more than kFarTurns turns beyond +-limits.joint are refused at once (JointLimit, chi NaN):
+// no FK is tried on them.
+inline constexpr double kFarTurns = 2.0;
 PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi);
 
 }  // namespace vcloe::sim

@@ -89,9 +89,12 @@ RobotFile parse_robot(const std::string& yaml_text, const std::string& name,
 // Writes a robot file that load_robot reads back to the same model and values.
 std::string robot_to_yaml(const RobotModel& model, const LambdaVector<double>& lambda);
 // robot_to_yaml for a model an engine must load (identified models): read back with
-// require_consistent_inertia first; a model it would refuse is an error naming `name`
-// ("<name>: not written: the model would not load (…)").
-std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name);
+// require_consistent_inertia first. A model it would refuse was fitted to data no robot of this
+// kind makes: the error names the data (`fitted_to`: the traces, the first one first), what no
+// robot has (the loader's key and range, without a line of a file never written) and `name`
+// ("run.csv: the parameters fitted to its poses are none a robot can have (…); m.yaml not written").
+std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<double>& lambda, const std::string& name,
+                                const std::vector<std::string>& fitted_to);
 
 // The head line of a calibrated robot file naming the robot file it was calibrated from (written
 // by `vcloe calibrate kinematics`), and that file read back from a robot file's text (none if it

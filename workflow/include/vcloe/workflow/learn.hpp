@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/control/friction_estimate.hpp"
 #include "vcloe/control/learn.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/report.hpp"
@@ -22,6 +23,10 @@ struct LearnTrial {
   double position_mm = 0, angle_mrad = 0;  // RMS of measured - reference, per axis over the three
   double over_noise = 0;              // the larger of the two over the camera's sigma
   double true_position_mm = 0, true_angle_mrad = 0;  // the same of the true pose (the virtual robot's own)
+  // With LearningGains::friction: each joint's friction estimated from this trial (the next
+  // trial's pre-correction is computed with it), in words (control::describe); empty otherwise.
+  std::string friction;
+  control::FrictionEstimate friction_estimate{};
 };
 
 struct LearnOutcome {
@@ -41,15 +46,18 @@ enum class LearningLoop { servo, drives };
 rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop loop);
 
 // Trials on the virtual robot from `start` (one command per tick); `model` is the model of the
-// inverse law (gains.law == inverse: its drives' loop, control::drives_model; unused otherwise). Trial j runs with camera noise
+// inverse law (gains.law == inverse: its drives' loop, control::drives_model) and of the friction
+// learnt (gains.friction: its Xi and gains, its friction the start). Trial j runs with camera noise
 // seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial,
-// `observe` each trial's trace (the measurements: bench/study_control's error bands).
+// `observe` each trial's trace (the measurements: bench/study_control's error bands);
+// `truth_file` names the truth in messages ("the virtual robot of tt.yaml").
 LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth,
                                     const rig::VirtualRun& run, const std::vector<Vec6d>& start,
                                     const control::LearningGains& gains, int trials, LearningLoop loop,
                                     const sim::RobotFile& model,
                                     const std::function<void(const LearnTrial&)>& progress = {},
-                                    const std::function<void(const PoseTrace&)>& observe = {});
+                                    const std::function<void(const PoseTrace&)>& observe = {},
+                                    const std::string& truth_file = "");
 
 struct LearnOptions {
   std::string robot, truth, experiment, reference, out;

@@ -1,0 +1,73 @@
+// The pre-corrected command of a run (docs/control.md): read, checked against the run's reference,
+// the robot's safety monitor and the model it was made with, and put on the setup.
+#include <filesystem>
+
+#include "vcloe/bridge/safety.hpp"
+#include "vcloe/control/precorrect.hpp"
+#include "vcloe/control/precorrection_file.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/rig/setup.hpp"
+
+namespace vcloe::rig {
+
+void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>& command, const std::string& what) {
+  bridge::SafetyLimits limits;
+  limits.joint_limit = s.model.joint_limit;
+  const double period = s.experiment.timing.controller_period();
+  bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), period);
+  monitor.set_applied(s.reference.start_theta);
+  for (std::size_t k = 0; k < command.size(); ++k) {
+    monitor.on_command(command[k], static_cast<std::int64_t>(k));
+    monitor.limit(command[k]);
+    if (monitor.stop() || monitor.limited_ticks() > 0)
+      fail(what, "at t = " + exact_number(static_cast<double>(k) * period) + " s: " +
+                     (monitor.stop() ? monitor.stop()->detail
+                                     : "it moves faster than the joint rate limit of " +
+                                           exact_number(limits.max_command_speed) + " rad/s") +
+                     " (the robot's safety monitor would stop or hold it back; docs/protocol.md, Safety)");
+  }
+}
+
+std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file) {
+  const control::PrecorrectionFile f = control::read_precorrection(file);
+  control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
+  // The commands as the live robot applies them (bridge::SafetyMonitor): one rule for the rig and
+  // the in-process run, checked before any motion.
+  check_command_followable(s, f.command, file + ": its command cannot be followed");
+  std::error_code ec;
+  const bool readable = !f.model.none() && std::filesystem::is_regular_file(f.model.path, ec);
+  if (!readable || sha256_file_now(f.model.path) != f.model.sha256)
+    fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
+                   " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
+                   ": the robot it was made for cannot be checked");
+  const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
+  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model);
+      i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path)), robot))
+    fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
+                   " differs from " + s.robot_file + ")");
+  return control::correction_of(s.reference, s.experiment.outer, f.command);
+}
+
+void use_precorrection(ExperimentSetup& s, const std::string& file) {
+  if (file.empty()) return;
+  const std::string loop = control::read_precorrection(file).loop;
+  const servo::OuterGains& g = s.experiment.outer;
+  if (loop == control::kLoopDrives && !(g.kp.isZero(0) && g.ki.isZero(0) && g.kd.isZero(0)))
+    fail(file, "was learnt on the drives' loop alone (key 'loop' of " + sidecar_path(file) +
+                   ": \"drives\"): run it with the outer gains zero (experiment outer_pid kp, ki, kd: 0), not " +
+                   (s.experiment.source.empty() ? std::string("the default experiment's") : s.experiment.source + "'s"));
+  s.reference.command_correction = precorrection_for(s, file);
+  s.precorrection_file = file;
+}
+
+void use_recorded_precorrection(ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file) {
+  const std::optional<RecordedFile> rec = recorded_file(t, "precorrection", trace_file);  // gone: named
+  if (!rec) return;
+  if (sha256_file_now(rec->path) != rec->sha256)
+    fail(sidecar_path(trace_file), "records the pre-corrected command " + rec->path +
+                                       ", which has changed since the run (SHA-256 differs): the twin cannot be "
+                                       "driven with the command the robot got");
+  use_precorrection(s, rec->path);
+}
+
+}  // namespace vcloe::rig

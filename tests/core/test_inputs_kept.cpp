@@ -1,0 +1,117 @@
+// Probe 19's data-loss and hashing classes at their one place: every file a command reads is an
+// input of its IoPlan (the files of a directory read, a study's tables), an earlier recording is
+// never discarded by --force, an output folder holds nothing but the outputs, a hash is compared
+// in one case and a recorded input that is no regular file is refused before it is opened.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../test_support.hpp"
+#include "vcloe/core/json_node.hpp"
+#include "vcloe/core/output_file.hpp"
+#include "vcloe/core/trace.hpp"
+
+namespace test_inputs_kept {
+
+using vcloe::IoPlan;
+using vcloe::test::error_of;
+namespace fs = std::filesystem;
+
+fs::path kept_dir(const std::string& name) { return vcloe::test::fresh_directory("vcloe-inputs-kept", name); }
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+// rig run / control --keys k --out k/robot.pub --force replaced a key with the trace: a directory
+// given as an input is every file in it, under any spelling of its files' names.
+TEST(InputsKept, EveryFileOfADirectoryReadIsAnInputEvenWithForce) {
+  const fs::path d = kept_dir("keys");
+  fs::create_directories(d / "k");
+  for (const char* f : {"robot.pub", "robot.key", "listen.key", "control.pub"}) write_text(d / "k" / f, "key");
+  fs::create_symlink(d / "k" / "listen.key", d / "link.key");
+  const std::string keys = (d / "k").string();
+  auto refusal = [&](const fs::path& out) {
+    return error_of([&] { IoPlan(true).input(keys, "a key of --keys").output(out.string(), "--out").check(); });
+  };
+  for (const fs::path& out : {d / "k" / "robot.pub", d / "k" / "listen.key", d / "k" / "." / "control.pub", d / "link.key"})
+    EXPECT_NE(refusal(out).find("is also an input of this command"), std::string::npos) << out;
+  EXPECT_NE(refusal(d / "k" / "robot.pub").find("a key of --keys " + keys), std::string::npos) << refusal(d / "k" / "robot.pub");
+  EXPECT_EQ(refusal(d / "k" / "new.csv"), "");  // a new name in the directory is no input
+  EXPECT_EQ(refusal(d / "o.csv"), "");
+}
+
+// `control --out o.csv --force` removed an interrupted run's o.csv.partial before recording
+// anything: a recording that holds rows is the user's, refused with or without --force, at the
+// check and at the open; a header alone (nothing recorded) or nothing there may be replaced.
+TEST(InputsKept, AnEarlierRecordingIsNeverDiscardedByForce) {
+  const fs::path d = kept_dir("partial");
+  const std::string partial = (d / "o.csv.partial").string();
+  for (const char* rows : {"time,x\n1,2\n", "time,x\nold recording", "a\n\n"}) {
+    write_text(partial, rows);
+    for (const bool force : {true, false}) {
+      const std::string e = error_of([&] { IoPlan(force).recording(partial, "the recording").check(); });
+      EXPECT_NE(e.find(partial + ": holds an earlier recording"), std::string::npos) << e;
+      EXPECT_NE(e.find("mv " + partial), std::string::npos) << e;
+    }
+    vcloe::StreamedFile f;
+    EXPECT_NE(error_of([&] { f.open(partial, true); }).find("holds an earlier recording"), std::string::npos);
+    EXPECT_EQ(vcloe::test::file_text(partial), rows);  // untouched
+  }
+  for (const char* nothing : {"", "time,x\n", "time,x"}) {
+    write_text(partial, nothing);
+    EXPECT_EQ(error_of([&] { IoPlan(true).recording(partial).check(); }), "");
+    vcloe::StreamedFile f;
+    EXPECT_EQ(error_of([&] { f.open(partial, true); }), "");
+  }
+  EXPECT_EQ(error_of([&] { IoPlan(true).output(partial).check(); }), "");  // an ordinary output: --force replaces it
+}
+
+// render --force with fewer frames left the earlier render's frames beside the new ones.
+TEST(InputsKept, AnOutputFolderHoldsNothingButTheOutputs) {
+  const fs::path d = kept_dir("folder");
+  fs::create_directories(d / "img");
+  for (const char* f : {"left_0000.png", "right_0000.png", "left_0001.png", "right_0001.png"}) write_text(d / "img" / f, "p");
+  auto plan = [&](int frames, bool force) {
+    IoPlan p(force);
+    for (int k = 0; k < frames; ++k)
+      for (const char* side : {"left", "right"})
+        p.output((d / "img" / (std::string(side) + "_000" + std::to_string(k) + ".png")).string(), "an image");
+    return error_of([&] { p.output_folder((d / "img").string(), "--out").check(); });
+  };
+  const std::string e = plan(1, true);
+  EXPECT_NE(e.find((d / "img").string() + ": holds 2 file(s) this command does not write (left_0001.png, right_0001.png)"),
+            std::string::npos) << e;
+  EXPECT_NE(plan(1, false).find("holds 2 file(s)"), std::string::npos);  // said before "exists; pass --force"
+  EXPECT_EQ(plan(2, true), "");
+  EXPECT_EQ(plan(3, true), "");  // more frames than before: every old one replaced
+  write_text(d / "img" / "notes.txt", "n");
+  EXPECT_NE(plan(2, true).find("holds 1 file(s) this command does not write (notes.txt)"), std::string::npos);
+}
+
+// The report compared a SHA-256 written in capitals as another file's: every hash read is in
+// lower case, as sha256_file's.
+TEST(InputsKept, AHashReadInCapitalsIsTheSameHash) {
+  const fs::path d = kept_dir("hash");
+  write_text(d / "f.txt", "x");
+  const std::string lower = vcloe::sha256_file_now((d / "f.txt").string());
+  std::string upper = lower;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const nlohmann::json j = {{"h", upper}, {"f", {{"path", "f.txt"}, {"sha256", upper}}}};
+  const vcloe::JsonNode root = vcloe::JsonNode::root(j, "r.json");
+  EXPECT_EQ(root["h"].sha256(), lower);
+  EXPECT_EQ(root["f"].file_record().sha256, lower);
+}
+
+// A recorded input that is a FIFO or a device was read for its hash for ever.
+TEST(InputsKept, AFileHashedMustBeARegularFileBeforeItIsOpened) {
+  const fs::path d = kept_dir("fifo");
+  ASSERT_EQ(::mkfifo((d / "pipe").c_str(), 0600), 0);
+  for (const std::string& p : {(d / "pipe").string(), std::string("/dev/zero"), std::string("/dev/null")}) {
+    EXPECT_NE(error_of([&] { (void)vcloe::sha256_file_now(p); }).find(p + ": is a device, pipe or socket"), std::string::npos) << p;
+    EXPECT_NE(error_of([&] { (void)vcloe::sha256_file(p); }).find("is a device, pipe or socket"), std::string::npos) << p;
+  }
+  EXPECT_NE(error_of([&] { (void)vcloe::sha256_file_now(d.string()); }).find("is a directory"), std::string::npos);
+}
+
+}  // namespace test_inputs_kept
