@@ -120,3 +120,22 @@ TEST(ReportTracking, ARunOfAnotherRobotOrDrivenOtherwiseThanItsOptionSaysIsRefus
 }
 
 }  // namespace test_report_tracking
+
+namespace test_report_tracking {
+
+TEST(ReportTracking, APredictionEditedSinceItWasWrittenOrWithoutItsSidecarIsRefused) {
+  const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "prediction");
+  workflow::TrackingFiles files;
+  files.prediction = write_prediction(d, kReference);
+  std::string csv = test::file_text(files.prediction);
+  csv.replace(csv.find("\n0.01,") + 1, 4, "0.02");  // a row's time edited by hand
+  std::ofstream(files.prediction, std::ios::binary) << csv;
+  EXPECT_EQ(test::error_of([&] { workflow::read_tracking_inputs(files); }),
+            files.prediction + ": does not belong to its sidecar " + files.prediction +
+                ".meta.json (the sidecar records the SHA-256 of another CSV)");
+  std::filesystem::remove(sidecar_path(files.prediction));  // `vcloe predict` before it wrote one
+  EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(files); }).find(files.prediction + ".meta.json"),
+            std::string::npos);
+}
+
+}  // namespace test_report_tracking
