@@ -11,7 +11,8 @@ void add_demo_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "demo",
       "The whole method on the virtual rig with the default configs: optimise an excitation trajectory, run it\n"
-      "on the virtual robot (and again with the known payload), identify, validate on fresh trajectories.\n"
+      "on the virtual robot (and again with the known payload), identify, validate on fresh trajectories,\n"
+      "run it again pre-corrected with the identified model, predict its loads, write the report.\n"
       "Every file goes to --dir; every step is printed as the command that does it.");
   cmd->add_option("--dir", o->dir, "output directory (created; must not exist unless --force)")->capture_default_str();
   cmd->add_option("--n", o->n, "validation trajectories")->capture_default_str();

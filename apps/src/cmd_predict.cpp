@@ -24,7 +24,7 @@ void add_predict_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--reference", o->reference, "trajectory file (docs/trajectory-file.md)")->required();
   cmd->add_option("--period", o->period, "s between samples (0: the camera period)")->capture_default_str();
-  add_out_option(cmd, o->out, "CSV of the prediction (docs/control.md)");
+  add_out_option(cmd, o->out, "CSV of the prediction and its sidecar <out>.meta.json (docs/control.md; vcloe report --prediction)");
   add_json_flag(cmd, o->json);
   add_force_flag(cmd, o->force);
   cmd->callback([o] { std::cout << workflow::predict_to_file(*o).print(o->json); });

@@ -91,27 +91,29 @@ void plot_correlation(const std::vector<std::string>& names, const std::vector<s
   job.run(g.str(), "900,850");
 }
 
-void plot_torques(const TorqueSeries& t, const std::string& png) {
+void plot_torques(const TorqueSeries& t, const std::string& png, const std::string& title, const std::string& label) {
   if (t.time.empty()) fail(png, "no torques to plot");
+  const bool priors = !t.priors.empty();
   const GnuplotJob job(png);
   const std::string data = "torque.dat";
   {
-    std::ostringstream d;  // t, then per drive: identified, sigma, priors
+    std::ostringstream d;  // t, then per drive: the model's, sigma, priors (0 without)
     for (std::size_t n = 0; n < t.time.size(); ++n) {
       d << t.time[n];
-      for (int i = 0; i < 6; ++i) d << ' ' << t.identified[n](i) << ' ' << t.sigma[n](i) << ' ' << t.priors[n](i);
+      for (int i = 0; i < 6; ++i) d << ' ' << t.identified[n](i) << ' ' << t.sigma[n](i) << ' ' << (priors ? t.priors[n](i) : 0.0);
       d << '\n';
     }
     job.write_data(data, d.str());
   }
   std::ostringstream g;
-  g << "set multiplot layout 2,3 title 'Drive torques predicted along the excitation trajectory'\nset xlabel 't (s)'\n";
+  g << "set multiplot layout 2,3 title " << gnuplot_quote(title) << "\nset xlabel 't (s)'\n";
   for (int i = 0; i < 6; ++i) {
-    const int c = 2 + 3 * i;  // identified; sigma c + 1; priors c + 2
+    const int c = 2 + 3 * i;  // the model's; sigma c + 1; priors c + 2
     g << "set ylabel 'tau" << i + 1 << " (N m)'\nplot " << job.data(data) << " using 1:($" << c << "-$" << c + 1 << "):($" << c
       << "+$" << c + 1 << ") with filledcurves fc rgb '#cfe3f7' title '+-sigma', " << job.data(data) << " using 1:" << c
-      << " with lines lw 1.5 lc rgb '#2166ac' title 'identified', " << job.data(data) << " using 1:" << c + 2
-      << " with lines dt 2 lw 1 lc rgb '#b2182b' title 'priors'\n";
+      << " with lines lw 1.5 lc rgb '#2166ac' title " << gnuplot_quote(label);
+    if (priors) g << ", " << job.data(data) << " using 1:" << c + 2 << " with lines dt 2 lw 1 lc rgb '#b2182b' title 'priors'";
+    g << "\n";
   }
   g << "unset multiplot";
   job.run(g.str());

@@ -24,9 +24,10 @@ void plot_residual_histogram(const ResidualSeries& r, const std::string& png);
 // The correlation matrix as a heat map (-1 blue, 0 white, +1 red), names on both axes.
 void plot_correlation(const std::vector<std::string>& names, const std::vector<std::vector<double>>& matrix,
                       const std::string& png);
-// Six panels, one per drive (N*m): the identified model's torque with its +-sigma band, the
-// priors' dashed.
-void plot_torques(const TorqueSeries& t, const std::string& png);
+// Six panels, one per drive (N*m): the model's torque (`label`) with its +-sigma band, the
+// priors' dashed when given.
+void plot_torques(const TorqueSeries& t, const std::string& png, const std::string& title,
+                  const std::string& label = "identified");
 // sigma_i / sigma_1 of the weighted Jacobian on a log scale, the rank cut as a dashed line.
 void plot_singular_values(const std::vector<double>& singular_values, double rank_tolerance, const std::string& png);
 

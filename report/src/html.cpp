@@ -104,7 +104,8 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
     const TemporaryDirectory tmp(in.identification_file, "the report's figures");
     const fs::path dir = tmp.path();
     body = trace_figures(traces, dir, sigma) + diagnostic_figures(in.identification, traces, dir) +
-           report_torques(traces.torque, dir.string()) + report_tracking(in.tracking, sigma, dir.string());
+           report_torques(traces.torque, dir.string()) + tracking_section(in.tracking, dir.string()) +
+           loads_section(in.loads, dir.string());
   }
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>vcloe identification report</title>\n" << kStyle

@@ -20,7 +20,7 @@ PoseSeries sample_series(const std::string& name, const PosePath& path, double s
 }
 
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
-                      bool force) {
+                      bool force, PoseChannels channels) {
   if (series.empty()) fail(file, "nothing to plot");
   check_plot_name(file);
   (void)force;  // checked by the command's IoPlan before any work
@@ -37,8 +37,9 @@ void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& 
   }
   const char* labels[6] = {"x (mm)", "y (mm)", "z (mm)", "alpha (mrad)", "beta (mrad)", "gamma (mrad)"};
   std::ostringstream g;
-  g << "set multiplot layout 2,3 title " << gnuplot_quote(title) << "\nset xlabel 't (s)'\n";
-  for (int c = 0; c < 6; ++c) {
+  const int first = channels == PoseChannels::angles ? 3 : 0, last = channels == PoseChannels::positions ? 3 : 6;
+  g << "set multiplot layout " << (last - first == 6 ? "2" : "1") << ",3 title " << gnuplot_quote(title) << "\nset xlabel 't (s)'\n";
+  for (int c = first; c < last; ++c) {
     g << "set ylabel '" << labels[c] << "'\nplot ";
     for (std::size_t s = 0; s < series.size(); ++s)
       g << (s ? ", " : "") << job.data("series" + std::to_string(s) + ".dat") << " using 1:" << c + 2
@@ -46,7 +47,7 @@ void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& 
     g << "\n";
   }
   g << "unset multiplot";
-  job.run(g.str());
+  job.run(g.str(), last - first == 6 ? "1500,850" : "1500,470");
 }
 
 }  // namespace vcloe::report

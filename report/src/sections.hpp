@@ -21,6 +21,5 @@ std::string report_validation(const std::optional<ValidationResult>& v);  // emp
 // sections_more.cpp; each empty without its data. `dir`: where the figures are drawn.
 std::string report_calibration(const std::string& file, const std::optional<CalibrationReport>& calibration);
 std::string report_torques(const TorqueSeries& torques, const std::string& dir);
-std::string report_tracking(const std::vector<TrackingRun>& runs, const Vec6d& sigma, const std::string& dir);
 
 }  // namespace vcloe::report

@@ -1,5 +1,5 @@
 // The report's sections beyond the fit (sections.hpp): the kinematic calibration the robot
-// file came from, the drive torques the model predicts, the tracking of runs.
+// file came from, the drive torques the model predicts (the tracking of runs: tracking.cpp).
 #include <cmath>
 #include <sstream>
 
@@ -68,7 +68,7 @@ std::string report_calibration(const std::string& file, const std::optional<Cali
 std::string report_torques(const TorqueSeries& t, const std::string& dir) {
   if (t.time.empty()) return "";
   const std::string png = dir + "/torques.png";
-  plot_torques(t, png);
+  plot_torques(t, png, "Drive torques predicted along the excitation trajectory");
   std::ostringstream h;
   h << "<section id=\"torques\"><h2>Drive torques predicted (inverse dynamics, eq. 23)</h2><p>Along the excitation "
        "trajectory; &sigma; from the identification's covariance of &Xi;, propagated through the regressor "
@@ -87,32 +87,6 @@ std::string report_torques(const TorqueSeries& t, const std::string& dir) {
   }
   h << "</tbody></table>\n" << html_figure(png, "drive torques: identified with its sigma band, priors dashed") << "</section>\n";
   return h.str();
-}
-
-std::string report_tracking(const std::vector<TrackingRun>& runs, const Vec6d& sigma, const std::string& dir) {
-  if (runs.empty()) return "";
-  std::vector<PoseSeries> error;
-  std::ostringstream rows;
-  for (const TrackingRun& r : runs) {
-    PoseSeries e{r.label, r.trace.time, {}};
-    Vec6d sum = Vec6d::Zero();
-    for (std::size_t j = 0; j < r.trace.size(); ++j) {
-      e.pose.push_back(pose_difference(r.trace.measured[j], r.trace.reference[j]));
-      sum += e.pose.back().cwiseAbs2();
-    }
-    const Vec6d rms = (sum / static_cast<double>(std::max<std::size_t>(r.trace.size(), 1))).cwiseSqrt();
-    rows << "<tr><td>" << html_escape(r.label) << "<br><small><code>" << html_escape(r.file) << "</code></small></td>";
-    for (int c = 0; c < 6; ++c)
-      rows << "<td>" << html_number(rms(c) * 1e3, 3) << " (" << html_number(rms(c) / sigma(c), 3) << " &sigma;)</td>";
-    rows << "</tr>\n";
-    error.push_back(std::move(e));
-  }
-  const std::string png = dir + "/tracking.png";
-  plot_pose_series(error, png, "Tracking: measured - reference", true);
-  return "<section id=\"tracking\"><h2>Tracking (measured &minus; reference)</h2><p>RMS per channel, in mm and mrad and in "
-         "units of the declared camera noise &sigma;.</p><table><thead><tr><th>run</th><th>x</th><th>y</th><th>z</th>"
-         "<th>&alpha;</th><th>&beta;</th><th>&gamma;</th></tr></thead><tbody>\n" +
-         rows.str() + "</tbody></table>\n" + html_figure(png, "measured - reference over time, per run") + "</section>\n";
 }
 
 }  // namespace vcloe::report

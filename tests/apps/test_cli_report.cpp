@@ -71,7 +71,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   cal.poses_used = 30;
   std::ofstream(calibration) << vcloe::report::to_json(cal).dump();
   const CommandResult c = run_vcloe("report --identification " + r.report_json.string() + " --validation " +
-                                r.validation.string() + " --calibration " + calibration.string() + " --tracking " +
+                                r.validation.string() + " --calibration " + calibration.string() + " --servo-alone " +
                                 r.plain.string() + " --out " + out.string());
   ASSERT_EQ(c.status, 0) << c.out;
   vcloe::report::CalibrationReport other = cal;
@@ -99,7 +99,9 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   // The sections beyond the fit: the torques the model predicts, the run's tracking, the calibration.
   EXPECT_NE(html.find("<section id=\"torques\">"), std::string::npos);
   const std::string tracking = html.substr(html.find("<section id=\"tracking\">"));
-  EXPECT_NE(tracking.substr(0, tracking.find("</table>")).find("<tr><td>plain: visual servo alone<br>"), std::string::npos);
+  EXPECT_NE(tracking.substr(0, tracking.find("</table>")).find("<tr><td>servo alone</td><td><code>" + r.plain.string() +
+                                                               "</code></td><td>the visual servo alone</td>"),
+            std::string::npos);
   const std::string calibrated = html.substr(html.find("<table id=\"calibration-parameters\">"));
   EXPECT_EQ(count(calibrated.substr(0, calibrated.find("</tbody>")), "<tr class="), 72);
   EXPECT_NE(html.find("a common translation of the base joints is the camera-to-base translation"), std::string::npos);

@@ -7,6 +7,7 @@
 
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/control/precorrection_file.hpp"
+#include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
@@ -34,36 +35,6 @@ Loaded load(const std::string& model, const std::string& robot, const std::strin
 }
 
 const char* const kJointNames[3] = {"B", "T", "A"};
-
-std::string predict_header() {
-  std::string h = "t";
-  for (const char* const p : {"", "sigma_"}) {
-    for (int i = 1; i <= 6; ++i) h += std::string(",") + p + "tau" + std::to_string(i);
-    for (int i = 1; i <= 6; ++i)
-      for (const char* j : kJointNames)
-        for (const char* c : {"x", "y", "z"}) h += std::string(",") + p + "f" + j + std::to_string(i) + "_" + c;
-  }
-  return h + "\n";
-}
-
-// The prediction's CSV; a non-finite cell is refused before anything is written (a reader of
-// the file could not tell it from a measurement).
-std::string predict_csv(const control::Prediction& p, const std::string& out) {
-  std::ostringstream o;
-  o << predict_header();
-  const control::LoadVector zero = control::LoadVector::Zero();
-  for (std::size_t n = 0; n < p.load.size(); ++n) {
-    o << exact_number(static_cast<double>(n) * p.period);
-    const control::LoadVector& sigma = p.sigma.empty() ? zero : p.sigma[n];
-    if (!p.load[n].allFinite() || !sigma.allFinite())
-      fail(out, "sample " + std::to_string(n) + " (t = " + exact_number(static_cast<double>(n) * p.period) +
-                    " s) holds a non-finite load or sigma; refusing to write it");
-    for (int r = 0; r < control::kLoadSize; ++r) o << "," << exact_number(p.load[n](r));
-    for (int r = 0; r < control::kLoadSize; ++r) o << "," << exact_number(sigma(r));
-    o << "\n";
-  }
-  return o.str();
-}
 
 // The summary: per drive RMS and largest torque and sigma; per joint kind the largest force.
 Report predict_summary(const control::Prediction& p, const std::string& band) {
@@ -122,7 +93,7 @@ control::XiCovariance xi_covariance(const report::IdentificationReport& rep, con
 void PredictOptions::validate() const {
   if (!(period >= 0) || !std::isfinite(period)) fail("--period", "expected a non-negative number of seconds, got " + exact_number(period));
   IoPlan(force).input(model, "--model").input(robot, "--robot").input(experiment, "--experiment")
-      .input(reference, "--reference").output(out, "--out").check();
+      .input(reference, "--reference").output_trace(out, "--out").check();  // the CSV and its sidecar
 }
 
 Report predict_to_file(const PredictOptions& o) {
@@ -148,9 +119,16 @@ Report predict_to_file(const PredictOptions& o) {
   const double period = o.period > 0 ? o.period : l.setup.experiment.timing.camera_period();
   const control::SampledMotion motion = control::sample_motion(control::motion_of(l.setup.trajectory), period);
   const control::Prediction p = control::predict(l.model.model, l.model.lambda.head<sim::kNumXi>(), motion, cov ? &*cov : nullptr);
-  if (!o.out.empty()) write_file_atomically(o.out, predict_csv(p, o.out), o.force);
+  if (!o.out.empty()) {
+    control::PredictionFile f = control::prediction_file(p);
+    f.model = file_record(o.model), f.robot = file_record(o.robot), f.reference = file_record(o.reference);
+    f.experiment = file_record(o.experiment), f.band = cov ? file_record(report_of(o.model)) : FileRecord{};
+    f.software_version = defaults::software_version();
+    control::write_prediction(o.out, f, o.force);
+  }
   Report r = predict_summary(p, band);
-  if (!o.out.empty()) r.text += "wrote " + o.out + " (" + std::to_string(p.load.size()) + " samples)\n";
+  if (!o.out.empty())
+    r.text += "wrote " + o.out + " and " + sidecar_path(o.out) + " (" + std::to_string(p.load.size()) + " samples)\n";
   return r;
 }
 

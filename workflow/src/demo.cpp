@@ -72,9 +72,19 @@ void demo(const DemoOptions& o) {
   step("4. identify (closed-loop output error)", with(identify));
   step("5. validate on fresh trajectories (Table 4 form)",
        with({"validate", "--model", d + "identified.yaml", "--n", std::to_string(o.n), "--out", d + "validation.json"}));
-  step("6. the report (one self-contained HTML file)",
-       with({"report", "--identification", d + "identified.yaml.report.json", "--validation", d + "validation.json", "--out",
-             d + "report.html"}));
+  // What the model is for (docs/control.md): the excitation run again, pre-corrected with it, beside the
+  // servo alone's run of step 2, and the loads it predicts along it -- the report's tracking and load sections.
+  step("6. pre-correct the excitation with the identified model (inverse dynamics through the drives' law)",
+       with({"precorrect", "--model", d + "identified.yaml", "--reference", d + "excitation.yaml", "--out",
+             d + "precorrection.csv"}));
+  step("7. run it pre-corrected (the same camera noise as step 2)",
+       run_with({"--reference", d + "excitation.yaml", "--precorrection", d + "precorrection.csv", "--out", d + "precorrected.csv"}));
+  step("8. the drive torques and joint forces the model predicts along it",
+       with({"predict", "--model", d + "identified.yaml", "--reference", d + "excitation.yaml", "--out", d + "loads.csv"}));
+  step("9. the report (one self-contained HTML file)",
+       with({"report", "--identification", d + "identified.yaml.report.json", "--validation", d + "validation.json",
+             "--servo-alone", d + "measured.csv", "--precorrected", d + "precorrected.csv", "--prediction", d + "loads.csv",
+             "--out", d + "report.html"}));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "\ndemo finished in " << std::fixed << std::setprecision(1) << seconds << " s; files in " << o.dir
             << "/\nthe report: " << std::filesystem::absolute(o.dir + "/report.html").string() << "\n";

@@ -76,6 +76,19 @@ void check_validation_robot(const report::ValidationResult& v, const std::string
   check_same_robot({validation_file, "virtual", file_record(v.truth), std::nullopt}, "a validation", files);
 }
 
+// The model of a prediction shown beside the identification: still as the prediction recorded
+// it (SHA-256), and of the identification's robot (its geometry: rig::check_model_of_robot).
+void check_prediction_model(const FileRecord& model, const std::string& prediction, const report::ReportInputs& files) {
+  if (files.robot.none()) return;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(model.path, ec) || sha256_file_now(model.path) != model.sha256)
+    fail(prediction + " (--prediction)", "was computed with the model " + model.path + " (SHA-256 " +
+                                             model.sha256.substr(0, 12) + "…), which is gone or has changed since: its "
+                                             "robot cannot be checked; run vcloe predict again");
+  rig::check_model_of_robot(model.path, sim::load_robot(model.path).model, files.robot.path,
+                            sim::load_robot(files.robot.path).model, "the robot file of the identification");
+}
+
 // The report's numbers against the files it records (their hashes compared before): its values
 // are the model's, its priors the robot file's; a hand-edited value drew a model not written.
 void check_recorded_values(const report::IdentificationReport& rep, const std::string& file) {
@@ -153,7 +166,8 @@ void ReportOptions::validate() const {
   report::check_report_name(out);
   IoPlan plan(force);
   plan.input(identification, "--identification").input(validation, "--validation").input(calibration, "--calibration");
-  for (const std::string& t : tracking) plan.input_trace(t, "--tracking");
+  plan.input_trace(tracking.servo_alone, "--servo-alone").input_trace(tracking.precorrected, "--precorrected")
+      .input_trace(tracking.learnt, "--learnt").input_trace(tracking.prediction, "--prediction");
   try {  // the files the report names are read too (the twin re-run); an unreadable report is said when read
     const report::ReportInputs f = report::read_identification_report(identification).inputs;
     plan.input(f.robot.path, "the robot file named in " + identification).input_trace(f.measured.path, "the trace named in " + identification)
@@ -167,7 +181,7 @@ void ReportOptions::validate() const {
 void write_report(const ReportOptions& o) {
   o.validate();
   report::ReportInput in{o.identification, report::read_identification_report(o.identification), std::nullopt, "",
-                         std::nullopt, {}};
+                         std::nullopt, {}, std::nullopt};
   const report::ReportInputs& f = in.identification.inputs;
   if (!o.validation.empty()) {
     in.validation = report::read_validation(o.validation);
@@ -184,12 +198,11 @@ void write_report(const ReportOptions& o) {
     in.calibration = report::read_calibration_report(o.calibration);
     check_calibration(*in.calibration, o.calibration, f, o.identification);
   }
-  for (const std::string& t : o.tracking) {  // labelled by what its sidecar says the robot was driven with
-    PoseTrace trace = read_trace(t);
-    check_same_robot(provenance_of(trace, t), "a tracking trace", f);
-    const auto& p = trace.metadata.precorrection;
-    const std::string how = p ? "pre-corrected with " + std::filesystem::path(p->path).filename().string() : "visual servo alone";
-    in.tracking.push_back({t, std::filesystem::path(t).stem().string() + ": " + how, std::move(trace)});
+  if (!o.tracking.empty()) {  // read and checked to belong together before anything is drawn
+    TrackingInputs t = read_tracking_inputs(o.tracking);
+    for (const report::TrackingRun& r : t.runs) check_same_robot(provenance_of(r.trace, r.file), "a tracking run", f);
+    if (t.loads) check_prediction_model(t.prediction_model, o.tracking.prediction, f);
+    in.tracking = std::move(t.runs), in.loads = std::move(t.loads);
   }
   std::string html;
   try {  // a figure gnuplot could not draw (a file-size limit, a full TMPDIR) is named after it, under the report's name

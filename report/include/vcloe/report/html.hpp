@@ -6,8 +6,9 @@
 // correlation, the Jacobian's singular values with the rank cut, the excitation (Fig. 11 form,
 // observability index), the drive torques the model predicts along the excitation (with its σ
 // band and the priors'), and, when given, the validation (Tables 4 and 5 form), the kinematic
-// calibration the robot file came from, and the tracking of runs (servo alone, pre-corrected,
-// learnt: measured − reference). Figures are gnuplot PNGs embedded as data URIs: no network, no
+// calibration the robot file came from, the tracking of runs of one reference (servo alone,
+// pre-corrected, learnt: measured − reference) and the loads `vcloe predict` gives along it
+// (tracking.hpp). Figures are gnuplot PNGs embedded as data URIs: no network, no
 // script framework.
 #include <optional>
 #include <string>
@@ -17,15 +18,10 @@
 #include "vcloe/report/calibration.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/report/pose_plot.hpp"
+#include "vcloe/report/tracking.hpp"
 #include "vcloe/report/validation.hpp"
 
 namespace vcloe::report {
-
-// A run whose tracking the report shows: measured − reference over time.
-struct TrackingRun {
-  std::string file, label;  // the trace; what the run was (servo alone, pre-corrected with P, ...)
-  PoseTrace trace;
-};
 
 // What the report shows, read and typed by its readers.
 struct ReportInput {
@@ -34,14 +30,8 @@ struct ReportInput {
   std::optional<ValidationResult> validation;  // `vcloe validate --out`, optional
   std::string calibration_file;                // `vcloe calibrate kinematics --result`, optional
   std::optional<CalibrationReport> calibration;
-  std::vector<TrackingRun> tracking;           // optional, in the order given
-};
-
-// The drive torques (N·m) the identified model predicts along the excitation trajectory, its 1σ
-// band (zero without a covariance) and the priors' prediction (control::predict).
-struct TorqueSeries {
-  std::vector<double> time;
-  std::vector<Vec6d> identified, sigma, priors;
+  std::vector<TrackingRun> tracking;           // optional: servo alone, pre-corrected, learnt (tracking.hpp)
+  std::optional<PredictedLoads> loads;         // optional: `vcloe predict` along the runs' reference
 };
 
 // The time plots' data, experiment 1: the measured trace, the twin at the priors and at the
@@ -51,7 +41,7 @@ struct ReportTraces {
   PoseTrace measured, before, after;
   PoseSeries reference;
   double observability_index = 0;
-  TorqueSeries torque;  // empty: no torque section
+  TorqueSeries torque;  // along the excitation: the identified model's, its sigma, the priors' (empty: no section)
 };
 
 // The HTML text.

@@ -25,7 +25,9 @@ void check_plot_name(const std::string& file);
 // Writes FILE (.png, .svg or .pdf by extension; its name checked by check_plot_name, where it
 // goes by the caller's IoPlan — `force` is kept for the callers and no longer consulted here)
 // through the one writer; a clear vcloe::Error if gnuplot is missing or fails.
+// `channels`: all six (2 x 3 panels), or one kind, positions or angles (1 x 3 panels).
+enum class PoseChannels { all, positions, angles };
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
-                      bool force);
+                      bool force, PoseChannels channels = PoseChannels::all);
 
 }  // namespace vcloe::report

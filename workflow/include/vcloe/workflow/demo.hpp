@@ -1,6 +1,7 @@
 #pragma once
 // `vcloe demo`: the whole chain on the virtual rig with the default configs (excite -> run, and
-// again with the known payload -> identify -> validate -> report), each step printed as the
+// again with the known payload -> identify -> validate -> precorrect, run pre-corrected, predict
+// -> report with its tracking and load sections), each step printed as the
 // command a user would type and run as a child process (the `vcloe` executable itself).
 #include <optional>
 #include <string>

@@ -1,0 +1,106 @@
+// The tracking section's inputs read and checked to belong together (report.hpp).
+#include <filesystem>
+
+#include "vcloe/control/prediction_file.hpp"
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/provenance.hpp"
+#include "vcloe/core/trace.hpp"
+#include "vcloe/workflow/report.hpp"
+
+namespace vcloe::workflow {
+
+namespace {
+
+const char* option_of(report::RunKind kind) {
+  switch (kind) {
+    case report::RunKind::servo_alone: return "--servo-alone";
+    case report::RunKind::precorrected: return "--precorrected";
+    case report::RunKind::learnt: return "--learnt";
+  }
+  return "";
+}
+
+std::string named(const std::string& file, report::RunKind kind) { return file + " (" + option_of(kind) + ")"; }
+
+// A run's trace: its sidecar (the reference and robot it ran), its reference columns, and driven
+// as the option says.
+report::TrackingRun read_run(const std::string& file, report::RunKind kind) {
+  report::TrackingRun r{kind, file, "", read_trace(file)};
+  const TraceMetadata& m = r.trace.metadata;
+  if (!r.trace.has_sidecar)
+    fail(named(file, kind), "has no sidecar " + sidecar_path(file) + ": the reference and robot it ran cannot be "
+                            "checked; give the trace with the sidecar vcloe run or rig run wrote");
+  if (!m.reference || m.reference->none())
+    fail(named(file, kind), "its sidecar " + sidecar_path(file) + " records no reference: the runs cannot be checked "
+                            "to be of one reference");
+  if (r.trace.reference.empty())
+    fail(named(file, kind), "has no ref_* columns: the reference the run followed is needed for measured - reference");
+  const bool corrected = m.precorrection && !m.precorrection->none();
+  if (kind == report::RunKind::servo_alone && corrected)
+    fail(named(file, kind), "ran pre-corrected with " + m.precorrection->path + " (its sidecar's 'precorrection'), not "
+                            "the visual servo alone: give it as --precorrected or --learnt");
+  if (kind != report::RunKind::servo_alone && !corrected)
+    fail(named(file, kind), "ran the visual servo alone (its sidecar records no 'precorrection'): give the run of vcloe "
+                            "run --precorrection P, or this one as --servo-alone");
+  r.driven_with = corrected ? "pre-corrected with " + std::filesystem::path(m.precorrection->path).filename().string() +
+                                  " (SHA-256 " + m.precorrection->sha256.substr(0, 12) + "…)"
+                            : "the visual servo alone";
+  return r;
+}
+
+// Every two runs of one reference and of one robot; the pre-corrected and learnt not of one command.
+void check_runs_together(const std::vector<report::TrackingRun>& runs) {
+  for (std::size_t b = 1; b < runs.size(); ++b)
+    for (std::size_t a = 0; a < b; ++a) {
+      const Provenance pa = provenance_of(runs[a].trace, runs[a].file), pb = provenance_of(runs[b].trace, runs[b].file);
+      for (const Together how : {Together::OneReference, Together::OneRobot})
+        if (const auto m = provenance_mismatch(pa, pb, how))
+          fail(named(runs[b].file, runs[b].kind), "does not belong with " + named(runs[a].file, runs[a].kind) + ": " + *m +
+                                                      " (the runs compared must be of one reference on one robot)");
+      const auto& ca = runs[a].trace.metadata.precorrection;
+      const auto& cb = runs[b].trace.metadata.precorrection;
+      if (ca && cb && !ca->none() && ca->sha256 == cb->sha256)
+        fail(named(runs[b].file, runs[b].kind), "ran the same command as " + named(runs[a].file, runs[a].kind) + ", " +
+                                                    cb->path + " (SHA-256 " + cb->sha256.substr(0, 12) +
+                                                    "…): give the run of the pre-corrected and of the learnt command");
+    }
+}
+
+// The prediction as the report shows it, along the runs' reference.
+report::PredictedLoads loads_of(const control::PredictionFile& f, const std::string& file) {
+  report::PredictedLoads l;
+  l.file = file, l.model = f.model.path, l.band = !f.band.none();
+  for (std::size_t n = 0; n < f.load.size(); ++n) {
+    l.torque.time.push_back(static_cast<double>(n) * f.period);
+    l.torque.identified.push_back(f.load[n].head<6>());
+    l.torque.sigma.push_back(f.sigma[n].head<6>());
+    l.force.push_back(f.load[n].segment<54>(6));
+    l.force_sigma.push_back(f.sigma[n].segment<54>(6));
+  }
+  return l;
+}
+
+}  // namespace
+
+TrackingInputs read_tracking_inputs(const TrackingFiles& files) {
+  TrackingInputs in;
+  for (const auto& [file, kind] : {std::pair{&files.servo_alone, report::RunKind::servo_alone},
+                                   {&files.precorrected, report::RunKind::precorrected},
+                                   {&files.learnt, report::RunKind::learnt}})
+    if (!file->empty()) in.runs.push_back(read_run(*file, kind));
+  check_runs_together(in.runs);
+  if (!files.prediction.empty()) {
+    const control::PredictionFile f = control::read_prediction(files.prediction);
+    const std::string named_prediction = files.prediction + " (--prediction)";
+    if (!in.runs.empty())
+      if (const auto m = provenance_mismatch(provenance_of(in.runs.front().trace, in.runs.front().file),
+                                             control::provenance_of(f, files.prediction), Together::OneReference))
+        fail(named_prediction, "is not along the reference of " + named(in.runs.front().file, in.runs.front().kind) + ": " +
+                                   *m + " (vcloe predict --reference the runs ran)");
+    in.loads = loads_of(f, files.prediction);
+    in.prediction_model = f.model;
+  }
+  return in;
+}
+
+}  // namespace vcloe::workflow
