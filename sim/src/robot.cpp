@@ -66,6 +66,29 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
              exact_number(b(k)));
 }
 
+// A body's mass against its moments and its size, in the units of the file (kg, kg*m^2, m): the
+// radius of gyration of its largest principal moment, sqrt(I_max / m), between span / 50 and
+// 3 span. The span: the platform joints' circle's diameter, the crank's length, the link's length.
+// A mass in grams (or moments in kg*cm^2) typed as kg moves it by sqrt(1000) = 31.6: the default
+// priors' bodies are at 0.15 (links) to 0.5 (platform) span, `truth random --far`'s draws within
+// 0.036 to 2.04 span (moments and mass scaled 0.22 to 3.75 apart, docs/robot-file.md).
+inline constexpr double kMinGyrationPerSpan = 1.0 / 50, kMaxGyrationPerSpan = 3;
+void require_plausible_body(const YamlNode& n, const Eigen::Vector4d& b, double span, const std::string& span_is) {
+  const double largest = b.tail<3>().maxCoeff(), r = std::sqrt(largest / b(0));
+  if (r >= kMinGyrationPerSpan * span && r <= kMaxGyrationPerSpan * span) return;
+  auto three = [](double x) {  // derived figures to 3 significant digits (the typed ones exact)
+    if (std::abs(x) >= 100 && std::abs(x) < 1e9) return std::to_string(std::llround(x));
+    std::ostringstream s;
+    s << std::setprecision(3) << x;
+    return s.str();
+  };
+  n.fail("mass " + exact_number(b(0)) + " kg with a largest moment of " + exact_number(largest) +
+         " kg*m^2 is a radius of gyration of " + three(r) + " m, expected " + three(kMinGyrationPerSpan * span) +
+         " to " + three(kMaxGyrationPerSpan * span) + " m for a body spanning " + three(span) + " m (" + span_is +
+         "): a mass in kg and moments in kg*m^2 " +
+         "expected (" + (r < kMinGyrationPerSpan * span ? "a mass in grams, or moments in kg*cm^2?)" : "a mass in tonnes, or moments in g*m^2?)"));
+}
+
 // One entry of `legs`, read into `leg` (its other fields keep their defaults).
 void read_leg(const YamlNode& n, Leg& leg) {
   n.reject_unknown_keys({"base_joint", "axis", "wrench", "link_length", "platform_joint", "encoder_offset"});
@@ -136,16 +159,21 @@ void read_environment(const YamlNode& root, RobotModel& model) {
 }
 
 // Inertial parameters -> Xi.
-void read_inertia(const YamlNode& inertia, bool consistent, LambdaVector<double>& lambda) {
+void read_inertia(const YamlNode& inertia, bool consistent, const RobotModel& model, LambdaVector<double>& lambda) {
   inertia.reject_unknown_keys({"platform", "wrenches", "links"});
   const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
   require_positive_body(inertia.at("platform"), platform, consistent);
+  double circle = 0;
+  for (const Leg& leg : model.legs) circle = std::max(circle, 2 * leg.platform_joint.norm());
+  require_plausible_body(inertia.at("platform"), platform, circle, "the platform joints' circle");
   for (int k = 0; k < 4; ++k) lambda(platform_index(k)) = platform(k);
   const auto wrenches = read_per_leg_body(inertia.at("wrenches"));
   const auto links = read_per_leg_body(inertia.at("links"));
   for (int i = 0; i < kLegs; ++i) {
     require_positive_body(inertia.at("wrenches"), wrenches[i], consistent);
     require_positive_body(inertia.at("links"), links[i], consistent);
+    require_plausible_body(inertia.at("wrenches"), wrenches[i], model.legs[i].wrench.norm(), "the crank's length");
+    require_plausible_body(inertia.at("links"), links[i], model.legs[i].link_length, "the link's length");
     for (int k = 0; k < 4; ++k) {
       lambda(wrench_index(i, k)) = wrenches[i](k);
       lambda(link_index(i, k)) = links[i](k);
@@ -213,7 +241,7 @@ RobotFile parse_document(const YamlDoc& doc, bool consistent) {
   for (int i = 0; i < kLegs; ++i) read_leg(legs.at(static_cast<std::size_t>(i)), model.legs[i]);
   read_environment(root, model);
   read_marker_frame(root, model);
-  read_inertia(root.at("inertia"), consistent, file.lambda);
+  read_inertia(root.at("inertia"), consistent, model, file.lambda);
   read_friction(root.at("friction"), model, file.lambda);
   read_drive_pid(root, file.lambda);
   read_home(root.at("home"), model);
