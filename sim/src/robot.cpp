@@ -1,5 +1,6 @@
 #include "vcloe/sim/robot.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -33,8 +34,7 @@ std::array<Eigen::Vector4d, kLegs> read_per_leg_body(const YamlNode& n) {
     if (n.size() != kLegs) n.fail("expected [m, Ix, Iy, Iz] or a list of six such lists");
     for (int i = 0; i < kLegs; ++i) out[i] = n.at(static_cast<std::size_t>(i)).as_vector(4);
   } else {
-    const Eigen::Vector4d v = n.as_vector(4);
-    out.fill(v);
+    out.fill(n.as_vector(4));
   }
   return out;
 }
@@ -57,8 +57,7 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
       }
     }
   }
-  // Bounds of any robot's body (a platform of 1e-300 kg*m^2 could not rotate and still
-  // "passed" validate-model; one of 1e308 overflowed): mass (0, 1e5] kg, moments [1e-12, 1e5].
+  // Any robot's body: mass (0, 1e5] kg, moments [1e-12, 1e5] (1e-300 could not rotate, 1e308 overflowed).
   if (!(b(0) > 0 && b(0) <= kMaxMass)) n.fail("mass must be in (0, 1e5] kg, got " + exact_number(b(0)));
   for (int k = 1; k < 4; ++k)
     if (!(b(k) >= kMinMoment && b(k) <= kMaxMass))
@@ -66,27 +65,18 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
              exact_number(b(k)));
 }
 
-// A body's mass against its moments and its size, in the units of the file (kg, kg*m^2, m): the
-// radius of gyration of its largest principal moment, sqrt(I_max / m), between span / 50 and
-// 3 span. The span: the platform joints' circle's diameter, the crank's length, the link's length.
-// A mass in grams (or moments in kg*cm^2) typed as kg moves it by sqrt(1000) = 31.6: the default
-// priors' bodies are at 0.15 (links) to 0.5 (platform) span, `truth random --far`'s draws within
-// 0.036 to 2.04 span (moments and mass scaled 0.22 to 3.75 apart, docs/robot-file.md).
+// A body's mass against its moments and size: sqrt(I_max / m) in [span / 50, 3 span] (span: the platform
+// joints' circle, the crank's or link's length). Grams typed as kg move it 31.6x; the default priors
+// are at 0.15-0.5 span, `truth random --far`'s draws at 0.036-2.04 span (docs/robot-file.md).
 inline constexpr double kMinGyrationPerSpan = 1.0 / 50, kMaxGyrationPerSpan = 3;
 void require_plausible_body(const YamlNode& n, const Eigen::Vector4d& b, double span, const std::string& span_is) {
-  const double largest = b.tail<3>().maxCoeff(), r = std::sqrt(largest / b(0));
-  if (r >= kMinGyrationPerSpan * span && r <= kMaxGyrationPerSpan * span) return;
-  auto three = [](double x) {  // derived figures to 3 significant digits (the typed ones exact)
-    if (std::abs(x) >= 100 && std::abs(x) < 1e9) return std::to_string(std::llround(x));
-    std::ostringstream s;
-    s << std::setprecision(3) << x;
-    return s.str();
-  };
+  const double largest = b.tail<3>().maxCoeff(), r = std::sqrt(largest / b(0)), lo = kMinGyrationPerSpan * span;
+  if (r >= lo && r <= kMaxGyrationPerSpan * span) return;
+  auto three = [](double x) { std::ostringstream o; o << std::setprecision(3) << x; return o.str(); };
   n.fail("mass " + exact_number(b(0)) + " kg with a largest moment of " + exact_number(largest) +
-         " kg*m^2 is a radius of gyration of " + three(r) + " m, expected " + three(kMinGyrationPerSpan * span) +
-         " to " + three(kMaxGyrationPerSpan * span) + " m for a body spanning " + three(span) + " m (" + span_is +
-         "): a mass in kg and moments in kg*m^2 " +
-         "expected (" + (r < kMinGyrationPerSpan * span ? "a mass in grams, or moments in kg*cm^2?)" : "a mass in tonnes, or moments in g*m^2?)"));
+         " kg*m^2 is a radius of gyration of " + three(r) + " m, expected " + three(lo) + " to " +
+         three(kMaxGyrationPerSpan * span) + " m for a body spanning " + three(span) + " m (" + span_is + "): kg and "
+         "kg*m^2 expected (" + (r < lo ? "a mass in grams, or moments in kg*cm^2?)" : "a mass in tonnes, or moments in g*m^2?)"));
 }
 
 // One entry of `legs`, read into `leg` (its other fields keep their defaults).
@@ -163,9 +153,9 @@ void read_inertia(const YamlNode& inertia, bool consistent, const RobotModel& mo
   inertia.reject_unknown_keys({"platform", "wrenches", "links"});
   const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
   require_positive_body(inertia.at("platform"), platform, consistent);
-  double circle = 0;
-  for (const Leg& leg : model.legs) circle = std::max(circle, 2 * leg.platform_joint.norm());
-  require_plausible_body(inertia.at("platform"), platform, circle, "the platform joints' circle");
+  double radius = 0;  // of the platform joints' circle
+  for (const Leg& leg : model.legs) radius = std::max(radius, leg.platform_joint.norm());
+  require_plausible_body(inertia.at("platform"), platform, 2 * radius, "the platform joints' circle");
   for (int k = 0; k < 4; ++k) lambda(platform_index(k)) = platform(k);
   const auto wrenches = read_per_leg_body(inertia.at("wrenches"));
   const auto links = read_per_leg_body(inertia.at("links"));
