@@ -279,6 +279,17 @@ TEST(CliHostile, ATimeoutShorterThanOneCameraPeriodIsRefusedBeforeAnyProcessStar
        "--robot-timeout: 1e-09 s is shorter than " + period},
       {"vision serve --robot-timeout 0.001", "--robot-timeout: 0.001 s is shorter than " + period},
       {"vision serve --start-timeout 1e-9", "--start-timeout: 1e-09 s is shorter than the handshake and the run's first status"},
+  });
+  EXPECT_FALSE(fs::exists(d / "o.csv"));
+  EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
+}
+
+TEST(CliHostile, AStartTimeoutNoRunCanKeepIsRefusedBeforeAnyProcessStarts) {
+  // rig::rig_times_problem: the handshake's three hellos and the run's first status, plus the move.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "start-timeout");
+  const std::string ref = " --reference " + config + "reference.yaml";
+  const std::string rig = "rig run" + ref + " --out " + (d / "o.csv").string();
+  expect_refused({
       // Probe 19's rig-start-timeout-short: every role then ended "no hello … within 0.011 s".
       {rig + " --start-timeout 0.011", "--start-timeout: 0.011 s is shorter than the handshake and the run's first status (3 "
                                        "handshake periods of 0.005 s, robot -> vision -> control each answering the one before, "
@@ -290,7 +301,6 @@ TEST(CliHostile, ATimeoutShorterThanOneCameraPeriodIsRefusedBeforeAnyProcessStar
        "and the move to the start at --move-speed, "},
   });
   EXPECT_FALSE(fs::exists(d / "o.csv"));
-  EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
 }
 
 }  // namespace test_cli_hostile
