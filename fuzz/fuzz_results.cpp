@@ -26,6 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(text, "m.report.json", identification_from_json, [](const IdentificationReport& r) { return to_json(r).dump(); });
   check(text, "v.json", validation_from_json, [](const ValidationResult& r) { return to_json(r).dump(); });
   check(text, "c.json", calibration_from_json, [](const CalibrationReport& r) { return to_json(r).dump(); });
-  check(text, "study.json", study_from_json, [](const StudyResult& r) { return study_json(r.rows, r.summary).dump(); });
+  check(text, "study.json", study_from_json, [](const StudyResult& r) { return study_json(r.rows, r.summary, r.settings).dump(); });
   return 0;
 }

@@ -31,7 +31,8 @@ void add_control_command(CLI::App& app) {
   cmd->add_option("--robot-timeout", o->robot_timeout,
                   "end when the robot is silent this long (s; 0: 5 camera periods realtime, 2 s lockstep)")
       ->capture_default_str();
-  cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
+  cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s; at least 3 handshake periods"
+                  " (0.015 s) + one camera period + the move to the start: docs/protocol.md, \"Every timeout\")")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "pks");
   add_payload_options(cmd, options->payload);
   add_force_flag(cmd, o->force, "overwrite an existing trace");

@@ -48,7 +48,8 @@ void add_rig_run_command(CLI::App& rig_cmd) {
       ->capture_default_str();
   cmd->add_option("--vision-robot-timeout", r.vision_robot_timeout, "vision ends when the robot is silent this long (s)")
       ->capture_default_str();
-  cmd->add_option("--start-timeout", r.start_timeout, "each process waits this long for the others (s)")
+  cmd->add_option("--start-timeout", r.start_timeout, "each process waits this long for the others and the run's start (s; at least 3 handshake periods"
+                  " (0.015 s) + one camera period + the move to the start: docs/protocol.md, \"Every timeout\")")
       ->capture_default_str();
   cmd->add_option("--move-speed", r.move_speed, "the robot moves to the start at this speed (rad/s per joint)")
       ->capture_default_str();

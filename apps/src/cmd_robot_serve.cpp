@@ -42,7 +42,8 @@ void add_robot_command(CLI::App& app) {
   cmd->add_option("--stand-at", options->stand_at, "joint angles the virtual robot stands at before the move (rad)")
       ->expected(6);
   cmd->add_option("--hold", o->hold, "after a controlled stop, hold this long before exiting (s)")->capture_default_str();
-  cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the other processes (s)")->capture_default_str();
+  cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the other processes (s; at least 3 handshake periods"
+                  " (0.015 s) + one camera period: docs/protocol.md, \"Every timeout\")")->capture_default_str();
   add_payload_options(cmd, options->payload);
   cmd->callback([options] {
     options->serve.validate();

@@ -28,7 +28,8 @@ void add_vision_command(CLI::App& app) {
   cmd->add_option("--markers", o->markers, "images and cameras: marker file (default config/markers.yaml)");
   cmd->add_option("--robot-timeout", o->robot_timeout, "give up when the robot is silent this long (s)")
       ->capture_default_str();
-  cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s)")->capture_default_str();
+  cmd->add_option("--start-timeout", o->start_timeout, "wait this long for the robot to start (s; at least 3 handshake periods"
+                  " (0.015 s) + one camera period + the move to the start: docs/protocol.md, \"Every timeout\")")->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "cps");
   cmd->get_option("--camera-stream")->description("virtual camera: the virtual robot's true poses (robot serve's --camera-stream)");
   // An option is for the source its help names ("virtual camera:", "images and cameras:").

@@ -45,6 +45,60 @@ long frame_number(const std::string& path) {
   return std::stol(digits);
 }
 
+// The pairs a list file names, one "LEFT RIGHT" a line (# comments), relative to its folder.
+std::vector<ImagePair> pairs_of_list(const std::string& where, const fs::path& p) {
+  std::vector<ImagePair> pairs;
+  std::ifstream in(p);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    std::istringstream ls(line);
+    std::string a, b, extra;
+    if (!(ls >> a)) continue;
+    if (!(ls >> b) || (ls >> extra))
+      throw Error(where + ":" + std::to_string(n) + ": expected 'LEFT_IMAGE RIGHT_IMAGE'");
+    auto resolve = [&](const std::string& f) {
+      const fs::path q = fs::path(f).is_absolute() ? fs::path(f) : p.parent_path() / f;
+      if (!fs::exists(q)) throw Error(where + ":" + std::to_string(n) + ": no such image '" + q.string() + "'");
+      return q.string();
+    };
+    pairs.push_back({resolve(a), resolve(b)});
+  }
+  return pairs;
+}
+
+// A folder's left*/right* images paired by what follows "left"/"right" in the name (case aside).
+std::vector<ImagePair> pairs_of_folder(const std::string& where, const fs::path& p) {
+  std::vector<ImagePair> pairs;
+  std::map<std::string, std::string> left, right;
+  for (const auto& e : fs::directory_iterator(p)) {
+    if (!is_image(e.path())) continue;
+    const std::string l = lower(e.path().filename().string());
+    const bool is_left = l.rfind("left", 0) == 0;
+    if (!is_left && l.rfind("right", 0) != 0) continue;
+    // A device, pipe or directory under an image's name is named, not passed over.
+    require_input_file(e.path().string());
+    // Names equal but for case (left_0000.png, left_0000.PNG): one camera's frame twice.
+    std::string& slot = is_left ? left[l.substr(4)] : right[l.substr(5)];
+    if (!slot.empty())
+      throw Error(where + ": " + fs::path(std::min(slot, e.path().string())).filename().string() + " and " +
+                  fs::path(std::max(slot, e.path().string())).filename().string() +
+                  " are one camera's image of one frame under two names (they differ only in case); expected one");
+    slot = e.path().string();
+  }
+  std::string unpaired;
+  for (const auto& [key, file] : left) {
+    if (auto it = right.find(key); it != right.end()) pairs.push_back({file, it->second});
+    else unpaired += " " + fs::path(file).filename().string();
+  }
+  for (const auto& [key, file] : right)
+    if (!left.count(key)) unpaired += " " + fs::path(file).filename().string();
+  if (!unpaired.empty()) throw Error(where + ": images without a left/right partner:" + unpaired);
+  return pairs;
+}
+
 }  // namespace
 
 std::vector<ImagePair> find_image_pairs(const std::string& where) {
@@ -52,52 +106,7 @@ std::vector<ImagePair> find_image_pairs(const std::string& where) {
   if (!fs::exists(p)) throw Error(where + ": no such directory or list file");
   if (!fs::is_regular_file(p) && !fs::is_directory(p))
     throw Error(where + ": expected a directory of images or a list file, got a device or pipe");
-  std::vector<ImagePair> pairs;
-  if (fs::is_regular_file(p)) {
-    std::ifstream in(p);
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-      std::istringstream ls(line);
-      std::string a, b, extra;
-      if (!(ls >> a)) continue;
-      if (!(ls >> b) || (ls >> extra))
-        throw Error(where + ":" + std::to_string(n) + ": expected 'LEFT_IMAGE RIGHT_IMAGE'");
-      auto resolve = [&](const std::string& f) {
-        const fs::path q = fs::path(f).is_absolute() ? fs::path(f) : p.parent_path() / f;
-        if (!fs::exists(q)) throw Error(where + ":" + std::to_string(n) + ": no such image '" + q.string() + "'");
-        return q.string();
-      };
-      pairs.push_back({resolve(a), resolve(b)});
-    }
-  } else {
-    std::map<std::string, std::string> left, right;
-    for (const auto& e : fs::directory_iterator(p)) {
-      if (!is_image(e.path())) continue;
-      const std::string l = lower(e.path().filename().string());
-      const bool is_left = l.rfind("left", 0) == 0;
-      if (!is_left && l.rfind("right", 0) != 0) continue;
-      // A device, pipe or directory under an image's name is named, not passed over.
-      require_input_file(e.path().string());
-      // Names equal but for case (left_0000.png, left_0000.PNG): one camera's frame twice.
-      std::string& slot = is_left ? left[l.substr(4)] : right[l.substr(5)];
-      if (!slot.empty())
-        throw Error(where + ": " + fs::path(std::min(slot, e.path().string())).filename().string() + " and " +
-                    fs::path(std::max(slot, e.path().string())).filename().string() +
-                    " are one camera's image of one frame under two names (they differ only in case); expected one");
-      slot = e.path().string();
-    }
-    std::string unpaired;
-    for (const auto& [key, file] : left) {
-      if (auto it = right.find(key); it != right.end()) pairs.push_back({file, it->second});
-      else unpaired += " " + fs::path(file).filename().string();
-    }
-    for (const auto& [key, file] : right)
-      if (!left.count(key)) unpaired += " " + fs::path(file).filename().string();
-    if (!unpaired.empty()) throw Error(where + ": images without a left/right partner:" + unpaired);
-  }
+  std::vector<ImagePair> pairs = fs::is_regular_file(p) ? pairs_of_list(where, p) : pairs_of_folder(where, p);
   if (pairs.empty()) throw Error(where + ": no left*/right* image pairs found");
   for (const ImagePair& q : pairs) {  // one file as both images (a link, a list naming it twice): no stereo pair
     std::error_code ec;

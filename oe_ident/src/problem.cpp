@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/servo/twin.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::oe_ident {
 
@@ -60,6 +63,33 @@ LatencyBounds latency_bounds(const std::vector<Experiment>& exps) {
     b.low = std::max(b.low, -std::min(0.5 * t.camera_period(), t.latency));
   }
   return b;
+}
+
+std::string implausible_for_robot(const sim::LambdaVector<double>& lambda, const std::string& robot_file,
+                                  const std::optional<Payload>& payload, const std::string& payload_from,
+                                  const Anchor& anchor, const std::string& anchor_from) {
+  const double platform = lambda(sim::platform_index(0));
+  auto three = [](double x) {  // derived figures to 3 significant digits (the typed ones exact)
+    if (std::abs(x) >= 100 && std::abs(x) < 1e9) return std::to_string(std::llround(x));
+    std::ostringstream s;
+    s << std::setprecision(3) << x;
+    return s.str();
+  };
+  if (payload && !(payload->mass <= kPayloadPerPlatform * platform))
+    return payload_from + ": payload mass " + exact_number(payload->mass) + " kg is " +
+           three(payload->mass / platform) + " times the platform's " + exact_number(platform) + " kg (" +
+           robot_file + "): expected a load in kg this robot carries, 0.001 to " +
+           three(kPayloadPerPlatform * platform) + " kg (" + exact_number(kPayloadPerPlatform) +
+           " times the platform's mass; a mass in grams?)";
+  if (anchor.kind != AnchorKind::KnownParameter) return "";
+  const sim::ParameterInfo& p = sim::parameter_registry()[static_cast<std::size_t>(anchor.parameter)];
+  const double prior = lambda(anchor.parameter), ratio = anchor.value / prior;
+  if (ratio >= 1 / kAnchorPerPrior && ratio <= kAnchorPerPrior) return "";
+  return anchor_from + ": key 'anchor.value': " + p.name + " " + exact_number(anchor.value) + " " + p.unit + " is " +
+         three(ratio) + " times its prior " + exact_number(prior) + " " + p.unit + " (" + robot_file +
+         "): expected the known value in " + p.unit + ", " + three(prior / kAnchorPerPrior) + " to " +
+         three(prior * kAnchorPerPrior) + " " + p.unit + " (within a factor " + exact_number(kAnchorPerPrior) +
+         " of the prior; " + (ratio > 1 ? "grams typed as kg?)" : "kg typed as tonnes?)");
 }
 
 void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o) {

@@ -45,8 +45,9 @@ nlohmann::json summary_json(const StudySummary& s) {
 
 }  // namespace
 
-nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s) {
+nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s, const StudySettings& settings) {
   nlohmann::json out = {{"truths", nlohmann::json::array()}};
+  if (!settings.empty()) out["settings"] = settings;
   bool realistic = false;
   for (const TruthRow& r : rows) {
     if (!r.failed.empty()) {
@@ -183,12 +184,38 @@ StudyResult study_from_json(const nlohmann::json& document, const std::string& f
   for (std::size_t i = 0; i < truths.array_size(); ++i) out.rows.push_back(read_row(truths[i]));
   out.summary = read_summary(root.need("summary"));
   if (!root["summary_calibrated"].absent()) out.summary_calibrated = read_summary(root["summary_calibrated"]);
+  if (const JsonNode settings = root["settings"]; !settings.absent()) {
+    settings.object();
+    for (const auto& [key, value] : settings.value().items()) out.settings[key] = settings[key].string();
+  }
   if (out.summary.truths != static_cast<int>(out.rows.size()))
     root["summary"]["truths"].refuse("the number of entries in truths (" + std::to_string(out.rows.size()) + ")");
   return out;
 }
 
 StudyResult read_study(const std::string& file) { return study_from_json(read_json_file(file), file); }
+
+StudySettings common_settings(const std::vector<StudyResult>& parts, const std::vector<std::string>& names) {
+  if (parts.empty()) return {};
+  const StudySettings& first = parts[0].settings;
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    const StudySettings& these = parts[p].settings;
+    if (first.empty() != these.empty())
+      fail(names[p], std::string(these.empty() ? "records no settings (an older vcloe), " : "records its settings, ") +
+                         names[0] + (first.empty() ? " none" : " its settings") +
+                         ": their rows cannot be checked to be of one study; run the shards again with one vcloe");
+    StudySettings keys = first;
+    keys.insert(these.begin(), these.end());
+    for (const auto& [key, unused] : keys) {
+      const auto a = first.find(key), b = these.find(key);
+      const std::string va = a == first.end() ? "(none)" : a->second, vb = b == these.end() ? "(none)" : b->second;
+      if (va != vb)
+        fail(names[p], "key 'settings." + key + "' is " + vb + ", in " + names[0] + " " + va +
+                           ": the shards of one study have the same settings (their rows are not comparable)");
+    }
+  }
+  return first;
+}
 
 std::vector<TruthRow> merge_rows(const std::vector<StudyResult>& parts, const std::vector<std::string>& names) {
   std::vector<std::pair<TruthRow, std::size_t>> all;  // a row and the part it came from

@@ -229,32 +229,46 @@ std::optional<SettingProblem> timeout_problem(const std::string& option, double 
   return std::nullopt;
 }
 
-void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
-                   const std::string& zero) {
-  throw_if(timeout_problem(option, seconds, least, least_is, most, zero), "");
-}
-
 std::string one_camera_period(double camera_period, const std::string& experiment_file) {
   return "one camera period (" + exact_number(camera_period) + " s at " + exact_number(1.0 / camera_period) +
          " Hz in " + experiment_file + ")";
 }
 
-std::optional<SettingProblem> start_timeout_problem(double seconds) {
-  const double least = 2 * kHandshakePeriod;
-  return timeout_problem("--start-timeout", seconds, least,
-                         "two handshake periods (" + exact_number(least) + " s), before which nothing can be heard", 3600);
+double least_start_timeout(double camera_period, double move_s) {
+  return kHandshakeHellos * kHandshakePeriod + camera_period + std::max(move_s, 0.0);
 }
 
-void check_start_timeout(double seconds) { throw_if(start_timeout_problem(seconds), ""); }
+namespace {
+std::optional<SettingProblem> start_timeout_problem(double seconds, double camera_period, double move_s,
+                                                    const std::string& experiment_file) {
+  const double least = least_start_timeout(camera_period, move_s);
+  std::string why = "the handshake and the run's first status (" + std::to_string(kHandshakeHellos) +
+                    " handshake periods of " + exact_number(kHandshakePeriod) +
+                    " s, robot -> vision -> control each answering the one before, and " +
+                    one_camera_period(camera_period, experiment_file);
+  if (move_s > 0) why += ", and the move to the start at --move-speed, " + exact_number(move_s) + " s";
+  why += ": " + exact_number(least) + " s), before which no run can begin";
+  return timeout_problem("--start-timeout", seconds, least, why, 3600);
+}
+}  // namespace
 
-std::optional<SettingProblem> TimeoutOptions::problem(double camera_period, const std::string& experiment_file) const {
+std::optional<SettingProblem> rig_times_problem(const RigTimes& t, double camera_period,
+                                                const std::string& experiment_file) {
   const std::string least = one_camera_period(camera_period, experiment_file);
-  if (auto p = timeout_problem("--pose-timeout", pose, camera_period, least, 60, "0 (the clock's default)")) return p;
-  return timeout_problem("--heartbeat-timeout", heartbeat, camera_period, least, 60, "0 (the clock's default)");
-}
-
-void TimeoutOptions::validate(double camera_period, const std::string& experiment_file, const std::string& where) const {
-  throw_if(problem(camera_period, experiment_file), where);
+  const std::string clock_default = "0 (the clock's default)";
+  if (t.pose)
+    if (auto p = timeout_problem("--pose-timeout", *t.pose, camera_period, least, 60, clock_default)) return p;
+  if (t.heartbeat)
+    if (auto p = timeout_problem("--heartbeat-timeout", *t.heartbeat, camera_period, least, 60, clock_default)) return p;
+  if (t.robot)
+    if (auto p = timeout_problem("--robot-timeout", *t.robot, camera_period, least, 3600, clock_default)) return p;
+  if (t.vision_robot)
+    if (auto p = timeout_problem(t.vision_robot_option, *t.vision_robot, camera_period, least, 3600)) return p;
+  if (t.start)
+    if (auto p = start_timeout_problem(*t.start, camera_period, t.move_s, experiment_file)) return p;
+  if (t.hold && !(*t.hold >= 0 && *t.hold <= 3600))
+    return SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s, got " + exact_number(*t.hold)};
+  return std::nullopt;
 }
 
 namespace {

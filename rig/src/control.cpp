@@ -22,6 +22,7 @@
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::rig {
 
@@ -320,16 +321,10 @@ void Controller::finish() {
                                          last_status_.reason == bridge::StopReason::Finished)) &&
                         end_reason_.empty();
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
-  // The peer's stop tick against the run's ticks: one it cannot have reached is told, and the
-  // time kept is its last running tick's.
-  const std::string bad_tick = rig::stop_tick_problem(s_.reference.clock, last_status_.tick, last_running_.first,
-                                                      last_robot_ - last_running_.second);
+  // The robot's stop tick becomes the stop's time in one place (rig::stopped_record).
   if (!finished)
-    t.metadata.stopped = bad_tick.empty()
-                             ? StoppedRecord{why, frames, last_status_.tick * s_.experiment.timing.controller_period()}
-                             : StoppedRecord{why + "; " + bad_tick + ": the time is its last running tick's",
-                                             frames, std::max<std::int64_t>(last_running_.first, 0) *
-                                                         s_.experiment.timing.controller_period()};
+    t.metadata.stopped = rig::stopped_record(s_.reference.clock, why, frames, last_status_.tick, last_running_.first,
+                                             last_robot_ - last_running_.second);
   if (const std::string m = schedule_mismatch(finished, c.gaps); !m.empty()) {
     partial_.close();
     fail("control", "the robot and this controller run different schedules (another experiment or reference?): " + m +
@@ -371,25 +366,25 @@ void Controller::finish() {
 
 }  // namespace
 
-std::optional<SettingProblem> ControlOptions::problem() const { return start_timeout_problem(start_timeout); }
-
 void ControlOptions::validate(const std::string& where) const {
-  throw_if(problem(), where);
   // The endpoints (an ipc path is looked at, lstat) and the outputs: the file system, so here
   // and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "pks", "ps"), where);
   IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
       .input_trace(precorrection, "--precorrection").input(endpoints.keys, "a key of --keys").output_trace(out, "--out")
       .recording(out + ".partial", "the recording of --out while it runs").check();
+  const double period = servo::load_experiment(experiment).timing.camera_period();
+  throw_if(rig_times_problem(RigTimes{start_timeout, std::nullopt, std::nullopt, robot_timeout}, period, experiment),
+           where);
 }
 
 void run_control(const ControlOptions& o) {
   o.validate();
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
   use_precorrection(s, o.precorrection);  // recorded in the trace's sidecar (the robot applies it)
-  const double period = s.experiment.timing.camera_period();
-  check_timeout("--robot-timeout", o.robot_timeout, period, one_camera_period(period, o.experiment), 3600,
-                "0 (the clock's default)");
+  if (const std::string why = oe_ident::implausible_for_robot(s.lambda, o.robot, o.payload, "--payload-mass/--payload-inertia");
+      !why.empty())
+    throw Error(why);
   catch_interrupts();
   Controller controller(o, s);
   controller.run();

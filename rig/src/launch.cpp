@@ -18,9 +18,11 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/subprocess.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
 #include "vcloe/servo/timing.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::rig {
 
@@ -145,12 +147,28 @@ void check_what_the_roles_check(const RigRun& r) {
         fail("--keys", e.what());
       }
   ExperimentSetup s = load_setup(r.robot, r.experiment, r.reference);
-  if (r.stand_at)  // the robot's move to start (robot serve's check)
-    throw_if(move_to_start_problem(*r.stand_at, s, r.move_speed, RobotServeOptions{}.max_command_speed), "");
+  if (r.payload)  // the robot's check (robot serve) of what it is to carry
+    if (const std::string why = oe_ident::implausible_for_robot(sim::load_robot(r.truth, true).lambda, r.truth, r.payload,
+                                                                "--payload-mass/--payload-inertia");
+        !why.empty())
+      throw Error(why);
+  if (r.stand_at) {  // the robot's move to start (robot serve's check), which control and vision wait through
+    const double speed = std::min(r.move_speed, RobotServeOptions{}.max_command_speed);
+    throw_if(move_to_start_problem(*r.stand_at, s, r.move_speed, RobotServeOptions{}.max_command_speed, r.truth), "");
+    const double Tc = s.experiment.timing.controller_period();
+    const double move_s = StartRamp(*r.stand_at, s.reference.start_theta, speed, Tc).ticks() * Tc;
+    throw_if(rig_times_problem(r.times(move_s), s.experiment.timing.camera_period(), r.experiment), "");
+  }
   if (!r.precorrection.empty()) use_precorrection(s, r.precorrection);
 }
 
 }  // namespace
+
+RigTimes RigRun::times(double move_s) const {
+  RigTimes t{start_timeout, timeouts.pose, timeouts.heartbeat, robot_timeout, vision_robot_timeout, hold};
+  t.move_s = move_s;
+  return t;
+}
 
 std::optional<SettingProblem> RigRun::problem() const {
   if (auto p = defaults::camera_noise_problem(noise_position, noise_angle)) return p;
@@ -161,12 +179,7 @@ void RigRun::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The timeouts against the experiment's camera period: a file read, so not in problem().
   const double period = servo::load_experiment(experiment).timing.camera_period();
-  timeouts.validate(period, experiment, where);
-  const std::string least = one_camera_period(period, experiment);
-  throw_if(timeout_problem("--robot-timeout", robot_timeout, period, least, 3600, "0 (the clock's default)"), where);
-  throw_if(timeout_problem("--vision-robot-timeout", vision_robot_timeout, period, least, 3600), where);
-  throw_if(start_timeout_problem(start_timeout), where);
-  if (!(hold >= 0 && hold <= 3600)) throw_if(SettingProblem{"--hold", "--hold: expected a time in [0, 3600] s"}, where);
+  throw_if(rig_times_problem(times(), period, experiment), where);  // the move to start: check_what_the_roles_check
   if (!(move_speed > 0 && std::isfinite(move_speed)))
     throw_if(SettingProblem{"--move-speed", "--move-speed: expected a positive speed (rad/s)"}, where);
   if (stand_at && !stand_at->allFinite())

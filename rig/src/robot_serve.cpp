@@ -24,6 +24,7 @@
 #include "vcloe/servo/corrected_robot.hpp"
 #include "vcloe/sim/kinematics.hpp"
 #include "vcloe/sim/robot.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::rig {
 
@@ -281,26 +282,33 @@ class RobotServer {
 };
 
 // From where the drives hold to the start hold, one controller tick at a time through the
-// safety monitor's rate limit, the status saying "moving"; then until the encoders read the
-// start (within 1 mrad), at most 5 s. Standing at the start, nothing moves.
+// safety monitor's rate limit, the status saying "moving"; then held until the joints have
+// SETTLED there (StartSettle: within kStartTolerance of the start hold, each moving less than
+// that per camera period, for a whole camera period) — at most kSettleLimit s after the ramp,
+// else a controlled stop that says so. Frame 0 comes only after: a joint still swinging from a
+// long move (--stand-at 0.99: 1 rad) made the first frames' poses jump. At the start, nothing moves.
 void RobotServer::move_to_start() {
   StartRamp ramp(monitor_.applied(), schedule_.held(), std::min(o_.move_speed, o_.max_command_speed), Tc_);
   if (ramp.done()) return;
   state_ = bridge::RobotState::Moving;
   monitor_.start(now_s());
   const double t0 = now_s();
-  const int settle = static_cast<int>(std::ceil(5.0 / Tc_));
+  const int limit = static_cast<int>(std::ceil(kSettleLimit / Tc_));
+  StartSettle settled(schedule_.ticks().timing.ticks_per_frame(), schedule_.ticks().timing.camera_period());
   for (int k = 0;; ++k) {
-    if (ramp.done() && (robot_.joint_angles() - schedule_.held()).cwiseAbs().maxCoeff() <= 1e-3) break;
-    if (k > ramp.ticks() + settle)
-      return controlled_stop({bridge::StopReason::RobotFailure, "the encoders did not reach the start within 5 s of the move"});
+    if (settled.update(robot_.joint_angles(), schedule_.held(), Tc_) && ramp.done()) break;
+    if (k > ramp.ticks() + limit)
+      return controlled_stop({bridge::StopReason::RobotFailure, "the joints did not settle at the start within " +
+                                                                    exact_number(kSettleLimit) + " s of the move (" +
+                                                                    settled.describe() + ")"});
     const Vec6d U = monitor_.limit(ramp.done() ? schedule_.held() : ramp.next());
     if (const auto why = stop_cause()) return controlled_stop(*why);
     if (!robot_.step(U)) return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
     pump(clock_ == RigClock::Realtime ? t0 + (k + 1) * Tc_ - now_s() : 0.0, [] { return false; });
     if (const auto why = stop_cause()) return controlled_stop(*why);
   }
-  std::cout << "robot serve: moved to the start in " << ramp.ticks() << " ticks (" << ramp.ticks() * Tc_ << " s)\n";
+  std::cout << "robot serve: moved to the start in " << ramp.ticks() << " ticks (" << ramp.ticks() * Tc_
+            << " s), settled there at tick " << settled.ticks() << "\n";
 }
 
 // The end of the run (docs/protocol.md, "The end"): the end message on the camera and status
@@ -369,11 +377,19 @@ void serve_robot(const RobotServeOptions& o) {
   o.validate();
   if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
-  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed), "");
+  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
-  o.timeouts.validate(s.experiment.timing.camera_period(), o.experiment);
+  const sim::RobotFile truth = sim::load_robot(o.truth, true);
+  if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, o.truth, o.payload, "--payload-mass/--payload-inertia");
+      !why.empty())
+    throw Error(why);
+  // Every time option in one place (the robot's handshake ends before its move: no move_s).
+  throw_if(rig_times_problem(RigTimes{o.start_timeout, o.timeouts.pose, o.timeouts.heartbeat, std::nullopt,
+                                      std::nullopt, o.hold},
+                             s.experiment.timing.camera_period(), o.experiment),
+           "");
   catch_interrupts();
-  RobotServer server(o, s, sim::load_robot(o.truth, true));
+  RobotServer server(o, s, truth);
   server.serve();
 }
 

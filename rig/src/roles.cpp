@@ -190,6 +190,42 @@ std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_t
          std::to_string(last_running) + ", the run's " + std::to_string(clock.total_ticks) + " ticks)";
 }
 
+bool StartSettle::update(const Vec6d& encoders, const Vec6d& start, double controller_period) {
+  ++ticks_;
+  const Vec6d off = (encoders - start).cwiseAbs();
+  const Vec6d speed = last_ ? Vec6d((encoders - *last_).cwiseAbs() / controller_period) : Vec6d::Constant(INFINITY);
+  last_ = encoders;
+  const Vec6d share = off.cwiseMax(speed * camera_period_) / kStartTolerance;  // 1: at the tolerance
+  Eigen::Index worst = 0;
+  share.maxCoeff(&worst);
+  worst_ = static_cast<int>(worst);
+  off_ = off(worst), speed_ = speed(worst);
+  in_a_row_ = share.maxCoeff() <= 1 ? in_a_row_ + 1 : 0;
+  return in_a_row_ >= needed_;
+}
+
+std::string StartSettle::describe() const {
+  return "joint " + std::to_string(worst_ + 1) + " " + exact_number(off_) + " rad off the start, moving " +
+         exact_number(speed_) + " rad/s; expected within " + exact_number(kStartTolerance) + " rad, moving under " +
+         exact_number(kStartTolerance / camera_period_) + " rad/s, for a camera period";
+}
+
+StoppedRecord stopped_record(const servo::TickClock& clock, const std::string& reason, std::int64_t frames,
+                             std::int64_t stop_tick, std::int64_t last_running, double seconds_since) {
+  const double Tc = clock.timing.controller_period();
+  if (const std::string bad = stop_tick_problem(clock, stop_tick, last_running, seconds_since); !bad.empty())
+    return {reason + "; " + bad + ": the time is its last running tick's", frames,
+            static_cast<double>(std::max<std::int64_t>(last_running, 0)) * Tc};
+  const std::int64_t tpf = clock.timing.ticks_per_frame();
+  const std::int64_t exposed = (stop_tick + tpf - 1) / tpf;  // frames exposed at ticks before the stop
+  std::string said = reason;
+  if (exposed > frames)
+    said += "; " + (exposed - 1 == frames ? "frame " + std::to_string(frames)
+                                          : "frames " + std::to_string(frames) + " to " + std::to_string(exposed - 1)) +
+            ", exposed before the stop by the robot's tick " + std::to_string(stop_tick) + ", never reached this controller";
+  return {said, frames, static_cast<double>(stop_tick) * Tc};
+}
+
 namespace {
 
 // One tick of the three roles over memory: the robot exposes, vision measures, control acts

@@ -16,6 +16,7 @@
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/virtual_camera.hpp"
 #include "vcloe/servo/twin.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::rig {
 
@@ -115,6 +116,10 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
                         const std::string& truth_file, const std::optional<oe_ident::Payload>& payload) {
   for (int c = 0; c < 6; ++c)
     if (!(run.noise_sigma(c) >= 0)) fail("virtual robot", "camera noise sigma must be non-negative");
+  if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, truth_file.empty() ? "the truth" : truth_file,
+                                                              payload, "--payload-mass/--payload-inertia");
+      !why.empty())
+    throw Error(why);
   const hw::VirtualRobotOptions opt = virtual_robot_options(s, run.robot, run.departures);
   hw::VirtualRobot robot(truth.model, oe_ident::with_payload(truth.lambda, payload), s.reference.start_pose, opt);
   servo::VisualServo<double> outer(s.reference, s.experiment.outer);

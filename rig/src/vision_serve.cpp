@@ -274,14 +274,12 @@ class VisionServer {
 
 }  // namespace
 
-std::optional<SettingProblem> VisionServeOptions::problem() const { return start_timeout_problem(start_timeout); }
-
 void VisionServeOptions::validate(const std::string& where) const {
-  // --robot-timeout first (as always): it needs the experiment file's camera period, so it is
-  // checked here and not in problem(), which stays pure.
+  // The time options against the experiment file's camera period (rig_times_problem, the one place).
   const double period = servo::load_experiment(experiment).timing.camera_period();
-  throw_if(timeout_problem("--robot-timeout", robot_timeout, period, one_camera_period(period, experiment), 3600), where);
-  throw_if(problem(), where);
+  RigTimes t{start_timeout, std::nullopt, std::nullopt, std::nullopt, robot_timeout};
+  t.vision_robot_option = "--robot-timeout";
+  throw_if(rig_times_problem(t, period, experiment), where);
   // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, source == "virtual" ? "cps" : "ps", "cs"), where);
   throw_if(cameras_problem(source), where);  // the devices looked at: here, not in problem()

@@ -1,9 +1,13 @@
-// The nearest physically consistent principal moments (vcloe/sim/robot.hpp): a convex quadratic
-// program in three variables, solved exactly by trying every active set.
+// Physical consistency of Lambda (vcloe/sim/robot.hpp): the check the loader applies, the
+// platform's inertia about its centre of mass, and the nearest consistent principal moments (a
+// convex quadratic program in three variables, solved exactly by trying every active set).
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "vcloe/sim/robot.hpp"
@@ -93,6 +97,57 @@ Vec3d nearest_consistent_moments(const Vec3d& I, const std::array<bool, 3>& free
 
 bool moments_consistent(const Vec3d& I) {
   return I.minCoeff() > 0 && I(0) + I(1) >= I(2) && I(1) + I(2) >= I(0) && I(2) + I(0) >= I(1);
+}
+
+std::vector<std::string> check_physical_consistency(const LambdaVector<double>& lambda, double tol) {
+  std::vector<std::string> issues;
+  const auto& reg = parameter_registry();
+  auto body = [&](int first) {
+    const std::string suffix = reg[first].name.substr(2);
+    const double m = lambda(first);
+    if (!(m > 0)) issues.push_back(reg[first].name + " = " + std::to_string(m) + ": mass must be positive");
+    const double I[3] = {lambda(first + 1), lambda(first + 2), lambda(first + 3)};
+    for (int k = 0; k < 3; ++k)
+      if (!(I[k] > 0))
+        issues.push_back(reg[first + 1 + k].name + " = " + std::to_string(I[k]) + ": inertia must be positive");
+    const char* names[3] = {"Ix", "Iy", "Iz"};
+    for (int k = 0; k < 3; ++k) {
+      const double a = I[(k + 1) % 3], b = I[(k + 2) % 3];
+      if (a + b < I[k] * (1 - tol)) {
+        std::ostringstream s;
+        s << "triangle inequality violated for body '" << suffix << "': " << names[(k + 1) % 3] << " + "
+          << names[(k + 2) % 3] << " = " << a + b << " < " << names[k] << " = " << I[k] << " kg*m^2";
+        issues.push_back(s.str());
+      }
+    }
+  };
+  body(platform_index(0));
+  if (lambda.segment<3>(first_moment_index(0)) != Vec3d::Zero() && lambda(platform_index(0)) > 0) {
+    const Vec3d c = platform_com(lambda);
+    if (!(c.cwiseAbs().maxCoeff() <= kMaxPlatformCom))
+      issues.push_back("mx_p, my_p, mz_p: the platform's centre of mass (first moments / m_p) is more than 0.05 m off E");
+    else if (!moments_consistent(Eigen::SelfAdjointEigenSolver<Mat3d>(platform_inertia_at_com(lambda)).eigenvalues()))
+      issues.push_back("the platform's principal moments about its centre of mass violate the triangle inequality");
+  }
+  for (int i = 0; i < kLegs; ++i) body(wrench_index(i, 0));
+  for (int i = 0; i < kLegs; ++i) body(link_index(i, 0));
+  for (int i = 0; i < kLegs; ++i) {
+    if (lambda(coulomb_index(i)) < 0) issues.push_back(reg[coulomb_index(i)].name + " must be non-negative");
+    if (lambda(viscous_index(i)) < 0) issues.push_back(reg[viscous_index(i)].name + " must be non-negative");
+  }
+  for (int g : {kGainP, kGainI, kGainD})
+    if (!(lambda(g) > 0)) issues.push_back(reg[g].name + " must be positive");
+  return issues;
+}
+
+Vec3d platform_com(const LambdaVector<double>& lambda) {
+  return lambda.segment<3>(first_moment_index(0)) / lambda(platform_index(0));
+}
+
+Mat3d platform_inertia_at_com(const LambdaVector<double>& lambda) {
+  const Vec3d c = platform_com(lambda);
+  const Mat3d I_E = lambda.segment<3>(platform_index(1)).asDiagonal();
+  return I_E - lambda(platform_index(0)) * (c.squaredNorm() * Mat3d::Identity() - c * c.transpose());
 }
 
 }  // namespace vcloe::sim

@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include "vcloe/core/error.hpp"
+
 namespace vcloe::sim {
 
 std::string PoseCheck::describe() const {
@@ -162,6 +164,15 @@ PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& 
     return c;
   }
   return check_pose(model, chi);
+}
+
+std::string joint_range_problem(const RobotModel& model, const Vec6d& encoders, const PoseCheck& c,
+                                const std::string& limits_of) {
+  if (c.status != PoseStatus::JointLimit) return "";
+  const int i = c.leg;
+  return "joint " + std::to_string(i + 1) + " at " + exact_number(encoders(i)) + " rad is outside the joint range +-" +
+         exact_number(model.joint_limit) + " rad" + (c.theta(i) != encoders(i) ? " less its encoder_offset" : "") +
+         " (limits.joint of " + limits_of + ")";
 }
 
 }  // namespace vcloe::sim

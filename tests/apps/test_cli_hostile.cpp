@@ -278,10 +278,29 @@ TEST(CliHostile, ATimeoutShorterThanOneCameraPeriodIsRefusedBeforeAnyProcessStar
       {"control" + ref + " --out " + (d / "c.csv").string() + " --robot-timeout 1e-9",
        "--robot-timeout: 1e-09 s is shorter than " + period},
       {"vision serve --robot-timeout 0.001", "--robot-timeout: 0.001 s is shorter than " + period},
-      {"vision serve --start-timeout 1e-9", "--start-timeout: 1e-09 s is shorter than two handshake periods"},
+      {"vision serve --start-timeout 1e-9", "--start-timeout: 1e-09 s is shorter than the handshake and the run's first status"},
   });
   EXPECT_FALSE(fs::exists(d / "o.csv"));
   EXPECT_FALSE(fs::exists(d / "o.csv.partial"));
+}
+
+TEST(CliHostile, AStartTimeoutNoRunCanKeepIsRefusedBeforeAnyProcessStarts) {
+  // rig::rig_times_problem: the handshake's three hellos and the run's first status, plus the move.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-hostile", "start-timeout");
+  const std::string ref = " --reference " + config + "reference.yaml";
+  const std::string rig = "rig run" + ref + " --out " + (d / "o.csv").string();
+  expect_refused({
+      // Probe 19's rig-start-timeout-short: every role then ended "no hello … within 0.011 s".
+      {rig + " --start-timeout 0.011", "--start-timeout: 0.011 s is shorter than the handshake and the run's first status (3 "
+                                       "handshake periods of 0.005 s, robot -> vision -> control each answering the one before, "
+                                       "and one camera period (0.01 s at 100 Hz in "},
+      {"control" + ref + " --out " + (d / "c.csv").string() + " --start-timeout 0.02", "[0.025, 3600] s"},
+      {"robot serve" + ref + " --start-timeout 0.024", "--start-timeout: 0.024 s is shorter than"},
+      // The move to the start (0.5 rad at rig run's --move-speed) is waited through by control and vision.
+      {rig + " --stand-at 0.5 0 0 0 0 0 --move-speed 0.5 --start-timeout 0.5",
+       "and the move to the start at --move-speed, "},
+  });
+  EXPECT_FALSE(fs::exists(d / "o.csv"));
 }
 
 }  // namespace test_cli_hostile

@@ -62,7 +62,8 @@ TEST(CliNumeric, ATwinThatDoesNotFollowItsReferenceIsWarnedAboutAndItsPriorsRefu
       << r.out;
   EXPECT_NE(r.out.find("the priors are far from this robot"), std::string::npos) << r.out;
   // 1000 times the platform's mass: the twin cannot stand; refused with the reason.
-  const std::string heavy = robot_with(d, "heavy.yaml", "platform: [24.0,", "platform: [24000.0,");
+  const std::string heavy = robot_with(d, "heavy.yaml", "platform: [24.0, 17.8e-2, 17.8e-2, 35.0e-2]",
+                                         "platform: [24000.0, 178, 178, 350]");  // as heavy, and as large
   r = run_vcloe("identify --robot " + heavy + " --measured " + measured + " --payload-trace " + loaded + " --out " +
             (d / "m.yaml").string());
   EXPECT_EQ(r.status, 2) << r.out;
@@ -118,6 +119,10 @@ TEST(CliNumeric, NearSingularGeometryIsRefusedBeforeAnyMotion) {
   const std::string len = "link_length: 0.276075890767297";
   for (std::size_t at = text.find(len); at != std::string::npos; at = text.find(len, at + 1))
     text.replace(at, len.size(), "link_length: 0.36193109558235215");
+  // A platform that small carries moments its size allows (the robot reader bounds the radius of
+  // gyration by the body's span: sim/src/robot.cpp), so the geometry is what is refused.
+  const std::string platform = "platform: [24.0, 17.8e-2, 17.8e-2, 35.0e-2]";
+  text.replace(text.find(platform), platform.size(), "platform: [24.0, 1.0e-3, 1.0e-3, 2.0e-3]");
   std::ofstream(d / "tiny.yaml") << text;
   const std::string tiny = (d / "tiny.yaml").string();
   CommandResult r = run_vcloe("trajectory check --robot " + tiny + " " + config + "reference.yaml");

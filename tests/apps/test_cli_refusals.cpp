@@ -4,10 +4,14 @@
 // (S), one camera device given as both cameras (R), a --dir that is a file (N). Each a one-line
 // `vcloe: error: …` before any work, or (O) the warning the robot's own check gives.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_fixtures.hpp"
 
@@ -50,6 +54,55 @@ TEST(CliRefusal, EncoderReadingsAWholeTurnBeyondTheRangeAreOutsideIt) {
   }
   const cli_test::CommandResult ok = run_vcloe("kinematics --theta 0.1 0.1 0.1 0.1 0.1 0.1");
   EXPECT_NE(ok.out.find("within the joint range"), std::string::npos) << ok.out;
+}
+
+TEST(CliRefusal, JointAnglesFarBeyondTheRangeAreRefusedAsOutsideItNamingTheOption) {
+  // Probe 19: `kinematics --theta 1e10 …` (an encoder count or micro-radians typed as rad) said
+  // "forward kinematics did not converge"; the range is the reason, in sim::joint_range_problem.
+  for (const auto& [theta, joint] : std::vector<std::pair<std::string, std::string>>{
+           {"1e10 0 0 0 0 0", "joint 1 at 1e+10 rad"},
+           {"0 0 0 -1e12 0 0 --json", "joint 4 at -1e+12 rad"},
+           {"0 0 0 0 1e308 0", "joint 5 at 1e+308 rad"},
+           {"0 20 0 0 0 0", "joint 2 at 20 rad"}}) {
+    const cli_test::CommandResult r = run_vcloe("kinematics --theta " + theta);
+    EXPECT_EQ(r.status, 2) << theta << "\n" << r.out;
+    EXPECT_NE(r.out.find("--theta: " + joint + " is outside the joint range +-"), std::string::npos) << theta << "\n" << r.out;
+    EXPECT_EQ(r.out.find("forward kinematics"), std::string::npos) << theta << "\n" << r.out;
+  }
+}
+
+TEST(CliRefusal, AMissedTargetOfValidateModelExitsOneWithItsTableAndNoErrorLine) {
+  // Probe 19's X: a missed target ended in CLI11's "Runtime error (see --help)", exit 2. Gravity
+  // ten times the earth's at a 1 ms step: both engines part and MuJoCo's loops open (0.18 CPU-s).
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-refusals", "validate-model-fail");
+  std::ifstream in(config + "robot.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("gravity: [0, 0, -9.81]"), 22, "gravity: [0, 0, -100]");
+  std::ofstream((d / "g.yaml").string()) << text;
+  const std::string cmd = "validate-model --robot " + (d / "g.yaml").string() + " --duration 0.5 --timestep 0.001";
+  const cli_test::CommandResult r = run_vcloe(cmd);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("FAIL: a target was missed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("vcloe: error"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Runtime error"), std::string::npos) << r.out;
+  const cli_test::CommandResult j = run_vcloe(cmd + " --json");
+  EXPECT_EQ(j.status, 1) << j.out;
+  ASSERT_NE(j.out.find('{'), std::string::npos) << j.out;
+  EXPECT_FALSE(nlohmann::json::parse(j.out.substr(j.out.find('{')))["pass"].get<bool>()) << j.out;
+}
+
+TEST(CliRefusal, LearnNamesTheTruthWhoseVirtualRobotStopped) {
+  // Probe 19's Y: "the virtual robot of  under …": learn passed no truth file name.
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-refusals", "learn-truth-name");
+  std::ifstream in(config + "truth.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("gravity: [0, 0, -9.81]"), 22, "gravity: [0, 0, -100]");  // it stops at 0.8 s
+  std::ofstream((d / "tt.yaml").string()) << text;
+  const cli_test::CommandResult r = run_vcloe("learn --truth " + (d / "tt.yaml").string() + " --reference " + config +
+                                              "reference.yaml --out " + (d / "l.csv").string() + " --trials 1");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("the virtual robot of " + (d / "tt.yaml").string() + " under the controller of"), std::string::npos)
+      << r.out;
 }
 
 TEST(CliRefusal, RigRunRefusesWhatItsRolesWouldBeforeAnyStarts) {

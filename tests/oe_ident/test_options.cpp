@@ -11,6 +11,7 @@
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/config.hpp"
 #include "vcloe/oe_ident/payload.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 
 using namespace vcloe;
@@ -116,6 +117,34 @@ TEST(Payload, MakePayloadRefusesWhatNoBodyCanBe) {
   EXPECT_NE(error_of([] { make_payload(1e-300, Vec3d::Zero(), "w"); }).find("expected a payload mass in [0.001, 10000] kg"),
             std::string::npos);
   EXPECT_NE(error_of([] { make_payload(5.0, Vec3d(1e5, 1e5, 1e5), "w"); }).find("at most 10000 kg*m^2"), std::string::npos);
+}
+
+TEST(Payload, APayloadOrKnownValueImplausibleForTheRobotIsRefusedBeforeAnyWork) {
+  // Probe 19's units typed wrong: `run --payload-mass 5000` (grams) and an anchor m_p of 24000
+  // were blamed on the drives or the priors after the run or fit failed. One check of what the
+  // user types against the robot's priors (oe_ident/plausible.hpp), every command's.
+  const sim::LambdaVector<double> priors = test::default_priors();  // m_p 24 kg, lp 360 N*m/rad
+  auto payload = [&](double mass) {
+    return implausible_for_robot(priors, "robot.yaml", Payload{mass, Vec3d(0.1, 0.1, 0.15)}, "--payload-mass");
+  };
+  EXPECT_EQ(payload(5.0), "");
+  EXPECT_EQ(payload(240.0), "") << "ten times the platform: the bound itself";
+  EXPECT_EQ(payload(5000.0), "--payload-mass: payload mass 5000 kg is 208 times the platform's 24 kg "
+                             "(robot.yaml): expected a load in kg this robot carries, 0.001 to 240 kg (10 times the "
+                             "platform's mass; a mass in grams?)");
+  EXPECT_NE(payload(240.5), "");
+  auto known = [&](const std::string& name, double value) {
+    return implausible_for_robot(priors, "robot.yaml", std::nullopt, "",
+                                 Anchor{AnchorKind::KnownParameter, sim::parameter_index(name), value}, "c.yaml");
+  };
+  EXPECT_EQ(known("m_p", 20), "");
+  EXPECT_EQ(known("lp", 300), "");
+  EXPECT_EQ(known("m_p", 24000), "c.yaml: key 'anchor.value': m_p 24000 kg is 1000 times its prior 24 kg (robot.yaml): "
+                                 "expected the known value in kg, 2.4 to 240 kg (within a factor 10 of the prior; grams "
+                                 "typed as kg?)");
+  EXPECT_NE(known("m_p", 0.024).find("kg typed as tonnes?"), std::string::npos);
+  EXPECT_NE(known("lp", 3.6e5).find("key 'anchor.value': lp 360000 N*m/rad"), std::string::npos);
+  EXPECT_EQ(implausible_for_robot(priors, "robot.yaml", std::nullopt, "", Anchor{}, ""), "") << "nothing typed";
 }
 
 TEST(Payload, OneParserForTheSettingsKeyAndThePayloadFile) {

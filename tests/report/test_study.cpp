@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
@@ -218,8 +219,8 @@ TEST(StudyTable, ACoverageOverNoParameterIsNotMeasuredRatherThanZeroPercent) {
 // Shards joined: rows ordered by seed whatever the order of the inputs; a truth in two shards
 // is refused naming both files.
 TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {
-  const report::StudyResult a{{report::failed_row(7, "x"), report::failed_row(9, "y")}, {}, std::nullopt};
-  const report::StudyResult b{{report::failed_row(8, "z")}, {}, std::nullopt};
+  const report::StudyResult a{{report::failed_row(7, "x"), report::failed_row(9, "y")}, {}, std::nullopt, {}};
+  const report::StudyResult b{{report::failed_row(8, "z")}, {}, std::nullopt, {}};
   const auto rows = report::merge_rows({a, b}, {"a.json", "b.json"});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].seed, 7u);
@@ -227,6 +228,44 @@ TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {
   EXPECT_EQ(rows[2].seed, 9u);
   EXPECT_EQ(test::error_of([&] { report::merge_rows({a, b, a}, {"a.json", "b.json", "c.json"}); }),
             "c.json: truth 7 is also in a.json: shards of one study have no truth in common");
+}
+
+// Probe 19's merge-different-settings: shards of two differently configured studies merged
+// without a word (study.json recorded no settings). The settings are written, read back, and
+// report::common_settings refuses a merge of shards that differ, naming the key and both values.
+TEST(StudyTable, ShardsOfDifferentSettingsAreRefusedNamingTheKeyAndBothValues) {
+  const report::StudySettings one = {{"seeds", "1 to 4"}, {"shards", "2"}, {"truth_family", "--far"},
+                                     {"identification_sha256", "aa"}, {"reference_sha256", "bb"}};
+  const report::StudyResult a{{report::failed_row(1, "x")}, report::summarise({report::failed_row(1, "x")}), std::nullopt, one};
+  const nlohmann::json written = report::study_json(a.rows, a.summary, one);
+  const report::StudyResult back = report::study_from_json(written, "a.json");
+  EXPECT_EQ(back.settings, one);
+  EXPECT_EQ(report::study_json(back.rows, back.summary, back.settings).dump(), written.dump());
+  report::StudyResult b = a;
+  EXPECT_EQ(report::common_settings({a, b}, {"a.json", "b.json"}), one);
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"truth_family", "(truth random's own)"}, {"identification_sha256", "cc"}, {"seeds", "1 to 6"}}) {
+    b.settings = one;
+    b.settings[key] = value;
+    EXPECT_EQ(test::error_of([&] { report::common_settings({a, a, b}, {"a.json", "a2.json", "b.json"}); }),
+              "b.json: key 'settings." + key + "' is " + value + ", in a.json " + one.at(key) +
+                  ": the shards of one study have the same settings (their rows are not comparable)");
+  }
+  b.settings = one;
+  b.settings["calibration"] = "30 poses";  // a key only one records
+  EXPECT_NE(test::error_of([&] { report::common_settings({a, b}, {"a.json", "b.json"}); })
+                .find("key 'settings.calibration' is 30 poses, in a.json (none)"),
+            std::string::npos);
+  b.settings.clear();  // an older vcloe's table
+  EXPECT_NE(test::error_of([&] { report::common_settings({a, b}, {"a.json", "b.json"}); }).find("b.json: records no settings"),
+            std::string::npos);
+  b.settings.clear();
+  report::StudyResult c = b;
+  EXPECT_TRUE(report::common_settings({b, c}, {"b.json", "c.json"}).empty()) << "older tables merge with each other";
+  nlohmann::json bad = written;
+  bad["settings"]["seeds"] = 4;
+  EXPECT_NE(test::error_of([&] { report::study_from_json(bad, "a.json"); }).find("a.json: key 'settings.seeds'"),
+            std::string::npos);
 }
 
 // The realistic chain's row (docs/calibration.md, "The chain"): both fits of one truth, the

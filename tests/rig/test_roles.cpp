@@ -255,6 +255,74 @@ TEST(RigRoles, ARobotsStopTickIsCheckedAgainstTheRunsTicks) {
   EXPECT_NE(rig::stop_tick_problem(clock, clock.total_ticks + 1, last, 1e6), "") << "never past the run's end";
 }
 
+TEST(RigRoles, AStopTickAheadOfTheFramesReceivedIsTheStopsTimeWithTheFramesNeverReceivedSaid) {
+  // Probe 19's peer-ctl-stop-tick-future left open: a plausible tick ahead of the frames received
+  // was taken without a word. rig::stopped_record is where the tick becomes stopped.time_s.
+  const rig::ExperimentSetup s = short_setup(2.0);
+  const servo::TickClock& clock = s.reference.clock;
+  const int tpf = clock.timing.ticks_per_frame();
+  const double Tc = clock.timing.controller_period();
+  const std::int64_t last = 49 * tpf;  // running up to frame 49's exposure; frames 0 to 49 received
+  const StoppedRecord on_time = rig::stopped_record(clock, "safety stop", 50, last + tpf / 2, last, 0.001);
+  EXPECT_EQ(on_time.reason, "safety stop");
+  EXPECT_DOUBLE_EQ(on_time.time_s, (last + tpf / 2) * Tc);
+  const StoppedRecord ahead = rig::stopped_record(clock, "safety stop", 50, last + tpf + 1, last, 0.001);
+  EXPECT_DOUBLE_EQ(ahead.time_s, (last + tpf + 1) * Tc) << "the robot's stop time all the same";
+  EXPECT_NE(ahead.reason.find("; frame 50, exposed before the stop by the robot's tick"), std::string::npos) << ahead.reason;
+  const StoppedRecord later = rig::stopped_record(clock, "safety stop", 48, last + tpf + 1, last, 0.001);
+  EXPECT_NE(later.reason.find("frames 48 to 50,"), std::string::npos) << later.reason;
+  EXPECT_EQ(later.frames, 48);
+  const StoppedRecord far = rig::stopped_record(clock, "safety stop", 50, 1500, last, 0.001);
+  EXPECT_DOUBLE_EQ(far.time_s, last * Tc) << "a tick it cannot have reached: the last running tick's time";
+  EXPECT_NE(far.reason.find("stop tick 1500 is outside"), std::string::npos) << far.reason;
+}
+
+TEST(RigRoles, TheMoveToStartIsFollowedAlongItsPathAndMustEndAtTheStart) {
+  // Probe 19 left open: --stand-at 0.99 0 0 0 0 0 passed every check, the move ended with the
+  // drives at the start hold and the platform in another assembly mode (beta -0.88 rad), and the
+  // run stopped at frame 2.
+  // rig::move_path_problem (robot serve's and rig run's move_to_start_problem) follows it first.
+  const sim::RobotFile truth = sim::load_robot(config("truth.yaml"), true);
+  const sim::RobotModel robot = sim::load_robot(config("robot.yaml")).model;
+  Vec6d start_pose;  // the probe's reference's start (`vcloe kinematics --reference`)
+  start_pose << 0.017864572926042883, -0.004981767443919784, 0.19942353323632, -0.010660687432943931,
+      -0.030586301358040253, -0.03474074357372973;
+  Vec6d hold;
+  ASSERT_TRUE(sim::inverse_kinematics<double>(robot, start_pose, hold));
+  hold += sim::encoder_offsets(robot);
+  EXPECT_EQ(rig::move_path_problem(truth.model, Vec6d::Unit(0) * 0.1, hold, start_pose), "");
+  EXPECT_EQ(rig::move_path_problem(truth.model, hold, hold, start_pose), "") << "standing at the start";
+  EXPECT_NE(rig::move_path_problem(truth.model, Vec6d::Unit(0) * 0.99, hold, start_pose).find("another assembly mode"),
+            std::string::npos);
+  EXPECT_NE(rig::move_path_problem(truth.model, Vec6d::Unit(3) * -0.99, hold, start_pose), "") << "joint 4, the other way";
+}
+
+TEST(RigRoles, TheRobotHasSettledAtTheStartOnlyWhenStillWithinTheToleranceForACameraPeriod) {
+  // Reaching 1 mrad once is not settled: a joint swinging through the start is still moving.
+  const double Tc = 0.001, Tcam = 0.01;
+  const Vec6d start = Vec6d::Constant(0.2);
+  rig::StartSettle settle(10, Tcam);
+  int settled_at = -1;
+  for (int k = 0; k < 2000 && settled_at < 0; ++k) {  // a decaying swing: 0.1 rad at 5 Hz, time constant 0.1 s
+    const double t = k * Tc, swing = 0.1 * std::exp(-t / 0.1) * std::cos(2 * M_PI * 5 * t);
+    if (settle.update(start + Vec6d::Unit(1) * swing, start, Tc)) settled_at = k;
+  }
+  ASSERT_GT(settled_at, 0);
+  // At 5 Hz the swing's speed is 2 pi 5 = 31.4 times its amplitude: under 0.1 rad/s (1 mrad per
+  // camera period) only once the amplitude is under 3.2 mrad (t >= 0.345 s); every swing is within
+  // 1 mrad from t = 0.46 s, and settled a camera period later at the latest.
+  EXPECT_GE(settled_at * Tc, 0.345);
+  EXPECT_LE(settled_at * Tc, 0.48);
+  rig::StartSettle still(10, Tcam);
+  int n = 0;
+  while (!still.update(start, start, Tc)) ++n;
+  EXPECT_EQ(n, 10) << "standing still at the start: one camera period and the first reading";
+  rig::StartSettle moving(10, Tcam);
+  for (int k = 0; k < 100; ++k)  // creeping at 0.2 rad/s through the start: never settled
+    EXPECT_FALSE(moving.update(start + Vec6d::Unit(0) * (0.2 * (k - 50) * Tc * 0.1), start, Tc * 0.1)) << k;
+  EXPECT_NE(moving.describe().find("joint 1 "), std::string::npos) << moving.describe();
+}
+
 TEST(RigRoles, EveryStandAtTheCheckAcceptsTheVirtualRobotStandsAt) {
   // Probe 19's E: --stand-at 0.99 0 0 0 0 0 passed rig::stand_at_problem (FK from the home pose)
   // and the virtual robot then refused it without naming --stand-at (FK from the start pose).

@@ -232,6 +232,35 @@ TEST(RobotFile, NegativeMassIsRejected) {
   EXPECT_NE(msg.find("mass must be in (0, 1e5] kg, got -24"), std::string::npos) << msg;
 }
 
+TEST(RobotFile, ABodysMassInOtherUnitsThanItsMomentsAndSizeIsRefusedAtItsKey) {
+  // Probe 19's units typed wrong: a platform of 24000 (grams as kg) was read and the failure
+  // blamed later on the priors or the drives. The radius of gyration sqrt(I_max / m) of each body
+  // is bounded by its span (sim/src/robot.cpp, require_plausible_body).
+  const std::pair<std::string, std::string> cases[] = {
+      {"platform: [24000.0, 17.8e-2, 17.8e-2, 35.0e-2]",
+       "key 'inertia.platform': mass 24000 kg with a largest moment of 0.35 kg*m^2 is a radius of gyration of"},
+      {"platform: [0.024, 17.8e-2, 17.8e-2, 35.0e-2]", "a mass in tonnes, or moments in g*m^2?"},
+      {"platform: [24.0, 17.8e-5, 17.8e-5, 35.0e-5]", "key 'inertia.platform': "},
+      {"links: [1310, 52.3e-5, 52.3e-5, 21.3e-4]", "key 'inertia.links': mass 1310 kg"},
+      {"wrenches: [685, 22.9e-5, 22.9e-5, 60.5e-5]", "for a body spanning 0.1 m (the crank's length)"},
+  };
+  const std::string originals[] = {R"(platform: \[24.0, 17.8e-2, 17.8e-2, 35.0e-2\])", R"(links: \[1.31, 52.3e-5, 52.3e-5, 21.3e-4\])",
+                                   R"(wrenches: \[68.5e-2, 22.9e-5, 22.9e-5, 60.5e-5\])"};
+  const std::string* original[] = {&originals[0], &originals[0], &originals[0], &originals[1], &originals[2]};
+  for (std::size_t k = 0; k < std::size(cases); ++k) {
+    const std::string msg = error_for(*original[k], cases[k].first);
+    EXPECT_NE(msg.find(cases[k].second), std::string::npos) << cases[k].first << " -> " << msg;
+    EXPECT_NE(msg.find("expected ("), std::string::npos) << msg;
+  }
+  // Within the bounds: twice and half the platform's mass, moments three times (truth random's far draws).
+  for (const char* fine : {"platform: [48.0, 17.8e-2, 17.8e-2, 35.0e-2]", "platform: [12.0, 17.8e-2, 17.8e-2, 35.0e-2]",
+                           "platform: [24.0, 53.4e-2, 53.4e-2, 105.0e-2]"})
+    EXPECT_NO_THROW(parse_robot(std::regex_replace(default_text(), std::regex(originals[0]), fine,
+                                                   std::regex_constants::format_first_only),
+                                "robot.yaml"))
+        << fine;
+}
+
 TEST(RobotFile, MagnitudesNoRobotHasAreRefusedAtTheirKey) {
   // Each was read: a platform that cannot rotate "passed" validate-model, 1e308 overflowed the
   // dynamics ("non-finite", no key named), an axis of [0, 0, 1e308] was blamed on the home pose.

@@ -19,6 +19,7 @@
 #include "vcloe/report/html.hpp"
 #include "vcloe/servo/timing.hpp"
 #include "vcloe/workflow/report.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::workflow {
 
@@ -163,6 +164,12 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
     fail(q.config, "the payload anchor needs a second trace with the payload (--payload-trace)");
   }
   oe_ident::check_identification_inputs(exps, cfg.options);
+  // The payload and the known value against the priors (grams typed as kg), before any fit.
+  if (const std::string why = oe_ident::implausible_for_robot(
+          out.setup.lambda, q.robot, q.payload_trace.empty() ? std::nullopt : cfg.payload,
+          q.payload_file.empty() ? q.config : q.payload_file, cfg.options.anchor, q.config);
+      !why.empty())
+    throw Error(why);
   // After every input check (an input error is then the only line). Inconsistent priors (Table 1's cranks and links are) are allowed as a start; the model
   // written moves the values the poses do not determine (docs/identification.md).
   if (const auto issues = sim::check_physical_consistency(out.setup.lambda); !issues.empty())

@@ -65,9 +65,12 @@ Report kinematics(const KinematicsOptions& o) {
   }
   Vec6d chi = model.home;
   const sim::PoseCheck c = sim::check_encoders(model, *o.encoders, chi);  // the range on the angles as read
+  // Outside the range with no pose found (an encoder count or micro-radians typed as rad): the
+  // range is the reason; outside it with a pose, the pose is answered with the range's warning.
+  if (!chi.allFinite() && c.status == sim::PoseStatus::JointLimit)
+    fail("--theta", sim::joint_range_problem(model, *o.encoders, c, o.robot));
   if (!chi.allFinite())
-    fail("--theta", "no pose of " + o.robot + " near its home pose has these joint angles (forward kinematics did not converge)" +
-                        (c.status == sim::PoseStatus::JointLimit ? "; " + c.describe() : ""));
+    fail("--theta", "no pose of " + o.robot + " near its home pose has these joint angles (forward kinematics did not converge)");
   return answer("forward kinematics on " + o.robot, chi, *o.encoders, "in the assembly mode of the home pose; " + verdict(c));
 }
 

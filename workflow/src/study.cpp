@@ -13,6 +13,7 @@
 
 #include "child_step.hpp"
 #include "study_reference.hpp"
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/seed_range.hpp"
@@ -199,13 +200,39 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
 
 // The table and the JSON as they stand: written after every truth, so that the rows already
 // finished are kept whatever stops the study later.
-void write_tables(const std::string& dir, const std::vector<TruthRow>& rows) {
+void write_tables(const std::string& dir, const std::vector<TruthRow>& rows, const report::StudySettings& settings) {
   const report::StudySummary s = report::summarise(rows);
   write_file_atomically(dir + "/study.md", report::markdown_table(rows, s), true);
-  write_file_atomically(dir + "/study.json", report::study_json(rows, s).dump(2) + "\n", true);
+  write_file_atomically(dir + "/study.json", report::study_json(rows, s, settings).dump(2) + "\n", true);
 }
 
 }  // namespace
+
+report::StudySettings study_settings(const StudyOptions& o) {
+  auto hash = [](const std::string& file) { return file.empty() ? std::string("(none)") : sha256_file(file); };
+  std::string family;
+  for (const std::string& w : std::vector<std::string>{o.unmodelled ? "--unmodelled" : "", o.far ? "--far" : ""} +
+                                  realistic_words(o))
+    if (!w.empty()) family += (family.empty() ? "" : " ") + w;
+  report::StudySettings s = {
+      {"seeds", std::to_string(o.seed) + " to " + std::to_string(o.seed + static_cast<std::uint64_t>(o.truths) - 1)},
+      {"shards", std::to_string(o.shards)},
+      {"truth_family", family.empty() ? "(truth random's own)" : family},
+      {"priors_sha256", hash(o.priors)},
+      {"reference_sha256", hash(o.reference)},
+      {"experiment_sha256", hash(o.experiment)},
+      {"identification_sha256", hash(o.config)},
+      {"camera_noise", exact_number(defaults::kCameraNoisePosition) + " m, " + exact_number(defaults::kCameraNoiseAngle) +
+                           " rad (run's; seeds 1 and 2)"},
+      {"validation", std::to_string(o.n) + " trajectories of " + exact_number(o.validation_duration) + " s"}};
+  if (o.departures.realistic) {
+    const CalibrateKinematicsOptions& c = o.calibration;
+    s["calibration"] = std::to_string(c.count) + " poses of " + std::to_string(c.candidates) + " candidates, move " +
+                       exact_number(c.move_s) + " s, settle " + exact_number(c.settle_s) + " s, hold " +
+                       exact_number(c.measure_s) + " s";
+  }
+  return s;
+}
 
 std::vector<std::string> realistic_words(const StudyOptions& o) {
   const hw::TruthFamily& f = o.departures;
@@ -234,6 +261,7 @@ void study(StudyOptions o) {
   create_output_directory(o.dir);
   const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(o.config);
   excite_once(o);
+  const report::StudySettings settings = study_settings(o);  // the reference is the excitation's now
   std::vector<TruthRow> rows;
   for (int k = o.shard - 1; k < o.truths; k += o.shards) {
     const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(k);
@@ -257,7 +285,7 @@ void study(StudyOptions o) {
     else
       std::cout << "truth " << r.seed << ": no result: " << r.failed << "\n";
     std::cout << std::flush;
-    write_tables(o.dir, rows);
+    write_tables(o.dir, rows, settings);
   }
   std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
   std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
@@ -287,8 +315,12 @@ void study_merge(const StudyMergeOptions& o) {
   for (const std::string& in : o.inputs) parts.push_back(report::read_study(in + "/study.json"));
   std::vector<std::string> names;
   for (const std::string& in : o.inputs) names.push_back(in + "/study.json");
+  const report::StudySettings settings = report::common_settings(parts, names);  // one study's shards
+  if (settings.empty())
+    std::cerr << "vcloe: warning: " << names[0] << (names.size() > 1 ? " and the others record" : " records")
+              << " no settings (written by an older vcloe): that their rows are of one study is not checked\n";
   const std::vector<TruthRow> rows = report::merge_rows(parts, names);
-  write_tables(o.out, rows);
+  write_tables(o.out, rows, settings);
   std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << o.out << "/study.md and " << o.out
             << "/study.json (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";
 }

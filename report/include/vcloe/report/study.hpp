@@ -6,6 +6,7 @@
 // study_json is the one writer of DIR/study.json, read_study its one reader.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -87,7 +88,10 @@ StudySummary summarise(const std::vector<TruthRow>& rows, bool calibrated = fals
 // The realistic chain's table (a row with a calibrated fit) has two lines per truth, the fit
 // from the drawn file and from the calibrated one, and a summary of each.
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s);
-nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s);
+// The settings that make the rows of two studies comparable (`vcloe study` records them:
+// workflow::study_settings): each a key and its value as text, written under "settings".
+using StudySettings = std::map<std::string, std::string>;
+nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary& s, const StudySettings& settings = {});
 
 // DIR/study.json read back: every field's type and range checked, the file and key named
 // (core/json_node.hpp). Written again, it gives the same bytes.
@@ -95,9 +99,14 @@ struct StudyResult {
   std::vector<TruthRow> rows;
   StudySummary summary;
   std::optional<StudySummary> summary_calibrated;  // the realistic chain's
+  StudySettings settings;                          // empty: written by a vcloe that recorded none
 };
 StudyResult study_from_json(const nlohmann::json& document, const std::string& file);
 
+// The settings of several studies, which must be one study's (shards of it): the first's, or an
+// error naming the key, both values and both files; studies that recorded none (an older vcloe)
+// merge only with each other (empty settings).
+StudySettings common_settings(const std::vector<StudyResult>& parts, const std::vector<std::string>& names);
 // The rows of several studies (shards of one), ordered by truth seed; a seed found in two of
 // them is an error naming both files (`names[i]` is parts[i]'s file).
 std::vector<TruthRow> merge_rows(const std::vector<StudyResult>& parts, const std::vector<std::string>& names);

@@ -73,26 +73,41 @@ bridge::HelloClock hello_clock(RigClock clock);   // as stated in a hello
 // means ("0 (the clock's default)"; empty: 0 is refused). `least` is the shortest the stream can
 // keep, said as `least_is` ("one camera period (0.01 s at 100 Hz in exp.yaml)"): a shorter
 // timeout would trip on every run.
-// timeout_problem: the problem (core/settings.hpp), keyed by `option`; check_timeout throws it.
+// timeout_problem: the problem (core/settings.hpp), keyed by `option`; rig_times_problem's part.
 std::optional<SettingProblem> timeout_problem(const std::string& option, double seconds, double least,
                                               const std::string& least_is, double most, const std::string& zero = "");
-void check_timeout(const std::string& option, double seconds, double least, const std::string& least_is, double most,
-                   const std::string& zero = "");
 // "one camera period (0.01 s at 100 Hz in FILE)": the least of a timeout on a stream sent once a frame.
 std::string one_camera_period(double camera_period, const std::string& experiment_file);
-// The least start timeout: two of the handshake's periods, the first time anything can be heard.
-std::optional<SettingProblem> start_timeout_problem(double seconds);
-void check_start_timeout(double seconds);  // throws start_timeout_problem
+
+// Every time option of the rig — `rig run`'s and each role's — checked in ONE place
+// (rig_times_problem), each against the least it can keep at the experiment's camera rate, said
+// with why; a process fills in the ones it takes (std::nullopt: not an option of it):
+// - start: each process waits this long for the others and (control, vision) for the run to
+//   begin. The least, least_start_timeout: the handshake's chain of hellos (the robot's, vision's
+//   answer, control's; each sent within one handshake period, kHandshakePeriod, of hearing the one
+//   before: 3 periods) plus one camera period (the first status of the run) plus the move to the
+//   start (`move_s`: rig run and robot serve with --stand-at, at --move-speed), which control and
+//   vision wait through. In [least, 3600] s.
+// - pose, heartbeat (TimeoutOptions), robot, vision_robot: a stream sent once a camera period is
+//   silent this long: in [one camera period, 60 or 3600] s, 0 the clock's default where it has one.
+// - hold: in [0, 3600] s.
+struct RigTimes {
+  RigTimes(std::optional<double> start_ = {}, std::optional<double> pose_ = {}, std::optional<double> heartbeat_ = {},
+           std::optional<double> robot_ = {}, std::optional<double> vision_robot_ = {}, std::optional<double> hold_ = {})
+      : start(start_), pose(pose_), heartbeat(heartbeat_), robot(robot_), vision_robot(vision_robot_), hold(hold_) {}
+  std::optional<double> start, pose, heartbeat, robot, vision_robot, hold;
+  double move_s = 0;
+  std::string vision_robot_option = "--vision-robot-timeout";  // vision serve's own: "--robot-timeout"
+};
+inline constexpr int kHandshakeHellos = 3;  // robot -> vision -> control, each answering the one before
+double least_start_timeout(double camera_period, double move_s = 0);
+std::optional<SettingProblem> rig_times_problem(const RigTimes& t, double camera_period,
+                                                const std::string& experiment_file);
 
 // The timeouts as options. 0 = the clock's default: realtime 2 camera periods (pose and
 // controller); lockstep 2 s each (nothing is paced there: they only find a process that died).
 struct TimeoutOptions {
-  double pose = 0, heartbeat = 0;
-  // Each 0 (the default) or in [one camera period, 60] s (timeout_problem). The settings pair
-  // (core/settings.hpp) with the camera period and its file as arguments: the struct does not
-  // hold them; the messages begin with the option, so `where` is empty by default.
-  std::optional<SettingProblem> problem(double camera_period, const std::string& experiment_file) const;
-  void validate(double camera_period, const std::string& experiment_file, const std::string& where = "") const;
+  double pose = 0, heartbeat = 0;  // each 0 (the default) or in [one camera period, 60] s: rig_times_problem
 };
 bridge::SafetyLimits safety_limits(const TimeoutOptions& t, RigClock clock, double camera_period);
 

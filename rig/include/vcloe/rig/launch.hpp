@@ -37,6 +37,8 @@ struct RigRun {
   // problem(), which stays pure). The messages begin with the option (core/settings.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "") const;
+  // Its time options for rig_times_problem (rig/common.hpp); `move_s`: the move to the start.
+  RigTimes times(double move_s = 0) const;
 };
 
 // Starts `vcloe robot serve`, `vision serve --source virtual` and `control` (this binary) on

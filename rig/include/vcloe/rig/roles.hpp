@@ -76,6 +76,28 @@ class StartRamp {
   int ticks_ = 0, k_ = 0;
 };
 
+// After the ramp, the robot settled at the start hold before frame 0 (robot serve's move to
+// start): every joint within kStartTolerance of it and moving less than kStartTolerance per
+// camera period, both for a whole camera period (ticks_per_frame ticks in a row); at most
+// kSettleLimit s after the ramp, else a controlled stop saying so (describe()).
+inline constexpr double kStartTolerance = 1e-3, kSettleLimit = 5.0;  // rad, s
+class StartSettle {
+ public:
+  StartSettle(int ticks_per_frame, double camera_period) : needed_(ticks_per_frame), camera_period_(camera_period) {}
+  // One tick's encoder reading against the start hold; true once settled.
+  bool update(const Vec6d& encoders, const Vec6d& start, double controller_period);
+  int ticks() const { return ticks_; }  // readings so far
+  // The last reading's worst joint: "joint 2 0.0031 rad off the start, moving 0.41 rad/s".
+  std::string describe() const;
+
+ private:
+  int needed_;
+  double camera_period_;
+  int in_a_row_ = 0, ticks_ = 0, worst_ = 0;
+  double off_ = 0, speed_ = 0;
+  std::optional<Vec6d> last_;
+};
+
 // The vision role on the virtual camera: frame j's true pose in, its measurement out.
 class VisionRole {
  public:
@@ -151,6 +173,16 @@ class ControlRole {
 // allow. "" if it holds, else what is wrong.
 std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,
                               double seconds_since);
+
+// The one place the robot's stop tick becomes the sidecar's `stopped` record (control's finish):
+// `reason` as the robot said it, `frames` the trace's rows (frames 0 to frames - 1 received).
+// A tick stop_tick_problem refuses is said and the last running tick's time kept. A plausible
+// tick AHEAD of the frames received — the robot's account has exposures ceil(tick / ticks per
+// frame) beyond them — is the robot's stop time all the same (it is where the robot stopped);
+// the frames exposed but never received are said in the reason ("frames 50 to 51, exposed
+// before the stop by the robot's tick, never reached this controller"), never filled in.
+StoppedRecord stopped_record(const servo::TickClock& clock, const std::string& reason, std::int64_t frames,
+                             std::int64_t stop_tick, std::int64_t last_running, double seconds_since);
 
 // The three roles stepped together in this process, lockstep, over memory streams: the
 // recorded trace (time, reference, measured, command) equals virtual_trace's to the last bit.

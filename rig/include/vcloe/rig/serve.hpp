@@ -11,6 +11,7 @@
 #include "vcloe/oe_ident/payload.hpp"
 #include "vcloe/rig/camera.hpp"
 #include "vcloe/rig/common.hpp"
+#include "vcloe/sim/robot.hpp"
 
 namespace vcloe::rig {
 
@@ -30,9 +31,10 @@ struct RobotServeOptions {
   // --precorrection: a pre-corrected command for this reference (vcloe precorrect / learn), added
   // tick by tick to the command due, before the safety monitor, as the in-process run adds it.
   std::string precorrection;
-  // --hold in [0, 3600] s, --move-speed positive, the start timeout (problem(): core/settings.hpp, the messages
+  // --move-speed positive, --stand-at finite (problem(): core/settings.hpp, the messages
   // beginning with the option), then the endpoints (validate() only: an ipc path is looked at),
-  // before any file is read. The timeouts are checked once the experiment is read (serve_robot).
+  // before any file is read. Every time option (--start-timeout, --hold, the timeouts) is checked
+  // once the experiment is read (serve_robot: rig_times_problem, rig/common.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "") const;
 };
@@ -43,9 +45,21 @@ struct RobotServeOptions {
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file);
 struct ExperimentSetup;  // rig/setup.hpp
 // The move from --stand-at to the reference's start at --move-speed (capped at max_command_speed)
-// as the robot's StartRamp would refuse it, before anything starts (robot serve, rig run).
+// as the robot's StartRamp would refuse it, before anything starts (robot serve, rig run); then
+// the platform along it (move_path_problem on the truth's kinematics, `truth_file`).
 std::optional<SettingProblem> move_to_start_problem(const Vec6d& stand_at, const ExperimentSetup& setup,
-                                                   double move_speed, double max_command_speed);
+                                                   double move_speed, double max_command_speed,
+                                                   const std::string& truth_file);
+// The platform along the move to the start: the truth's forward kinematics followed from where
+// it stands at `stand_at` (as the virtual robot finds it: from the start pose, else the home
+// pose) along the ramp's straight joint path, in steps of at most 5 mrad. "" if every pose
+// keeps the safety stop's margins (the virtual robot's envelope) and the move ends at the pose
+// the truth has at the start hold (found from `start_pose`); else where and why: the move would
+// stop at a singularity, or the run would begin in another assembly mode (probe 19's --stand-at
+// 0.99 0 0 0 0 0: beta -0.88 rad against the start's -0.03, the first commands then 0.36 rad a
+// frame and a controlled stop at frame 2).
+std::string move_path_problem(const sim::RobotModel& truth, const Vec6d& stand_at, const Vec6d& start_hold,
+                              const Vec6d& start_pose);
 
 // Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
 // vcloe::Error saying when and why (after holding the joints for `hold` s).
@@ -58,10 +72,8 @@ struct VisionServeOptions {
   double noise_position = defaults::kCameraNoisePosition, noise_angle = defaults::kCameraNoiseAngle;
   double robot_timeout = 2.0, start_timeout = 30;
   CameraOption camera;
-  // problem(): the start timeout. validate() first reads the experiment and checks --robot-timeout
-  // against its camera period, then problem(), then the endpoints (the file system: an experiment
-  // file, ipc paths looked at; not in problem(), which stays pure).
-  std::optional<SettingProblem> problem() const;
+  // validate(): the time options against the experiment's camera period (rig_times_problem),
+  // then the endpoints and cameras (the file system: an experiment file, ipc paths looked at).
   void validate(const std::string& where = "") const;
 };
 
@@ -76,9 +88,8 @@ struct ControlOptions {
   bool force = false, keep_partial_on_interrupt = false;
   std::optional<oe_ident::Payload> payload;  // bolted on for this run: recorded in the sidecar
   std::string precorrection;  // the robot's --precorrection: checked against the run, recorded in the sidecar
-  // problem(): the start timeout. validate() then checks the endpoints and the outputs (TRACE, its
-  // sidecar, TRACE.partial): the file system, so not in problem(), which stays pure.
-  std::optional<SettingProblem> problem() const;
+  // validate(): the endpoints, the outputs (TRACE, its sidecar, TRACE.partial), then the time
+  // options against the experiment's camera period (rig_times_problem): files, so no problem().
   void validate(const std::string& where = "") const;
 };
 

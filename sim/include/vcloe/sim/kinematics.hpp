@@ -282,4 +282,12 @@ bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi
 inline constexpr double kFarTurns = 2.0;
 PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi);
 
+// The one refusal of joint angles outside the range, for every option that gives them
+// (`kinematics --theta`, `robot serve`/`rig run --stand-at`): "" unless check_encoders' `c` is
+// JointLimit, else "joint 2 at 1e+10 rad is outside the joint range +-0.9948 rad[ less its
+// encoder_offset] (limits.joint of FILE)". Said before anything about forward kinematics: an
+// angle out of range is the reason, whether or not a pose was found for it.
+std::string joint_range_problem(const RobotModel& model, const Vec6d& encoders, const PoseCheck& c,
+                                const std::string& limits_of);
+
 }  // namespace vcloe::sim

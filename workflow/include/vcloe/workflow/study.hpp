@@ -16,6 +16,7 @@
 
 #include "vcloe/core/settings.hpp"
 #include "vcloe/hw/truth_family.hpp"
+#include "vcloe/report/study.hpp"
 #include "vcloe/workflow/calibrate_kinematics.hpp"
 
 namespace vcloe::workflow {
@@ -51,6 +52,13 @@ struct StudyOptions {
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "") const;
 };
+
+// What makes the rows of two studies comparable, recorded in DIR/study.json ("settings"): the
+// seeds and shard count, the truth family's options, the SHA-256 of the priors, reference (the
+// excitation once optimised), experiment and identification settings, the camera noise, the
+// validation and (realistic) the calibration's counts and timings. `study merge` refuses shards
+// whose settings differ (report::common_settings), naming the key and both values.
+report::StudySettings study_settings(const StudyOptions& options);
 
 // Runs the study here, or with options.slurm.enabled submits it (study_on_slurm).
 void study(StudyOptions options);
