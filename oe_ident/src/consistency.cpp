@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <Eigen/Eigenvalues>
+
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::oe_ident {
@@ -30,6 +32,53 @@ Vec3d consistent_body(const Vec3d& I, const std::array<bool, 3>& identified) {
   return sim::project_consistent_moments(I, all, 1e-6).value_or(I);  // every weight positive: always a solution
 }
 
+// The platform's moments about its centre of mass c = h / m_p (h its first moments): positive and
+// obeying the triangle inequalities with a relative margin (sim::platform_inertia_at_com).
+bool platform_consistent_at_com(const sim::LambdaVector<double>& lambda, double margin) {
+  const Vec3d c = sim::platform_com(lambda);
+  if (!(c.cwiseAbs().maxCoeff() <= sim::kMaxPlatformCom)) return false;
+  const Vec3d I = Eigen::SelfAdjointEigenSolver<Mat3d>(sim::platform_inertia_at_com(lambda)).eigenvalues();
+  for (int k = 0; k < 3; ++k)
+    if (!(I(k) > 0 && I((k + 1) % 3) + I((k + 2) % 3) >= (1 + margin) * I(k))) return false;
+  return true;
+}
+
+// The first moments h moved toward 0 (the centre of mass toward E, its direction kept) by the
+// least that makes the moments about it consistent: I_c = I_E - m_p ((c.c) 1 - c c^T) loses a
+// positive semi-definite term growing with |c|^2, so at h = 0 it is I_E (made consistent before)
+// and the largest consistent scale of h is found by bisection. The moments about E are the fit's.
+void consistent_first_moments(ConsistentModel& out, const std::array<bool, sim::kNumLambda>& identified) {
+  const Vec3d h = out.lambda.segment<3>(sim::first_moment_index(0));
+  if (h.isZero() || !(out.lambda(sim::platform_index(0)) > 0) || platform_consistent_at_com(out.lambda, 0)) return;
+  auto at = [&](double s) {
+    sim::LambdaVector<double> l = out.lambda;
+    l.segment<3>(sim::first_moment_index(0)) = s * h;
+    return l;
+  };
+  double margin = -1;  // 1e-9 (clear of rounding), or none if the moments about E leave no room
+  for (double m : {1e-9, 0.0})
+    if (margin < 0 && platform_consistent_at_com(at(0), m)) margin = m;
+  if (margin < 0) return;  // left to `remaining`: the moments about E themselves
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (platform_consistent_at_com(at(mid), margin) ? lo : hi) = mid;
+  }
+  for (int k = 0; k < 3; ++k) {
+    const int j = sim::first_moment_index(k);
+    char line[300];
+    std::snprintf(line, sizeof line, "%s %.4g -> %.4g kg*m (%s)", sim::parameter_registry()[static_cast<std::size_t>(j)].name.c_str(),
+                  h(k), lo * h(k),
+                  identified[static_cast<std::size_t>(j)]
+                      ? "identified, but the platform's moments about that centre of mass break a triangle inequality: "
+                        "the centre of mass moved toward E the least that obeys it"
+                      : "not determined by the poses; the centre of mass moved toward E until the platform's moments "
+                        "about it obey the triangle inequalities");
+    if (lo * h(k) != h(k)) out.moved.push_back(line);
+  }
+  out.lambda.segment<3>(sim::first_moment_index(0)) = lo * h;
+}
+
 }  // namespace
 
 ConsistentModel make_consistent(const sim::LambdaVector<double>& lambda, const std::array<bool, sim::kNumLambda>& identified) {
@@ -45,6 +94,7 @@ ConsistentModel make_consistent(const sim::LambdaVector<double>& lambda, const s
       }
   };
   body(sim::platform_index(0));
+  consistent_first_moments(out, identified);
   for (int i = 0; i < sim::kLegs; ++i) body(sim::wrench_index(i, 0));
   for (int i = 0; i < sim::kLegs; ++i) body(sim::link_index(i, 0));
   out.remaining = sim::check_physical_consistency(out.lambda);
