@@ -122,18 +122,18 @@ TEST(ControllerOfRun, AHeadCopiedOntoAGeometryNoCalibrationReachesIsRefused) {
   const sim::RobotFile drawn = sim::load_robot(f.drawn);
   struct Edit {
     int leg;
-    double link, base_y, axis_x;
+    double link, base_y, platform_x;
   };
   for (const Edit e : {Edit{0, 0.03, 0, 0}, Edit{3, 0.01, 0, 0}, Edit{5, 0, -0.006, 0}, Edit{2, 0, 0, 0.01},
                        Edit{1, 0.002, 0.001, 0}}) {
     sim::RobotModel m = drawn.model;
     m.legs[e.leg].link_length += e.link;
     m.legs[e.leg].base_joint.y() += e.base_y;
-    m.legs[e.leg].axis = (m.legs[e.leg].axis + Vec3d(e.axis_x, 0, 0)).normalized();
+    m.legs[e.leg].platform_joint.x() += e.platform_x;
     const std::string spoof = (f.dir / "spoof.yaml").string();
     std::ofstream(spoof, std::ios::trunc) << "# Calibrated\n" << sim::calibrated_from_line(file_record(f.drawn))
                                           << sim::robot_to_yaml(m, drawn.lambda);
-    const bool far = e.link > 5e-3 || std::abs(e.base_y) > 5e-3 || e.axis_x > 5e-3;
+    const bool far = e.link > 5e-3 || std::abs(e.base_y) > 5e-3 || e.platform_x > 5e-3;
     const std::string want = spoof + ": its head names " + file_record(f.drawn).path +
                              " as the robot file it was calibrated from, but the geometry of leg " +
                              std::to_string(e.leg + 1) + " is more than 5 mm from that file's";
