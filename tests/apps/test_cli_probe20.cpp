@@ -102,4 +102,14 @@ TEST(CliProbe20, FewFileDescriptorsAreRaisedToTheHardLimitOrRefusedInOneLine) {
   EXPECT_EQ(soft.out.find("internal error"), std::string::npos) << soft.out;
 }
 
+TEST(CliProbe20, ASpreadOverOneReidentificationIsRefused) {
+  // `validate --reidentify --n 1` printed "std 0.0000e+00, rel std 0.00 %" for every parameter
+  // (val-reidentify-n1): the spread of one value is undefined. Refused before any run; --n 1
+  // without --reidentify is no spread and stays allowed (its check is the option's range only).
+  expect_refused({
+      {"validate --model " + config + "robot.yaml --reidentify --n 1", "--n: expected at least 2 trajectories with --reidentify"},
+      {"validate --model " + config + "robot.yaml --reidentify --n 0", "--n: expected 1 to 1000"},
+  });
+}
+
 }  // namespace test_cli_probe20
