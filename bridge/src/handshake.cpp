@@ -27,6 +27,13 @@ std::string hello_problem(const HelloMessage& mine, const std::array<std::string
   if (peer.role != expected)
     return "handshake refused: a hello from " + peer_name(peer.role) + " on " + endpoint + ", where " +
            peer_name(expected) + " publishes; " + me + " refuses it (two roles on one endpoint?)";
+  // A role that runs a clock (the robot, control) takes no peer of the two that leaves it unstated:
+  // byte 42 at 0 cannot be checked against its own, and a lockstep robot beside an unchecked
+  // controller ran to the end (session 20's probe, class P).
+  if (mine.clock != HelloClock::NotStated && peer.role != Role::Vision && peer.clock == HelloClock::NotStated)
+    return "handshake refused: " + peer_name(peer.role) + " on " + endpoint +
+           " states no clock (hello byte 42 'clock' is 0); " + me + " runs " + std::string(name_of(mine.clock)) +
+           ": the robot and the controller state theirs (1 lockstep, 2 realtime) and must run one (--clock)";
   if (mine.clock != HelloClock::NotStated && peer.clock != HelloClock::NotStated && mine.clock != peer.clock)
     return "handshake refused: " + peer_name(peer.role) + " on " + endpoint + " runs the " +
            std::string(name_of(peer.clock)) + " clock; " + me + " runs " + std::string(name_of(mine.clock)) +

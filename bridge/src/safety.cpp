@@ -51,6 +51,7 @@ SafetyMonitor::SafetyMonitor(const SafetyLimits& limits, double camera_period, d
   throw_if(limits.speed_problem(camera_period), "safety limits");
   if (!(controller_period > 0 && controller_period <= camera_period))
     fail("safety limits", "the controller period must be positive and at most the camera period");
+  set_applied(Vec6d::Zero());
 }
 
 void SafetyMonitor::start(double now) {
@@ -97,10 +98,12 @@ const Vec6d& SafetyMonitor::limit(const Vec6d& target) {
   if (stop_) return applied_;
   bool held_back = false;
   for (int i = 0; i < 6; ++i) {
+    allowance_(i) = std::min(allowance_(i) + step, reach);  // refilled by robot ticks only
     const double d = target(i) - applied_(i);
-    const bool far = std::abs(d) > step;
+    const bool far = std::abs(d) > allowance_(i);
     held_back = held_back || far;
-    applied_(i) = far ? applied_(i) + std::copysign(step, d) : target(i);  // a reachable target exactly
+    applied_(i) = far ? applied_(i) + std::copysign(allowance_(i), d) : target(i);  // a reachable target exactly
+    allowance_(i) = far ? 0.0 : allowance_(i) - std::abs(d);
   }
   limited_ticks_ += held_back;
   return applied_;

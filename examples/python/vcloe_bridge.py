@@ -51,6 +51,8 @@ def hello_files(experiment=None, reference=None, robot=None, payload=None):
 
 def hello_problem(mine_role, mine, peer, mine_clock=NO_CLOCK):
     """None, or which file (or clock) differs between this role's and a peer's hello."""
+    if mine_clock and peer["role"] != VISION and not peer["clock"]:
+        return f"clock: not stated there (hello byte 42 is 0), {mine_clock} here"
     if mine_clock and peer["clock"] and mine_clock != peer["clock"]:
         return f"clock: {peer['clock']} there, {mine_clock} here"
     for name in RUN_FILES:
@@ -102,11 +104,16 @@ def decode(frame):
 def encode(kind, seq, exposure_ns, *fields):
     """fields: pose (frame, pose6, fre, markers, valid), command (frame, theta6),
     status (state, reason, last_command, tick, theta6), heartbeat (), hello (role, files: the dict
-    of hello_files[, clock]), end (role, last_frame, count)."""
+    of hello_files[, clock]: required, LOCKSTEP or REALTIME, for the robot and control), end (role,
+    last_frame, count)."""
     if kind == HELLO:
         role, files, *clock = fields
+        clock = clock[0] if clock else NO_CLOCK
+        if role != VISION and clock not in (LOCKSTEP, REALTIME):
+            raise ValueError("hello: the robot and control state their clock (LOCKSTEP or REALTIME): "
+                             "a peer refuses a hello whose byte 42 is 0")
         stated = sum(1 << k for k, n in enumerate(RUN_FILES) if files.get(n))
-        fields = (role, stated, clock[0] if clock else NO_CLOCK,
+        fields = (role, stated, clock,
                   *(bytes.fromhex(files[n]) if files.get(n) else bytes(32) for n in RUN_FILES))
     flat = []
     for f in fields:

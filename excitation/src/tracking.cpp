@@ -14,7 +14,7 @@ namespace vcloe::excitation {
 
 double pose_exceedance(const sim::RobotModel& limits, const Vec6d& chi) {
   const sim::PoseCheck pc = sim::check_pose(limits, chi);
-  if (pc.status == sim::PoseStatus::Unreachable) return 1.0;
+  if (pc.status == sim::PoseStatus::Unreachable || pc.status == sim::PoseStatus::OtherAssemblyMode) return 1.0;
   double v = std::max(0.0, pc.theta.cwiseAbs().maxCoeff() / limits.joint_limit - 1);
   v += std::max(0.0, 1 - pc.min_transmission / limits.min_transmission);
   v += std::max(0.0, 1 - pc.parallel_conditioning / limits.min_parallel_conditioning);

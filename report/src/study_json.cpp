@@ -6,6 +6,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
+#include "vcloe/oe_ident/spread.hpp"
 #include "vcloe/report/study.hpp"
 #include "identification_consistency.hpp"
 
@@ -83,6 +84,10 @@ void check_figures(const ParameterCheck& c, const JsonNode& p) {
   const auto& reg = sim::parameter_registry();
   if (std::none_of(reg.begin(), reg.end(), [&](const auto& r) { return r.name == c.name; }))
     p["name"].refuse("the name of a model parameter (m_p, Ix_p, …, lp, li, ld)");
+  // A truth no robot has (session 20's probe, K2: an m_p of -19.6 kg was merged as "-200.4 %"):
+  // masses, moments, friction and gains are not negative; only the platform's first moments are signed.
+  if (!oe_ident::has_first_moment_floor(sim::parameter_index(c.name)) && !(c.truth >= 0))
+    p["truth"].refuse("a value " + c.name + " can have (not negative: a mass, moment, friction or gain)");
   if (!(c.low > 0 && c.high >= c.low)) {
     if (!(c.low == 0 || c.low <= c.high)) p["interval95"].refuse("a 95 % interval [low, high] with low <= high");
     return;  // a bound that under- or overflowed: its ratio says nothing

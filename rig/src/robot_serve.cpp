@@ -369,6 +369,10 @@ void RobotServer::summary(const std::string& how) {
             << "; poses " << poses_seen_ << "; peers refused "
             << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload " << payload_ << "\n"
             << std::flush;
+  if (monitor_.limited_ticks() > 0)  // the drives did not get what was sent: the run is not its twin's
+    std::cerr << "vcloe: warning: robot serve: the rate limit held back " << monitor_.limited_ticks()
+              << " ticks (commands faster than --max-command-speed " << exact_number(o_.max_command_speed)
+              << " rad/s over a camera period): the motion recorded is not the one commanded\n";
 }
 
 }  // namespace

@@ -248,6 +248,22 @@ std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const st
 
 }  // namespace
 
+// How far a calibration moves the geometry of the file it was calibrated from, at most: it
+// corrects the rig's departures (+-0.5 mm a coordinate, `truth random --realistic`; its own 1-sigma
+// tens to hundreds of um). The head is comment lines anyone can copy: the geometry itself is
+// compared (session 20's probe, class C: a head copied onto a link 30 mm longer was this robot).
+constexpr double kCalibrationReach = 5e-3;  // m, and unit-vector components of the axes
+
+void check_calibration_geometry(const std::string& calibrated_file, const sim::RobotModel& calibrated,
+                                const std::string& source_file) {
+  const int i = sim::first_differing_leg(calibrated, sim::load_robot(source_file).model, kCalibrationReach);
+  if (i < 0) return;
+  fail(calibrated_file, "its head names " + source_file + " as the robot file it was calibrated from, but the geometry of leg " +
+                            std::to_string(i + 1) + " is more than " + exact_number(kCalibrationReach * 1e3) +
+                            " mm from that file's, further than a calibration corrects: edited since, or a head copied "
+                            "onto another robot?");
+}
+
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file) {
   const FileRecord from = sim::calibrated_from(read_input_file(robot_file));
   if (from.none()) return robot_file;
@@ -257,6 +273,7 @@ std::string controller_of_run(const std::string& robot_file, const PoseTrace& tr
     fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), but " +
                          trace_file + " was recorded with " + recorded + (rec && rec->sha256 == from.sha256 ? ", changed since" : "") +
                          ": its controller is not the one this calibration was made for");
+  check_calibration_geometry(robot_file, sim::load_robot(robot_file).model, rec->path);
   return rec->path;
 }
 
@@ -271,6 +288,7 @@ std::string controller_of(const std::string& robot_file) {
     fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), which " +
                          (std::filesystem::exists(from.path) ? "has changed since" : "is gone") +
                          ": the controller its plant runs under cannot be loaded");
+  check_calibration_geometry(robot_file, sim::load_robot(robot_file).model, from.path);
   return from.path;
 }
 
@@ -282,7 +300,10 @@ void check_model_of_robot(const std::string& model_file, const sim::RobotModel& 
   const int leg = sim::first_differing_leg(model, robot);
   if (leg < 0 && same_gravity) return;
   const FileRecord from = sim::calibrated_from(read_input_file(model_file));
-  if (is_calibrated_from(from, robot_file)) return;  // a calibrated plant of this robot file
+  if (is_calibrated_from(from, robot_file)) {  // a calibrated plant of this robot file
+    check_calibration_geometry(model_file, model, robot_file);
+    return;
+  }
   auto vec = [](const Vec3d& g) { return "[" + exact_number(g(0)) + ", " + exact_number(g(1)) + ", " + exact_number(g(2)) + "]"; };
   if (leg < 0)
     fail(model_file, "gravity is " + vec(model.gravity) + " m/s^2, but " + robot_file + " (" + robot_option + ") has " +

@@ -11,6 +11,27 @@
 
 namespace vcloe::sim {
 
+namespace {
+
+int sign_of(double x) { return (x > 0) - (x < 0); }
+
+// Parallel singularity: J_a2 rows [l^T, (a x l)^T] (Li et al. 2019 §2.1, eq. 7) with l normalised
+// and the moment part divided by the mean platform radius, so the ratio of singular values is
+// unit-free. Neither scaling changes the sign of its determinant (positive factors of rows, of columns).
+Mat6d normalised_closure(const RobotModel& model, const Kinematics<double>& k) {
+  double radius = 0;
+  for (const Leg& leg : model.legs) radius += leg.platform_joint.norm() / kLegs;
+  Mat6d Ja2;
+  for (int i = 0; i < kLegs; ++i) {
+    const auto& g = k.geometry[i];
+    const Vec3d lhat = g.l.normalized();
+    Ja2.row(i) << lhat.transpose(), g.a.cross(lhat).transpose() / radius;
+  }
+  return Ja2;
+}
+
+}  // namespace
+
 std::string PoseCheck::describe() const {
   std::ostringstream s;
   s.precision(4);
@@ -28,6 +49,10 @@ std::string PoseCheck::describe() const {
       break;
     case PoseStatus::ParallelSingular:
       s << "near a parallel singularity (J_a2 conditioning " << parallel_conditioning << ")";
+      break;
+    case PoseStatus::OtherAssemblyMode:
+      s << "in another assembly mode than the home pose (det J_a2 of the other sign: the platform on the far side "
+           "of a parallel singularity, e.g. mirrored through the base plane)";
       break;
   }
   return s.str();
@@ -64,16 +89,7 @@ PoseCheck check_pose(const RobotModel& model, const Vec6d& chi) {
       worst_leg = i;
     }
   }
-  // Parallel singularity: J_a2 rows [l^T, (a x l)^T] with l normalised and the moment part
-  // divided by the mean platform radius, so the ratio of singular values is unit-free.
-  double radius = 0;
-  for (const Leg& leg : model.legs) radius += leg.platform_joint.norm() / kLegs;
-  Mat6d Ja2;
-  for (int i = 0; i < kLegs; ++i) {
-    const auto& g = k.geometry[i];
-    const Vec3d lhat = g.l.normalized();
-    Ja2.row(i) << lhat.transpose(), g.a.cross(lhat).transpose() / radius;
-  }
+  const Mat6d Ja2 = normalised_closure(model, k);
   const Eigen::JacobiSVD<Mat6d> svd(Ja2);
   c.parallel_conditioning = svd.singularValues()(5) / svd.singularValues()(0);
   if (c.min_transmission < model.min_transmission) {
@@ -81,8 +97,16 @@ PoseCheck check_pose(const RobotModel& model, const Vec6d& chi) {
     c.leg = worst_leg;
   } else if (c.parallel_conditioning < model.min_parallel_conditioning) {
     c.status = PoseStatus::ParallelSingular;
+  } else if (sign_of(Ja2.determinant()) != assembly_mode(model, model.home)) {
+    c.status = PoseStatus::OtherAssemblyMode;
   }
   return c;
+}
+
+int assembly_mode(const RobotModel& model, const Vec6d& chi) {
+  Kinematics<double> k;
+  if (!compute_geometry<double>(model, chi, k)) return 0;
+  return sign_of(normalised_closure(model, k).determinant());
 }
 
 RobotModel safety_envelope(const RobotModel& model, double joint_range_margin, double margin_scale) {

@@ -60,10 +60,13 @@ struct Stamper {
 };
 
 // The hello a role's process sends on the default robot and experiment files and `reference`:
-// the test in that role's place (docs/protocol.md, "Handshake").
+// the test in that role's place (docs/protocol.md, "Handshake"). The robot and control state
+// their clock (the roles' default, lockstep, unless said): a hello stating none is refused.
 inline bridge::HelloMessage hello_as(bridge::Role role, const fs::path& reference,
-                                     const std::string& experiment = config_dir + "experiment.yaml") {
-  return vcloe::rig::hello_of(role, {experiment, reference.string(), config_dir + "robot.yaml", std::nullopt});
+                                     const std::string& experiment = config_dir + "experiment.yaml",
+                                     bridge::HelloClock clock = bridge::HelloClock::Lockstep) {
+  return vcloe::rig::hello_of(role, {experiment, reference.string(), config_dir + "robot.yaml", std::nullopt},
+                              role == bridge::Role::Vision ? bridge::HelloClock::NotStated : clock);
 }
 
 // The test as the controller says its end (after which a finished robot exits).
@@ -117,7 +120,11 @@ bridge::StatusMessage run_as_controller(const std::string& name, const std::stri
       stamp.send(commands, *c);
       after(commands, *c);
     }
-    if (!running && heard_poses && hold) stamp.send(commands, hello_as(bridge::Role::Control, ref));
+    if (!running && heard_poses && hold)
+      stamp.send(commands, hello_as(bridge::Role::Control, ref, config_dir + "experiment.yaml",
+                                    robot_options.find("--clock realtime") != std::string::npos
+                                        ? bridge::HelloClock::Realtime
+                                        : bridge::HelloClock::Lockstep));
   }
   stamp.send(commands, controller_end());
   robot.wait();

@@ -194,4 +194,35 @@ TEST(Keys, AKeySetOthersMayWriteOrOnePairSharedByRolesIsRefused) {
   fs::remove_all(d);
 }
 
+TEST(Keys, AKeyThatIsNoRegularFileIsRefusedBeforeItIsOpened) {
+  // Probe 20's H: a FIFO as control.key was read for ever (rig run hung); a link to /dev/zero got
+  // "chmod 600 it", advice that would chmod the device. A .pub likewise (a FIFO's open blocks).
+  const fs::path d = key_dir("special");
+  write_rig_keys(d.string(), false);
+  struct Case {
+    const char* file;
+    const char* role;
+    bool fifo;
+  };
+  for (const Case c : {Case{"control.key", "control", true}, Case{"control.key", "control", false},
+                       Case{"robot.pub", "vision", true}, Case{"vision.pub", "robot", false},
+                       Case{"listen.pub", "robot", true}}) {
+    const fs::path f = d / c.file;
+    fs::remove(f);
+    if (c.fifo) {
+      ASSERT_EQ(mkfifo(f.c_str(), 0600), 0);
+    } else {
+      fs::create_symlink("/dev/zero", f);
+    }
+    const std::string e = thrown([&] { load_role_keys(d.string(), c.role); });  // returns: no hang
+    EXPECT_NE(e.find(std::string(c.file) + ": is a device, pipe or socket, expected a regular file"), std::string::npos)
+        << c.file << (c.fifo ? " fifo: " : " link: ") << e;
+    EXPECT_EQ(e.find("chmod"), std::string::npos) << e;
+    fs::remove(f);
+    write_rig_keys(d.string(), true);
+  }
+  EXPECT_NO_THROW(load_role_keys(d.string(), "control"));
+  fs::remove_all(d);
+}
+
 }  // namespace test_security

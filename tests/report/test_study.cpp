@@ -299,3 +299,22 @@ TEST(StudyTable, ARealisticRowCarriesBothFitsAndEachIsSummarisedOnItsOwn) {
   EXPECT_EQ(back.summary_calibrated->within3, 1);
   EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
 }
+
+// Session 20's probe, K2: a shard whose m_p truth is -19.6 kg was merged ("-200.4 % m_p, 95.45
+// sigma"). A truth no robot has is refused at its key, for a mass and a gain; a first moment is
+// signed and stays accepted (study merge's reader, the shards' one reader).
+TEST(StudyJson, ATruthNoRobotHasIsRefusedAtItsKey) {
+  const auto t = truth_with({{"m_p", 20.0}, {"lp", 300.0}});
+  const report::TruthRow a = report::make_row(1, t, ident({parameter("m_p", 20.05, 0.1), parameter("lp", 301.5, 1.0)}), kFloor,
+                                              validation(1.0));
+  const nlohmann::json written = report::study_json({a}, report::summarise({a}));
+  for (const int k : {0, 1})
+    for (const double truth : {-19.6, -1e-9}) {
+      nlohmann::json j = written;
+      j["truths"][0]["parameters"][k]["truth"] = truth;
+      const std::string e = test::error_of([&] { report::study_from_json(j, "s.json"); });
+      const std::string head = "s.json: key 'truths[0].parameters[" + std::to_string(k) + "].truth': expected a value " +
+                               (k == 0 ? "m_p" : "lp") + " can have (not negative";
+      EXPECT_EQ(e.rfind(head, 0), 0u) << e;
+    }
+}

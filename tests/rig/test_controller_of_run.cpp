@@ -113,3 +113,40 @@ TEST(ControllerOfRun, AModelOfACalibratedPlantIsAModelOfTheRobotFileItWasCalibra
             std::string::npos);
   EXPECT_NE(test::error_of([&] { rig::controller_of(f.calibrated); }).find("which has changed since"), std::string::npos);
 }
+
+TEST(ControllerOfRun, AHeadCopiedOntoAGeometryNoCalibrationReachesIsRefused) {
+  // Session 20's probe, class C: a real calibration's head above the drawn file with a link 30 mm
+  // longer was "this robot, calibrated" (predict ran it); a 10 mm typo under the head was blamed on
+  // the masses by identify. The geometry itself is compared: at most 5 mm from the file named.
+  const CalibratedFiles f;
+  const sim::RobotFile drawn = sim::load_robot(f.drawn);
+  struct Edit {
+    int leg;
+    double link, base_y, platform_x;
+  };
+  for (const Edit e : {Edit{0, 0.03, 0, 0}, Edit{3, 0.01, 0, 0}, Edit{5, 0, -0.006, 0}, Edit{2, 0, 0, 0.01},
+                       Edit{1, 0.002, 0.001, 0}}) {
+    sim::RobotModel m = drawn.model;
+    m.legs[e.leg].link_length += e.link;
+    m.legs[e.leg].base_joint.y() += e.base_y;
+    m.legs[e.leg].platform_joint.x() += e.platform_x;
+    const std::string spoof = (f.dir / "spoof.yaml").string();
+    std::ofstream(spoof, std::ios::trunc) << "# Calibrated\n" << sim::calibrated_from_line(file_record(f.drawn))
+                                          << sim::robot_to_yaml(m, drawn.lambda);
+    const bool far = e.link > 5e-3 || std::abs(e.base_y) > 5e-3 || e.platform_x > 5e-3;
+    const std::string want = spoof + ": its head names " + file_record(f.drawn).path +
+                             " as the robot file it was calibrated from, but the geometry of leg " +
+                             std::to_string(e.leg + 1) + " is more than 5 mm from that file's";
+    const sim::RobotModel loaded = sim::load_robot(spoof).model;
+    for (const std::string& error :
+         {test::error_of([&] { rig::check_model_of_robot(spoof, loaded, f.drawn, drawn.model, "--robot"); }),
+          test::error_of([&] { rig::controller_of(spoof); }),
+          test::error_of([&] { rig::controller_of_run(spoof, CalibratedFiles::recorded_with(f.drawn), "run.csv"); })}) {
+      if (far) {
+        EXPECT_EQ(error.rfind(want, 0), 0u) << error;
+      } else {
+        EXPECT_EQ(error, "") << "2 mm, 1 mm: within what a calibration corrects";
+      }
+    }
+  }
+}

@@ -154,3 +154,26 @@ TEST(Handshake, TheHashesAreOfTheBytesParsedNotOfTheFileNow) {
   EXPECT_NE(bridge::hex_of(*hello.files[1]), sha256_file_now(f.reference));
   fs::remove_all(dir);
 }
+
+TEST(Handshake, ARobotOrControllerStatingNoClockIsRefused) {
+  // Byte 42 at 0 (examples/python/vcloe_bridge.py's default before) was taken by a lockstep robot
+  // and a lockstep controller alike: an unstated clock cannot be checked (session 20's probe, P).
+  const rig::RunFiles f = default_files();
+  using bridge::HelloClock;
+  for (const HelloClock mine_clock : {HelloClock::Lockstep, HelloClock::Realtime}) {
+    const auto robot = rig::hello_of(Role::Robot, f, mine_clock), control = rig::hello_of(Role::Control, f, mine_clock);
+    const std::string by_robot =
+        rig::hello_problem(robot, f, heard(rig::hello_of(Role::Control, f)), Role::Control, "ipc:///x/commands");
+    EXPECT_EQ(by_robot.rfind("handshake refused: the controller on ipc:///x/commands states no clock (hello byte 42 "
+                             "'clock' is 0); this robot runs " + std::string(bridge::name_of(mine_clock)), 0),
+              0u)
+        << by_robot;
+    const std::string by_control =
+        rig::hello_problem(control, f, heard(rig::hello_of(Role::Robot, f)), Role::Robot, "ipc:///x/status");
+    EXPECT_NE(by_control.find("the robot on ipc:///x/status states no clock"), std::string::npos) << by_control;
+    EXPECT_EQ(by_control.find('\n'), std::string::npos);
+    // Vision states none and is taken; a stated, equal clock is taken.
+    EXPECT_EQ(rig::hello_problem(robot, f, heard(rig::hello_of(Role::Vision, f)), Role::Vision, "e"), "");
+    EXPECT_EQ(rig::hello_problem(robot, f, heard(rig::hello_of(Role::Control, f, mine_clock)), Role::Control, "e"), "");
+  }
+}

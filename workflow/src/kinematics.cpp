@@ -59,7 +59,7 @@ Report kinematics(const KinematicsOptions& o) {
   const Vec6d offsets = sim::encoder_offsets(model);
   if (o.pose) {
     const sim::PoseCheck c = sim::check_pose(model, *o.pose);
-    if (c.status == sim::PoseStatus::Unreachable)
+    if (c.status == sim::PoseStatus::Unreachable || c.status == sim::PoseStatus::OtherAssemblyMode)
       fail("--pose", "not reachable on " + o.robot + ": " + c.describe());
     return answer("inverse kinematics on " + o.robot, *o.pose, c.theta + offsets, verdict(c));
   }

@@ -27,6 +27,11 @@ std::optional<SettingProblem> ValidateOptions::problem() const {
   if (n < 1 || n > 1000)
     return SettingProblem{"--n", "--n: expected 1 to 1000 trajectories (each takes seconds, a minute with --reidentify), got " +
                                      std::to_string(n)};
+  // Table 5 is a spread over the re-identifications: of one value it is undefined, not 0
+  // (session 20's probe, T5: "std 0.0000e+00, rel std 0.00 %" for every parameter).
+  if (reidentify && n < 2)
+    return SettingProblem{"--n", "--n: expected at least 2 trajectories with --reidentify (the spread of the "
+                                 "re-identified parameters over one is undefined), got " + std::to_string(n)};
   if (!(duration >= 1 && duration <= 600))
     return SettingProblem{"--duration", "--duration: expected 1 to 600 s per trajectory, got " + exact_number(duration)};
   // Trajectory i runs seed + i, its payload run seed + i + kPayloadSeedOffset (run_trajectory).

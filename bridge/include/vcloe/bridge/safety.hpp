@@ -10,6 +10,7 @@
 #include <string>
 
 #include "vcloe/bridge/messages.hpp"
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/settings.hpp"
 
 namespace vcloe::bridge {
@@ -23,12 +24,15 @@ struct SafetyLimits {
   int max_invalid_in_row = 5;        // invalid (occluded, rejected) poses in a row that stop
   double heartbeat_timeout = 0.05;   // s; no command or heartbeat from the controller for longer stops
   double joint_limit = 0.9948;       // rad; every command must satisfy |theta_i| <= joint_limit
-  // rad/s. Per controller tick (robot time, never the frames' numbers or stamps) the command
-  // applied moves at most max_command_speed * Tc from the one applied before; a command further
-  // from it than one camera period covers at that speed stops the robot (docs/protocol.md, "Safety").
-  // 10 rad/s: 10 mrad a tick at 1 kHz, above the largest step per camera frame of the references
-  // checked (6.6 mrad), so a nominal run is never slowed; 0.1 rad reach at 100 Hz.
-  double max_command_speed = 10.0;
+  // rad/s, a speed over one camera period. Each controller tick (robot time, never the frames'
+  // numbers or stamps) adds max_command_speed * Tc to each joint's allowance, which holds at most
+  // one camera period's reach (max_command_speed * T_camera); the command applied moves at most
+  // the allowance, which it uses up. So a controller stepping once a camera period at up to this
+  // speed is applied untouched (as `vcloe run` applies it), anything faster is held back, and
+  // over any n ticks a joint moves at most (n * Tc + T_camera) * max_command_speed. A command
+  // further than one camera period's reach from the one applied stops the robot (docs/protocol.md,
+  // "Safety"). 10 rad/s (core/defaults.hpp): 0.1 rad reach at 100 Hz, above the check's 3 rad/s.
+  double max_command_speed = defaults::kMaxCommandSpeed;
 
   // The first limit out of range ("<key>: what is expected"); validate throws it as
   // vcloe::Error "<where>: <message>" (core/settings.hpp).
@@ -59,12 +63,16 @@ class SafetyMonitor {
   // The first failure is kept.
   void on_command(const Vec6d& theta, std::int64_t frame);
   // The rate limit, once per controller tick: `target` is the command due (the newest received
-  // whose tick has come, or the hold); returns the command to apply, which moves at most
-  // max_command_speed * controller_period per joint from the one applied at the tick before,
+  // whose tick has come, or the hold); returns the command to apply, which moves each joint at
+  // most its allowance (SafetyLimits::max_command_speed) from the one applied at the tick before,
   // whatever the messages said. A target further than max_command_speed * camera_period from
   // it trips CommandRateLimit (the command is then not applied: the last one is returned).
   const Vec6d& limit(const Vec6d& target);
-  void set_applied(const Vec6d& theta) { applied_ = theta; }  // where the drives stand (the start hold)
+  // Where the drives stand (the start hold), at rest: a full allowance.
+  void set_applied(const Vec6d& theta) {
+    applied_ = theta;
+    allowance_.setConstant(limits_.max_command_speed * camera_period_);
+  }
   const Vec6d& applied() const { return applied_; }
   std::uint64_t limited_ticks() const { return limited_ticks_; }  // ticks the limit held a joint back
   void on_malformed_command(const std::string& why);
@@ -81,6 +89,7 @@ class SafetyMonitor {
   double last_pose_ = 0, last_controller_ = 0;
   int invalid_in_row_ = 0;
   Vec6d applied_ = Vec6d::Zero();
+  Vec6d allowance_ = Vec6d::Zero();  // rad per joint the next tick may move, at most the reach
   std::uint64_t limited_ticks_ = 0;
   std::optional<StopCause> stop_;
 

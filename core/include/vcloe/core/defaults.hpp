@@ -42,6 +42,16 @@ inline constexpr double kCentroidNoisePx = 0.05, kMaxCentroidNoisePx = 10;
 std::optional<SettingProblem> centroid_noise_problem(double sigma_px, const std::string& option);
 void check_centroid_noise(double sigma_px, const std::string& option);
 
+// The joint-rate limit, in one place. kMaxJointVelocity: what every reference is checked
+// against (excitation::MotionLimits, `trajectory check`). kMaxCommandSpeed: the robot's rate
+// limit (bridge::SafetyLimits, robot serve --max-command-speed), a speed over a camera period:
+// a command stream at most that fast is applied untouched, so a reference that passes the check
+// (with the controller's corrections on top, up to the difference) is never held back
+// (docs/protocol.md, "The rate limit"; session 20's probe, class R).
+inline constexpr double kMaxJointVelocity = 3.0;  // rad/s
+inline constexpr double kMaxCommandSpeed = 10.0;  // rad/s
+static_assert(kMaxCommandSpeed >= kMaxJointVelocity, "the robot must pass every reference the check passes");
+
 // This build's version (the project's, CMakeLists.txt), as sidecars record it.
 std::string software_version();
 

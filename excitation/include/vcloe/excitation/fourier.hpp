@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/settings.hpp"
 #include "vcloe/sim/robot.hpp"
 
@@ -55,7 +56,7 @@ std::string trajectory_to_yaml(const FourierTrajectory& trajectory);
 // Limits every sample must respect, on top of the robot's own (joint range, singularity).
 struct MotionLimits {
   double sample_period = 0.005;        // s between checked samples
-  double max_joint_velocity = 3.0;     // rad/s
+  double max_joint_velocity = defaults::kMaxJointVelocity;  // rad/s
   double max_joint_acceleration = 40.0;  // rad/s^2
   // Singularity margins stricter than the robot's own (0: use the robot's). An excitation
   // trajectory needs headroom: the robot tracks it with some error.

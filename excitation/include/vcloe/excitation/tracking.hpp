@@ -22,7 +22,7 @@
 namespace vcloe::excitation {
 
 // How far a pose is outside the limits of `limits` (check_pose's: joint range, both singularity
-// margins): their relative exceedances summed, 0 inside, 1 more if unreachable. The one measure
+// margins): their relative exceedances summed, 0 inside, 1 more if unreachable or in another assembly mode. The one measure
 // the search's penalty sums over the reference's samples and over the twin's.
 double pose_exceedance(const sim::RobotModel& limits, const Vec6d& chi);
 

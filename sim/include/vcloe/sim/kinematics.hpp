@@ -239,7 +239,7 @@ Mat6<T> J_theta_dot(const Kinematics<T>& k, const Vec6<T>& chi, const Vec6<T>& c
 
 // ---- Limits (double only: they are decisions, not differentiated) -------------------------
 
-enum class PoseStatus { Ok, Unreachable, JointLimit, LegSingular, ParallelSingular };
+enum class PoseStatus { Ok, Unreachable, JointLimit, LegSingular, ParallelSingular, OtherAssemblyMode };
 
 struct PoseCheck {
   PoseStatus status = PoseStatus::Ok;
@@ -251,8 +251,17 @@ struct PoseCheck {
   std::string describe() const;    // "joint 3 at 1.02 rad outside +-0.9948 rad", ...
 };
 
-// Reachability, joint range, and the two singularity margins documented in docs/model.md.
+// Reachability, joint range, the two singularity margins and the assembly mode (that of the
+// robot file's home pose), documented in docs/model.md.
 PoseCheck check_pose(const RobotModel& model, const Vec6d& chi);
+
+// The assembly mode of the platform at chi: the sign of det J_a2 (eq. 7), +1 or -1; 0 where a leg
+// cannot close or J_a2 is singular. Each leg's IK branch is fixed by `home`, but the six closures
+// do not fix the platform's side of a parallel singularity: the mirror image of a pose through the
+// base plane has the same joint angles (docs/model.md). A motion that stays clear of parallel
+// singularities never changes this sign, so a pose whose sign differs from home's is one the robot
+// cannot reach from home.
+int assembly_mode(const RobotModel& model, const Vec6d& chi);
 
 // Newton's method on the six closure equations: the pose whose IK equals theta, started
 // from `guess`. Tools and tests only — the method never needs it at run time.
