@@ -15,7 +15,8 @@
 // and of the platform joints' constraint forces over MuJoCo's, for the truth, priors and models.
 //
 // With --learn N (control/learn.hpp, workflow::learn_on_virtual_robot as `vcloe learn`) only: N trials
-// per reference from the PRIORS' pre-correction, per trial the measured RMS (mm, mrad) over the noise.
+// per reference from the PRIORS' pre-correction (--identified's model if given, printed as "priors";
+// --kinematics 1 adds its kinematics to the start), per trial the measured RMS (mm, mrad) over the noise.
 //
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 //     [--uncalibrated PATTERN] [--first-reference 1] [--at-rest 0|1] [--seeds S1,S2,...] [--truth-file PATTERN]
@@ -183,6 +184,11 @@ PoseTrace run(const rig::ExperimentSetup& s, const Truth& truth, const sim::Robo
     control::PreCorrection pc =
         control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
     if (kin) add_kinematics(setup, model->model, pc.command);
+    try {  // what `vcloe run --precorrection` refuses: run here all the same (virtual_trace has no rate limit)
+      rig::check_command_followable(setup, pc.command, "the pre-correction");
+    } catch (const Error& e) {
+      std::printf("    (the robot side would refuse the next run: %s)\n", e.what());
+    }
     setup.reference.command_correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
   }
   return rig::virtual_trace(setup, truth.file, vr, truth.name);
@@ -253,8 +259,9 @@ void learn_study(const rig::ExperimentSetup& s, const Truth& of, const sim::Robo
   sim::RobotFile from = priors;  // the start's model: the priors (their Coulomb friction the truth's if asked)
   if (o.start_coulomb_truth)
     for (int i = 0; i < 6; ++i) from.lambda(sim::coulomb_index(i)) = truth.lambda(sim::coulomb_index(i));
-  const std::vector<Vec6d> start =
+  std::vector<Vec6d> start =
       control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+  if (o.kinematics) add_kinematics(s, from.model, start);
   {  // the model's drives' loop (the priors'), at the start pose: M_theta's diagonal, P at 2, 4, 8 Hz
     const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
     const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
@@ -347,7 +354,7 @@ int main(int argc, char** argv) {
         const rig::ExperimentSetup s = rig::make_setup(priors, experiment, tr, "reference " + std::to_string(seed));
         std::printf("truth %d, reference seed %llu (%.0f s)\n", t, static_cast<unsigned long long>(seed), o.duration);
         if (o.learn > 0) {
-          learn_study(s, truth, priors, o);
+          learn_study(s, truth, identified ? *identified : priors, o);  // from --identified's model if given
           continue;
         }
         auto rms = [&](const sim::RobotFile* model, bool outer) {
