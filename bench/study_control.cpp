@@ -6,23 +6,22 @@
 //   - the visual servo alone;
 //   - pre-corrected inside the outer loop (control/precorrect.hpp) with the TRUE parameters,
 //     with the PRIORS, and with an identified model per truth if given (--identified PATTERN,
-//     %d replaced by the truth's seed);
+//     %d replaced by the truth's seed; --uncalibrated PATTERN: a second one, e.g. identified from
+//     the drawn robot file where the first was identified from the calibrated one);
 //   - the true pre-correction alone (zero outer gains: the drives' loop only);
-// and prints the tracking RMS of the true pose less the reference (positions mm, angles mrad, the
-// RMS over the three axes of each) and of the measured pose less the reference. Then, along the
-// virtual robot's own motion under the servo alone, the RMS error of the predicted drive torques
-// (control/predict.hpp) over the RMS torque, and of the platform joints' constraint forces over
-// MuJoCo's, for the truth, the priors and the identified model.
+// and prints the tracking RMS of the true and of the measured pose less the reference (mm, mrad,
+// RMS over the three axes of each). Then, along the virtual robot's own motion under the servo
+// alone, the RMS error of the predicted drive torques (control/predict.hpp) over the RMS torque,
+// and of the platform joints' constraint forces over MuJoCo's, for the truth, priors and models.
 //
-// With --learn N (iterative learning, control/learn.hpp; workflow::learn_on_virtual_robot as
-// `vcloe learn` runs it) only: N trials per reference from the PRIORS' pre-correction, gain
-// --gain, printing per trial the measured RMS (mm, mrad) and its ratio to the camera noise.
+// With --learn N (control/learn.hpp, workflow::learn_on_virtual_robot as `vcloe learn`) only: N trials
+// per reference from the PRIORS' pre-correction (--identified's model if given, printed as "priors";
+// --kinematics 1 adds its kinematics to the start), per trial the measured RMS (mm, mrad) over the noise.
 //
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
-//                             [--first-reference 1] [--at-rest 0|1]
-//                             [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse]
-//                                        [--loop servo|drives] [--bands 1] [--noise-scale 1]
-//                                        [--start-coulomb-truth 0|1] [--friction 0|1 [--friction-viscous 0|1]]]
+//     [--uncalibrated PATTERN] [--first-reference 1] [--at-rest 0|1] [--seeds S1,S2,...] [--truth-file PATTERN]
+//     [--learn N [--gain 0.5] [--cutoff 4] [--lead 0.02] [--law lead|inverse] [--loop servo|drives] [--bands 1]
+//                [--noise-scale 1] [--start-coulomb-truth 0|1] [--friction 0|1 [--friction-viscous 0|1]]]
 // With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
 // diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
 // max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
@@ -30,6 +29,11 @@
 // --noise-scale s multiplies the camera noise (s = 0.001: nearly noise-free, what learning does
 // without it; the ratio printed is then to the scaled noise); --friction 1 learns each joint's
 // friction after each trial (control/friction_estimate.hpp) and prints the estimate.
+//
+// --truth-file PATTERN (%d the seed): the truth is that file (`vcloe truth random --realistic`)
+// with its rig departures (hw::load_virtual_rig); setup, controller and priors config/robot.yaml's,
+// as `vcloe run --truth T --robot config/robot.yaml`. The "true" pose is the frame the camera sees,
+// noise-free (rig::VirtualCamera::seen), which the loop servoes onto the reference. --seeds S1,...
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -43,13 +47,17 @@
 #include "vcloe/control/drives_model.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/rotation.hpp"
 #include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/hw/truth_family.hpp"
+#include "vcloe/hw/virtual_rig.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/rig/virtual_camera.hpp"
 #include "vcloe/servo/loop.hpp"
-#include "vcloe/vision/butterworth.hpp"
+#include "vcloe/sim/kinematics.hpp"
 #include "vcloe/workflow/learn.hpp"
+#include "study_control_bands.hpp"
 
 using namespace vcloe;
 
@@ -59,6 +67,10 @@ struct StudyOptions {
   int first = 1, truths = 5, per_truth = 2;
   double duration = 10;
   std::string identified;  // pattern with %d, or empty
+  std::string uncalibrated;  // a second identified model's pattern, or empty
+  std::string truth_file;  // the truth file's pattern (realistic truths), or empty: hw::random_truth
+  std::vector<int> seeds;  // the truths' seeds (default: first, first + 1, ...)
+  bool kinematics = false; // each model's marker frame and encoder zeros added to its pre-correction
   int learn = 0;           // trials of iterative learning (0: the pre-correction study)
   control::LearningGains gains;
   workflow::LearningLoop loop = workflow::LearningLoop::servo;
@@ -80,6 +92,11 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--per-truth") o.per_truth = std::stoi(v);
     else if (k == "--duration") o.duration = std::stod(v);
     else if (k == "--identified") o.identified = v;
+    else if (k == "--uncalibrated") o.uncalibrated = v;
+    else if (k == "--truth-file") o.truth_file = v;
+    else if (k == "--kinematics") o.kinematics = std::stoi(v) != 0;
+    else if (k == "--seeds")  // S1,S2,...
+      for (std::size_t p = 0; p < v.size(); p = std::min(v.find(',', p), v.size() - 1) + 1) o.seeds.push_back(std::stoi(v.substr(p)));
     else if (k == "--learn") o.learn = std::stoi(v);
     else if (k == "--gain") o.gains.gain = std::stod(v);
     else if (k == "--cutoff") o.gains.cutoff_hz = std::stod(v);
@@ -97,7 +114,22 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--friction-viscous") o.gains.friction_viscous = std::stoi(v) != 0;
     else fail(k, "unknown option");
   }
+  if (o.seeds.empty())
+    for (int t = o.first; t < o.first + o.truths; ++t) o.seeds.push_back(t);
   return o;
+}
+
+// A truth: its robot file, its file's rig departures and name (none for hw::random_truth's).
+struct Truth {
+  sim::RobotFile file;
+  hw::VirtualRig departures;
+  std::string name;
+};
+
+std::string of_seed(const std::string& pattern, int seed) {
+  char name[1024];
+  std::snprintf(name, sizeof name, pattern.c_str(), seed);
+  return name;
 }
 
 struct Rms {
@@ -105,11 +137,15 @@ struct Rms {
   double late_mm = 0, late_mrad = 0;  // true pose, from t = 1 s (after the start's transient)
 };
 
-Rms tracking(const PoseTrace& t) {
+// The true pose is the frame the camera sees, noise-free (the marker frame in the calibrated base
+// frame: the pose itself for an in-class truth).
+Rms tracking(const PoseTrace& t, const rig::ExperimentSetup& s, const Truth& truth) {
+  const rig::VirtualCamera seen(truth.file.model, truth.departures, s.reference.clock, s.reference.start_pose,
+                                [](const Vec6d& x) { return x; }, 0);
   Rms r;
   double late = 0;
   for (std::size_t j = 0; j < t.size(); ++j) {
-    const Vec6d e = pose_difference(t.truth[j], t.reference[j]), m = pose_difference(t.measured[j], t.reference[j]);
+    const Vec6d e = pose_difference(seen.seen(t.truth[j]), t.reference[j]), m = pose_difference(t.measured[j], t.reference[j]);
     r.true_mm += e.head<3>().squaredNorm(), r.true_mrad += e.tail<3>().squaredNorm();
     r.measured_mm += m.head<3>().squaredNorm(), r.measured_mrad += m.tail<3>().squaredNorm();
     if (t.time[j] >= 1.0) r.late_mm += e.head<3>().squaredNorm(), r.late_mrad += e.tail<3>().squaredNorm(), late += 1;
@@ -120,8 +156,21 @@ Rms tracking(const PoseTrace& t) {
           1e3 * std::sqrt(r.measured_mrad / n), 1e3 * std::sqrt(r.late_mm / late), 1e3 * std::sqrt(r.late_mrad / late)};
 }
 
+// --kinematics 1: what control::precorrect leaves out of a calibrated model, added to its command:
+// theta_d the crank angles that put the model's marker frame (not E) on chi_d, plus its encoder zeros.
+void add_kinematics(const rig::ExperimentSetup& s, const sim::RobotModel& m, std::vector<Vec6d>& command) {
+  for (std::size_t k = 0; k < command.size(); ++k) {
+    const Vec6d chi = s.trajectory.pose(s.reference.clock.time(static_cast<int>(k)));
+    Vec6d at_e, at_marker;
+    if (!sim::inverse_kinematics<double>(m, chi, at_e) ||
+        !sim::inverse_kinematics<double>(m, (Rigid<double>::of(chi) * Rigid<double>::of(m.marker_frame).inverse()).pose(), at_marker))
+      fail("--kinematics", "a reference pose the model cannot reach");
+    command[k] += at_marker + sim::encoder_offsets(m) - at_e;
+  }
+}
+
 // One run of the setup on the truth, pre-corrected with `model` (none: the servo alone).
-PoseTrace run(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const sim::RobotFile* model, bool outer) {
+PoseTrace run(const rig::ExperimentSetup& s, const Truth& truth, const sim::RobotFile* model, bool outer, bool kin = false) {
   rig::ExperimentSetup setup = s;
   if (!outer) {
     setup.experiment.outer.kp.setZero();
@@ -130,22 +179,31 @@ PoseTrace run(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const 
   }
   rig::VirtualRun vr;
   vr.seed = 7;
+  vr.departures = truth.departures;
   if (model) {
-    const control::PreCorrection pc =
+    control::PreCorrection pc =
         control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
+    if (kin) add_kinematics(setup, model->model, pc.command);
+    try {  // what `vcloe run --precorrection` refuses: run here all the same (virtual_trace has no rate limit)
+      rig::check_command_followable(setup, pc.command, "the pre-correction");
+    } catch (const Error& e) {
+      std::printf("    (the robot side would refuse the next run: %s)\n", e.what());
+    }
     setup.reference.command_correction = control::correction_of(setup.reference, setup.experiment.outer, pc.command);
   }
-  return rig::virtual_trace(setup, truth, vr, "");
+  return rig::virtual_trace(setup, truth.file, vr, truth.name);
 }
 
 // Along the virtual robot's motion under the servo alone, per model: the RMS error of the
 // predicted drive torques over the RMS torque (the torques its drives held over each tick against
 // the prediction at the tick's mean motion), then the same for the platform joints' constraint
 // forces against MuJoCo's (its inverse dynamics at that motion, rigid: friction does not load them).
-std::vector<double> torque_errors(const rig::ExperimentSetup& s, const sim::RobotFile& truth,
+std::vector<double> torque_errors(const rig::ExperimentSetup& s, const Truth& t,
                                   const std::vector<const sim::RobotFile*>& models) {
-  hw::VirtualRobotOptions o;
+  const sim::RobotFile& truth = t.file;
+  hw::VirtualRobotOptions o;  // a truth file's robot stands where its drives hold the start, as in a run
   o.controller_hz = s.experiment.timing.controller_hz;
+  if (!t.name.empty()) o = rig::virtual_robot_options(s, o, t.departures);
   hw::VirtualRobot robot(truth.model, truth.lambda, s.reference.start_pose, o);
   servo::VisualServo<double> outer(s.reference, s.experiment.outer);
   servo::ExactPose camera;
@@ -191,57 +249,19 @@ void print_rms(const char* label, const Rms& r, const Rms& alone) {
 
 }  // namespace
 
-// The true error (truth - reference) of a trial per axis split into frequency bands (zero-phase
-// Butterworth low-passes at 1, 4 and 10 Hz at the camera's rate), in joint space too (J_theta at
-// the reference), and the part that changed since the previous trial (what is not repeatable).
-void print_bands(const rig::ExperimentSetup& s, const PoseTrace& t, std::vector<Vec6d>& previous) {
-  const std::size_t n = t.size();
-  std::vector<Vec6d> e(n), q(n);
-  for (std::size_t j = 0; j < n; ++j) {
-    e[j] = pose_difference(t.truth[j], t.reference[j]);
-    q[j] = s.reference.updates[std::min(j, s.reference.updates.size() - 1)].J_theta * e[j];
-  }
-  const double rate = s.experiment.timing.camera_hz, cut[3] = {1, 4, 10};
-  auto band_rms = [&](const std::vector<Vec6d>& x, int axis, double scale) {
-    std::vector<double> v(n), lo(n, 0.0);
-    for (std::size_t j = 0; j < n; ++j) v[j] = x[j](axis);
-    std::vector<double> out;
-    for (double c : cut) {
-      const std::vector<double> f = vision::sosfiltfilt(vision::butterworth_lowpass(4, c, rate), v);
-      double r = 0;
-      for (std::size_t j = 0; j < n; ++j) r += (f[j] - lo[j]) * (f[j] - lo[j]);
-      out.push_back(scale * std::sqrt(r / n));
-      lo = f;
-    }
-    double r = 0;
-    for (std::size_t j = 0; j < n; ++j) r += (v[j] - lo[j]) * (v[j] - lo[j]);
-    out.push_back(scale * std::sqrt(r / n));
-    return out;
-  };
-  const char* names[6] = {"x um", "y um", "z um", "a urad", "b urad", "g urad"};
-  std::printf("        bands <1 / 1-4 / 4-10 / >10 Hz, pose (um, urad) | joints (urad) | changed since last trial:\n");
-  for (int i = 0; i < 6; ++i) {
-    const std::vector<double> b = band_rms(e, i, 1e6), c = band_rms(q, i, 1e6);
-    double d = 0;
-    if (previous.size() == n)
-      for (std::size_t j = 0; j < n; ++j) d += std::pow(e[j](i) - previous[j](i), 2);
-    std::printf("        %-7s %6.1f %6.1f %6.1f %6.1f | joint %d %6.1f %6.1f %6.1f %6.1f | %6.1f\n", names[i], b[0], b[1],
-                b[2], b[3], i + 1, c[0], c[1], c[2], c[3], 1e6 * std::sqrt(d / n));
-  }
-  previous = e;
-}
-
 // Learning from the priors' pre-correction on one reference: a line per trial.
-void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, const sim::RobotFile& priors,
-                 const StudyOptions& o) {
+void learn_study(const rig::ExperimentSetup& s, const Truth& of, const sim::RobotFile& priors, const StudyOptions& o) {
+  const sim::RobotFile& truth = of.file;
   rig::VirtualRun vr;
   vr.seed = 7;
+  vr.departures = of.departures;
   vr.noise_sigma *= o.noise_scale;
   sim::RobotFile from = priors;  // the start's model: the priors (their Coulomb friction the truth's if asked)
   if (o.start_coulomb_truth)
     for (int i = 0; i < 6; ++i) from.lambda(sim::coulomb_index(i)) = truth.lambda(sim::coulomb_index(i));
-  const std::vector<Vec6d> start =
+  std::vector<Vec6d> start =
       control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+  if (o.kinematics) add_kinematics(s, from.model, start);
   {  // the model's drives' loop (the priors'), at the start pose: M_theta's diagonal, P at 2, 4, 8 Hz
     const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
     const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
@@ -279,7 +299,7 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
   if (o.bands)
     observe = [&](const PoseTrace& t) {
       std::printf("      trial %d\n", ++trial);
-      print_bands(s, t, previous);
+      bench::print_bands(s, t, previous);
     };
   auto progress = [](const workflow::LearnTrial& t) {  // the friction learnt, in words
     if (t.friction.empty()) return;
@@ -291,13 +311,13 @@ void learn_study(const rig::ExperimentSetup& s, const sim::RobotFile& truth, con
     std::fflush(stdout);
   };
   const workflow::LearnOutcome l =
-      workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop, priors, progress, observe);
+      workflow::learn_on_virtual_robot(s, truth, vr, start, o.gains, o.learn, o.loop, priors, progress, observe, of.name);
   std::printf("    learning (%s law, gain %.2f, Q %.1f Hz, lead %.3f s, %s), measured RMS mm / mrad / x noise [true mm / mrad] per trial:\n",
               o.gains.law == control::LearningLaw::inverse ? "inverse" : "lead", o.gains.gain, o.gains.cutoff_hz,
               o.gains.lead, o.loop == workflow::LearningLoop::servo ? "inside the servo" : "drives only");
-  for (const workflow::LearnTrial& t : l.trials)
-    std::printf("      %d: %.4f %.4f %.2f [%.4f %.4f]\n", t.trial, t.position_mm, t.angle_mrad, t.over_noise,
-                t.true_position_mm, t.true_angle_mrad);
+  for (const workflow::LearnTrial& r : l.trials)  // (true: of E, which a marker frame off E is off by itself)
+    std::printf("      %d: %.4f %.4f %.2f [%.4f %.4f]\n", r.trial, r.position_mm, r.angle_mrad, r.over_noise,
+                r.true_position_mm, r.true_angle_mrad);
   std::printf("%s", l.stopped_improving ? "      (stopped improving)\n" : "");
   std::fflush(stdout);
 }
@@ -307,15 +327,22 @@ int main(int argc, char** argv) {
     const StudyOptions o = parse(argc, argv);
     const sim::RobotFile priors = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
     const servo::ExperimentConfig experiment;
-    for (int t = o.first; t < o.first + o.truths; ++t) {
-      const sim::RobotFile truth = hw::random_truth(priors, static_cast<std::uint64_t>(t));
-      std::optional<sim::RobotFile> identified;
-      if (!o.identified.empty()) {
-        char name[1024];
-        std::snprintf(name, sizeof name, o.identified.c_str(), t);
-        if (std::FILE* f = std::fopen(name, "r")) {  // a truth whose identification failed has none
+    for (const int t : o.seeds) {
+      Truth truth;
+      if (o.truth_file.empty()) {
+        truth.file = hw::random_truth(priors, static_cast<std::uint64_t>(t));
+      } else {
+        truth.name = of_seed(o.truth_file, t);
+        truth.file = sim::load_robot(truth.name, true);
+        truth.departures = hw::load_virtual_rig(truth.name);
+      }
+      std::optional<sim::RobotFile> identified, uncalibrated;
+      for (auto [pattern, model] : {std::pair{&o.identified, &identified}, std::pair{&o.uncalibrated, &uncalibrated}}) {
+        if (pattern->empty()) continue;
+        const std::string name = of_seed(*pattern, t);
+        if (std::FILE* f = std::fopen(name.c_str(), "r")) {  // a truth whose identification failed has none
           std::fclose(f);
-          identified = sim::load_robot(name);
+          *model = sim::load_robot(name);
         }
       }
       for (int n = o.first_reference; n < o.first_reference + o.per_truth; ++n) {
@@ -327,21 +354,27 @@ int main(int argc, char** argv) {
         const rig::ExperimentSetup s = rig::make_setup(priors, experiment, tr, "reference " + std::to_string(seed));
         std::printf("truth %d, reference seed %llu (%.0f s)\n", t, static_cast<unsigned long long>(seed), o.duration);
         if (o.learn > 0) {
-          learn_study(s, truth, priors, o);
+          learn_study(s, truth, identified ? *identified : priors, o);  // from --identified's model if given
           continue;
         }
-        const Rms alone = tracking(run(s, truth, nullptr, true));
+        auto rms = [&](const sim::RobotFile* model, bool outer) {
+          return tracking(run(s, truth, model, outer, o.kinematics), s, truth);
+        };
+        const Rms alone = rms(nullptr, true);
         print_rms("servo alone", alone, alone);
-        print_rms("pre-corrected truth", tracking(run(s, truth, &truth, true)), alone);
-        print_rms("pre-corrected priors", tracking(run(s, truth, &priors, true)), alone);
-        if (identified) print_rms("pre-corrected ident.", tracking(run(s, truth, &*identified, true)), alone);
-        print_rms("truth, no outer loop", tracking(run(s, truth, &truth, false)), alone);
-        std::vector<const sim::RobotFile*> models{&truth, &priors};
-        if (identified) models.push_back(&*identified);
+        print_rms("pre-corrected truth", rms(&truth.file, true), alone);
+        print_rms("pre-corrected priors", rms(&priors, true), alone);
+        if (identified) print_rms("pre-corrected ident.", rms(&*identified, true), alone);
+        if (uncalibrated) print_rms("pre-corrected uncal.", rms(&*uncalibrated, true), alone);
+        print_rms("truth, no outer loop", rms(&truth.file, false), alone);
+        std::vector<const sim::RobotFile*> models{&truth.file, &priors};
+        for (const auto* m : {&identified, &uncalibrated})
+          if (*m) models.push_back(&**m);
         const std::vector<double> e = torque_errors(s, truth, models);
         std::printf("    RMS error / RMS of the virtual robot's drive torques, MuJoCo's platform joint forces: "
                     "truth %.4f %.4f  priors %.4f %.4f", e[0], e[1], e[2], e[3]);
-        if (identified) std::printf("  identified %.4f %.4f", e[4], e[5]);
+        for (std::size_t m = 4, k = 0; m < e.size(); m += 2, ++k)
+          std::printf("  %s %.4f %.4f", k == 0 && identified ? "identified" : "uncalibrated", e[m], e[m + 1]);
         std::printf("\n");
         std::fflush(stdout);
       }
