@@ -20,20 +20,22 @@ struct CommandResult {
   std::string out;  // stdout and stderr
 };
 
-inline CommandResult run_vcloe(const std::string& args) {
-  const std::string cmd = std::string(VCLOE_BINARY) + " " + args + " 2>&1";
+// A shell command line's status and output (what it sends to the pipe). Under scripts/test-sanitize
+// the binary is instrumented too: its sanitizer reports fail the calling test whatever status that
+// test expects (a leak found at exit after a correct refusal, say, or UBSan's exit status 1 where
+// any non-zero status is expected).
+inline CommandResult run_shell(const std::string& cmd) {
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
   while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
   const int rc = pclose(p);
-  // Under scripts/test-sanitize the binary is instrumented too. Its sanitizer reports fail the
-  // calling test whatever status that test expects (a leak found at exit after a correct
-  // refusal, say, or UBSan's exit status 1 where any non-zero status is expected).
   for (const char* report : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", ": runtime error: "})
-    if (out.find(report) != std::string::npos) ADD_FAILURE() << "sanitizer report from `vcloe " << args << "`:\n" << out;
+    if (out.find(report) != std::string::npos) ADD_FAILURE() << "sanitizer report from `" << cmd << "`:\n" << out;
   return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), out};
 }
+
+inline CommandResult run_vcloe(const std::string& args) { return run_shell(std::string(VCLOE_BINARY) + " " + args + " 2>&1"); }
 
 // A fresh directory for this test process (`prefix`-<pid>/<name>), emptied first.
 inline std::filesystem::path fresh_dir(const std::string& prefix, const std::string& name) {

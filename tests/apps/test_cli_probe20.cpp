@@ -33,13 +33,7 @@ std::string reference_at(const fs::path& dir, const std::string& name, const std
 
 // `vcloe args` run by the shell after `limits` (ulimit ...: setrlimit before exec).
 cli_test::CommandResult run_limited(const std::string& limits, const std::string& args) {
-  const std::string cmd = "(" + limits + " && exec " + std::string(VCLOE_BINARY) + " " + args + ") 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int rc = pclose(p);
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), out};
+  return cli_test::run_shell("(" + limits + " && exec " + std::string(VCLOE_BINARY) + " " + args + ") 2>&1");
 }
 
 TEST(CliProbe20, APoseOrReferenceInTheMirrorAssemblyModeIsRefusedBeforeAnyMotion) {

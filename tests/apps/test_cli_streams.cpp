@@ -24,13 +24,7 @@ const std::string& config = cli_test::config_dir;
 
 // `vcloe args` with its stdout sent where `redirect` says; returns its stderr and status.
 CommandResult vcloe_stdout_to(const std::string& args, const std::string& redirect) {
-  const std::string cmd = "{ " + std::string(VCLOE_BINARY) + " " + args + " 2>&3 " + redirect + "; } 3>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int rc = pclose(p);
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), out};
+  return cli_test::run_shell("{ " + std::string(VCLOE_BINARY) + " " + args + " 2>&3 " + redirect + "; } 3>&1");
 }
 
 }  // namespace
