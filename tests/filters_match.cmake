@@ -1,0 +1,25 @@
+# Run by ctest (tests/CMakeLists.txt, vcloe_test): fails when a name in a test program's SERIAL or
+# LONG filter matches none of its tests — a renamed test would otherwise silently lose its label
+# (and run under the sanitizers, or beside the realtime rig). Arguments: -DBINARY=… -DFILTERS=a:b:…
+execute_process(COMMAND "${BINARY}" --gtest_list_tests OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${BINARY} --gtest_list_tests failed (${rc})")
+endif()
+# gtest's listing: "Suite.\n  Test\n" -> one "Suite.Test" per line
+set(names "")
+string(REPLACE "\n" ";" lines "${listed}")
+foreach(line ${lines})
+  if(line MATCHES "^([A-Za-z0-9_/]+\\.)")
+    set(suite "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^  ([A-Za-z0-9_/]+)")
+    string(APPEND names "${suite}${CMAKE_MATCH_1}\n")
+  endif()
+endforeach()
+string(REPLACE ":" ";" patterns "${FILTERS}")
+foreach(p ${patterns})
+  string(REPLACE "." "\\." re "${p}")
+  string(REPLACE "*" ".*" re "${re}")
+  if(NOT names MATCHES "(^|\n)${re}\n")
+    message(FATAL_ERROR "${BINARY}: the filter name '${p}' (tests/CMakeLists.txt) matches no test")
+  endif()
+endforeach()
