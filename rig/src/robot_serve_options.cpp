@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/roles.hpp"
@@ -25,6 +26,29 @@ void RobotServeOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "cpks", "pk"), where);
+}
+
+bridge::SafetyLimits robot_safety_limits(const RobotServeOptions& o, const ExperimentSetup& s) {
+  const double camera_period = s.experiment.timing.camera_period();
+  bridge::SafetyLimits l = safety_limits(o.timeouts, parse_clock(o.clock), camera_period);
+  l.max_invalid_in_row = o.max_invalid;
+  l.max_command_speed = o.max_command_speed;
+  l.joint_limit = s.model.joint_limit;
+  l.validate("robot serve");  // keyed by the settings' names: the command line says them as its options
+  const std::string joint = exact_number(l.joint_limit) + " rad, limits.joint of " + s.robot_file;
+  if (!l.speed_problem(camera_period)) return l;
+  if (o.max_command_speed != defaults::kMaxCommandSpeed)
+    fail("--max-command-speed", "expected at most " + exact_number(l.joint_limit / camera_period) + " rad/s, got " +
+                                    exact_number(o.max_command_speed) + ": one camera period (" +
+                                    exact_number(camera_period) + " s, timing.camera_hz of " + s.experiment_file +
+                                    ") at that speed reaches further than the joint limit (" + joint +
+                                    "), and the rate limit would hold back nothing (docs/protocol.md, Safety)");
+  fail(s.experiment_file + ": key 'timing.camera_hz'",
+       "expected at least " + exact_number(std::ceil(o.max_command_speed / l.joint_limit * 100) / 100) +
+           " Hz for the robot's rate limit, got " +
+           exact_number(1 / camera_period) + ": one camera period at " + exact_number(o.max_command_speed) +
+           " rad/s (robot serve's --max-command-speed) reaches further than the joint limit (" + joint +
+           "), and the rate limit would hold back nothing (docs/protocol.md, Safety)");
 }
 
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file) {
