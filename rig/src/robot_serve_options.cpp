@@ -5,6 +5,7 @@
 
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
@@ -50,6 +51,31 @@ bridge::SafetyLimits robot_safety_limits(const RobotServeOptions& o, const Exper
            " rad/s (robot serve's --max-command-speed) reaches further than the joint limit (" + joint +
            "), and the rate limit would hold back nothing (docs/protocol.md, Safety)");
 }
+
+// Everything robot serve reads and checks before it binds a socket: the options, every file (the
+// setup, the pre-correction, the truth, the payload on it), the time options and the safety
+// limits. serve_robot's first step and check_robot_serve's whole: one function, so that rig run's
+// check before any role starts cannot miss a file the robot reads (docs/robustness.md, class M).
+RobotPrepared prepare_robot(const RobotServeOptions& o) {
+  o.validate();
+  if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
+  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
+  use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
+  sim::RobotFile truth = sim::load_robot(o.truth, true);
+  if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, o.truth, o.payload, "--payload-mass/--payload-inertia");
+      !why.empty())
+    throw Error(why);
+  // Every time option in one place (the robot's handshake ends before its move: no move_s).
+  throw_if(rig_times_problem(RigTimes{o.start_timeout, o.timeouts.pose, o.timeouts.heartbeat, std::nullopt,
+                                      std::nullopt, o.hold},
+                             s.experiment.timing.camera_period(), o.experiment),
+           "");
+  (void)robot_safety_limits(o, s);  // the monitor's, as RobotServer builds it
+  return {std::move(s), std::move(truth)};
+}
+
+void check_robot_serve(const RobotServeOptions& o) { (void)prepare_robot(o); }
 
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file) {
   const sim::RobotModel truth = sim::load_robot(truth_file, true).model;

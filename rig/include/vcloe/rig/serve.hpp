@@ -75,6 +75,11 @@ void serve_robot(const RobotServeOptions& options);
 // calling them before it starts any process, refuses in one line whatever a role would refuse
 // at its start — every file it reads included (docs/robustness.md, "Session 20's probe", M).
 void check_robot_serve(const RobotServeOptions& options);
+struct RobotPrepared {  // check_robot_serve's step, kept: what serve_robot runs on
+  ExperimentSetup setup;
+  sim::RobotFile truth;
+};
+RobotPrepared prepare_robot(const RobotServeOptions& options);
 
 struct VisionServeOptions {
   std::string source = "virtual", experiment, rig, markers;  // rig, markers: "" = the defaults
