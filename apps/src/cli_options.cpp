@@ -1,5 +1,8 @@
 #include "cli_options.hpp"
 
+#include <algorithm>
+
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 
 namespace vcloe::app {
@@ -20,20 +23,91 @@ CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what)
   return cmd->add_flag("--quiet", quiet, what);
 }
 
-void throw_as_options(const std::optional<SettingProblem>& problem, const std::map<std::string, std::string>& option_of_key) {
-  if (!problem) return;
-  const std::string& m = problem->message;
-  const std::size_t colon = m.find(": ");
-  if (colon == std::string::npos) fail(option_of_key.count(problem->key) ? option_of_key.at(problem->key) : problem->key, m);
-  std::string head;
-  for (std::size_t start = 0; start <= colon;) {  // the keys, separated by ", "
-    std::size_t end = m.find(", ", start);
+namespace {
+
+std::map<const CLI::Option*, std::vector<std::string>>& keys_of_options() {
+  static std::map<const CLI::Option*, std::vector<std::string>> keys;  // filled while the commands are added
+  return keys;
+}
+
+bool option_sets(const CLI::Option* o, const std::string& key) {
+  if (key == o->get_name()) return true;  // a problem keyed by the option itself ("--move-speed")
+  if (!o->get_lnames().empty()) {
+    std::string spelled = o->get_lnames().front();
+    for (char& c : spelled)
+      if (c == '-') c = '_';
+    if (spelled == key) return true;
+  }
+  const auto it = keys_of_options().find(o);
+  return it != keys_of_options().end() && std::find(it->second.begin(), it->second.end(), key) != it->second.end();
+}
+
+// The option of the commands run (`rig run`: rig's and run's) that sets `key`, or none.
+const CLI::Option* option_setting(CLI::App& app, const std::string& key) {
+  for (CLI::App* at = &app; at != nullptr; at = at->get_subcommands().empty() ? nullptr : at->get_subcommands().front())
+    for (const CLI::Option* o : at->get_options())
+      if (o->get_type_size() != 0 && !o->get_lnames().empty() && option_sets(o, key)) return o;
+  return nullptr;
+}
+
+// The keys at the head of a message ("a, b: expected …" gives {a, b}), or none when the head is
+// words ("a reference that starts at rest …").
+std::vector<std::string> head_keys(const std::string& message) {
+  const std::size_t colon = message.find(": ");
+  std::vector<std::string> keys;
+  for (std::size_t start = 0; colon != std::string::npos && start <= colon;) {
+    std::size_t end = message.find(", ", start);
     if (end == std::string::npos || end > colon) end = colon;
-    const std::string key = m.substr(start, end - start);
-    head += (head.empty() ? "" : ", ") + (option_of_key.count(key) ? option_of_key.at(key) : key);
+    keys.push_back(message.substr(start, end - start));
+    if (keys.back().empty() || keys.back().find(' ') != std::string::npos) return {};
     start = end + 2;
   }
-  fail(head, m.substr(colon + 2));
+  return keys;
+}
+
+}  // namespace
+
+CLI::Option* sets_keys(CLI::Option* option, const std::vector<std::string>& keys) {
+  std::vector<std::string>& known = keys_of_options()[option];
+  known.insert(known.end(), keys.begin(), keys.end());
+  return option;
+}
+
+std::string said_with_options(const SettingError& error, CLI::App& app) {
+  const std::string& m = error.problem().message;
+  const std::vector<std::string> keys = head_keys(m);
+  bool typed = false;
+  std::string head;
+  for (const std::string& key : keys) {
+    const CLI::Option* o = option_setting(app, key);
+    typed = typed || (o != nullptr && o->count() > 0);
+    head += (head.empty() ? "" : ", ") + (o != nullptr ? o->get_name() : key);
+  }
+  if (typed) return head + m.substr(m.find(": "));
+  const CLI::Option* o = option_setting(app, error.problem().key);
+  if (o != nullptr && o->count() > 0) return o->get_name() + ": " + m;  // a message that does not begin with its key
+  return error.what();
+}
+
+std::string said_of_defaults(const std::string& message, CLI::App& app) {
+  const std::string dir = defaults::config_dir() + "/";
+  if (message.compare(0, dir.size(), dir) != 0) return message;
+  const std::string from = "from " + defaults::config_source() + ", " + defaults::config_dir();
+  const auto begins_with = [&message](const std::string& file) {
+    return message.compare(0, file.size(), file) == 0 && (message.size() == file.size() || message[file.size()] == ':');
+  };
+  for (CLI::App* at = &app; at != nullptr; at = at->get_subcommands().empty() ? nullptr : at->get_subcommands().front())
+    for (const CLI::Option* o : at->get_options())
+      for (const std::string& typed : o->results())  // the file given on the command line: the user's, not a default
+        if (o->count() > 0 && begins_with(typed)) return message;
+  for (CLI::App* at = &app; at != nullptr; at = at->get_subcommands().empty() ? nullptr : at->get_subcommands().front())
+    for (const CLI::Option* o : at->get_options()) {
+      const std::string& file = o->get_default_str();
+      if (o->count() > 0 || file.size() <= dir.size() || !begins_with(file)) continue;
+      return message + " (" + file + " is the default of " + o->get_name() + ", " + from + "; give " + o->get_name() +
+             " FILE for another)";
+    }
+  return message + " (a default file of vcloe, " + from + ")";
 }
 
 void add_realistic_options(CLI::App* cmd, hw::TruthFamily& f) {
@@ -55,14 +129,6 @@ void add_realistic_options(CLI::App* cmd, hw::TruthFamily& f) {
   };
   for (const auto& [name, o] : options)
     cmd->add_option(name, *o.first, std::string("with --realistic: ") + o.second)->capture_default_str()->needs(realistic);
-}
-
-std::map<std::string, std::string> realistic_option_names() {
-  return {{"geometry", "--geometry"},           {"encoder", "--encoder"},
-          {"marker_position", "--marker-position"}, {"marker_angle", "--marker-angle"},
-          {"base_position", "--base-position"}, {"base_angle", "--base-angle"},
-          {"latency_low", "--latency-low"},     {"latency_high", "--latency-high"},
-          {"latency_jitter", "--latency-jitter"}, {"com", "--com"}};
 }
 
 void refuse_unused_options(const std::vector<CLI::Option*>& options, const std::string& mode, const std::string& for_what) {

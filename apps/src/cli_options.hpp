@@ -26,16 +26,26 @@ CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what = 
 // --quiet: no live progress line on stderr (errors and the result are still printed).
 CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet, const std::string& what = "no live progress line");
 
-// A settings struct's problem (core/settings.hpp) said in the user's words: the keys at the head
-// of its message ("platform: expected …", "latency_low, latency_high: expected …") replaced by
-// the options they were typed as ("--platform-spread: expected …"). Throws vcloe::Error if
-// there is a problem; a key without an option keeps its name.
-void throw_as_options(const std::optional<SettingProblem>& problem, const std::map<std::string, std::string>& option_of_key);
+// Which option sets which setting (docs/robustness.md, "Session 20's probe", class V). A settings
+// struct names its problem by its key (core/settings.hpp: "max_invalid_in_row: expected …"); the
+// user typed an option. An option sets the key its long name spells with '_' for '-' (--f0: f0,
+// --max-command-speed: max_command_speed); sets_keys() adds the keys its name does not spell
+// (--max-invalid: max_invalid_in_row) and returns the option.
+CLI::Option* sets_keys(CLI::Option* option, const std::vector<std::string>& keys);
+// The one place a setting's problem reaches the user (main.cpp, for every command): if a key at
+// the head of its message ("max_invalid_in_row: …", "latency_low, latency_high: …"), or the
+// problem's own key, is set by an option typed on the command line of the command run, the
+// message is said with the options ("--max-invalid: expected 1 to 1000000, got 0"); otherwise
+// (a file's key, a default) as thrown, with its where.
+std::string said_with_options(const SettingError& error, CLI::App& app);
+// An error about a default config file (a message beginning with a path in defaults::config_dir())
+// says so (main.cpp, every command): "… (the default of --config, from the installation;
+// give --config FILE for another)". Other messages are returned as they are.
+std::string said_of_defaults(const std::string& message, CLI::App& app);
 
 // `--realistic` and the magnitudes of its departures (docs/virtual-robot.md), as `vcloe truth
-// random` and `vcloe study` take them; realistic_option_names() maps the settings' names to them.
+// random` and `vcloe study` take them (each option spells its setting's key).
 void add_realistic_options(CLI::App* cmd, hw::TruthFamily& family);
-std::map<std::string, std::string> realistic_option_names();
 // An option the chosen mode does not use is refused, not ignored (vision serve's sources,
 // calibrate kinematics' measuring): the first of `options` given on the command line fails
 // "<option>: does not apply to <mode> (it is for <for_what>)".

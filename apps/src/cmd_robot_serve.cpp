@@ -1,5 +1,6 @@
 // `vcloe robot serve`: the robot role of the live rig, rig::serve_robot (rig/serve.hpp,
 // docs/protocol.md "Processes"): the options declared, the payload read, the robot served.
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "payload_option.hpp"
 #include "rig_options.hpp"
@@ -35,7 +36,9 @@ void add_robot_command(CLI::App& app) {
       ->capture_default_str();
   add_endpoint_options(cmd, o->endpoints, "cpks");
   add_timeout_options(cmd, o->timeouts);
-  cmd->add_option("--max-invalid", o->max_invalid, "invalid poses in a row that stop the robot")->capture_default_str();
+  sets_keys(cmd->add_option("--max-invalid", o->max_invalid, "invalid poses in a row that stop the robot"),
+            {"max_invalid_in_row"})
+      ->capture_default_str();
   cmd->add_option("--max-command-speed", o->max_command_speed, "rate limit of the commands (rad/s)")->capture_default_str();
   cmd->add_option("--move-speed", o->move_speed, "before the run, move to the start at this speed (rad/s per joint)")
       ->capture_default_str();

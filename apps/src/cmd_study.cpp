@@ -81,7 +81,6 @@ void add_study_command(CLI::App& app) {
   add_study_merge_command(*cmd);
   cmd->callback([o, cmd] {
     if (!cmd->get_subcommands().empty()) return;
-    throw_as_options(o->problem(), realistic_option_names());  // said with the options typed
     workflow::study(*o);
   });
 }

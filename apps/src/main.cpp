@@ -234,8 +234,11 @@ int run_command(int argc, char** argv) {
   } catch (const vcloe::app::CommandExit& e) {
     const int written = check_stdout_written();
     return written != 0 ? written : e.status;
+  } catch (const vcloe::SettingError& e) {  // a setting's problem, said with the option typed for it
+    std::cerr << "vcloe: error: " << vcloe::app::said_of_defaults(vcloe::app::said_with_options(e, app), app) << "\n";
+    return 2;
   } catch (const vcloe::Error& e) {
-    std::cerr << "vcloe: error: " << e.what() << "\n";
+    std::cerr << "vcloe: error: " << vcloe::app::said_of_defaults(e.what(), app) << "\n";
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     // The system refused a path no check foresaw (a loop, a name too long): its reason and the path.

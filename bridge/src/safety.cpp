@@ -20,14 +20,19 @@ std::string ms(double seconds) {
 }  // namespace
 
 std::optional<SettingProblem> SafetyLimits::problem() const {
-  auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
-  if (!(pose_timeout > 0 && pose_timeout <= 60)) return bad("pose_timeout", "expected a time in (0, 60] s");
-  if (!(first_pose_timeout > 0 && first_pose_timeout <= 60)) return bad("first_pose_timeout", "expected a time in (0, 60] s");
-  if (max_invalid_in_row < 1 || max_invalid_in_row > 1000000) return bad("max_invalid_in_row", "expected 1 to 1000000");
-  if (!(heartbeat_timeout > 0 && heartbeat_timeout <= 60)) return bad("heartbeat_timeout", "expected a time in (0, 60] s");
-  if (!(joint_limit > 0 && joint_limit <= M_PI)) return bad("joint_limit", "expected an angle in (0, pi] rad");
+  auto bad = [](const std::string& key, const std::string& what, double got) {
+    return SettingProblem{key, key + ": " + what + ", got " + exact_number(got)};
+  };
+  if (!(pose_timeout > 0 && pose_timeout <= 60)) return bad("pose_timeout", "expected a time in (0, 60] s", pose_timeout);
+  if (!(first_pose_timeout > 0 && first_pose_timeout <= 60))
+    return bad("first_pose_timeout", "expected a time in (0, 60] s", first_pose_timeout);
+  if (max_invalid_in_row < 1 || max_invalid_in_row > 1000000)
+    return bad("max_invalid_in_row", "expected 1 to 1000000", max_invalid_in_row);
+  if (!(heartbeat_timeout > 0 && heartbeat_timeout <= 60))
+    return bad("heartbeat_timeout", "expected a time in (0, 60] s", heartbeat_timeout);
+  if (!(joint_limit > 0 && joint_limit <= M_PI)) return bad("joint_limit", "expected an angle in (0, pi] rad", joint_limit);
   if (!(max_command_speed > 0 && std::isfinite(max_command_speed)))
-    return bad("max_command_speed", "expected a positive speed (rad/s)");
+    return bad("max_command_speed", "expected a positive speed (rad/s)", max_command_speed);
   return std::nullopt;
 }
 

@@ -36,10 +36,12 @@ std::string binary_of(const std::string& z85) {
   return std::string(reinterpret_cast<const char*>(b), 32);
 }
 
-// "public KEY" or "secret KEY" on line `n` of `file`.
+// "public KEY" or "secret KEY" on line `n` of `file` (a line ending in CRLF too: a key file
+// copied through an editor or a transfer that wrote Windows line ends).
 std::string key_line(std::istream& in, const std::string& file, int n, const std::string& word) {
   std::string line;
   if (!std::getline(in, line)) fail(file + ":" + std::to_string(n), "expected '" + word + " <40-character Z85 key>', got the end of the file");
+  if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF, as every text reader takes it
   if (line.rfind(word + " ", 0) != 0 || !z85_key(line.substr(word.size() + 1)))
     fail(file + ":" + std::to_string(n), "expected '" + word + " <40-character Z85 key>' (as `vcloe rig keys` writes)");
   return line.substr(word.size() + 1);

@@ -46,6 +46,31 @@ long frame_number(const std::string& path) {
 }
 
 // The pairs a list file names, one "LEFT RIGHT" a line (# comments), relative to its folder.
+// The paths of a list line: separated by blanks, each either plain or in double quotes (a path
+// with spaces: "a b/left 0.png"); a CR at the end (CRLF) is a line end.
+std::vector<std::string> list_line_paths(std::string line, const std::string& at) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> paths;
+  for (std::size_t i = 0; i < line.size();) {
+    if (std::isspace(static_cast<unsigned char>(line[i]))) {
+      ++i;
+      continue;
+    }
+    if (line[i] == '"') {
+      const std::size_t close = line.find('"', i + 1);
+      if (close == std::string::npos) throw Error(at + ": a quote opened at column " + std::to_string(i + 1) + " is not closed");
+      paths.push_back(line.substr(i + 1, close - i - 1));
+      i = close + 1;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) ++end;
+    paths.push_back(line.substr(i, end - i));
+    i = end;
+  }
+  return paths;
+}
+
 std::vector<ImagePair> pairs_of_list(const std::string& where, const fs::path& p) {
   std::vector<ImagePair> pairs;
   std::ifstream in(p);
@@ -54,11 +79,12 @@ std::vector<ImagePair> pairs_of_list(const std::string& where, const fs::path& p
   while (std::getline(in, line)) {
     ++n;
     if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream ls(line);
-    std::string a, b, extra;
-    if (!(ls >> a)) continue;
-    if (!(ls >> b) || (ls >> extra))
-      throw Error(where + ":" + std::to_string(n) + ": expected 'LEFT_IMAGE RIGHT_IMAGE'");
+    const std::vector<std::string> names = list_line_paths(line, where + ":" + std::to_string(n));
+    if (names.empty()) continue;
+    if (names.size() != 2)
+      throw Error(where + ":" + std::to_string(n) + ": expected 'LEFT_IMAGE RIGHT_IMAGE' (a path with spaces in double "
+                  "quotes: \"left 01.png\" \"right 01.png\"), got " + std::to_string(names.size()) + " paths");
+    const std::string &a = names[0], &b = names[1];
     auto resolve = [&](const std::string& f) {
       const fs::path q = fs::path(f).is_absolute() ? fs::path(f) : p.parent_path() / f;
       if (!fs::exists(q)) throw Error(where + ":" + std::to_string(n) + ": no such image '" + q.string() + "'");

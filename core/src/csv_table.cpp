@@ -19,7 +19,7 @@ std::string trimmed(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-// A column name in double quotes, as spreadsheets export headers, is that name.
+// A column name or cell in double quotes, as spreadsheets export them, is its text.
 std::string unquoted(const std::string& s) {
   return s.size() >= 2 && s.front() == '"' && s.back() == '"' ? s.substr(1, s.size() - 2) : s;
 }
@@ -105,7 +105,9 @@ std::vector<double> read_row(const std::string& line, const std::vector<std::str
   std::size_t col = 0, start = 0;
   for (; col < header.size(); ++col) {
     const std::size_t end = line.find(',', start);
-    const std::string cell = trimmed(line.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    // A cell in double quotes (RFC 4180; a spreadsheet's "quote all" export) is its text: "0.18" is 0.18.
+    const std::string cell =
+        unquoted(trimmed(line.substr(start, end == std::string::npos ? std::string::npos : end - start)));
     row[col] = read_cell(cell, header[col], where, rules);
     if (end == std::string::npos) {
       ++col;

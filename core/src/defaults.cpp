@@ -1,6 +1,8 @@
 #include "vcloe/core/defaults.hpp"
 
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "vcloe/core/error.hpp"
 
@@ -8,7 +10,20 @@ namespace vcloe::defaults {
 
 std::string config_dir() {
   if (const char* dir = std::getenv("VCLOE_CONFIG_DIR"); dir && *dir) return dir;
-  return VCLOE_DEFAULT_CONFIG_DIR;
+  // Installed: share/vcloe/config beside the binary's bin/ (the files installed with it), found
+  // from the running binary itself, wherever the installation was moved.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = (exe.parent_path() / VCLOE_CONFIG_FROM_BINDIR).lexically_normal();
+    if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  }
+  return VCLOE_DEFAULT_CONFIG_DIR;  // a build tree: the source tree's config/
+}
+
+std::string config_source() {
+  if (const char* dir = std::getenv("VCLOE_CONFIG_DIR"); dir && *dir) return "$VCLOE_CONFIG_DIR";
+  return config_dir() == VCLOE_DEFAULT_CONFIG_DIR ? "the source tree vcloe was built from" : "the installation";
 }
 
 std::string config_file(const std::string& name) { return config_dir() + "/" + name; }

@@ -2,11 +2,19 @@
 #include "vcloe/core/seed_range.hpp"
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/settings.hpp"
+
+#include <utility>
 
 namespace vcloe {
 
+SettingError::SettingError(const std::string& where, SettingProblem problem)
+    : Error(where.empty() ? problem.message : where + ": " + problem.message),
+      where_(where),
+      problem_(std::move(problem)) {}
+
 void throw_if(const std::optional<SettingProblem>& problem, const std::string& where) {
-  if (problem) fail(where, problem->message);  // (fail: the message alone when where is empty)
+  if (problem) throw SettingError(where, *problem);
 }
 
 std::optional<SettingProblem> seed_range_problem(const std::string& option, std::uint64_t first, std::uint64_t count,

@@ -174,12 +174,13 @@ void ChildGroup::start(const std::string& name, const std::vector<std::string>& 
   }
 }
 
-std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s, double time_limit_s) {
+std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s, double time_limit_s, bool stop_at_once) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   bool timed_out = false;
   std::optional<Clock::time_point> since;  // the first failure or signal
   int escalated = 0;                       // 0, then SIGTERM sent, then SIGKILL sent
+  double first_grace = grace_s;            // from `since` to the SIGTERM
   for (;;) {
     bool running = false;
     for (Child& c : children_) {
@@ -190,7 +191,10 @@ std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s, double time_
         c.exit.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         c.ended = true;
         watch(c.pid, false);
-        if (!c.exit.ok() && !since) since = Clock::now();
+        if (!c.exit.ok() && !since) {
+          since = Clock::now();
+          if (stop_at_once) first_grace = 0;
+        }
       } else {
         running = true;
       }
@@ -202,9 +206,12 @@ std::vector<ChildGroup::Ended> ChildGroup::wait_all(double grace_s, double time_
       timed_out = true;  // stopped now: SIGTERM at once, SIGKILL grace_s later
     }
     const double waited = since ? std::chrono::duration<double>(Clock::now() - *since).count() : 0;
-    if (since && escalated < 2 && waited > (escalated + 1) * grace_s) {
-      for (const Child& c : children_)
-        if (!c.ended) ::kill(c.pid, escalated == 0 ? SIGTERM : SIGKILL);
+    if (since && escalated < 2 && waited >= first_grace + escalated * grace_s) {
+      for (Child& c : children_)
+        if (!c.ended) {
+          ::kill(c.pid, escalated == 0 ? SIGTERM : SIGKILL);
+          c.exit.stopped = true;
+        }
       ++escalated;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -144,7 +144,8 @@ namespace {
 void check_rows_at_camera_rate(const PoseTrace& t, const std::string& path, const std::string& meta) {
   if (!t.metadata.camera_hz || t.time.empty()) return;
   const double hz = *t.metadata.camera_hz;
-  const bool gaps_recorded = t.metadata.frames || t.metadata.missing_frames || t.metadata.invalid_frames;
+  const bool gaps_recorded = t.metadata.frames || t.metadata.missing_frames || t.metadata.invalid_frames ||
+                             !unmeasured_frames(t.metadata).empty();
   const std::string rate = "the camera_hz " + exact_number(hz) + " Hz of " + meta;
   double previous = 0;
   for (std::size_t j = 0; j < t.time.size(); ++j) {
@@ -161,7 +162,40 @@ void check_rows_at_camera_rate(const PoseTrace& t, const std::string& path, cons
   }
 }
 
+// The rows of frames that are no measurement (unmeasured_frames) taken out, as `measure` never
+// writes them: every reader of a rig trace — filter, identify, compare, validate — sees the gaps
+// measure's traces have, not the last valid pose repeated as if measured.
+void drop_unmeasured_rows(PoseTrace& t) {
+  const std::vector<std::int64_t> frames = unmeasured_frames(t.metadata);
+  if (frames.empty() || !t.metadata.camera_hz) return;
+  const double hz = *t.metadata.camera_hz;
+  std::size_t kept = 0;
+  for (std::size_t j = 0; j < t.time.size(); ++j) {
+    const auto frame = static_cast<std::int64_t>(std::llround(t.time[j] * hz));
+    if (std::binary_search(frames.begin(), frames.end(), frame)) continue;
+    auto keep = [&](auto& column) {
+      if (!column.empty()) column[kept] = column[j];
+    };
+    keep(t.time), keep(t.reference), keep(t.measured), keep(t.command), keep(t.truth);
+    ++kept;
+  }
+  for (auto* column : {&t.reference, &t.measured, &t.command, &t.truth})
+    if (!column->empty()) column->resize(kept);
+  t.time.resize(kept);
+}
+
 }  // namespace
+
+std::vector<std::int64_t> unmeasured_frames(const TraceMetadata& m) {
+  std::vector<std::int64_t> frames;
+  if (m.stream) {
+    frames = m.stream->missing_frames;
+    frames.insert(frames.end(), m.stream->invalid_frames.begin(), m.stream->invalid_frames.end());
+  }
+  std::sort(frames.begin(), frames.end());
+  frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
+  return frames;
+}
 
 PoseTrace read_trace(const std::string& path) {
   const std::string csv = read_input_file(path);
@@ -185,6 +219,7 @@ PoseTrace read_trace(const std::string& path) {
       t.sidecar_bound = true;
     }
     check_rows_at_camera_rate(t, path, meta);
+    drop_unmeasured_rows(t);
   }
   return t;
 }

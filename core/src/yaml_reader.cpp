@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include <yaml-cpp/depthguard.h>
 
@@ -32,6 +33,16 @@ std::string describe(const YAML::Node& n) {
   if (n.IsSequence()) return "a list";
   if (n.IsMap()) return "a map";
   return "'" + n.Scalar() + "'";
+}
+
+// A scalar the file writes as a string — quoted ("0.18", '0.18') or a block (| or >): yaml-cpp's
+// tag "!" for a non-plain scalar — or tagged
+// !!str — where a number or a truth value is read: refused at its key like any other wrong type,
+// not read as the number its text spells (the one scalar reader: as_double, as_int, as_bool).
+void refuse_string_scalar(const YamlNode& at, const YAML::Node& n, const std::string& expected) {
+  if (n.Tag() != "!" && n.Tag() != "tag:yaml.org,2002:str") return;
+  at.fail("expected " + expected + ", got the string '" + n.Scalar() + "' (" +
+          (n.Tag() == "!" ? std::string("quoted, or a block scalar") : std::string("tagged !!str")) + "; write it plain, without quotes or tag)");
 }
 }  // namespace
 
@@ -57,18 +68,27 @@ void YamlNode::fail(const std::string& what) const {
 
 void YamlNode::fail_if(const std::optional<SettingProblem>& problem) const {
   if (!problem) return;
+  // Down a dotted key as far as the file has it: the node, and whether the file gives the key.
+  auto node_of = [this](const std::string& key) {
+    YamlNode n = *this;
+    for (std::size_t from = 0; from < key.size();) {
+      const std::size_t dot = std::min(key.find('.', from), key.size());
+      const std::optional<YamlNode> child = n.find(key.substr(from, dot - from));
+      if (!child) break;
+      n = *child;
+      from = dot + 1;
+    }
+    return std::make_pair(n, n.path() == child_path(key));
+  };
   const std::string& key = problem->key;
-  YamlNode n = *this;
-  for (std::size_t from = 0; from < key.size();) {  // down the dotted key as far as the file has it
-    const std::size_t dot = std::min(key.find('.', from), key.size());
-    const std::optional<YamlNode> child = n.find(key.substr(from, dot - from));
-    if (!child) break;
-    n = *child;
-    from = dot + 1;
-  }
+  auto [n, given] = node_of(key);
   std::string message = problem->message;
-  if (message.rfind(key + ": ", 0) == 0) message.erase(0, key.size() + 2);
-  n.fail(n.path() == child_path(key) ? message : "option '" + key + "': " + message);
+  if (given && message.rfind(key + ": ", 0) == 0) message.erase(0, key.size() + 2);
+  if (given) n.fail(message);
+  for (const std::string& other : problem->also)  // the key left at its default: the coupled key the file gives
+    if (auto [m, here] = node_of(other); here)
+      m.fail(message + " (" + key + " is not in this file: its default)");
+  n.fail("option '" + key + "': " + message);
 }
 
 std::string YamlNode::child_path(const std::string& key) const {
@@ -104,6 +124,7 @@ std::size_t YamlNode::size() const {
 
 double YamlNode::as_double() const {
   if (!node_.IsScalar()) fail("expected a number, got " + describe(node_));
+  refuse_string_scalar(*this, node_, "a number");
   double v = 0.0;
   try {
     v = node_.as<double>();
@@ -122,6 +143,7 @@ double YamlNode::as_double() const {
 
 int YamlNode::as_int() const {
   if (!node_.IsScalar()) fail("expected an integer, got " + describe(node_));
+  refuse_string_scalar(*this, node_, "an integer");
   try {
     return node_.as<int>();
   } catch (const YAML::Exception&) {
@@ -134,6 +156,7 @@ int YamlNode::as_int() const {
 
 bool YamlNode::as_bool() const {
   if (!node_.IsScalar()) fail("expected true or false, got " + describe(node_));
+  refuse_string_scalar(*this, node_, "true or false");
   try {
     return node_.as<bool>();
   } catch (const YAML::Exception&) {

@@ -68,9 +68,18 @@ std::optional<SettingProblem> RandomTrajectoryOptions::problem() const {
   if (!(std::isfinite(f0) && f0 >= kMinF0))
     return bad("f0", "expected a fundamental frequency of at least one cycle a day (" + exact_number(kMinF0) +
                          " Hz), got " + exact_number(f0));
-  if (!(position_amplitude > 0 && position_amplitude <= 10 && angle_amplitude > 0 && angle_amplitude <= M_PI))
-    return bad("amplitudes", "expected a position amplitude in (0, 10] m and an angle amplitude in (0, pi] rad, got " +
-                                 exact_number(position_amplitude) + " and " + exact_number(angle_amplitude));
+  // The fastest harmonic within what the samples of the limit check resolve (check_trajectory's
+  // unresolved_harmonic), so that a feasible draw can exist at all.
+  const double resolved = kResolvedCyclesPerSample / limits.sample_period;
+  if (!(f0 * harmonics <= resolved) && limits.sample_period > 0)
+    return bad("f0", "expected at most " + exact_number(resolved / harmonics) + " Hz: harmonic " +
+                         std::to_string(harmonics) + " must be at most " + exact_number(resolved) + " Hz, what the " +
+                         exact_number(limits.sample_period) + " s samples of the limit check resolve, got " +
+                         exact_number(f0));
+  if (!(position_amplitude > 0 && position_amplitude <= 10))
+    return bad("position_amplitude", "expected a position amplitude in (0, 10] m, got " + exact_number(position_amplitude));
+  if (!(angle_amplitude > 0 && angle_amplitude <= M_PI))
+    return bad("angle_amplitude", "expected an angle amplitude in (0, pi] rad, got " + exact_number(angle_amplitude));
   if (start_at_rest && harmonics < 2)
     return bad("harmonics", "a reference that starts at rest needs at least 2 harmonics, got " + std::to_string(harmonics));
   return limits.problem();
@@ -187,7 +196,7 @@ void require_bounded_sample_count(const FourierTrajectory& tr, const MotionLimit
 
 // A harmonic faster than the samples of the check resolve.
 std::optional<Failure> unresolved_harmonic(const FourierTrajectory& tr, const MotionLimits& limits) {
-  const double fastest = tr.f0 * tr.harmonics(), resolved = 0.1 / limits.sample_period;
+  const double fastest = tr.f0 * tr.harmonics(), resolved = kResolvedCyclesPerSample / limits.sample_period;
   if (!(fastest > resolved)) return std::nullopt;
   std::ostringstream s;
   s << std::setprecision(4) << "harmonic " << tr.harmonics() << " at " << fastest << " Hz is faster than the "

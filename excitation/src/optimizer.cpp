@@ -133,16 +133,22 @@ std::optional<SettingProblem> ExcitationProblem::problem() const {
   // the work (limits.sample_period 1e-9 asked for 2e9 samples and never ended).
   auto samples = [&](double period) { return duration / period; };
   if (!(samples(regressor_period) >= 11 && samples(regressor_period) <= 1e4))
-    return bad("regressor_period", "regressor_period: expected 11 to 10^4 regressor samples over the " +
-                                       exact_number(duration) + " s (6 rows each for 64 parameters), got " +
-                                       exact_number(samples(regressor_period)));
+    return SettingProblem{"regressor_period",
+                          "regressor_period: expected 11 to 10^4 regressor samples over the " + exact_number(duration) +
+                              " s of duration (6 rows each for 64 parameters), got " +
+                              exact_number(samples(regressor_period)) + " at " + exact_number(regressor_period) + " s",
+                          {"duration"}};
   if (!(samples(check_period) >= 10 && samples(check_period) <= 1e5))
-    return bad("check_period", "check_period: expected 10 to 10^5 limit checks over the " + exact_number(duration) +
-                                   " s, got " + exact_number(samples(check_period)));
+    return SettingProblem{"check_period",
+                          "check_period: expected 10 to 10^5 limit checks over the " + exact_number(duration) +
+                              " s of duration, got " + exact_number(samples(check_period)) + " at " +
+                              exact_number(check_period) + " s",
+                          {"duration"}};
   if (!(samples(limits.sample_period) <= 1e7))
-    return bad("limits.sample_period", "limits.sample_period: expected at most 10^7 samples over the " +
-                                           exact_number(duration) + " s, got " +
-                                           exact_number(samples(limits.sample_period)));
+    return SettingProblem{"limits.sample_period",
+                          "limits.sample_period: expected at most 10^7 samples over the " + exact_number(duration) +
+                              " s of duration, got " + exact_number(samples(limits.sample_period)),
+                          {"duration"}};
   if (!(qr_eps > 0 && qr_eps < 1))
     return bad("qr_eps", "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
                              exact_number(qr_eps));

@@ -10,15 +10,15 @@ namespace vcloe::hw {
 std::optional<SettingProblem> TruthFamily::problem() const {
   auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   auto spread = [](double v) { return v >= 0 && v < 1; };
-  if (!spread(platform)) return bad("platform", "expected a relative spread in [0, 1)");
-  if (!spread(bodies)) return bad("bodies", "expected a relative spread in [0, 1)");
-  if (!spread(gains)) return bad("gains", "expected a relative spread in [0, 1)");
+  if (!spread(platform)) return bad("platform", "expected a relative spread in [0, 1), got " + exact_number(platform));
+  if (!spread(bodies)) return bad("bodies", "expected a relative spread in [0, 1), got " + exact_number(bodies));
+  if (!spread(gains)) return bad("gains", "expected a relative spread in [0, 1), got " + exact_number(gains));
   if (!(friction_low > 0 && friction_high >= friction_low && friction_high < 1e3))
     return SettingProblem{"friction_low", "friction_low, friction_high: expected 0 < low <= high < 1000"};
-  if (!(tolerance >= 0 && tolerance <= 0.01)) return bad("tolerance", "expected a length in [0, 0.01] m");
+  if (!(tolerance >= 0 && tolerance <= 0.01)) return bad("tolerance", "expected a length in [0, 0.01] m, got " + exact_number(tolerance));
   if (!(far_low > 0 && far_high >= far_low && far_high <= 100))
     return SettingProblem{"far_low", "far_low, far_high: expected 0 < low <= high <= 100"};
-  if (!(backlash >= 0 && backlash <= 0.02)) return bad("backlash", "expected a play in [0, 0.02] rad");
+  if (!(backlash >= 0 && backlash <= 0.02)) return bad("backlash", "expected a play in [0, 0.02] rad, got " + exact_number(backlash));
   return realistic_problem();
 }
 

@@ -22,7 +22,6 @@
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
-#include "vcloe/oe_ident/plausible.hpp"
 
 namespace vcloe::rig {
 
@@ -126,9 +125,7 @@ class Controller {
 
   // The limits the robot's monitor applies to a command: its joint range (robot serve's too).
   static bridge::SafetyLimits command_limits(const ExperimentSetup& s) {
-    bridge::SafetyLimits l;
-    l.joint_limit = s.model.joint_limit;
-    return l;
+    return robot_safety_limits(RobotServeOptions{}, s);  // the robot's own, at its defaults
   }
   static std::string pose_text(const Vec6d& x) {
     std::string t;
@@ -359,32 +356,24 @@ void Controller::finish() {
             << ", repeated frames " << fc.repeated_frames << ", exposures backwards " << fc.exposure_backwards
             << ", stamps ahead " << fc.stamps_ahead << ", stale " << fc.stamps_stale << "; peers refused " << commands_.refused_peers() << "\n"
             << std::flush;
-  if (!finished)
-    fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + " (the trace up to there is " +
-                        o_.out + ")");
+  if (!finished) {
+    // Invalid frames just before the end: control held its command through them, and the command
+    // after them catches up at once — often the stop's cause (session 20's probe, class F).
+    std::string held;
+    for (const std::int64_t f : invalid)
+      if (f >= frames - 10) held += (held.empty() ? "" : ", ") + std::to_string(f);
+    if (!held.empty())
+      held = "; frames " + held + " before it were invalid (control held its command through them, the next one " +
+             "catching up at once)";
+    fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + held +
+                        " (the trace up to there is " + o_.out + ")");
+  }
 }
 
 }  // namespace
 
-void ControlOptions::validate(const std::string& where) const {
-  // The endpoints (an ipc path is looked at, lstat) and the outputs: the file system, so here
-  // and not in problem(), which stays pure.
-  throw_if(endpoints_problem(endpoints, "pks", "ps"), where);
-  IoPlan(force).input(robot, "--robot").input(experiment, "--experiment").input(reference, "--reference")
-      .input_trace(precorrection, "--precorrection").input(endpoints.keys, "a key of --keys").output_trace(out, "--out")
-      .recording(out + ".partial", "the recording of --out while it runs").check();
-  const double period = servo::load_experiment(experiment).timing.camera_period();
-  throw_if(rig_times_problem(RigTimes{start_timeout, std::nullopt, std::nullopt, robot_timeout}, period, experiment),
-           where);
-}
-
 void run_control(const ControlOptions& o) {
-  o.validate();
-  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
-  use_precorrection(s, o.precorrection);  // recorded in the trace's sidecar (the robot applies it)
-  if (const std::string why = oe_ident::implausible_for_robot(s.lambda, o.robot, o.payload, "--payload-mass/--payload-inertia");
-      !why.empty())
-    throw Error(why);
+  const ExperimentSetup s = prepare_control(o);
   catch_interrupts();
   Controller controller(o, s);
   controller.run();

@@ -37,7 +37,7 @@ class RobotServer {
         clock_(parse_clock(o.clock)),
         schedule_(s.reference.clock, s.reference.start_theta),
         Tc_(s.experiment.timing.controller_period()),
-        monitor_(limits(o, s), s.experiment.timing.camera_period(), Tc_),
+        monitor_(robot_safety_limits(o, s), s.experiment.timing.camera_period(), Tc_),
         robot_(truth.model, oe_ident::with_payload(truth.lambda, o.payload), s.reference.start_pose,
                robot_options(s, o, truth)),
         files_{o.experiment, o.reference, o.robot, o.payload},
@@ -125,19 +125,6 @@ class RobotServer {
     return std::nullopt;
   }
 
-  static bridge::SafetyLimits limits(const RobotServeOptions& o, const ExperimentSetup& s) {
-    bridge::SafetyLimits l = safety_limits(o.timeouts, parse_clock(o.clock), s.experiment.timing.camera_period());
-    l.max_invalid_in_row = o.max_invalid;
-    l.max_command_speed = o.max_command_speed;
-    l.joint_limit = s.model.joint_limit;
-    l.validate("robot serve");
-    // Said with the option typed and the files that bound it, before any socket is bound.
-    const std::string sources = "limits.joint of " + s.robot_file + ", timing.camera_hz of " +
-                                (o.experiment.empty() ? std::string("the default experiment") : o.experiment);
-    if (const auto p = l.speed_problem(s.experiment.timing.camera_period(), sources))
-      fail("--max-command-speed", p->message.substr(p->message.find(':') + 2));
-    return l;
-  }
   static hw::VirtualRobotOptions robot_options(const ExperimentSetup& s, const RobotServeOptions& o,
                                                const sim::RobotFile& truth) {
     const hw::VirtualRig departures = hw::load_virtual_rig(o.truth);
@@ -378,22 +365,9 @@ void RobotServer::summary(const std::string& how) {
 }  // namespace
 
 void serve_robot(const RobotServeOptions& o) {
-  o.validate();
-  if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
-  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
-  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
-  use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
-  const sim::RobotFile truth = sim::load_robot(o.truth, true);
-  if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, o.truth, o.payload, "--payload-mass/--payload-inertia");
-      !why.empty())
-    throw Error(why);
-  // Every time option in one place (the robot's handshake ends before its move: no move_s).
-  throw_if(rig_times_problem(RigTimes{o.start_timeout, o.timeouts.pose, o.timeouts.heartbeat, std::nullopt,
-                                      std::nullopt, o.hold},
-                             s.experiment.timing.camera_period(), o.experiment),
-           "");
+  const RobotPrepared p = prepare_robot(o);
   catch_interrupts();
-  RobotServer server(o, s, truth);
+  RobotServer server(o, p.setup, p.truth);
   server.serve();
 }
 

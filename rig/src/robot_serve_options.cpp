@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/oe_ident/plausible.hpp"
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
@@ -26,6 +28,54 @@ void RobotServeOptions::validate(const std::string& where) const {
   // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, "cpks", "pk"), where);
 }
+
+bridge::SafetyLimits robot_safety_limits(const RobotServeOptions& o, const ExperimentSetup& s) {
+  const double camera_period = s.experiment.timing.camera_period();
+  bridge::SafetyLimits l = safety_limits(o.timeouts, parse_clock(o.clock), camera_period);
+  l.max_invalid_in_row = o.max_invalid;
+  l.max_command_speed = o.max_command_speed;
+  l.joint_limit = s.model.joint_limit;
+  l.validate("robot serve");  // keyed by the settings' names: the command line says them as its options
+  const std::string joint = exact_number(l.joint_limit) + " rad, limits.joint of " + s.robot_file;
+  if (!l.speed_problem(camera_period)) return l;
+  if (o.max_command_speed != defaults::kMaxCommandSpeed)
+    fail("--max-command-speed", "expected at most " + exact_number(l.joint_limit / camera_period) + " rad/s, got " +
+                                    exact_number(o.max_command_speed) + ": one camera period (" +
+                                    exact_number(camera_period) + " s, timing.camera_hz of " + s.experiment_file +
+                                    ") at that speed reaches further than the joint limit (" + joint +
+                                    "), and the rate limit would hold back nothing (docs/protocol.md, Safety)");
+  fail(s.experiment_file + ": key 'timing.camera_hz'",
+       "expected at least " + exact_number(std::ceil(o.max_command_speed / l.joint_limit * 100) / 100) +
+           " Hz for the robot's rate limit, got " +
+           exact_number(1 / camera_period) + ": one camera period at " + exact_number(o.max_command_speed) +
+           " rad/s (robot serve's --max-command-speed) reaches further than the joint limit (" + joint +
+           "), and the rate limit would hold back nothing (docs/protocol.md, Safety)");
+}
+
+// Everything robot serve reads and checks before it binds a socket: the options, every file (the
+// setup, the pre-correction, the truth, the payload on it), the time options and the safety
+// limits. serve_robot's first step and check_robot_serve's whole: one function, so that rig run's
+// check before any role starts cannot miss a file the robot reads (docs/robustness.md, class M).
+RobotPrepared prepare_robot(const RobotServeOptions& o) {
+  o.validate();
+  if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
+  ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
+  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
+  use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
+  sim::RobotFile truth = sim::load_robot(o.truth, true);
+  if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, o.truth, o.payload, "--payload-mass/--payload-inertia");
+      !why.empty())
+    throw Error(why);
+  // Every time option in one place (the robot's handshake ends before its move: no move_s).
+  throw_if(rig_times_problem(RigTimes{o.start_timeout, o.timeouts.pose, o.timeouts.heartbeat, std::nullopt,
+                                      std::nullopt, o.hold},
+                             s.experiment.timing.camera_period(), o.experiment),
+           "");
+  (void)robot_safety_limits(o, s);  // the monitor's, as RobotServer builds it
+  return {std::move(s), std::move(truth)};
+}
+
+void check_robot_serve(const RobotServeOptions& o) { (void)prepare_robot(o); }
 
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file) {
   const sim::RobotModel truth = sim::load_robot(truth_file, true).model;

@@ -1,6 +1,7 @@
 // The pre-corrected command of a run (docs/control.md): read, checked against the run's reference,
 // the robot's safety monitor and the model it was made with, and put on the setup.
 #include <filesystem>
+#include <sstream>
 
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/control/precorrect.hpp"
@@ -9,6 +10,18 @@
 #include "vcloe/rig/setup.hpp"
 
 namespace vcloe::rig {
+
+std::string not_at_rest(const ExperimentSetup& s) {
+  const excitation::TrajectorySample at = s.trajectory.sample(0.0);
+  const double v0 = at.chi_dot.cwiseAbs().maxCoeff(), a0 = at.chi_ddot.cwiseAbs().maxCoeff();
+  if (!(v0 > 1e-9 || a0 > 1e-9)) return "";
+  std::ostringstream t;
+  t.precision(4);
+  t << s.reference_file << " does not start at rest (|chi_dot(0)| " << v0 << ", |chi_ddot(0)| " << a0
+    << " in m/s and rad/s, m/s^2 and rad/s^2): a robot standing at its start cannot follow its first instants "
+       "(`vcloe trajectory random --at-rest` draws one that does; docs/control.md)";
+  return t.str();
+}
 
 void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>& command, const std::string& what) {
   bridge::SafetyLimits limits;
@@ -19,12 +32,18 @@ void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>
   for (std::size_t k = 0; k < command.size(); ++k) {
     monitor.on_command(command[k], static_cast<std::int64_t>(k));
     monitor.limit(command[k]);
-    if (monitor.stop() || monitor.limited_ticks() > 0)
-      fail(what, "at t = " + exact_number(static_cast<double>(k) * period) + " s: " +
-                     (monitor.stop() ? monitor.stop()->detail
-                                     : "it moves faster than the joint rate limit of " +
-                                           exact_number(limits.max_command_speed) + " rad/s") +
-                     " (the robot's safety monitor would stop or hold it back; docs/protocol.md, Safety)");
+    if (!monitor.stop() && monitor.limited_ticks() == 0) continue;
+    const double t = static_cast<double>(k) * period;
+    const std::string why = "at t = " + exact_number(t) + " s: " +
+                            (monitor.stop() ? monitor.stop()->detail
+                                            : "it moves faster than the joint rate limit of " +
+                                                  exact_number(limits.max_command_speed) + " rad/s") +
+                            " (the robot's safety monitor would stop or hold it back; docs/protocol.md, Safety)";
+    // In the first camera period of a reference that starts moving, the start is the cause, not
+    // `what` (a model's gains, a trial's command): session 20's probe, class L.
+    const std::string start = not_at_rest(s);
+    if (!start.empty() && t < s.experiment.timing.camera_period()) fail(start, what + " " + why);
+    fail(what, why);
   }
 }
 

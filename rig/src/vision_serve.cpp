@@ -12,10 +12,14 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
+#include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/calib/measure.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
@@ -59,11 +63,64 @@ std::optional<SettingProblem> cameras_problem(const std::string& source) {
   return std::nullopt;
 }
 
+// --source as the server will take it, before anything opens: one of the three forms, the
+// cameras (cameras_problem), and images:DIR's folder or list file read as the replay reads it —
+// every problem said under --source (an empty DIR was ": no such directory or list file").
+std::optional<SettingProblem> source_problem(const std::string& source) {
+  if (source == "virtual") return std::nullopt;
+  if (source.rfind("camera:", 0) == 0) return cameras_problem(source);
+  if (source.rfind("images:", 0) != 0)
+    return SettingProblem{"--source", "--source: expected virtual, images:DIR or camera:LEFT,RIGHT, got '" + source + "'"};
+  if (source.size() == 7)
+    return SettingProblem{"--source", "--source: images:DIR needs the folder or list file of image pairs after "
+                                      "'images:', got 'images:'"};
+  try {
+    (void)calib::find_image_pairs(source.substr(7));
+  } catch (const Error& e) {
+    return SettingProblem{"--source", "--source: " + std::string(e.what())};
+  }
+  return std::nullopt;
+}
+
+std::string rig_file_of(const VisionServeOptions& o) { return o.rig.empty() ? defaults::rig_file() : o.rig; }
+
+// Everything vision serve reads and checks before it binds a socket: the options, the experiment,
+// and its source's files — the virtual camera (--camera stereo's rig and markers), or the pose
+// pipeline's rig and markers and images:DIR's pairs. serve_vision's first step and
+// check_vision_serve's whole (rig run's check before any role starts).
+struct VisionPrepared {
+  servo::LoopTiming timing;
+  VirtualRun virtual_run;                         // --source virtual
+  std::optional<vision::PosePipeline> pipeline;   // images: and camera:
+  std::vector<calib::ImagePair> pairs;            // images:
+};
+
+VisionPrepared prepare_vision(const VisionServeOptions& o) {
+  o.validate();
+  VisionPrepared p{servo::load_experiment(o.experiment).timing, VirtualRun{}, std::nullopt, {}};
+  if (o.source == "virtual") {
+    VirtualRun& vo = p.virtual_run;
+    vo.seed = o.seed;
+    defaults::check_camera_noise(o.noise_position, o.noise_angle);
+    vo.noise_sigma << o.noise_position, o.noise_position, o.noise_position, o.noise_angle, o.noise_angle, o.noise_angle;
+    install_camera(o.camera, vo);
+    return p;
+  }
+  p.pipeline.emplace(vision::load_rig(rig_file_of(o)),
+                     vision::load_markers(o.markers.empty() ? defaults::markers_file() : o.markers));
+  if (o.source.rfind("images:", 0) == 0) {
+    p.pairs = calib::find_image_pairs(o.source.substr(7));
+    calib::check_image_pairs(p.pairs, p.pipeline->rig(), rig_file_of(o));
+  }
+  return p;
+}
+
 class VisionServer {
  public:
-  explicit VisionServer(const VisionServeOptions& o)
+  VisionServer(const VisionServeOptions& o, VisionPrepared prepared)
       : o_(o),
-        timing_(servo::load_experiment(o.experiment).timing),
+        prepared_(std::move(prepared)),
+        timing_(prepared_.timing),
         files_{o.experiment, "", "", std::nullopt},
         hello_(hello_of(bridge::Role::Vision, files_)),
         security_(context_, o.endpoints, "vision"),
@@ -72,13 +129,14 @@ class VisionServer {
 
   void serve() {
     if (o_.source == "virtual") return serve_virtual();
-    if (o_.source.rfind("images:", 0) == 0) return serve_images(o_.source.substr(7));
+    if (o_.source.rfind("images:", 0) == 0) return serve_images();
     if (o_.source.rfind("camera:", 0) == 0) return serve_cameras(o_.source.substr(7));
     fail("--source", "expected virtual, images:DIR or camera:LEFT,RIGHT, got '" + o_.source + "'");
   }
 
  private:
   const VisionServeOptions& o_;
+  VisionPrepared prepared_;
   servo::LoopTiming timing_;
   RunFiles files_;
   bridge::HelloMessage hello_;  // vision's files (the experiment), by SHA-256 (rig/handshake.hpp)
@@ -171,13 +229,7 @@ class VisionServer {
   void serve_virtual() {
     bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All, 1000,
                               security_.subscriber("robot"));
-    VirtualRun vo;
-    vo.seed = o_.seed;
-    defaults::check_camera_noise(o_.noise_position, o_.noise_angle);
-    vo.noise_sigma << o_.noise_position, o_.noise_position, o_.noise_position, o_.noise_angle, o_.noise_angle,
-        o_.noise_angle;
-    install_camera(o_.camera, vo);
-    VisionRole role = VisionRole::of(vo);
+    VisionRole role = VisionRole::of(prepared_.virtual_run);
     camera_ = &camera;
     wait_for_start(&camera);
     for (bool camera_ended = false;;) {
@@ -199,17 +251,11 @@ class VisionServer {
     }
   }
 
-  std::string rig_file() const { return o_.rig.empty() ? defaults::rig_file() : o_.rig; }
+  std::string rig_file() const { return rig_file_of(o_); }
 
-  vision::PosePipeline pipeline() const {
-    return vision::PosePipeline(vision::load_rig(rig_file()),
-                                vision::load_markers(o_.markers.empty() ? defaults::markers_file() : o_.markers));
-  }
-
-  void serve_images(const std::string& dir) {
-    const vision::PosePipeline p = pipeline();
-    const auto pairs = calib::find_image_pairs(dir);
-    calib::check_image_pairs(pairs, p.rig(), rig_file());
+  void serve_images() {
+    const vision::PosePipeline& p = *prepared_.pipeline;
+    const std::vector<calib::ImagePair>& pairs = prepared_.pairs;
     wait_for_start(nullptr);
     const double start = now_s(), period = timing_.camera_period();
     for (std::size_t k = 0; k < pairs.size() && robot_state_ == bridge::RobotState::Running; ++k) {
@@ -225,7 +271,7 @@ class VisionServer {
   void serve_cameras(const std::string& devices) {
     const auto comma = devices.find(',');
     if (comma == std::string::npos) fail("--source", "camera:LEFT,RIGHT needs two devices, got '" + devices + "'");
-    const vision::PosePipeline p = pipeline();
+    const vision::PosePipeline& p = *prepared_.pipeline;
     cv::VideoCapture left = open_device(devices.substr(0, comma)), right = open_device(devices.substr(comma + 1));
     wait_for_start(nullptr);
     cv::Mat l, r;
@@ -282,13 +328,15 @@ void VisionServeOptions::validate(const std::string& where) const {
   throw_if(rig_times_problem(t, period, experiment), where);
   // The endpoints: an ipc path is looked at (lstat), so here and not in problem(), which stays pure.
   throw_if(endpoints_problem(endpoints, source == "virtual" ? "cps" : "ps", "cs"), where);
-  throw_if(cameras_problem(source), where);  // the devices looked at: here, not in problem()
+  throw_if(source_problem(source), where);  // the devices and images looked at: here, not in problem()
 }
 
+void check_vision_serve(const VisionServeOptions& o) { (void)prepare_vision(o); }
+
 void serve_vision(const VisionServeOptions& options) {
-  options.validate();
+  VisionPrepared prepared = prepare_vision(options);
   catch_interrupts();
-  VisionServer server(options);
+  VisionServer server(options, std::move(prepared));
   server.serve();
 }
 

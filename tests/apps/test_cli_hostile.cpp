@@ -3,6 +3,8 @@
 // `vcloe: error: …` with exit status 2, refused before any long work — never a library's
 // message, a hang, or a silent result.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -61,7 +63,7 @@ TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
       {"trajectory random --f0 1e-300 --out " + (d / "r.yaml").string(),
        "f0: expected a fundamental frequency of at least one cycle a day"},
       {"trajectory check " + config + "reference.yaml --max-joint-velocity nan",
-       "max_joint_velocity: expected a positive limit in rad/s, got nan"},  // a NaN limit passed everything
+       "--max-joint-velocity: expected a positive limit in rad/s, got nan"},  // a NaN limit passed everything
       {"calibrate stereo --images " + d.string() + " --board 99999999999x6 --square 0.025 --out " +
            (d / "s.yaml").string(),
        "--board: expected COLSxROWS inner corners"},  // was std::stoi's exception, exit 3
@@ -131,7 +133,10 @@ TEST(CliHostile, ARigRunWhoseRobotRefusesItsOptionsStopsEveryProcessCleanly) {
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("gone.yaml: file not found"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("control: interrupted by SIGTERM before the run began"), std::string::npos) << r.out;
+  // Refused before any process starts now (the roles' own first steps, session 20's probe, M):
+  // one line, no role's "interrupted" line.
+  EXPECT_EQ(r.out.find("interrupted"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
   EXPECT_FALSE(fs::exists(out + ".partial"));
 }

@@ -226,3 +226,24 @@ TEST(Keys, AKeyThatIsNoRegularFileIsRefusedBeforeItIsOpened) {
 }
 
 }  // namespace test_security
+
+namespace test_security {
+
+TEST(Keys, AKeyFileWithCrlfLineEndsIsReadAsEveryOtherTextFileIs) {
+  // keys-key-crlf: a key file passed through an editor or a transfer that wrote CRLF was refused
+  // ("expected 'secret <40-character Z85 key>'"); every other text reader takes CRLF.
+  ASSERT_TRUE(curve_available());
+  const fs::path d = key_dir("crlf");
+  write_rig_keys(d.string(), true);
+  const RoleKeys before = load_role_keys(d.string(), "control");
+  for (const char* name : {"control.key", "robot.pub"}) {
+    std::string text = vcloe::read_input_file((d / name).string()), crlf;
+    for (const char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    std::ofstream(d / name, std::ios::trunc) << crlf;
+  }
+  const RoleKeys after = load_role_keys(d.string(), "control");
+  EXPECT_EQ(after.own.secret_key, before.own.secret_key);
+  EXPECT_EQ(after.public_keys.at("robot"), before.public_keys.at("robot"));
+}
+
+}  // namespace test_security

@@ -247,3 +247,29 @@ TEST(StereoCalibration, SettingsAndImageSourcesAreCheckedBeforeAnyImageIsRead) {
   // Board sizes beyond an int were std::stoi's exception (exit 3).
   EXPECT_THROW(parse_board("99999999999x6", 0.025), Error);
 }
+
+TEST(StereoCalibration, APairListNamesPathsWithSpacesInDoubleQuotes) {
+  // cals-list-file-spaces: a list could not name images whose path holds a space, quoted or not.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("vcloe_pairs_spaces_" + std::to_string(::getpid())) / "a b";
+  fs::remove_all(dir.parent_path());
+  fs::create_directories(dir);
+  const cv::Mat img(8, 8, CV_8U, cv::Scalar(0));
+  for (const char* f : {"l 0.png", "r 0.png", "left1.png", "right1.png"}) cv::imwrite((dir / f).string(), img);
+  std::ofstream(dir.parent_path() / "list.txt") << "\"a b/l 0.png\" \"a b/r 0.png\"\r\n"
+                                                   "  \"a b/left1.png\"\t\"a b/right1.png\"  # plain pairs too\n";
+  const auto pairs = find_image_pairs((dir.parent_path() / "list.txt").string());
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(fs::path(pairs[0].left).filename(), "l 0.png");
+  EXPECT_EQ(fs::path(pairs[0].right).filename(), "r 0.png");
+  EXPECT_EQ(fs::path(pairs[1].right).filename(), "right1.png");
+  for (const std::string& line : {std::string("a b/l 0.png a b/r 0.png\n"), std::string("\"a b/l 0.png\n")}) {
+    std::ofstream(dir.parent_path() / "bad.txt", std::ios::trunc) << line;
+    try {
+      find_image_pairs((dir.parent_path() / "bad.txt").string());
+      ADD_FAILURE() << line;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.txt:1: "), std::string::npos) << e.what();
+    }
+  }
+}

@@ -68,3 +68,13 @@ TEST(CsvTable, AFileInAnotherEncodingIsRefusedNamingTheEncoding) {
   EXPECT_EQ(csv_refusal(utf16le(text, false)),
             "t.csv: has a NUL byte at offset 1 (UTF-16 without a byte-order mark, or a binary file?)" + convert);
 }
+
+TEST(CsvTable, QuotedCellsAreTheirNumbersAsRfc4180Reads) {
+  // A spreadsheet's "quote all" export (tc-quoted-cells) was refused cell by cell; quoted column
+  // names were already read.
+  const CsvTable plain = csv_of("t,a,b\n0,1.5,2\n0.001,-3,4e-3\n");
+  const CsvTable quoted = csv_of("\"t\",\"a\",\"b\"\r\n\"0\",\"1.5\",\"2\"\r\n\"0.001\", \"-3\" ,\"4e-3\"\r\n");
+  EXPECT_EQ(quoted.rows, plain.rows);
+  EXPECT_NE(vcloe::test::error_of([] { csv_of("t,a,b\n0,\"x\",2\n"); }).find("column 'a': expected a number, got 'x'"),
+            std::string::npos);
+}

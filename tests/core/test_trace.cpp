@@ -154,3 +154,34 @@ TEST(Trace, AFuzzFoundCarriageReturnInsideACellIsAOneLineError) {
   EXPECT_EQ(e.find_first_of("\r\n"), std::string::npos) << e;
   EXPECT_NE(e.find("\\r"), std::string::npos) << e;
 }
+
+TEST(Trace, TheRowsOfFramesTheRigDidNotMeasureAreLeftOutByTheOneReader) {
+  // A rig trace repeats the last valid pose on frames vision marked invalid (or the recorder
+  // never got), listed in the sidecar's stream record; `filter` filtered them as data
+  // (peer-vis-invalid4-filter), identify fitted them. read_trace leaves them out, as `measure`
+  // never writes them: every command sees the same gaps.
+  const fs::path a = dir() / "rig.csv";
+  PoseTrace t;
+  for (int j = 0; j < 8; ++j) {
+    t.time.push_back(0.01 * j);
+    t.measured.push_back(Vec6d::Constant(j < 3 || j > 5 ? 0.001 * j : 0.002));  // 3-5 repeat frame 2's
+    t.reference.push_back(Vec6d::Constant(0.001 * j));
+  }
+  t.metadata.camera_hz = 100;
+  StreamRecord s;
+  s.invalid_frames = {3, 4};
+  s.missing_frames = {5};
+  t.metadata.stream = s;
+  write_trace(a.string(), t, true);
+  const PoseTrace r = read_trace(a.string());
+  EXPECT_EQ(r.time, (std::vector<double>{0, 0.01, 0.02, 0.06, 0.07}));
+  ASSERT_EQ(r.measured.size(), 5u);
+  ASSERT_EQ(r.reference.size(), 5u);
+  EXPECT_DOUBLE_EQ(r.measured[3](0), 0.006);
+  EXPECT_DOUBLE_EQ(r.reference[3](0), 0.006);
+  EXPECT_EQ(unmeasured_frames(r.metadata), (std::vector<std::int64_t>{3, 4, 5}));
+  // Written back with those rows left out, it reads back the same (the gaps are recorded).
+  const fs::path b = dir() / "rig-again.csv";
+  write_trace(b.string(), r, true);
+  EXPECT_EQ(read_trace(b.string()).time, r.time);
+}

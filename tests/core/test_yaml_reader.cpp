@@ -144,7 +144,8 @@ TEST(Error, IsOneLineWhateverTheInputItQuotes) {
   // with its line breaks or control bytes printed the one-line error as several lines.
   EXPECT_STREQ(Error("a\nb\r\tc\x01\x7f d").what(), "a\\nb\\r\\tc\\x01\\x7f d");
   const std::string e = test::error_of([] { YamlDoc::parse("n: |\n  1\n  2\n", "t.yaml").root().get_double("n"); });
-  EXPECT_EQ(e, "t.yaml:1: key 'n': expected a number, got '1\\n2\\n'");
+  EXPECT_EQ(e, "t.yaml:1: key 'n': expected a number, got the string '1\\n2\\n' (quoted, or a block scalar; write it "
+               "plain, without quotes or tag)");
 }
 
 // YAML 1.1's merge key: yaml-cpp 0.7 does not resolve it (it reads a key named "<<"), so every
@@ -198,4 +199,45 @@ TEST(YamlReader, ANonZeroNumberThatUnderflowsToZeroIsRefused) {
         << literal;
   for (const std::string literal : {"0", "0.000", "-0.0", "0e-500", "1e-300"})
     EXPECT_NO_THROW(YamlDoc::parse("lp: " + literal + "\n", "r.yaml").root().get_double("lp")) << literal;
+}
+
+TEST(YamlReader, AStringWhereANumberIsReadIsRefusedAtItsKeyNotReadAsItsText) {
+  // `f0: !!str 0.5` and `offset: ["0", "0", "0.18", …]` were read as the numbers they spell
+  // (session 20's probe: trj-chk-tag-str, yt-seq-offset-strings): a string, refused as every other
+  // wrong type is, by the one scalar reader.
+  const YamlDoc doc = YamlDoc::parse(
+      "a: \"0.18\"\nb: '2'\nc: !!str 0.5\nd: [0, \"1\"]\ne: \"true\"\nplain: 0.18\nn: 3\nyes: true\n", "s.yaml");
+  EXPECT_EQ(error_of([&] { doc.root().get_double("a", 0); }),
+            "s.yaml:1: key 'a': expected a number, got the string '0.18' (quoted, or a block scalar; write it plain, "
+            "without quotes or tag)");
+  EXPECT_EQ(error_of([&] { doc.root().get_int("b", 0); }),
+            "s.yaml:2: key 'b': expected an integer, got the string '2' (quoted, or a block scalar; write it plain, "
+            "without quotes or tag)");
+  EXPECT_EQ(error_of([&] { doc.root().get_double("c", 0); }),
+            "s.yaml:3: key 'c': expected a number, got the string '0.5' (tagged !!str; write it plain, without quotes or "
+            "tag)");
+  EXPECT_NE(error_of([&] { doc.root().get_vector("d", 2); }).find("key 'd[1]': expected a number, got the string '1'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { doc.root().get_bool("e", false); }).find("expected true or false, got the string 'true'"),
+            std::string::npos);
+  EXPECT_DOUBLE_EQ(doc.root().get_double("plain", 0), 0.18);  // plain scalars as before
+  EXPECT_EQ(doc.root().get_int("n", 0), 3);
+  EXPECT_TRUE(doc.root().get_bool("yes", false));
+}
+
+TEST(YamlReader, ABoundCoupledToADefaultPointsAtTheKeyTheFileGives) {
+  // "x.yaml:3: document root: option 'regressor_period': …" for a file that gave only `duration`
+  // (xc-duration-short-period): a problem listing the coupled keys points at the one given.
+  const YamlDoc doc = YamlDoc::parse("name: x\nduration: 1\n", "x.yaml");
+  const SettingProblem p{"regressor_period", "regressor_period: expected 11 to 10^4 samples over the 1 s, got 10",
+                         {"duration"}};
+  EXPECT_EQ(error_of([&] { doc.root().fail_if(p); }),
+            "x.yaml:2: key 'duration': regressor_period: expected 11 to 10^4 samples over the 1 s, got 10 "
+            "(regressor_period is not in this file: its default)");
+  // Given in the file, the key itself; given nowhere, the root as before.
+  const YamlDoc given = YamlDoc::parse("duration: 1\nregressor_period: 0.1\n", "y.yaml");
+  EXPECT_EQ(error_of([&] { given.root().fail_if(p); }),
+            "y.yaml:2: key 'regressor_period': expected 11 to 10^4 samples over the 1 s, got 10");
+  const YamlDoc neither = YamlDoc::parse("name: z\n", "z.yaml");
+  EXPECT_NE(error_of([&] { neither.root().fail_if(p); }).find("option 'regressor_period'"), std::string::npos);
 }

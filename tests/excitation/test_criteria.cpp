@@ -144,7 +144,8 @@ TEST(Optimizer, EveryRangeErrorOfTheExcitationFileNamesItsLineAndKey) {
       {"amplitude:\n  angle: 14.3\n", "x.yaml:3: key 'amplitude.angle': expected an angle amplitude in (0, pi] rad"},
       {"limits:\n  max_joint_velocity: -1\n", "x.yaml:3: key 'limits.max_joint_velocity': expected a positive limit"},
       {"f0: -1\n", "x.yaml:2: key 'f0': f0 must be a positive frequency"},
-      {"duration: 0.05\n", "document root: option 'regressor_period': expected 11 to 10^4"},  // a default
+      // A default coupled to a key the file gives: said at that key (session 20's probe, class V).
+      {"duration: 0.05\n", "x.yaml:2: key 'duration': regressor_period: expected 11 to 10^4"},
       // Probe 19's T: keys the file does not have (f0_min; evaluations for baseline_trajectories).
       {"duration: 2\noptimize_f0: true\nf0_range: [0.5, 0.1]\n",
        "x.yaml:4: key 'f0_range': expected [lowest, highest] Hz with 0 < lowest < highest, got [0.5, 0.1]"},

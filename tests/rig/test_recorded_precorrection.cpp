@@ -169,3 +169,50 @@ TEST(RecordedPrecorrection, TheRigsRolesApplyItAsTheInProcessRunToTheLastBit) {
   ASSERT_TRUE(roles.metadata.precorrection);
   EXPECT_EQ(roles.metadata.precorrection->sha256, loop.metadata.precorrection->sha256);
 }
+
+namespace {
+
+// A 2 s random reference, started at rest or not, written as `name` in `dir`.
+std::string reference_file(const fs::path& dir, const std::string& name, bool at_rest) {
+  fs::create_directories(dir);
+  excitation::RandomTrajectoryOptions o;
+  o.duration = 2;
+  o.start_at_rest = at_rest;
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << excitation::trajectory_to_yaml(
+      excitation::random_feasible_trajectory(sim::load_robot(rp_config("robot.yaml")).model, 3, o));
+  return path;
+}
+
+std::string followable_error(const rig::ExperimentSetup& s, std::size_t jump_at) {
+  std::vector<Vec6d> command(s.reference.clock.total_ticks, s.reference.start_theta);
+  for (std::size_t k = jump_at; k < command.size(); ++k) command[k] += Vec6d::Constant(0.3);
+  try {
+    rig::check_command_followable(s, command, "m.yaml: key 'drive_pid'");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(RecordedPrecorrection, ACommandThatCannotFollowAReferenceStartingToMoveBlamesItsStart) {
+  // learn-not-at-rest: trial 2 "at t = 0 s: it moves faster than the joint rate limit" with no
+  // file named, and precorrect blamed "model.yaml: key 'drive_pid'" for the same reference. In the
+  // first camera period of a reference that does not start at rest, its start is the cause.
+  const fs::path d = fs::temp_directory_path() / ("vcloe-not-at-rest-" + std::to_string(::getpid()));
+  const std::string moving = reference_file(d, "moving.yaml", false), resting = reference_file(d, "resting.yaml", true);
+  const rig::ExperimentSetup m = rig::load_setup(rp_config("robot.yaml"), "", moving);
+  const rig::ExperimentSetup r = rig::load_setup(rp_config("robot.yaml"), "", resting);
+  EXPECT_NE(rig::not_at_rest(m), "");
+  EXPECT_EQ(rig::not_at_rest(r), "");
+  const std::string at_start = followable_error(m, 0);
+  EXPECT_EQ(at_start.rfind(moving + " does not start at rest (|chi_dot(0)| ", 0), 0u) << at_start;
+  EXPECT_NE(at_start.find("trajectory random --at-rest"), std::string::npos) << at_start;
+  EXPECT_NE(at_start.find("m.yaml: key 'drive_pid' at t = 0 s: "), std::string::npos) << at_start;
+  // Later in the run, or on a reference at rest, the command's maker is named as before.
+  EXPECT_EQ(followable_error(m, 1000).rfind("m.yaml: key 'drive_pid': at t = 1 s", 0), 0u) << followable_error(m, 1000);
+  EXPECT_EQ(followable_error(r, 0).rfind("m.yaml: key 'drive_pid': at t = 0 s", 0), 0u) << followable_error(r, 0);
+  fs::remove_all(d);
+}

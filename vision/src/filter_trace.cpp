@@ -48,6 +48,15 @@ namespace {
 // The mean sample period; refused unless every step is within 1e-6 of it.
 double uniform_period(const PoseTrace& t, const std::string& name) {
   if (t.size() < 2) fail(name, "needs at least 2 samples to filter");
+  if (const std::vector<std::int64_t> frames = unmeasured_frames(t.metadata); !frames.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < frames.size() && k < 8; ++k) list += (k ? ", " : "") + std::to_string(frames[k]);
+    if (frames.size() > 8) list += ", … (" + std::to_string(frames.size()) + " in all)";
+    fail(name, "frames " + list + " are no measurements (its sidecar's stream.missing_frames and " +
+                   "stream.invalid_frames: poses the rig's recorder did not receive or received invalid, whose rows " +
+                   "repeat the last valid pose); the filter needs a uniform rate of measurements (as a measured " +
+                   "trace's invalid frames, they leave gaps)");
+  }
   const double dt = (t.time.back() - t.time.front()) / static_cast<double>(t.size() - 1);
   for (std::size_t k = 1; k < t.size(); ++k)
     if (std::abs(t.time[k] - t.time[k - 1] - dt) > 1e-6 * dt + 1e-9)

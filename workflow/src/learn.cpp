@@ -212,12 +212,8 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
     << ")\n";
   // ILC's premise: every trial starts from the same state, which a robot standing at the start
   // can follow only if the reference starts at rest (docs/control.md).
-  const excitation::TrajectorySample at_start = s.trajectory.sample(0.0);
-  const double v0 = at_start.chi_dot.cwiseAbs().maxCoeff(), a0 = at_start.chi_ddot.cwiseAbs().maxCoeff();
-  if (v0 > 1e-9 || a0 > 1e-9)
-    t << "note: the reference does not start at rest (|chi_dot(0)| " << v0 << ", |chi_ddot(0)| " << a0
-      << "): the standing robot cannot follow its first instants and no trial learns them away "
-         "(vcloe trajectory random --at-rest draws one that does)\n";
+  if (const std::string start = rig::not_at_rest(s); !start.empty())
+    t << "note: " << start << "; no trial learns them away\n";
   Report r;
   r.text = t.str();
   nlohmann::json trials = nlohmann::json::array();

@@ -1,6 +1,6 @@
 #pragma once
 // vcloe/core/defaults.hpp — the defaults every command shares, each written once: where the
-// default config files are ($VCLOE_CONFIG_DIR, else the source tree's config/), the virtual
+// default config files are ($VCLOE_CONFIG_DIR, the installation's, else the source tree's), the virtual
 // camera's noise and its bounds, and the software version sidecars record.
 #include <string>
 
@@ -9,9 +9,13 @@
 
 namespace vcloe::defaults {
 
-// $VCLOE_CONFIG_DIR if set and not empty, else the directory compiled in (the source tree's
-// config/); config_file(name) is a file in it.
+// The one place the default config files are found: $VCLOE_CONFIG_DIR if set and not empty;
+// else the installation's share/vcloe/config beside the running binary's bin/ (`cmake --install`,
+// found through /proc/self/exe), if there; else the source tree the binary was built from
+// (a build tree's binary). config_file(name) is a file in it; config_source() says which of the
+// three it is ("$VCLOE_CONFIG_DIR", "the installation", "the source tree vcloe was built from").
 std::string config_dir();
+std::string config_source();
 std::string config_file(const std::string& name);
 
 // The default config files, in config_dir().

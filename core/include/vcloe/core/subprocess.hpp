@@ -34,6 +34,7 @@ struct ChildExit {
   int signal = 0;           // the signal that killed it, or 0
   double timed_out_after = 0;  // s: it had not ended within the time limit and was stopped; 0 if not
   int interrupted_by = 0;   // a stop signal (kStopSignals) this process received and passed on while waiting; 0 if none
+  bool stopped = false;     // still running when the group sent SIGTERM (another had failed, a signal, the time limit)
   bool ok() const { return exit_status == 0 && signal == 0; }
   std::string describe() const;  // "exit status 2", "killed by signal 15"
 };
@@ -68,8 +69,10 @@ class ChildGroup {
   ChildGroup& operator=(const ChildGroup&) = delete;
   // Starts argv as run_child does; throws naming `name` (and the program) if it cannot start.
   void start(const std::string& name, const std::vector<std::string>& argv, const ChildIo& io = {});
-  // Every child's end, in the order started.
-  std::vector<Ended> wait_all(double grace_s, double time_limit_s = 0);  // time_limit_s as run_child's
+  // Every child's end, in the order started. With stop_at_once, a child's failure stops the
+  // others at once (SIGTERM, then SIGKILL grace_s later): their ends are its consequences.
+  std::vector<Ended> wait_all(double grace_s, double time_limit_s = 0,  // time_limit_s as run_child's
+                              bool stop_at_once = false);
 
  private:
   struct Child {

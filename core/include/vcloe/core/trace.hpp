@@ -39,8 +39,14 @@ struct PoseTrace {
 // value is not finite (the file could not be read back).
 void write_trace(const std::string& path, const PoseTrace& trace, bool force);
 // Reads the CSV and its sidecar if present (parse_trace and parse_sidecar on the files' text).
-// A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files.
+// A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files. The rows of
+// unmeasured_frames are left out (the one rule of which rows are measurements: every command
+// reads a trace here), so a rig trace has the gaps a `measure` trace has.
 PoseTrace read_trace(const std::string& path);
+// The frames of a trace that are no measurement: those the live rig's recorder never received or
+// received invalid (the sidecar's stream.missing_frames and stream.invalid_frames, docs/protocol.md),
+// whose rows repeat the last valid pose. Sorted, each once.
+std::vector<std::int64_t> unmeasured_frames(const TraceMetadata& metadata);
 // A CSV whose sidecar's `format` is not `format` is refused as the kind of file it says it is
 // (with its `source`), before its rows are read as `kind`'s: "st.csv: is not a pose trace: its
 // sidecar st.csv.meta.json says it is a "vcloe-static-poses-1" file (source "virtual") …". The one check of every reader of a CSV with a sidecar (traces, static-pose

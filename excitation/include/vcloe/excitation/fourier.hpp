@@ -31,6 +31,9 @@ struct TrajectorySample {
 inline constexpr double kMaxDuration = 86400.0;  // s
 inline constexpr double kMinDuration = 1e-3;     // s: one period of the default 1 kHz controller
 inline constexpr int kMaxHarmonics = 200;
+// The fastest harmonic the limit check resolves: a tenth of a cycle a sample (20 Hz at the 5 ms
+// samples of MotionLimits), so that no peak passes between samples.
+inline constexpr double kResolvedCyclesPerSample = 0.1;
 inline constexpr double kMinF0 = 1.0 / kMaxDuration;  // Hz: at least one cycle a day
 
 struct FourierTrajectory {

@@ -44,6 +44,12 @@ struct RobotServeOptions {
 // (forward kinematics from its home pose) away from the singularities (sim::check_pose).
 std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std::string& truth_file);
 struct ExperimentSetup;  // rig/setup.hpp
+// The robot's safety limits for a run of `setup` (rig/common.hpp safety_limits, --max-invalid,
+// --max-command-speed, the robot file's limits.joint): robot serve's monitor, control's copy of
+// its command check and rig run's check before any role starts. A rate limit reaching past the
+// joint limit in one camera period is refused with its cause: at the default speed the
+// experiment's timing.camera_hz (file and key), else --max-command-speed.
+bridge::SafetyLimits robot_safety_limits(const RobotServeOptions& o, const ExperimentSetup& setup);
 // The move from --stand-at to the reference's start at --move-speed (capped at max_command_speed)
 // as the robot's StartRamp would refuse it, before anything starts (robot serve, rig run); then
 // the platform along it (move_path_problem on the truth's kinematics, `truth_file`).
@@ -64,6 +70,16 @@ std::string move_path_problem(const sim::RobotModel& truth, const Vec6d& stand_a
 // Serves the virtual robot behind the protocol until the run ends; a controlled stop throws
 // vcloe::Error saying when and why (after holding the joints for `hold` s).
 void serve_robot(const RobotServeOptions& options);
+// What each role reads and checks before it binds a socket, done and discarded: the first step
+// of serve_robot, serve_vision and run_control itself (one function each), so that `rig run`,
+// calling them before it starts any process, refuses in one line whatever a role would refuse
+// at its start — every file it reads included (docs/robustness.md, "Session 20's probe", M).
+void check_robot_serve(const RobotServeOptions& options);
+struct RobotPrepared {  // check_robot_serve's step, kept: what serve_robot runs on
+  ExperimentSetup setup;
+  sim::RobotFile truth;
+};
+RobotPrepared prepare_robot(const RobotServeOptions& options);
 
 struct VisionServeOptions {
   std::string source = "virtual", experiment, rig, markers;  // rig, markers: "" = the defaults
@@ -80,6 +96,7 @@ struct VisionServeOptions {
 // Publishes the pose stream of `source` (virtual | images:DIR | camera:LEFT,RIGHT) from the
 // robot's start until it stops; prints how many poses were published.
 void serve_vision(const VisionServeOptions& options);
+void check_vision_serve(const VisionServeOptions& options);  // as check_robot_serve
 
 struct ControlOptions {
   std::string robot, experiment, reference, out, clock = "lockstep";
@@ -95,6 +112,8 @@ struct ControlOptions {
 
 // Runs the visual-servo controller on the pose stream and writes the recorded trace.
 void run_control(const ControlOptions& options);
+void check_control(const ControlOptions& options);  // as check_robot_serve
+ExperimentSetup prepare_control(const ControlOptions& options);  // check_control's step, kept
 
 struct ListenOptions {
   std::string endpoint;

@@ -144,7 +144,13 @@ void use_recorded_precorrection(ExperimentSetup& setup, const PoseTrace& trace, 
 // robot's side applies them (bridge::SafetyMonitor: joint range, rate limit per tick): a command
 // it would stop or hold back is a vcloe::Error "<what>: at t = … s: <why>", before any motion.
 // The one rule for `vcloe precorrect` (what it writes) and every run that reads a pre-correction.
+// In the first camera period of a reference that does not start at rest (not_at_rest) the
+// error names the reference's start as the cause, `what` after it.
 void check_command_followable(const ExperimentSetup& setup, const std::vector<Vec6d>& command, const std::string& what);
+// "" if the setup's reference starts at rest (chi_dot(0) = chi_ddot(0) = 0: the premise of a
+// pre-correction and of learning, docs/control.md); else "<reference> does not start at rest
+// (|chi_dot(0)| …, |chi_ddot(0)| …): …", suggesting `trajectory random --at-rest`.
+std::string not_at_rest(const ExperimentSetup& setup);
 
 // Prints a warning when the trace's robot did not follow its reference (core/trace_compare.hpp,
 // TrackingError: the largest error above half the reference's own motion), naming how far and
