@@ -21,6 +21,7 @@
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/servo/corrected_robot.hpp"
 #include "vcloe/servo/timing.hpp"
 #include "vcloe/oe_ident/plausible.hpp"
 
@@ -152,14 +153,14 @@ void check_what_the_roles_check(const RigRun& r) {
                                                                 "--payload-mass/--payload-inertia");
         !why.empty())
       throw Error(why);
+  if (!r.precorrection.empty()) use_precorrection(s, r.precorrection);  // the start hold: its first tick
   if (r.stand_at) {  // the robot's move to start (robot serve's check), which control and vision wait through
     const double speed = std::min(r.move_speed, RobotServeOptions{}.max_command_speed);
     throw_if(move_to_start_problem(*r.stand_at, s, r.move_speed, RobotServeOptions{}.max_command_speed, r.truth), "");
     const double Tc = s.experiment.timing.controller_period();
-    const double move_s = StartRamp(*r.stand_at, s.reference.start_theta, speed, Tc).ticks() * Tc;
+    const double move_s = StartRamp(*r.stand_at, servo::start_hold(s.reference), speed, Tc).ticks() * Tc;
     throw_if(rig_times_problem(r.times(move_s), s.experiment.timing.camera_period(), r.experiment), "");
   }
-  if (!r.precorrection.empty()) use_precorrection(s, r.precorrection);
 }
 
 }  // namespace
