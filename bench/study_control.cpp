@@ -15,8 +15,8 @@
 // and of the platform joints' constraint forces over MuJoCo's, for the truth, priors and models.
 //
 // With --learn N (control/learn.hpp, workflow::learn_on_virtual_robot as `vcloe learn`) only: N trials
-// per reference from the PRIORS' pre-correction (--identified's model if given, printed as "priors";
-// --kinematics 1 adds its kinematics to the start), per trial the measured RMS (mm, mrad) over the noise.
+// per reference from the PRIORS' pre-correction (--identified's model if given, printed as "priors"),
+// per trial the measured RMS (mm, mrad) over the noise.
 //
 //   build/bench/study_control [--first 1] [--truths 5] [--per-truth 2] [--duration 10] [--identified PATTERN]
 //     [--uncalibrated PATTERN] [--first-reference 1] [--at-rest 0|1] [--seeds S1,S2,...] [--truth-file PATTERN]
@@ -34,6 +34,8 @@
 // with its rig departures (hw::load_virtual_rig); setup, controller and priors config/robot.yaml's,
 // as `vcloe run --truth T --robot config/robot.yaml`. The "true" pose is the frame the camera sees,
 // noise-free (rig::VirtualCamera::seen), which the loop servoes onto the reference. --seeds S1,...
+// A calibrated model's pre-correction carries its marker frame and encoder zeros (control::precorrect),
+// and each pre-corrected run starts with the robot standing at its first command (servo::start_hold).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -55,7 +57,6 @@
 #include "vcloe/rig/setup.hpp"
 #include "vcloe/rig/virtual_camera.hpp"
 #include "vcloe/servo/loop.hpp"
-#include "vcloe/sim/kinematics.hpp"
 #include "vcloe/workflow/learn.hpp"
 #include "study_control_bands.hpp"
 
@@ -70,7 +71,6 @@ struct StudyOptions {
   std::string uncalibrated;  // a second identified model's pattern, or empty
   std::string truth_file;  // the truth file's pattern (realistic truths), or empty: hw::random_truth
   std::vector<int> seeds;  // the truths' seeds (default: first, first + 1, ...)
-  bool kinematics = false; // each model's marker frame and encoder zeros added to its pre-correction
   int learn = 0;           // trials of iterative learning (0: the pre-correction study)
   control::LearningGains gains;
   workflow::LearningLoop loop = workflow::LearningLoop::servo;
@@ -94,7 +94,6 @@ StudyOptions parse(int argc, char** argv) {
     else if (k == "--identified") o.identified = v;
     else if (k == "--uncalibrated") o.uncalibrated = v;
     else if (k == "--truth-file") o.truth_file = v;
-    else if (k == "--kinematics") o.kinematics = std::stoi(v) != 0;
     else if (k == "--seeds")  // S1,S2,...
       for (std::size_t p = 0; p < v.size(); p = std::min(v.find(',', p), v.size() - 1) + 1) o.seeds.push_back(std::stoi(v.substr(p)));
     else if (k == "--learn") o.learn = std::stoi(v);
@@ -156,21 +155,8 @@ Rms tracking(const PoseTrace& t, const rig::ExperimentSetup& s, const Truth& tru
           1e3 * std::sqrt(r.measured_mrad / n), 1e3 * std::sqrt(r.late_mm / late), 1e3 * std::sqrt(r.late_mrad / late)};
 }
 
-// --kinematics 1: what control::precorrect leaves out of a calibrated model, added to its command:
-// theta_d the crank angles that put the model's marker frame (not E) on chi_d, plus its encoder zeros.
-void add_kinematics(const rig::ExperimentSetup& s, const sim::RobotModel& m, std::vector<Vec6d>& command) {
-  for (std::size_t k = 0; k < command.size(); ++k) {
-    const Vec6d chi = s.trajectory.pose(s.reference.clock.time(static_cast<int>(k)));
-    Vec6d at_e, at_marker;
-    if (!sim::inverse_kinematics<double>(m, chi, at_e) ||
-        !sim::inverse_kinematics<double>(m, (Rigid<double>::of(chi) * Rigid<double>::of(m.marker_frame).inverse()).pose(), at_marker))
-      fail("--kinematics", "a reference pose the model cannot reach");
-    command[k] += at_marker + sim::encoder_offsets(m) - at_e;
-  }
-}
-
 // One run of the setup on the truth, pre-corrected with `model` (none: the servo alone).
-PoseTrace run(const rig::ExperimentSetup& s, const Truth& truth, const sim::RobotFile* model, bool outer, bool kin = false) {
+PoseTrace run(const rig::ExperimentSetup& s, const Truth& truth, const sim::RobotFile* model, bool outer) {
   rig::ExperimentSetup setup = s;
   if (!outer) {
     setup.experiment.outer.kp.setZero();
@@ -183,8 +169,8 @@ PoseTrace run(const rig::ExperimentSetup& s, const Truth& truth, const sim::Robo
   if (model) {
     control::PreCorrection pc =
         control::precorrect(model->model, model->lambda, setup.reference.clock, control::motion_of(setup.trajectory));
-    if (kin) add_kinematics(setup, model->model, pc.command);
-    try {  // what `vcloe run --precorrection` refuses: run here all the same (virtual_trace has no rate limit)
+    setup.reference.start_step = pc.command.front() - pc.theta.front();  // the robot stands at theta_d(0)
+    try {  // what `vcloe run --precorrection` would refuse: run here all the same (virtual_trace has no rate limit)
       rig::check_command_followable(setup, pc.command, "the pre-correction");
     } catch (const Error& e) {
       std::printf("    (the robot side would refuse the next run: %s)\n", e.what());
@@ -250,7 +236,7 @@ void print_rms(const char* label, const Rms& r, const Rms& alone) {
 }  // namespace
 
 // Learning from the priors' pre-correction on one reference: a line per trial.
-void learn_study(const rig::ExperimentSetup& s, const Truth& of, const sim::RobotFile& priors, const StudyOptions& o) {
+void learn_study(rig::ExperimentSetup s, const Truth& of, const sim::RobotFile& priors, const StudyOptions& o) {
   const sim::RobotFile& truth = of.file;
   rig::VirtualRun vr;
   vr.seed = 7;
@@ -259,9 +245,9 @@ void learn_study(const rig::ExperimentSetup& s, const Truth& of, const sim::Robo
   sim::RobotFile from = priors;  // the start's model: the priors (their Coulomb friction the truth's if asked)
   if (o.start_coulomb_truth)
     for (int i = 0; i < 6; ++i) from.lambda(sim::coulomb_index(i)) = truth.lambda(sim::coulomb_index(i));
-  std::vector<Vec6d> start =
-      control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
-  if (o.kinematics) add_kinematics(s, from.model, start);
+  const control::PreCorrection pc = control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory));
+  const std::vector<Vec6d>& start = pc.command;
+  s.reference.start_step = start.front() - pc.theta.front();  // the trials stand at the first command less it
   {  // the model's drives' loop (the priors'), at the start pose: M_theta's diagonal, P at 2, 4, 8 Hz
     const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
     const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
@@ -358,7 +344,7 @@ int main(int argc, char** argv) {
           continue;
         }
         auto rms = [&](const sim::RobotFile* model, bool outer) {
-          return tracking(run(s, truth, model, outer, o.kinematics), s, truth);
+          return tracking(run(s, truth, model, outer), s, truth);
         };
         const Rms alone = rms(nullptr, true);
         print_rms("servo alone", alone, alone);

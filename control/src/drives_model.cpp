@@ -21,7 +21,8 @@ DrivesModel drives_model(const sim::RobotModel& model, const sim::LambdaVector<d
   d.inertia.reserve(reference.reference_at_exposure.size());
   for (std::size_t j = 0; j < reference.reference_at_exposure.size(); ++j) {
     sim::Kinematics<double> k;
-    if (!sim::compute_kinematics<double>(model, reference.reference_at_exposure[j], Vec6d::Zero(), k))
+    const Vec6d chi = sim::platform_pose_of_marker(model, reference.reference_at_exposure[j]);  // E under the marker
+    if (!sim::compute_kinematics<double>(model, chi, Vec6d::Zero(), k))
       fail("learning's model", "the reference's pose at frame " + std::to_string(j) + " is not reachable");
     sim::DynamicsTerms<double> terms;
     sim::compute_dynamics_terms<double>(model, k, Vec6d::Zero(), xi, terms);

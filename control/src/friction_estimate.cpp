@@ -11,6 +11,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/servo/controllers.hpp"
 #include "vcloe/sim/dynamics.hpp"
+#include "vcloe/sim/kinematics.hpp"
 #include "vcloe/vision/butterworth.hpp"
 
 namespace vcloe::control {
@@ -53,10 +54,11 @@ MeasuredMotion measured_motion(const sim::RobotModel& model, const std::vector<V
   std::vector<Vec6d> chi_dot, chi_ddot;
   rates(chi, 1 / camera_hz, chi_dot, chi_ddot);
   for (std::size_t j = 0; j < chi.size(); ++j) {
-    m.pose.push_back({chi[j], twist_from_pose_rate<double>(chi[j], chi_dot[j]),
-                      twist_rate_from_pose<double>(chi[j], chi_dot[j], chi_ddot[j])});
+    // The measured pose is the marker frame's: E's motion under it, the encoders that put it there.
+    m.pose.push_back(platform_motion(model, {chi[j], twist_from_pose_rate<double>(chi[j], chi_dot[j]),
+                                             twist_rate_from_pose<double>(chi[j], chi_dot[j], chi_ddot[j])}));
     Vec6d theta;
-    if (!sim::inverse_kinematics<double>(model, chi[j], theta))
+    if (!sim::encoders_at_marker(model, chi[j], theta))
       fail("friction estimate", "the smoothed measured pose of frame " + std::to_string(j) + " is not reachable");
     m.theta.push_back(theta);
   }

@@ -5,6 +5,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/sim/dynamics.hpp"
+#include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::control {
 
@@ -35,14 +36,15 @@ namespace {
 
 Vec6d torque_at(const sim::RobotModel& model, const sim::XiVector<double>& xi, const Motion& motion, double t) {
   LoadVector load;
-  if (!drive_load(model, motion.sample(t), xi, load))
+  if (!drive_load(model, platform_motion(model, motion.sample(t)), xi, load))
     fail("pre-correction", "the reference's pose at t = " + exact_number(t) + " s is not reachable");
   return load.head<6>();
 }
 
+// The encoders with the model's marker frame on the reference (E's crank angles without one).
 Vec6d joint_angles_at(const sim::RobotModel& model, const Motion& motion, double t) {
   Vec6d theta;
-  if (!sim::inverse_kinematics<double>(model, motion.sample(t).chi, theta))
+  if (!sim::encoders_at_marker(model, motion.sample(t).chi, theta))
     fail("pre-correction", "the reference's pose at t = " + exact_number(t) + " s is not reachable");
   return theta;
 }
@@ -54,7 +56,7 @@ PreCorrection precorrect(const sim::RobotModel& model, const sim::LambdaVector<d
   const sim::XiVector<double> xi = lambda.head<sim::kNumXi>();
   const double Tc = clock.timing.controller_period();
   Vec6d tau_hold;
-  if (!sim::holding_torques<double>(model, motion.sample(0.0).chi, xi, tau_hold))
+  if (!sim::holding_torques<double>(model, sim::platform_pose_of_marker(model, motion.sample(0.0).chi), xi, tau_hold))
     fail("pre-correction", "the reference's start pose is not reachable");
   InverseDrives inverse(servo::drive_gains<double>(lambda), Tc, tau_hold);
   PreCorrection out;
@@ -75,6 +77,14 @@ PreCorrection precorrect(const sim::RobotModel& model, const sim::LambdaVector<d
     out.command.push_back(inverse.command(tau, out.theta.back()));
   }
   return out;
+}
+
+Vec6d start_step(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const servo::TickClock& clock,
+                 const Motion& motion) {
+  servo::TickClock first = clock;
+  first.total_ticks = std::min(clock.total_ticks, 1);
+  const PreCorrection pc = precorrect(model, lambda, first, motion);
+  return pc.command.empty() ? Vec6d::Zero() : Vec6d(pc.command.front() - pc.theta.front());
 }
 
 namespace {

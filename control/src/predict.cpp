@@ -130,7 +130,7 @@ Prediction predict(const sim::RobotModel& model, const sim::XiVector<double>& xi
   out.period = motion.period;
   out.load.reserve(motion.samples.size());
   for (std::size_t n = 0; n < motion.samples.size(); ++n) {
-    const MotionSample& s = motion.samples[n];
+    const MotionSample s = platform_motion(model, motion.samples[n]);  // the reference is the marker frame's
     LoadVector load;
     LoadJacobian A;
     if (!drive_load(model, s, xi, load) || (covariance && !drive_load_jacobian(model, s, A)))

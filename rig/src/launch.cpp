@@ -23,6 +23,7 @@
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/servo/corrected_robot.hpp"
 #include "vcloe/servo/timing.hpp"
 
 namespace vcloe::rig {
@@ -233,11 +234,12 @@ void check_what_the_roles_check(const RigRun& r) {
         fail("--keys", e.what());
       }
   if (r.stand_at) {  // the robot's move to start, which control and vision wait through
-    const ExperimentSetup s = load_setup(r.robot, r.experiment, r.reference);
+    ExperimentSetup s = load_setup(r.robot, r.experiment, r.reference);
+    if (!r.precorrection.empty()) use_precorrection(s, r.precorrection);  // the start hold: its first tick
     const double speed = std::min(r.move_speed, RobotServeOptions{}.max_command_speed);
     throw_if(move_to_start_problem(*r.stand_at, s, r.move_speed, RobotServeOptions{}.max_command_speed, r.truth), "");
     const double Tc = s.experiment.timing.controller_period();
-    const double move_s = StartRamp(*r.stand_at, s.reference.start_theta, speed, Tc).ticks() * Tc;
+    const double move_s = StartRamp(*r.stand_at, servo::start_hold(s.reference), speed, Tc).ticks() * Tc;
     throw_if(rig_times_problem(r.times(move_s), s.experiment.timing.camera_period(), r.experiment), "");
   }
 }

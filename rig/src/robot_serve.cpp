@@ -48,10 +48,11 @@ class RobotServer {
         commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control")),
         poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")),
         payload_(o.payload ? exact_number(o.payload->mass) + " kg" : "none"),
-        correction_(s.reference.command_correction) {
-    const Vec6d standing = o.stand_at.value_or(schedule_.held());
+        correction_(s.reference.command_correction),
+        start_hold_(servo::start_hold(s.reference)) {
+    const Vec6d standing = o.stand_at.value_or(servo::start_hold(s.reference));
     monitor_.on_command(standing, -1);  // where the drives hold, and the start hold, within the joint range
-    monitor_.on_command(schedule_.held(), -1);
+    monitor_.on_command(servo::start_hold(s.reference), -1);
     monitor_.set_applied(standing);     // where the rate limit counts from
   }
 
@@ -95,6 +96,7 @@ class RobotServer {
   bridge::Subscriber commands_, poses_;
   std::string payload_;  // what the robot carries, stated in its summary
   std::vector<Vec6d> correction_;  // per tick, added to the command due (--precorrection); empty: none
+  Vec6d start_hold_;  // where the move to start ends: the first tick's command (servo::start_hold)
   std::uint64_t last_sequence_ = 0, poses_seen_ = 0, exposures_ = 0;
   double t0_ = 0, last_status_ = -1e300;
   bridge::RobotState state_ = bridge::RobotState::Waiting;
@@ -268,14 +270,15 @@ class RobotServer {
   std::string late_frames() const;
 };
 
-// From where the drives hold to the start hold, one controller tick at a time through the
+// From where the drives hold to the start hold (servo::start_hold: a pre-corrected run's first
+// command, so the run starts with no step), one controller tick at a time through the
 // safety monitor's rate limit, the status saying "moving"; then held until the joints have
 // SETTLED there (StartSettle: within kStartTolerance of the start hold, each moving less than
 // that per camera period, for a whole camera period) — at most kSettleLimit s after the ramp,
 // else a controlled stop that says so. Frame 0 comes only after: a joint still swinging from a
 // long move (--stand-at 0.99: 1 rad) made the first frames' poses jump. At the start, nothing moves.
 void RobotServer::move_to_start() {
-  StartRamp ramp(monitor_.applied(), schedule_.held(), std::min(o_.move_speed, o_.max_command_speed), Tc_);
+  StartRamp ramp(monitor_.applied(), start_hold_, std::min(o_.move_speed, o_.max_command_speed), Tc_);
   if (ramp.done()) return;
   state_ = bridge::RobotState::Moving;
   monitor_.start(now_s());
@@ -283,12 +286,12 @@ void RobotServer::move_to_start() {
   const int limit = static_cast<int>(std::ceil(kSettleLimit / Tc_));
   StartSettle settled(schedule_.ticks().timing.ticks_per_frame(), schedule_.ticks().timing.camera_period());
   for (int k = 0;; ++k) {
-    if (settled.update(robot_.joint_angles(), schedule_.held(), Tc_) && ramp.done()) break;
+    if (settled.update(robot_.joint_angles(), start_hold_, Tc_) && ramp.done()) break;
     if (k > ramp.ticks() + limit)
       return controlled_stop({bridge::StopReason::RobotFailure, "the joints did not settle at the start within " +
                                                                     exact_number(kSettleLimit) + " s of the move (" +
                                                                     settled.describe() + ")"});
-    const Vec6d U = monitor_.limit(ramp.done() ? schedule_.held() : ramp.next());
+    const Vec6d U = monitor_.limit(ramp.done() ? start_hold_ : ramp.next());
     if (const auto why = stop_cause()) return controlled_stop(*why);
     if (!robot_.step(U)) return controlled_stop({bridge::StopReason::RobotFailure, robot_.failure()});
     pump(clock_ == RigClock::Realtime ? t0 + (k + 1) * Tc_ - now_s() : 0.0, [] { return false; });

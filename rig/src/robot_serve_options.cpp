@@ -9,6 +9,7 @@
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/servo/corrected_robot.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/sim/kinematics.hpp"
 #include "vcloe/sim/robot.hpp"
@@ -60,8 +61,8 @@ RobotPrepared prepare_robot(const RobotServeOptions& o) {
   o.validate();
   if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
-  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
+  if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
   sim::RobotFile truth = sim::load_robot(o.truth, true);
   if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, o.truth, o.payload, "--payload-mass/--payload-inertia");
       !why.empty())
@@ -96,12 +97,13 @@ std::optional<SettingProblem> stand_at_problem(const Vec6d& stand_at, const std:
 
 std::optional<SettingProblem> move_to_start_problem(const Vec6d& stand_at, const ExperimentSetup& s, double move_speed,
                                                    double max_command_speed, const std::string& truth_file) {
-  const std::string why = StartRamp::problem(stand_at, s.reference.start_theta, std::min(move_speed, max_command_speed),
+  const Vec6d start_hold = servo::start_hold(s.reference);  // a pre-corrected run's first command
+  const std::string why = StartRamp::problem(stand_at, start_hold, std::min(move_speed, max_command_speed),
                                              s.experiment.timing.controller_period());
   if (!why.empty())
     return SettingProblem{"--move-speed", "--move-speed: from --stand-at to the start of " + s.reference_file + ": " + why};
   const std::string path =
-      move_path_problem(sim::load_robot(truth_file, true).model, stand_at, s.reference.start_theta, s.reference.start_pose);
+      move_path_problem(sim::load_robot(truth_file, true).model, stand_at, start_hold, s.reference.start_pose);
   if (path.empty()) return std::nullopt;
   return SettingProblem{"--stand-at", "--stand-at: the move from these joint angles to the start hold of " +
                                           s.reference_file + " on " + truth_file + ", the virtual robot's truth: " + path};

@@ -102,7 +102,7 @@ hw::VirtualRobotOptions virtual_robot_options(const ExperimentSetup& s, const hw
                                               const hw::VirtualRig& departures) {
   hw::VirtualRobotOptions opt = base;
   opt.controller_hz = s.experiment.timing.controller_hz;
-  opt.start_command = s.reference.start_theta;
+  opt.start_command = servo::start_hold(s.reference);  // a pre-corrected run's first command
   opt.backlash = departures.backlash;
   opt.backlash_torque = departures.backlash_torque;
   return opt;

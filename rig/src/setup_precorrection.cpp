@@ -7,6 +7,7 @@
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
 
 namespace vcloe::rig {
@@ -28,7 +29,17 @@ void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>
   limits.joint_limit = s.model.joint_limit;
   const double period = s.experiment.timing.controller_period();
   bridge::SafetyMonitor monitor(limits, s.experiment.timing.camera_period(), period);
-  monitor.set_applied(s.reference.start_theta);
+  if (command.empty()) return;
+  // Where the robot stands at t = 0 (servo::start_hold: the first command less the pre-correction's
+  // first-tick step), moved to from the reference's start command before the run.
+  const Vec6d stand = command.front() - s.reference.start_step;
+  if (const std::string path = move_path_problem(s.model, s.reference.start_theta, stand, s.reference.start_pose);
+      !path.empty())
+    fail(what, "where the robot stands at t = 0 (its first command less the first tick's step): the move there from "
+                   "the start command of " + (s.reference_file.empty() ? std::string("the reference") : s.reference_file) +
+                   " on " + (s.robot_file.empty() ? std::string("the robot file") : s.robot_file) + ": " + path);
+  monitor.on_command(stand, -1);  // within the joint range
+  monitor.set_applied(stand);
   for (std::size_t k = 0; k < command.size(); ++k) {
     monitor.on_command(command[k], static_cast<std::int64_t>(k));
     monitor.limit(command[k]);
@@ -47,12 +58,9 @@ void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>
   }
 }
 
-std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file) {
+std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file, Vec6d* start_step) {
   const control::PrecorrectionFile f = control::read_precorrection(file);
   control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
-  // The commands as the live robot applies them (bridge::SafetyMonitor): one rule for the rig and
-  // the in-process run, checked before any motion.
-  check_command_followable(s, f.command, file + ": its command cannot be followed");
   std::error_code ec;
   const bool readable = !f.model.none() && std::filesystem::is_regular_file(f.model.path, ec);
   if (!readable || sha256_file_now(f.model.path) != f.model.sha256)
@@ -60,10 +68,18 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
                    " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
                    ": the robot it was made for cannot be checked");
   const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
-  if (const int i = sim::first_differing_leg(sim::load_robot(f.model.path).model, s.model);
+  const sim::RobotFile model = sim::load_robot(f.model.path);
+  if (const int i = sim::first_differing_leg(model.model, s.model);
       i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path)), robot))
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
+  // Where the robot stands: the first command less its model's first-tick step (servo::start_hold).
+  ExperimentSetup at = s;
+  at.reference.start_step = control::start_step(model.model, model.lambda, s.reference.clock, control::motion_of(s.trajectory));
+  if (start_step) *start_step = at.reference.start_step;
+  // The commands as the live robot applies them (bridge::SafetyMonitor): one rule for the rig and
+  // the in-process run, checked before any motion.
+  check_command_followable(at, f.command, file + ": its command cannot be followed");
   return control::correction_of(s.reference, s.experiment.outer, f.command);
 }
 
@@ -75,7 +91,7 @@ void use_precorrection(ExperimentSetup& s, const std::string& file) {
     fail(file, "was learnt on the drives' loop alone (key 'loop' of " + sidecar_path(file) +
                    ": \"drives\"): run it with the outer gains zero (experiment outer_pid kp, ki, kd: 0), not " +
                    (s.experiment.source.empty() ? std::string("the default experiment's") : s.experiment.source + "'s"));
-  s.reference.command_correction = precorrection_for(s, file);
+  s.reference.command_correction = precorrection_for(s, file, &s.reference.start_step);
   s.precorrection_file = file;
 }
 

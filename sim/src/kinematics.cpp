@@ -168,6 +168,19 @@ bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi
   return fk.converged;
 }
 
+Vec6d platform_pose_of_marker(const RobotModel& model, const Vec6d& marker) {
+  if (model.marker_frame == Vec6d::Zero()) return marker;
+  return (Rigid<double>::of(marker) * Rigid<double>::of(model.marker_frame).inverse()).pose();
+}
+
+bool encoders_at_marker(const RobotModel& model, const Vec6d& marker, Vec6d& encoders) {
+  Vec6d theta;
+  if (!inverse_kinematics<double>(model, platform_pose_of_marker(model, marker), theta)) return false;
+  const Vec6d offsets = encoder_offsets(model);
+  encoders = offsets == Vec6d::Zero() ? theta : Vec6d(theta + offsets);
+  return true;
+}
+
 PoseCheck check_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi) {
   PoseCheck c;
   c.theta = encoders - encoder_offsets(model);

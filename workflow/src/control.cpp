@@ -147,7 +147,9 @@ Report precorrect_to_file(const PrecorrectOptions& o) {
   control::check_drives_invertible(drives, l.setup.experiment.timing.controller_period(), gains);
   const control::PreCorrection pc =
       control::precorrect(l.model.model, l.model.lambda, l.setup.reference.clock, control::motion_of(l.setup.trajectory));
-  rig::check_command_followable(l.setup, pc.command,
+  rig::ExperimentSetup at = l.setup;  // the robot stands at theta_d(0) (servo::start_hold)
+  if (!pc.command.empty()) at.reference.start_step = pc.command.front() - pc.theta.front();
+  rig::check_command_followable(at, pc.command,
                                 gains + " (lp " + exact_number(drives.lp) + ", li " + exact_number(drives.li) +
                                     ", ld " + exact_number(drives.ld) + ") asks for a command along " + o.reference + " that the robot cannot follow");
   control::PrecorrectionFile f;
@@ -159,10 +161,14 @@ Report precorrect_to_file(const PrecorrectOptions& o) {
   control::write_precorrection(o.out, f, o.force);
   double top = 0;
   for (std::size_t k = 0; k < pc.command.size(); ++k) top = std::max(top, (pc.command[k] - pc.theta[k]).cwiseAbs().maxCoeff());
+  // The robot is brought to theta_d(0) before the run (servo::start_hold): how far that is from the
+  // reference's start command (a calibrated model's kinematics, docs/control.md).
+  const double start = pc.theta.empty() ? 0 : (pc.theta.front() - l.setup.reference.start_theta).cwiseAbs().maxCoeff();
   Report r;
   r.text = "wrote " + o.out + " and " + sidecar_path(o.out) + " (" + std::to_string(pc.command.size()) +
-           " ticks); largest pre-correction " + fixed(top * 1e3, 2) + " mrad\n";
-  r.json = {{"out", o.out}, {"ticks", pc.command.size()}, {"max_correction_mrad", top * 1e3}};
+           " ticks); largest pre-correction " + fixed(top * 1e3, 2) + " mrad; the robot stands at the reference's start on this model, " +
+           fixed(start * 1e3, 2) + " mrad from the reference's start command\n";
+  r.json = {{"out", o.out}, {"ticks", pc.command.size()}, {"max_correction_mrad", top * 1e3}, {"start_offset_mrad", start * 1e3}};
   return r;
 }
 

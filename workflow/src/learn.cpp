@@ -164,10 +164,11 @@ void LearnOptions::validate() const {
 
 namespace {
 
-// The start: the command of --precorrection (checked against this run) or precorrect of --model.
-std::vector<Vec6d> start_command(const LearnOptions& o, const rig::ExperimentSetup& s, FileRecord& model) {
+// The start: the command of --precorrection (checked against this run) or precorrect of --model;
+// its first-tick step on s (the trials' robot stands at the first command less it: servo::start_hold).
+std::vector<Vec6d> start_command(const LearnOptions& o, rig::ExperimentSetup& s, FileRecord& model) {
   if (!o.precorrection.empty()) {
-    rig::precorrection_for(s, o.precorrection);  // another reference, rate or robot: refused here
+    rig::precorrection_for(s, o.precorrection, &s.reference.start_step);  // another reference, rate or robot: refused here
     const control::PrecorrectionFile f = control::read_precorrection(o.precorrection);
     model = f.model;
     return {f.command.begin(), f.command.begin() + s.reference.clock.total_ticks};
@@ -176,14 +177,16 @@ std::vector<Vec6d> start_command(const LearnOptions& o, const rig::ExperimentSet
   const sim::RobotFile file = sim::load_robot(m);
   rig::check_model_of_robot(m, file.model, o.robot, s.model, "--robot");
   model = file_record(m);
-  return control::precorrect(file.model, file.lambda, s.reference.clock, control::motion_of(s.trajectory)).command;
+  const control::PreCorrection pc = control::precorrect(file.model, file.lambda, s.reference.clock, control::motion_of(s.trajectory));
+  if (!pc.command.empty()) s.reference.start_step = pc.command.front() - pc.theta.front();
+  return pc.command;
 }
 
 }  // namespace
 
 Report learn_to_file(const LearnOptions& o, const std::function<void(const LearnTrial&)>& progress) {
   o.validate();
-  const rig::ExperimentSetup s = rig::load_setup(o.robot, o.experiment, o.reference);
+  rig::ExperimentSetup s = rig::load_setup(o.robot, o.experiment, o.reference);
   o.gains.validate(s.experiment.timing.controller_hz);
   control::PrecorrectionFile f;
   const std::vector<Vec6d> start = start_command(o, s, f.model);

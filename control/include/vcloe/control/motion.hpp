@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/sim/robot.hpp"
 
 namespace vcloe::control {
 
@@ -40,6 +41,14 @@ Motion motion_of(const Path& path) {
             return MotionSample{s.chi, s.v, s.v_dot};
           }};
 }
+
+// The motion of E that keeps the model's marker frame (sim::RobotModel::marker_frame) on
+// `marker`: a reference is the pose of the frame the camera measures and the loop servoes onto
+// it. The pose T_OM T_EM^-1 (sim::platform_pose_of_marker), the same angular velocity and rate,
+// and E's origin off the marker's by -R_E r (r: the marker's origin in E), so
+//   h_dot_E = h_dot_M - omega x R_E r,   h_ddot_E = h_ddot_M - omega_dot x R_E r - omega x (omega x R_E r).
+// Without a marker frame, `marker` itself, bit for bit.
+MotionSample platform_motion(const sim::RobotModel& model, const MotionSample& marker);
 
 // Samples of `motion` every `period` from 0 to its duration (the last at or before it).
 struct SampledMotion {

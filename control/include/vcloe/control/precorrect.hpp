@@ -10,6 +10,11 @@
 //   tau_k = lp e_k + li (I_{k-1} + Tc e_k) + ld (e_k - e_{k-1}) / Tc,   e_k = U_k - theta_k
 //   =>  e_k = (tau_k - li I_{k-1} + ld e_{k-1} / Tc) / (lp + li Tc + ld / Tc),   U_k = theta_k + e_k
 // (a stable recursion for positive gains: |ld / Tc| < lp + li Tc + ld / Tc).
+// On a calibrated model (docs/calibration.md) the reference is the pose of its marker frame, the
+// frame the camera measures and the loop servoes, and the drives servo the encoders, which read
+// crank + encoder zero: theta_d are the encoders that put the marker frame on chi_d
+// (sim::encoders_at_marker) and the torques those of E's motion under it (platform_motion). A
+// model without a marker frame and encoder zeros gives theta_d = IK(chi_d) of E, bit for bit.
 //
 // With the visual servo (eq. 30, IK feedforward form) the pre-corrected command replaces, inside
 // the outer loop and tick by tick, what the outer law commands on a perfect run: the drives receive
@@ -48,13 +53,20 @@ class InverseDrives {
 struct PreCorrection {
   double period = 0;                // controller period (s)
   std::vector<Vec6d> command;       // q_c(t_k) (rad): what the drives are commanded
-  std::vector<Vec6d> theta;         // theta_d(t_k) = IK(chi_d(t_k)) (rad)
+  std::vector<Vec6d> theta;         // theta_d(t_k): the encoders with the marker frame on chi_d(t_k) (rad)
   std::vector<Vec6d> torque;        // tau_k the drives are to hold over tick k (N*m)
 };
 // Throws vcloe::Error naming the time of a pose the model cannot reach, or gains the inverse
 // does not exist for (lp + li Tc + ld / Tc must be positive).
 PreCorrection precorrect(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda,
                          const servo::TickClock& clock, const Motion& motion);
+
+// The pre-correction's first-tick step of `model` along `motion`: q_c(0) - theta_d(0), the command
+// off the encoders on the reference's start that makes the drives output the first tick's torque
+// (PreparedReference::start_step; the robot stands at the first command less it: servo::start_hold).
+// Computed over the first tick only.
+Vec6d start_step(const sim::RobotModel& model, const sim::LambdaVector<double>& lambda, const servo::TickClock& clock,
+                 const Motion& motion);
 
 // The command the outer law (eq. 30) holds at each tick when the robot follows the reference
 // exactly — its camera sees chi_d at every exposure — run through servo::run_loop: the held IK

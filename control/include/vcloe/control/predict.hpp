@@ -39,6 +39,8 @@ bool drive_load(const sim::RobotModel& model, const MotionSample& s, const sim::
 bool drive_load_jacobian(const sim::RobotModel& model, const MotionSample& s, LoadJacobian& A);
 
 // The load along a sampled motion, and its standard deviation when a covariance of Xi is given.
+// The motion is the reference's, the marker frame's on a calibrated model: the load is E's under it
+// (platform_motion).
 struct Prediction {
   double period = 0;
   std::vector<LoadVector> load, sigma;  // sigma empty without a covariance

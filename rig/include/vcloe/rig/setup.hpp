@@ -129,8 +129,10 @@ void check_recorded_payload(const PoseTrace& trace, const std::string& trace_fil
 
 // The per-tick correction of a pre-correction file for this setup (docs/control.md): refused,
 // naming the file, if it was made for another reference (SHA-256), controller rate or robot
-// (leg geometry of the model it records).
-std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file);
+// (leg geometry of the model it records), or whose command the robot's side would stop or hold back
+// (check_command_followable, standing at its first command less its model's first-tick step,
+// control::start_step: that step in `start_step` if given).
+std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::string& file, Vec6d* start_step = nullptr);
 // Drives this setup's runs (twin, virtual robot, recorded sidecar) with the correction of `file`
 // (precorrection_for); an empty file: none. A file learnt on the drives' loop alone (sidecar
 // `loop`: "drives") is refused unless the experiment's outer gains are all zero.
@@ -143,6 +145,11 @@ void use_recorded_precorrection(ExperimentSetup& setup, const PoseTrace& trace, 
 // The joint commands of one run (one per controller tick from the reference's start) as the
 // robot's side applies them (bridge::SafetyMonitor: joint range, rate limit per tick): a command
 // it would stop or hold back is a vcloe::Error "<what>: at t = … s: <why>", before any motion.
+// The robot stands at the start hold before t = 0 (servo::start_hold: the first command less
+// setup.reference.start_step, the pre-correction's first-tick step; brought there by the move to
+// start, --stand-at), so the rate limit counts from there; the start hold must be within the joint
+// range and reachable from the reference's start command on the robot file's kinematics without a
+// singularity between (move_path_problem).
 // The one rule for `vcloe precorrect` (what it writes) and every run that reads a pre-correction.
 // In the first camera period of a reference that does not start at rest (not_at_rest) the
 // error names the reference's start as the cause, `what` after it.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "vcloe/core/rotation.hpp"
+#include "vcloe/servo/reference.hpp"
 
 namespace vcloe::servo {
 
@@ -17,6 +18,20 @@ template <typename T>
 Vec6<T> corrected_command(const std::vector<Vec6d>& correction, std::size_t k, const Vec6<T>& U) {
   if (correction.empty()) return U;
   return U + correction[k].template cast<T>();
+}
+
+// The start hold: the command the drives hold before t = 0 — the outer law's start command
+// (IK of the start pose, held until frame 0 arrives) plus the correction's first tick, i.e. a
+// pre-corrected run's first command q(0) (control::correction_of), less the pre-correction's
+// first-tick step (PreparedReference::start_step): for the model's own pre-correction the encoders
+// that put its marker frame on the reference's start, theta_d(0); for a learnt command q_j(0) less
+// that step, so learning's updates of the first tick move the start with it. The robot stands there
+// before the run: the virtual robot and the twin are placed there, the rig's robot moves there
+// before frame 0 (robot serve, --stand-at), and the safety monitor's rate limit counts from there
+// (rig::check_command_followable). Without a correction, the reference's start command.
+inline Vec6d start_hold(const PreparedReference& reference) {
+  if (reference.command_correction.empty()) return reference.start_theta;
+  return corrected_command<double>(reference.command_correction, 0, reference.start_theta) - reference.start_step;
 }
 
 template <class Robot, typename T = double>

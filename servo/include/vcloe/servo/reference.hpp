@@ -53,6 +53,11 @@ struct PreparedReference {
   // identification's sensitivities) and the virtual robot: a pre-corrected or learnt command
   // less the outer law's on a perfect run (control::correction_of; docs/control.md). Empty: none.
   std::vector<Vec6d> command_correction;
+  // The pre-correction's first-tick step: the command its model gives at tick 0 less the encoders
+  // on the reference's start, q_c(0) - theta_d(0) (control::start_step: the torque step a
+  // reference that starts moving needs). The robot stands at the first command less it
+  // (start_hold, corrected_robot.hpp). Zero without a correction.
+  Vec6d start_step = Vec6d::Zero();
 };
 
 // Throws vcloe::Error if the timing is invalid or a reference pose is not reachable.

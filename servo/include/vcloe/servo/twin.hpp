@@ -98,16 +98,17 @@ struct NoPoseObserver {
 };
 
 // Where the twin of `model` stands before a run of `ref`: the pose whose encoders read the
-// reference's start command (its drives have been holding it), found from the reference's start
-// pose (kept bit for bit when the encoders read the command there: the reference prepared on
-// this model, no encoder offsets). False, with `chi` unchanged, if no such pose is found.
+// start hold (start_hold: the reference's start command, plus a pre-correction's first tick; its
+// drives have been holding it), found from the reference's start pose (kept bit for bit when the
+// encoders read the command there: the reference prepared on this model, no encoder offsets, no
+// correction). False, with `chi` unchanged, if no such pose is found.
 inline bool twin_standing_pose(const sim::RobotModel& model, const PreparedReference& ref, Vec6d& chi) {
   Vec6d x = ref.start_pose;
-  if (!sim::pose_at_encoders(model, ref.start_theta, x)) return false;
+  if (!sim::pose_at_encoders(model, start_hold(ref), x)) return false;
   chi = x;
   return true;
 }
-inline constexpr const char* kNoStandingPose = "no pose of the model has the reference's start command at its encoders";
+inline constexpr const char* kNoStandingPose = "no pose of the model has the start hold (the reference's start command, plus a pre-correction's first tick) at its encoders";
 
 // The twin's pose trace at the exposure times of `ref` (the camera is the pose itself, or the
 // marker frame's). A

@@ -282,6 +282,18 @@ ForwardKinematicsResult forward_kinematics(const RobotModel& model, const Vec6d&
 // is outside the workspace or FK does not converge.
 bool pose_at_encoders(const RobotModel& model, const Vec6d& encoders, Vec6d& chi);
 
+// The pose of E that puts the model's marker frame (RobotModel::marker_frame, the frame the camera
+// measures and the loop servoes onto the reference) at `marker`: T_OE = T_OM T_EM^-1, the inverse
+// of pose_of_attached. Without a marker frame, `marker` itself, bit for bit.
+Vec6d platform_pose_of_marker(const RobotModel& model, const Vec6d& marker);
+
+// The encoder readings with the model's marker frame at `marker`: the crank angles of IK at
+// platform_pose_of_marker plus encoder_offsets — the joint command whose drives hold the marker
+// frame there (the inverse of pose_at_encoders composed with the marker frame; the calibrated
+// robot file's kinematics, docs/calibration.md). Without a marker frame and encoder zeros, IK of
+// `marker` bit for bit. False if the pose is not reachable.
+bool encoders_at_marker(const RobotModel& model, const Vec6d& marker, Vec6d& encoders);
+
 // The encoder readings `encoders` checked as a place to be (kinematics --theta, robot serve
 // --stand-at): `chi` set by pose_at_encoders (all NaN if FK does not converge), then the joint
 // range on the angles AS READ less the offsets — FK is periodic, so 0.1 + 2 pi rad finds the pose

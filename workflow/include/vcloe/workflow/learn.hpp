@@ -50,6 +50,9 @@ rig::ExperimentSetup trial_setup(const rig::ExperimentSetup& setup, LearningLoop
 // learnt (gains.friction: its Xi and gains, its friction the start). Trial j runs with camera noise
 // seed run.seed + j (fresh noise each repetition, as on a robot). `progress` sees each trial,
 // `observe` each trial's trace (the measurements: bench/study_control's error bands);
+// setup.reference.start_step is the start's first-tick step: each trial's robot stands at its
+// command's first tick less it (servo::start_hold), so learning's updates of the first tick move
+// the start with them;
 // `truth_file` names the truth in messages ("the virtual robot of tt.yaml").
 LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim::RobotFile& truth,
                                     const rig::VirtualRun& run, const std::vector<Vec6d>& start,
