@@ -197,8 +197,9 @@ TEST(ConsistentModel, EveryBodyKeepsTheReadersRadiusOfGyrationBoundAndTheModelIs
       if (r_before < sim::kMinGyrationPerSpan * span || r_before > sim::kMaxGyrationPerSpan * span) ++scaled;
       EXPECT_EQ(m.lambda(b), l(b)) << "a mass moved, trial " << trial;
     }
-    if (trial % 10 == 0)  // (the writer's read-back costs a YAML round trip: every tenth)
+    if (trial % 10 == 0) {  // (the writer's read-back costs a YAML round trip: every tenth)
       ASSERT_NO_THROW((void)sim::loadable_robot_yaml(robot, m.lambda, "m.yaml", {"t.csv"})) << "trial " << trial;
+    }
   }
   EXPECT_GT(scaled, 1000) << "the draws must reach beyond the bounds";
 }
