@@ -4,18 +4,21 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "vcloe/sim/gyration.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::oe_ident {
 
 namespace {
 
-std::string describe_move(int index, double from, double to, bool identified) {
-  char s[300];
+std::string describe_move(int index, double from, double to, bool identified, bool scaled) {
+  char s[400];
   std::snprintf(s, sizeof s, "%s %.4g -> %.4g kg*m^2 (%s)",
                 sim::parameter_registry()[static_cast<std::size_t>(index)].name.c_str(), from, to,
-                identified ? "identified, but the fitted moments break a triangle inequality: moved the least that obeys it"
-                           : "not determined by the poses; moved to obey the triangle inequalities");
+                scaled ? "the body's radius of gyration was outside the robot file's bounds for its size: its moments "
+                         "scaled together to the nearest bound"
+                : identified ? "identified, but the fitted moments break a triangle inequality: moved the least that obeys it"
+                             : "not determined by the poses; moved to obey the triangle inequalities");
   return s;
 }
 
@@ -79,17 +82,31 @@ void consistent_first_moments(ConsistentModel& out, const std::array<bool, sim::
   out.lambda.segment<3>(sim::first_moment_index(0)) = lo * h;
 }
 
+// The moments scaled together (the triangle inequalities and positivity are kept under a common
+// factor) the least that brings the radius of gyration sqrt(I_max / m) into the bounds of the
+// robot file's reader for a body spanning `span`, a relative 1e-6 inside them.
+Vec3d within_gyration_bounds(const Vec3d& I, double mass, double span) {
+  const double largest = I.maxCoeff();
+  if (!(mass > 0 && largest > 0 && span > 0)) return I;  // (a mass or moment out of range: `remaining` says so)
+  const double lo = sim::kMinGyrationPerSpan * span, hi = sim::kMaxGyrationPerSpan * span, r2 = largest / mass;
+  if (r2 < lo * lo) return I * (lo * lo * (1 + 1e-6) / r2);
+  if (r2 > hi * hi) return I * (hi * hi * (1 - 1e-6) / r2);
+  return I;
+}
+
 }  // namespace
 
-ConsistentModel make_consistent(const sim::LambdaVector<double>& lambda, const std::array<bool, sim::kNumLambda>& identified) {
+ConsistentModel make_consistent(const sim::LambdaVector<double>& lambda, const std::array<bool, sim::kNumLambda>& identified,
+                                const sim::RobotModel& geometry) {
   ConsistentModel out{lambda, {}, {}};
   auto body = [&](int first) {
     const Vec3d I(out.lambda(first + 1), out.lambda(first + 2), out.lambda(first + 3));
     const std::array<bool, 3> fixed = {identified[first + 1], identified[first + 2], identified[first + 3]};
-    const Vec3d J = consistent_body(I, fixed);
+    const Vec3d T = consistent_body(I, fixed);
+    const Vec3d J = within_gyration_bounds(T, out.lambda(first), sim::body_span(geometry, first));
     for (int k = 0; k < 3; ++k)
       if (J(k) != I(k)) {
-        out.moved.push_back(describe_move(first + 1 + k, I(k), J(k), fixed[static_cast<std::size_t>(k)]));
+        out.moved.push_back(describe_move(first + 1 + k, I(k), J(k), fixed[static_cast<std::size_t>(k)], J != T));
         out.lambda(first + 1 + k) = J(k);
       }
   };

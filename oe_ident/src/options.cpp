@@ -96,6 +96,8 @@ std::optional<SettingProblem> IdentificationOptions::problem() const {
   if (!bad) bad = check_start(start);
   // As the virtual rig's bound (hw::VirtualRig); the experiments' own bounds: check_identification_inputs.
   if (!bad) bad = in_range("latency.offset", latency.offset, -0.05, false, 0.05, false, "a latency offset (s)");
+  if (!bad && !(latency.starts >= 1 && latency.starts <= 50))
+    bad = SettingProblem{"latency.starts", "expected 1 to 50 starts of the latency offset, got " + std::to_string(latency.starts)};
   if (!bad && !(threads >= 1 && threads <= kMaxIdentificationThreads))
     bad = SettingProblem{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +
                                        std::to_string(threads)};

@@ -91,6 +91,22 @@ double ParameterMap::latency_derivative(const double* d) const {
   return 0.5 * (latency.high - latency.low) * (1 - t * t);
 }
 
+void ParameterMap::set_latency_offset(std::vector<double>& delta, double offset) const {
+  const double centre = 0.5 * (latency.high + latency.low), half = 0.5 * (latency.high - latency.low);
+  delta[static_cast<std::size_t>(latency.coord)] = std::atanh(std::clamp((offset - centre) / half, -0.999, 0.999));
+}
+
+std::vector<double> latency_starts(const ParameterMap::Latency& l, int starts) {
+  std::vector<double> out = {l.value};
+  if (starts <= 1) return out;  // from the start alone
+  const double part = (l.high - l.low) / starts;
+  for (int k = 0; k < starts; ++k) {
+    const double v = l.low + (k + 0.5) * part;
+    if (std::none_of(out.begin(), out.end(), [&](double w) { return std::abs(v - w) < 0.1 * part; })) out.push_back(v);
+  }
+  return out;
+}
+
 void add_latency_coordinate(ParameterMap& map, double low, double high, double start) {
   // A start on a bound is allowed (offset 0 under a configured latency of 0); initial() begins
   // it a thousandth of the interval inside.

@@ -45,6 +45,8 @@ struct ParameterMap {
   std::vector<double> initial(const sim::LambdaVector<double>& prior) const;  // delta representing prior
   double latency_offset(const double* delta) const;      // s
   double latency_derivative(const double* delta) const;  // d offset / d delta_c (0 when not fitted)
+  // delta's latency coordinate set to represent `offset` (s; a thousandth of the interval inside a bound).
+  void set_latency_offset(std::vector<double>& delta, double offset) const;
 };
 
 // Coordinates for the entries with free[k] set, in registry order (a tie group at its first
@@ -56,5 +58,10 @@ ParameterMap build_parameter_map(const sim::LambdaVector<double>& base, const st
 // inside); the name it is reported under.
 void add_latency_coordinate(ParameterMap& map, double low, double high, double start);
 inline constexpr const char* kLatencyName = "latency offset";
+
+// The offsets a fitted latency's first horizon starts from (LatencyOptions::starts): its start
+// `l.value`, then the centres of `starts` equal parts of (low, high) — -4, -2, 0, 2, 4 ms in
+// +-5 ms — each farther than a tenth of a part from those before; `starts` 1: the start alone.
+std::vector<double> latency_starts(const ParameterMap::Latency& l, int starts);
 
 }  // namespace vcloe::oe_ident

@@ -126,10 +126,10 @@ void report_latency(const Context& cx, const Fit& fit, const FitStatus& st, cons
                  : "fitted";
 }
 
-void make_result_consistent(IdentificationResult& result) {
+void make_result_consistent(IdentificationResult& result, const sim::RobotModel& geometry) {
   std::array<bool, sim::kNumLambda> identified{};
   for (const ParameterResult& p : result.parameters) identified[static_cast<std::size_t>(p.index)] = p.identified;
-  ConsistentModel c = make_consistent(result.lambda, identified);
+  ConsistentModel c = make_consistent(result.lambda, identified, geometry);
   result.lambda = c.lambda;
   result.moved = std::move(c.moved);
   for (ParameterResult& p : result.parameters) p.value = result.lambda(p.index);

@@ -60,6 +60,6 @@ void report_latency(const Context& cx, const Fit& fit, const FitStatus& st, cons
 
 // Moments the poses do not determine moved to the nearest consistent values (consistency.hpp);
 // the report's values follow, and says what moved.
-void make_result_consistent(IdentificationResult& result);
+void make_result_consistent(IdentificationResult& result, const sim::RobotModel& geometry);
 
 }  // namespace vcloe::oe_ident

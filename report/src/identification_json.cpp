@@ -65,7 +65,8 @@ json start_json(const StartEntry& s) {
   return {{"searched", s.searched},         {"horizon", s.horizon},
           {"directions", s.directions},     {"factors", s.factors},
           {"cost_at_priors", finite_or_null(s.cost_at_priors)}, {"cost_at_start", finite_or_null(s.cost_at_start)},
-          {"evaluations", s.evaluations},   {"cpu_seconds", s.cpu_seconds}};
+          {"evaluations", s.evaluations},   {"cpu_seconds", s.cpu_seconds},
+          {"latency_starts", s.latency_starts}, {"latency_costs", s.latency_costs}};
 }
 
 json convergence_json(const ConvergenceEntry& c) {
@@ -248,6 +249,12 @@ StartEntry read_start(const Node& s) {
   out.cost_at_start = read_cost(s["cost_at_start"]);
   out.evaluations = s["evaluations"].integer(0, 1 << 30);
   out.cpu_seconds = s["cpu_seconds"].non_negative();
+  if (!s["latency_starts"].absent()) {  // (reports before the latency starts have none)
+    out.latency_starts = s["latency_starts"].numbers();
+    out.latency_costs = s["latency_costs"].numbers(true);
+    if (out.latency_costs.size() != out.latency_starts.size())
+      s["latency_costs"].refuse("one cost per latency start (" + std::to_string(out.latency_starts.size()) + ")");
+  }
   return out;
 }
 

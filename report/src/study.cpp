@@ -70,6 +70,12 @@ TruthRow make_row(std::uint64_t seed, const sim::LambdaVector<double>& truth, co
   return row;
 }
 
+FitFigures failed_fit(const std::string& why) {
+  FitFigures f;
+  f.no_result = why.empty() ? "failed" : why;
+  return f;
+}
+
 TruthRow failed_row(std::uint64_t seed, const std::string& why) {
   TruthRow row;
   row.seed = seed;
@@ -82,7 +88,8 @@ StudySummary summarise(const std::vector<TruthRow>& rows, bool calibrated) {
   std::vector<double> key_rel;
   for (const TruthRow& row : rows) {
     ++s.truths;
-    if (!row.failed.empty() || (calibrated && !row.calibrated)) {
+    if (!row.failed.empty() || (calibrated && !row.calibrated) ||
+        !(calibrated ? row.calibrated->no_result : row.no_result).empty()) {
       ++s.failed;
       continue;
     }
@@ -142,14 +149,19 @@ std::string fixed_text(double v, int digits) {
   return o.str();
 }
 
-// One line of the realistic table: a fit from the drawn file or from the calibrated one.
+// One line of the realistic table: a fit from the drawn file or from the calibrated one (or why
+// that fit has no result).
 void realistic_line(std::ostringstream& t, const TruthRow& r, const FitFigures& f, bool calibrated) {
   t << "| " << r.seed << " | " << (calibrated ? "calibrated" : "drawn") << " | "
     << (calibrated && r.calibration ? fixed_text(r.calibration->residual_over_noise, 2) + " × noise, " +
                                           fixed_text(r.calibration->cpu_seconds, 0) + " CPU-s"
                                     : "")
-    << " | "
-    << fixed_text(f.after_over_floor, 2) << " | " << fixed_text(f.validation_over_floor, 2) << " | " << f.identified
+    << " | ";
+  if (!f.no_result.empty()) {
+    t << "— | — | — | — | — | — | — | — | — | no result: " << f.no_result << " |\n";
+    return;
+  }
+  t << fixed_text(f.after_over_floor, 2) << " | " << fixed_text(f.validation_over_floor, 2) << " | " << f.identified
     << " of " << sim::kNumLambda << " | ";
   int in2 = 0, in3 = 0;
   for (const ParameterCheck& c : f.checks) in2 += std::abs(c.z()) <= 2, in3 += std::abs(c.z()) <= 3;
@@ -191,7 +203,7 @@ std::string realistic_table(const std::vector<TruthRow>& rows, const StudySummar
 }  // namespace
 
 std::string markdown_table(const std::vector<TruthRow>& rows, const StudySummary& s) {
-  if (std::any_of(rows.begin(), rows.end(), [](const TruthRow& r) { return r.calibrated.has_value(); }))
+  if (std::any_of(rows.begin(), rows.end(), [](const TruthRow& r) { return r.calibrated.has_value(); }))  // (both fits)
     return realistic_table(rows, s);
   std::ostringstream t;
   t << std::fixed;

@@ -15,6 +15,7 @@ namespace vcloe::report {
 namespace {
 
 nlohmann::json fit_json(const FitFigures& r) {
+  if (!r.no_result.empty()) return {{"failed", r.no_result}};
   nlohmann::json params = nlohmann::json::array();
   for (const ParameterCheck& c : r.checks)
     params.push_back({{"name", c.name}, {"truth", c.truth}, {"value", c.value}, {"sigma", c.sigma},
@@ -56,7 +57,8 @@ nlohmann::json study_json(const std::vector<TruthRow>& rows, const StudySummary&
       continue;
     }
     nlohmann::json row = {{"seed", r.seed}};
-    row.update(fit_json(r));
+    if (r.calibrated && !r.no_result.empty()) row["drawn_failed"] = r.no_result;  // the calibrated fit still stands
+    else row.update(fit_json(r));
     if (r.calibrated) {  // the realistic chain
       realistic = true;
       row["latency_truth"] = r.latency_truth;
@@ -117,6 +119,11 @@ ParameterCheck read_check(const JsonNode& p) {
 
 FitFigures read_fit(const JsonNode& t) {
   FitFigures r;
+  if (!t["failed"].absent()) {  // this fit's own step failed
+    r.no_result = t["failed"].string();
+    if (r.no_result.empty()) t["failed"].refuse("why the fit has no result");
+    return r;
+  }
   r.iterations = t.need("iterations").integer(0, 1 << 30);
   r.seconds = t.need("seconds").non_negative();
   r.cpu_seconds = t.need("cpu_seconds").non_negative();
@@ -155,7 +162,12 @@ TruthRow read_row(const JsonNode& t) {
     if (r.failed.empty()) t["failed"].refuse("why the truth has no result");
     return r;
   }
-  static_cast<FitFigures&>(r) = read_fit(t);
+  if (!t["drawn_failed"].absent()) {  // the realistic chain's fit from the drawn file failed, alone
+    r.no_result = t["drawn_failed"].string();
+    if (r.no_result.empty() || t["calibrated"].absent())
+      t["drawn_failed"].refuse("why the drawn file's fit has no result, beside a \"calibrated\" fit");
+  } else
+    static_cast<FitFigures&>(r) = read_fit(t);
   if (t["calibrated"].absent()) return r;
   r.calibrated = read_fit(t["calibrated"]);
   r.latency_truth = t.need("latency_truth").number();

@@ -7,9 +7,11 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "vcloe/sim/gyration.hpp"
 #include "vcloe/sim/robot.hpp"
 
 namespace vcloe::sim {
@@ -148,6 +150,19 @@ Mat3d platform_inertia_at_com(const LambdaVector<double>& lambda) {
   const Vec3d c = platform_com(lambda);
   const Mat3d I_E = lambda.segment<3>(platform_index(1)).asDiagonal();
   return I_E - lambda(platform_index(0)) * (c.squaredNorm() * Mat3d::Identity() - c * c.transpose());
+}
+
+double body_span(const RobotModel& model, int first) {
+  if (first == platform_index(0)) {  // the platform joints' circle
+    double radius = 0;
+    for (const Leg& leg : model.legs) radius = std::max(radius, leg.platform_joint.norm());
+    return 2 * radius;
+  }
+  for (int i = 0; i < kLegs; ++i) {
+    if (first == wrench_index(i, 0)) return model.legs[static_cast<std::size_t>(i)].wrench.norm();
+    if (first == link_index(i, 0)) return model.legs[static_cast<std::size_t>(i)].link_length;
+  }
+  throw std::invalid_argument("body_span: Lambda entry " + std::to_string(first) + " is not a body's mass");
 }
 
 }  // namespace vcloe::sim

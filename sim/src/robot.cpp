@@ -1,4 +1,5 @@
 #include "vcloe/sim/robot.hpp"
+#include "vcloe/sim/gyration.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -68,9 +69,8 @@ void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool con
 }
 
 // A body's mass against its moments and size: sqrt(I_max / m) in [span / 50, 3 span] (span: the platform
-// joints' circle, the crank's or link's length). Grams typed as kg move it 31.6x; the default priors
-// are at 0.15-0.5 span, `truth random --far`'s draws at 0.036-2.04 span (docs/robot-file.md).
-inline constexpr double kMinGyrationPerSpan = 1.0 / 50, kMaxGyrationPerSpan = 3;
+// joints' circle, the crank's or link's length; robot.hpp). Grams typed as kg move it 31.6x; the default
+// priors are at 0.15-0.5 span, `truth random --far`'s draws at 0.036-2.04 span (docs/robot-file.md).
 void require_plausible_body(const YamlNode& n, const Eigen::Vector4d& b, double span, const std::string& span_is) {
   const double largest = b.tail<3>().maxCoeff(), r = std::sqrt(largest / b(0)), lo = kMinGyrationPerSpan * span;
   if (r >= lo && r <= kMaxGyrationPerSpan * span) return;
@@ -179,9 +179,7 @@ void read_inertia(const YamlNode& inertia, const RobotModel& model, bool consist
   inertia.reject_unknown_keys({"platform", "platform_first_moment", "wrenches", "links"});
   const Eigen::Vector4d platform = inertia.at("platform").as_vector(4);
   require_positive_body(inertia.at("platform"), platform, consistent);
-  double radius = 0;  // of the platform joints' circle
-  for (const Leg& leg : model.legs) radius = std::max(radius, leg.platform_joint.norm());
-  require_plausible_body(inertia.at("platform"), platform, 2 * radius, "the platform joints' circle");
+  require_plausible_body(inertia.at("platform"), platform, body_span(model, platform_index(0)), "the platform joints' circle");
   for (int k = 0; k < 4; ++k) lambda(platform_index(k)) = platform(k);
   if (auto h = inertia.find("platform_first_moment")) read_first_moment(*h, model, consistent, lambda);
   const auto wrenches = read_per_leg_body(inertia.at("wrenches"));
@@ -189,8 +187,8 @@ void read_inertia(const YamlNode& inertia, const RobotModel& model, bool consist
   for (int i = 0; i < kLegs; ++i) {
     require_positive_body(inertia.at("wrenches"), wrenches[i], consistent);
     require_positive_body(inertia.at("links"), links[i], consistent);
-    require_plausible_body(inertia.at("wrenches"), wrenches[i], model.legs[i].wrench.norm(), "the crank's length");
-    require_plausible_body(inertia.at("links"), links[i], model.legs[i].link_length, "the link's length");
+    require_plausible_body(inertia.at("wrenches"), wrenches[i], body_span(model, wrench_index(i, 0)), "the crank's length");
+    require_plausible_body(inertia.at("links"), links[i], body_span(model, link_index(i, 0)), "the link's length");
     for (int k = 0; k < 4; ++k) {
       lambda(wrench_index(i, k)) = wrenches[i](k);
       lambda(link_index(i, k)) = links[i](k);

@@ -81,7 +81,8 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
 // `vcloe study --realistic` end to end (docs/calibration.md, "The chain"): per truth the
 // calibration and both fits — from the drawn file and from the calibrated one — in one row, the
 // calibrated fit's model naming the drawn file it was calibrated from; a truth whose run cannot
-// finish is a row that says why. (Tiny settings: 2 s records and validation trajectories, one LM
+// finish is a row that says why, and a fit that fails is its own line's "no result", the other
+// fit kept. (Tiny settings: 2 s records and validation trajectories, one LM
 // iteration, 10 static poses held 0.05 s.)
 TEST(CliStudy, TheRealisticChainCarriesBothFitsPerTruthAndAStoppedStepIsARow) {
   const fs::path d = cli_test::fresh_dir("vcloe-cli-study", "realistic");
@@ -90,6 +91,7 @@ TEST(CliStudy, TheRealisticChainCarriesBothFitsPerTruthAndAStoppedStepIsARow) {
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\nstart: {check_above_noise: 1.0e9}\n";
   fs::create_directories(dir / "truth-12" / "measured.csv");  // truth 12's run cannot be written
+  fs::create_directories(dir / "truth-11" / "identified.yaml");  // nor truth 11's fit from the drawn file
   const CommandResult c = cli_test::run_vcloe(
       "study --realistic --com 0 --truths 2 --seed 11 --n 1 --validation-duration 2 --calibration-poses 10 "
       "--calibration-candidates 100 --calibration-move 0.5 --calibration-settle 0 --calibration-hold 0.05 --quiet --force "
@@ -102,17 +104,22 @@ TEST(CliStudy, TheRealisticChainCarriesBothFitsPerTruthAndAStoppedStepIsARow) {
   ASSERT_TRUE(r.calibrated && r.calibration);
   EXPECT_GT(r.calibration->residual_over_noise, 0);
   EXPECT_NE(r.latency_truth, 0);  // the default latency departure was drawn
-  EXPECT_GT(r.after_over_floor, 0);
+  // The fit from the drawn file failed (its model cannot be written): that line says why, and the
+  // calibrated fit still ran and stands.
+  EXPECT_EQ(r.no_result.rfind("identify: ", 0), 0u) << r.no_result;
+  EXPECT_NE(r.no_result.find("identified.yaml"), std::string::npos) << r.no_result;
+  ASSERT_TRUE(r.calibrated->no_result.empty()) << r.calibrated->no_result;
   EXPECT_GT(r.calibrated->after_over_floor, 0);
   EXPECT_GT(r.calibrated->validation_over_floor, 0);
   EXPECT_EQ(study.rows[1].failed.rfind("run: ", 0), 0u) << study.rows[1].failed;
   ASSERT_TRUE(study.summary_calibrated);
   EXPECT_EQ(study.summary_calibrated->failed, 1);
+  EXPECT_EQ(study.summary.failed, 2);  // the drawn file's fits: truth 11's failed, truth 12 has none
   // The model identified from the calibrated file is that calibration's plant: its head names the drawn file.
   const vcloe::FileRecord from = vcloe::sim::calibrated_from(cli_test::read_file(dir / "truth-11" / "identified-calibrated.yaml"));
   EXPECT_EQ(from.sha256, vcloe::file_record(vcloe::defaults::robot_file()).sha256);
   const std::string table = cli_test::read_file(dir / "study.md");
-  EXPECT_NE(table.find("| 11 | drawn | "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 11 | drawn |  | — | — | — | — | — | — | — | — | — | no result: identify: "), std::string::npos) << table;
   EXPECT_NE(table.find("| 11 | calibrated | "), std::string::npos) << table;
   EXPECT_NE(table.find("| 12 | — |"), std::string::npos) << table;
   EXPECT_NE(table.find("Calibrated first"), std::string::npos) << table;

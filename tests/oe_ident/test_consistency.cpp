@@ -11,6 +11,7 @@
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/hw/mujoco_model.hpp"
 #include "vcloe/oe_ident/consistency.hpp"
+#include "vcloe/sim/gyration.hpp"
 #include "vcloe/servo/twin.hpp"
 
 using namespace vcloe;
@@ -34,7 +35,7 @@ std::array<bool, sim::kNumLambda> seen() {
 TEST(ConsistentModel, TheInconsistentPriorsBecomeConsistentMovingOnlyWhatThePosesDoNotSee) {
   const sim::LambdaVector<double>& priors = test::default_priors();
   ASSERT_FALSE(sim::check_physical_consistency(priors).empty()) << "Table 1's cranks and links violate them";
-  const oe_ident::ConsistentModel c = oe_ident::make_consistent(priors, seen());
+  const oe_ident::ConsistentModel c = oe_ident::make_consistent(priors, seen(), test::default_robot());
   EXPECT_TRUE(c.remaining.empty());
   EXPECT_TRUE(sim::check_physical_consistency(c.lambda).empty());
   EXPECT_EQ(c.moved.size(), 18u);  // crank Ix, Iy and link Iz of six legs
@@ -54,7 +55,7 @@ TEST(ConsistentModel, TheTwinsTraceIsUnchanged) {
   const auto tr = excitation::random_feasible_trajectory(model, 3, o);
   const servo::PreparedReference ref = servo::prepare_reference(model, servo::LoopTiming{}, tr);
   const auto a = servo::simulate_twin<double>(model, priors, ref, servo::OuterGains{});
-  const auto b = servo::simulate_twin<double>(model, oe_ident::make_consistent(priors, seen()).lambda, ref, servo::OuterGains{});
+  const auto b = servo::simulate_twin<double>(model, oe_ident::make_consistent(priors, seen(), test::default_robot()).lambda, ref, servo::OuterGains{});
   ASSERT_TRUE(a.ok && b.ok);
   double largest = 0;
   for (std::size_t j = 0; j < a.measured.size(); ++j) largest = std::max(largest, (a.measured[j] - b.measured[j]).cwiseAbs().maxCoeff());
@@ -68,7 +69,7 @@ TEST(ConsistentModel, IdentifiedMomentsThatBreakATriangleInequalityMoveTheLeastA
   const sim::LambdaVector<double> l = test::default_priors();
   std::array<bool, sim::kNumLambda> all{};
   all.fill(true);
-  const oe_ident::ConsistentModel c = oe_ident::make_consistent(l, all);
+  const oe_ident::ConsistentModel c = oe_ident::make_consistent(l, all, test::default_robot());
   EXPECT_TRUE(c.remaining.empty());
   EXPECT_TRUE(sim::check_physical_consistency(c.lambda, 0.0).empty());
   ASSERT_FALSE(c.moved.empty());
@@ -97,7 +98,7 @@ TEST(ConsistentModel, LoadsInMuJoCoWithoutEngineAdjustments) {
   }
   for (const auto& l : {test::default_priors(), priors}) {
     adjustments.clear();
-    hw::engine_consistent(test::default_robot(), oe_ident::make_consistent(l, seen()).lambda, adjustments);
+    hw::engine_consistent(test::default_robot(), oe_ident::make_consistent(l, seen(), test::default_robot()).lambda, adjustments);
     EXPECT_TRUE(adjustments.empty()) << adjustments.front();
   }
 }
@@ -121,7 +122,7 @@ TEST(ConsistentModel, ACentreOfMassWhoseMomentsAboutItAreInconsistentMovesToward
     l.segment<3>(sim::platform_index(1)) = sim::nearest_consistent_moments(l.segment<3>(sim::platform_index(1)));
     const Vec3d c(0.05 * u(rng), 0.05 * u(rng), 0.05 * u(rng));
     l.segment<3>(sim::first_moment_index(0)) = l(sim::platform_index(0)) * c;
-    const oe_ident::ConsistentModel m = oe_ident::make_consistent(l, s);
+    const oe_ident::ConsistentModel m = oe_ident::make_consistent(l, s, test::default_robot());
     const Vec3d got = sim::platform_com(m.lambda);
     const bool was = sim::moments_consistent(
         Eigen::SelfAdjointEigenSolver<Mat3d>(sim::platform_inertia_at_com(l)).eigenvalues());
@@ -157,4 +158,48 @@ TEST(ConsistentModel, ACentreOfMassWhoseMomentsAboutItAreInconsistentMovesToward
   }
   EXPECT_GT(moved, 100) << "the draw must reach inconsistent centres of mass";
   EXPECT_GE(worst, 0.99) << "moved farther toward E than consistency asks";
+}
+
+// The radius-of-gyration bound the robot file's reader holds every body to (sim::body_span,
+// sim::kMinGyrationPerSpan .. kMaxGyrationPerSpan: grams typed as kg) is kept by the consistent
+// model too: over 3000 random Lambda whose bodies' masses and moments are drawn 0.001-1000x off the
+// priors (log-uniform, independently, random ones marked identified), every result obeys the
+// triangle inequalities, every body's radius of gyration lies within the shared bounds, no mass
+// moves, and the robot file identify writes (sim::loadable_robot_yaml, read back by the loader)
+// is accepted (checked on every tenth).
+TEST(ConsistentModel, EveryBodyKeepsTheReadersRadiusOfGyrationBoundAndTheModelIsWritable) {
+  std::mt19937 rng(24);
+  std::uniform_real_distribution<double> decade(-3, 3);
+  std::bernoulli_distribution coin(0.5);
+  const sim::RobotModel& robot = test::default_robot();
+  std::vector<int> bodies = {sim::platform_index(0)};
+  for (int i = 0; i < sim::kLegs; ++i) bodies.push_back(sim::wrench_index(i, 0)), bodies.push_back(sim::link_index(i, 0));
+  int scaled = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    sim::LambdaVector<double> l = test::default_priors();
+    std::array<bool, sim::kNumLambda> identified{};
+    for (int b : bodies)
+      for (int k = 0; k < 4; ++k) {
+        if (k == 0 && b == sim::platform_index(0)) continue;  // (the platform's mass: its first moments' scale, kept)
+        l(b + k) *= std::pow(10.0, decade(rng) * (k == 0 ? 0.3 : 1.0));  // masses within 0.13-8x: the loader's own range
+        identified[static_cast<std::size_t>(b + k)] = coin(rng);
+      }
+    const oe_ident::ConsistentModel m = oe_ident::make_consistent(l, identified, robot);
+    ASSERT_TRUE(m.remaining.empty()) << "trial " << trial << ": " << m.remaining.front();
+    for (int b : bodies) {
+      const Vec3d I = m.lambda.segment<3>(b + 1);
+      ASSERT_TRUE(sim::moments_consistent(I)) << "trial " << trial << ", body " << b;
+      const double r = std::sqrt(I.maxCoeff() / m.lambda(b)), span = sim::body_span(robot, b);
+      ASSERT_GE(r, sim::kMinGyrationPerSpan * span) << "trial " << trial << ", body " << b;
+      ASSERT_LE(r, sim::kMaxGyrationPerSpan * span) << "trial " << trial << ", body " << b;
+      const Vec3d before = l.segment<3>(b + 1);
+      const double r_before = std::sqrt(before.maxCoeff() / l(b));
+      if (r_before < sim::kMinGyrationPerSpan * span || r_before > sim::kMaxGyrationPerSpan * span) ++scaled;
+      EXPECT_EQ(m.lambda(b), l(b)) << "a mass moved, trial " << trial;
+    }
+    if (trial % 10 == 0) {  // (the writer's read-back costs a YAML round trip: every tenth)
+      ASSERT_NO_THROW((void)sim::loadable_robot_yaml(robot, m.lambda, "m.yaml", {"t.csv"})) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(scaled, 1000) << "the draws must reach beyond the bounds";
 }

@@ -241,3 +241,25 @@ TEST(LatencyOffset, TheOptionIsCheckedAndReadFromTheSettingsFile) {
 }
 
 
+
+// The first horizon's latency starts (LatencyOptions::starts, docs/identification.md): the
+// configured start first, then the centres of equal parts of the bounds, none within a tenth of a
+// part of one before; the coordinate set to each reads back as that offset.
+TEST(LatencyOffset, TheFirstHorizonStartsFromTheConfiguredOffsetAndEqualPartsOfTheBounds) {
+  ParameterMap map;
+  add_latency_coordinate(map, -5e-3, 5e-3, 0.0);
+  const std::vector<double> from_zero = latency_starts(map.latency, 5);
+  const std::vector<double> expected = {0.0, -4e-3, -2e-3, 2e-3, 4e-3};  // 0 is also the middle part's centre
+  ASSERT_EQ(from_zero.size(), expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_NEAR(from_zero[k], expected[k], 1e-15) << k;
+  map.latency.value = 1.9e-3;  // within a tenth of a part (0.2 ms) of 2 ms: that centre is left out
+  EXPECT_EQ(latency_starts(map.latency, 5).size(), 5u);
+  map.latency.value = 1.2e-3;
+  EXPECT_EQ(latency_starts(map.latency, 5).size(), 6u);
+  EXPECT_EQ(latency_starts(map.latency, 1), std::vector<double>({1.2e-3}));  // one start: the configured one
+  std::vector<double> d = {0.0};
+  for (double offset : latency_starts(map.latency, 5)) {
+    map.set_latency_offset(d, offset);
+    EXPECT_NEAR(map.latency_offset(d.data()), offset, 1e-12) << offset;
+  }
+}

@@ -47,6 +47,8 @@ const std::vector<BadSetting>& bad_settings() {
       {"prior_log_sigma", [](IdentificationOptions& o) { o.prior_log_sigma = -0.7; }, "prior_log_sigma: -0.7\n"},
       {"initial_trust_region", [](IdentificationOptions& o) { o.initial_trust_region = 0; }, "initial_trust_region: 0\n"},
       {"min_relative_decrease", [](IdentificationOptions& o) { o.min_relative_decrease = 1; }, nullptr},
+      {"latency.starts", [](IdentificationOptions& o) { o.latency.starts = 0; }, "latency: {starts: 0}\n"},
+      {"latency.starts", [](IdentificationOptions& o) { o.latency.starts = 51; }, "latency: {starts: 51}\n"},
       {"anchor.value",
        [](IdentificationOptions& o) { o.anchor = {AnchorKind::KnownParameter, sim::parameter_index("m_p"), 0}; },
        "anchor: {type: known_parameter, parameter: m_p, value: 0}\n"},

@@ -4,6 +4,8 @@
 // are each refused or read as documented, naming the file and the key in one line.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -67,7 +69,8 @@ report::IdentificationReport sample() {
   r.iterations = 36;
   r.seconds = 27.1;
   r.cpu_seconds = 31.4;
-  r.start = {true, 0.15, {"lp", "masses", "common scale"}, {0.63, 1.59, 1.0}, 3.2e7, 2.1e5, 97, 6.2};
+  r.start = {true, 0.15, {"lp", "masses", "common scale"}, {0.63, 1.59, 1.0}, 3.2e7, 2.1e5, 97, 6.2,
+             {0.0, -4e-3, -2e-3, 2e-3, 4e-3}, {5534, 5554, 5515, 3396, 3398}};
   r.convergence = {"stuck", "STUCK: a second start removes 60 % of the cost above the noise", 33, 1e7, 1.2e4, 4e6, 0.6, 1, 9.5};
   r.jacobian_cost_ratio = 5.8;
   r.rejected_steps = 2;
@@ -105,6 +108,16 @@ TEST(IdentificationReport, WhatIsWrittenReadsBackEqual) {
   report::IdentificationReport changed = r;
   changed.parameters[4].status = "not excited (no effect on the pose trace)";
   EXPECT_NE(report::identification_from_json(report::to_json(changed), "m.report.json"), r);
+}
+
+// The latency offset's starts (docs/identification.md, "Several starts of the offset"): each
+// start's first-horizon cost and the one the fit went on from, in words.
+TEST(IdentificationReport, PrintsEachLatencyStartsCostAndTheOneTheFitWentOnFrom) {
+  std::ostringstream out;
+  report::print_identification(sample(), out);
+  EXPECT_NE(out.str().find("latency offset: the first horizon fitted from 5 offsets, cost 5534 from 0 ms, 5554 from -4 ms, "
+                           "5515 from -2 ms, 3396 from 2 ms, 3398 from 4 ms; went on from 2 ms\n"),
+            std::string::npos) << out.str();
 }
 
 TEST(IdentificationReport, AnUnboundedIntervalIsWrittenNullAndReadAsInfinity) {
@@ -167,6 +180,10 @@ TEST(IdentificationReport, AMissingKeyOrParameterIsRefusedAsWrittenByAnotherProg
   j = report::to_json(sample());
   j["latency_offset"]["sigma"] = -1e-5;
   EXPECT_EQ(refusal(j), "m.report.json: key 'latency_offset.sigma': expected a non-negative number, got -1e-05");
+  j = report::to_json(sample());  // one cost per latency start
+  j["start"]["latency_costs"].erase(static_cast<std::size_t>(4));
+  EXPECT_EQ(refusal(j).rfind("m.report.json: key 'start.latency_costs': expected one cost per latency start (5)", 0), 0u)
+      << refusal(j);
   j = report::to_json(sample());
   j["correlation"]["matrix"][1] = {0.5};
   EXPECT_EQ(refusal(j), "m.report.json: key 'correlation.matrix[1]': expected an array of 24, got [0.5]");

@@ -300,6 +300,43 @@ TEST(StudyTable, ARealisticRowCarriesBothFitsAndEachIsSummarisedOnItsOwn) {
   EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
 }
 
+// Each fit of a realistic row fails on its own (its identify or validate step): the fit from the
+// drawn file failing keeps the calibrated one, and the other way round — each line says why, each
+// summary counts only its own fits, and the JSON reads back to the same bytes.
+TEST(StudyTable, ARealisticFitThatFailsIsItsOwnLineAndTheOtherFitStands) {
+  const auto t = truth_with({{"m_p", 20.0}, {"lp", 300.0}});
+  const report::IdentificationReport good = ident({parameter("m_p", 20.05, 0.1), parameter("lp", 300.5, 1.0)});
+  report::TruthRow a;  // the drawn fit failed, the calibrated one stands
+  static_cast<report::FitFigures&>(a) = report::failed_fit("identify: priors refused");
+  a.seed = 5, a.latency_truth = 1e-3, a.calibrated = report::make_fit("calibrated", t, good, kFloor, validation(1.1));
+  report::TruthRow b = report::make_row(6, t, good, kFloor, validation(1.2));  // the other way round
+  b.latency_truth = 2e-3, b.calibrated = report::failed_fit("identify-calibrated: model not written");
+  const std::vector<report::TruthRow> rows = {a, b};
+  const report::StudySummary drawn = report::summarise(rows), calibrated = report::summarise(rows, true);
+  EXPECT_EQ(drawn.failed, 1);
+  EXPECT_EQ(drawn.parameters, 2);
+  EXPECT_EQ(calibrated.failed, 1);
+  EXPECT_EQ(calibrated.parameters, 2);
+  const std::string table = report::markdown_table(rows, drawn);
+  EXPECT_NE(table.find("| 5 | drawn |  | — | — | — | — | — | — | — | — | — | no result: identify: priors refused |"),
+            std::string::npos) << table;
+  EXPECT_NE(table.find("| 5 | calibrated |  | 1.20 | 1.10 | 2 of "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 6 | drawn |  | 1.20 | 1.20 | 2 of "), std::string::npos) << table;
+  EXPECT_NE(table.find("| 6 | calibrated |  | — | — | — | — | — | — | — | — | — | no result: identify-calibrated: model not written |"),
+            std::string::npos) << table;
+  const nlohmann::json written = report::study_json(rows, drawn);
+  const report::StudyResult back = report::study_from_json(written, "s.json");
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(back.rows[0].no_result, "identify: priors refused");
+  ASSERT_TRUE(back.rows[0].calibrated && back.rows[1].calibrated);
+  EXPECT_EQ(back.rows[0].calibrated->identified, 2);
+  EXPECT_EQ(back.rows[1].calibrated->no_result, "identify-calibrated: model not written");
+  EXPECT_EQ(report::study_json(back.rows, back.summary).dump(), written.dump());
+  nlohmann::json alone = written;  // a drawn fit's failure without a calibrated fit beside it
+  alone["truths"][0].erase("calibrated");
+  EXPECT_THROW(report::study_from_json(alone, "s.json"), Error);
+}
+
 // Session 20's probe, K2: a shard whose m_p truth is -19.6 kg was merged ("-200.4 % m_p, 95.45
 // sigma"). A truth no robot has is refused at its key, for a mass and a gain; a first moment is
 // signed and stays accepted (study merge's reader, the shards' one reader).

@@ -187,13 +187,24 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
   }
   const std::vector<std::array<double, 6>> floors = noise_floors(o, d + "truth.yaml", traces);
   TruthRow row;
-  if (o.departures.realistic) row.calibration = chain.calibrate();  // the static poses: the robot's next motion
-  static_cast<report::FitFigures&>(row) = chain.fit("", o.priors, traces, floors);
   row.seed = seed;
-  if (o.departures.realistic) {
-    row.latency_truth = hw::load_virtual_rig(d + "truth.yaml").latency_offset;
-    row.calibrated = chain.fit("-calibrated", d + "calibrated.yaml", traces, floors);
+  if (!o.departures.realistic) {  // one fit: its failure is the row's
+    static_cast<report::FitFigures&>(row) = chain.fit("", o.priors, traces, floors);
+    if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
+    return row;
   }
+  row.calibration = chain.calibrate();  // the static poses: the robot's next motion
+  row.latency_truth = hw::load_virtual_rig(d + "truth.yaml").latency_offset;
+  // The two fits in turn, each failure its own line's "no result": the other fit still stands.
+  auto fit_or_why = [&](const std::string& suffix, const std::string& robot) {
+    try {
+      return chain.fit(suffix, robot, traces, floors);
+    } catch (const Error& e) {
+      return report::failed_fit(e.what());
+    }
+  };
+  static_cast<report::FitFigures&>(row) = fit_or_why("", o.priors);
+  row.calibrated = fit_or_why("-calibrated", d + "calibrated.yaml");
   if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
   return row;
 }
@@ -273,6 +284,7 @@ void study(StudyOptions o) {
     }
     const TruthRow& r = rows.back();
     auto line = [](const report::FitFigures& f) {
+      if (!f.no_result.empty()) return "no result: " + f.no_result;
       std::ostringstream l;
       l << f.iterations << " iterations, " << f.seconds << " s, " << f.cpu_seconds << " CPU-s, "
         << (f.stuck ? "STUCK, " : "") << "after/floor " << f.after_over_floor << ", validation/floor "
@@ -289,7 +301,9 @@ void study(StudyOptions o) {
   }
   std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
   std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
-  if (std::none_of(rows.begin(), rows.end(), [](const TruthRow& r) { return r.failed.empty(); }))
+  if (std::none_of(rows.begin(), rows.end(), [](const TruthRow& r) {
+        return r.failed.empty() && (r.no_result.empty() || (r.calibrated && r.calibrated->no_result.empty()));
+      }))
     fail(o.dir + "/study.md", "no truth has a result (its table says why for each): nothing was measured");
 }
 

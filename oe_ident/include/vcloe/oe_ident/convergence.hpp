@@ -34,6 +34,9 @@ struct StartRecord {
   double cost_at_priors = 0, cost_at_start = 0;
   int evaluations = 0;
   double cpu_seconds = 0;
+  // The latency offset's starts (LatencyOptions::starts): each offset (s) the first horizon was
+  // fitted from and the cost it ended at; the fit went on from the lowest. Empty: one start.
+  std::vector<double> latency_starts, latency_costs;
 };
 
 enum class Convergence { Converged, Stuck, NotChecked };

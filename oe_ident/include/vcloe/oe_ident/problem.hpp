@@ -66,6 +66,11 @@ struct LatencyOptions {
   // Where offset was read ("id.yaml:12: key 'latency.offset'"), for the check against the
   // experiments' timing, which only identify() can make; empty: the option's name.
   std::string source;
+  // The cost is not convex in the offset (its minimum moves with the gains' phase): with more
+  // than one horizon, the first is fitted from `offset` and from `starts` offsets spread evenly
+  // over the bounds, and the fit goes on from the lowest cost (docs/identification.md). 1: from
+  // `offset` alone (this default); config/identify.yaml, every command's default, sets 5.
+  int starts = 1;
 };
 
 // The interval a fitted latency offset is kept in, from the experiments' timing: within half a

@@ -57,6 +57,9 @@ struct StartEntry {
   double cost_at_priors = 0, cost_at_start = 0;
   int evaluations = 0;
   double cpu_seconds = 0;
+  // The latency offset's starts (s) of the first horizon and the cost each ended at (the fit went
+  // on from the lowest); empty: one start.
+  std::vector<double> latency_starts, latency_costs;
   bool operator==(const StartEntry&) const = default;
 };
 

@@ -43,6 +43,9 @@ struct FitFigures {
   std::string verdict;               // the model-adequacy verdict
   std::vector<ParameterCheck> checks;  // the identified parameters
   double latency = 0, latency_sigma = 0;  // s: the fitted latency offset and its sigma (0, 0: not fitted)
+  // Why this fit has no result ("identify-calibrated: …"); empty when it has one. In the realistic
+  // chain each of the two fits may fail on its own: the other is still the row's.
+  std::string no_result;
   const ParameterCheck* worst_error() const;
   const ParameterCheck* worst_z() const;
 };
@@ -78,6 +81,8 @@ struct StudySummary {
   double max_seconds = 0, max_cpu_seconds = 0, max_after_over_floor = 0, max_validation_over_floor = 0;
 };
 
+// A fit that failed on its own (its identify or validate step): figures that say why.
+FitFigures failed_fit(const std::string& why);
 // A truth whose chain stopped (a step failed: e.g. the robot's safety stop): a row that says why,
 // never an abort of the study.
 TruthRow failed_row(std::uint64_t seed, const std::string& why);
