@@ -64,7 +64,7 @@ class VisionServer {
   explicit VisionServer(const VisionServeOptions& o)
       : o_(o),
         timing_(servo::load_experiment(o.experiment).timing),
-        files_{o.experiment, "", "", std::nullopt},
+        files_{o.experiment, "", "", std::nullopt, ""},
         hello_(hello_of(bridge::Role::Vision, files_)),
         security_(context_, o.endpoints, "vision"),
         poses_(context_, o.endpoints.poses, 1000, security_.publisher()),
