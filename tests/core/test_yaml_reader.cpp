@@ -37,10 +37,12 @@ TEST(YamlReader, BareCarriageReturnsAreNamedNotReportedAsAnIllegalMapValue) {
 
 TEST(YamlReader, ATabUsedForIndentationIsNamedNotReportedAsAnIllegalMapValue) {
   // yaml-cpp's words were "illegal map value" or "end of map not found" (session 21's probe).
-  for (const auto& [text, line] : std::vector<std::pair<std::string, int>>{
+  for (const auto& c : std::vector<std::pair<std::string, int>>{
            {"a:\n  b: 1\n\tc: 2\n", 3},
            {"timing:\n\tcamera_hz: 100\n\tlatency_s: 0.01\n", 2},
            {"# a comment\nx: 1\nlegs:\n  - base_joint: [0, 0, 0]\n \t axis: [0, 0, 1]\n", 5}}) {
+    const std::string& text = c.first;
+    const int line = c.second;
     const std::string msg = error_of([&] { YamlDoc::parse(text, "x.yaml"); });
     EXPECT_EQ(msg, "x.yaml:" + std::to_string(line) +
                        ": YAML syntax error: a tab used for indentation (YAML indents with spaces only)")

@@ -87,7 +87,9 @@ TEST(CalibrationOutputs, ARobotTheReaderRefusesIsSaidOfThePosesNotOfALineOfTheUn
       {[](calib::KinematicParameters& p) { p.legs[5].encoder_offset = 0.1756; }, "key 'legs[5].encoder_offset'"},
       {[](calib::KinematicParameters& p) { p.legs[0].encoder_offset = -0.3; }, "key 'legs[0].encoder_offset'"},
       {[](calib::KinematicParameters& p) { p.marker_frame(0) = 0.08; }, "key 'marker_frame"}};
-  for (const auto& [edit, key] : cases) {
+  for (const auto& c : cases) {
+    const auto edit = c.first;
+    const std::string& key = c.second;
     const std::string error = test::error_of([&] { outputs_of(calibration_moved(drawn.model, edit), drawn); });
     SCOPED_TRACE(key);
     EXPECT_EQ(error.rfind("/d/st.csv: the calibration fitted to its 10 static poses is a robot no robot file holds (" + key, 0), 0u)
