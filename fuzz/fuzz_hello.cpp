@@ -38,7 +38,7 @@ bridge::HelloMessage role_hello(bridge::Role role) {
 }
 
 void compare_with_every_role(const bridge::HelloMessage& peer) {
-  const std::array<std::string, bridge::kRunFiles> given = {"/e.yaml", "/r.yaml", "/robot.yaml", "the payload"};
+  const std::array<std::string, bridge::kRunFiles> given = {"/e.yaml", "/r.yaml", "/robot.yaml", "the payload", "/p.csv"};
   for (const auto me : {bridge::Role::Robot, bridge::Role::Vision, bridge::Role::Control})
     for (const auto expected : {bridge::Role::Robot, bridge::Role::Vision, bridge::Role::Control}) {
       const std::string line = bridge::hello_problem(role_hello(me), given, peer, expected, "ipc:///x");
@@ -61,7 +61,7 @@ void decode_and_check(const std::string& frame) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string input = fuzz::text_of(data, size);
   decode_and_check(input);
-  decode_and_check(framed(bridge::MessageType::Hello, 136, input));
+  decode_and_check(framed(bridge::MessageType::Hello, 168, input));
   decode_and_check(framed(bridge::MessageType::End, 24, input));
   return 0;
 }

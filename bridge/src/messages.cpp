@@ -15,7 +15,7 @@ static_assert(std::endian::native == std::endian::little, "the wire format is li
 
 constexpr std::size_t kPoseBody = 8 + 48 + 8 + 4 + 1 + 3, kCommandBody = 8 + 48, kStatusBody = 1 + 1 + 2 + 4 + 8 + 8 + 48;
 constexpr std::size_t kHelloBody = 1 + 1 + 6 + kRunFiles * 32, kEndBody = 1 + 7 + 8 + 8;
-static_assert(kPoseBody == 72 && kCommandBody == 56 && kStatusBody == 72 && kHelloBody == 136 && kEndBody == 24);
+static_assert(kPoseBody == 72 && kCommandBody == 56 && kStatusBody == 72 && kHelloBody == 168 && kEndBody == 24);
 
 class Writer {
  public:
@@ -141,7 +141,7 @@ std::uint32_t read_crc(std::string_view frame) {
 
 bool known_role(std::uint8_t role) { return role >= 1 && role <= 3; }
 
-// A hello: a known role, the files bit field within the four files, an unstated file's
+// A hello: a known role, the files bit field within the five files, an unstated file's
 // digest zero (one frame per meaning).
 Decoded decode_hello(const Header& h, Reader& r) {
   HelloMessage m{h};
@@ -333,6 +333,7 @@ std::string_view name_of(RunFile f) {
     case RunFile::Reference: return "reference";
     case RunFile::Robot: return "robot file";
     case RunFile::Payload: return "payload";
+    case RunFile::Precorrection: return "pre-correction";
   }
   return "?";
 }

@@ -107,6 +107,16 @@ PredictionFile read_prediction(const std::string& path) {
   parse_rows(csv, path, f);
   if (static_cast<std::int64_t>(f.load.size()) != root.need("samples").count())
     root.need("samples").refuse(std::to_string(f.load.size()) + " (the CSV's rows)");
+  // The band is the covariance of the model's own identification, drawn from its sigma_ columns:
+  // a band of another model's report, or over all-zero columns, is a band that is not there
+  // (session 21's probe, class T: "with the sigma band of its identification" drawn over zeros).
+  if (!f.band.none() && f.band.path != f.model.path + ".report.json")
+    root.need("band").refuse("the identification report of the prediction's model, " + f.model.path + ".report.json");
+  bool any_sigma = false;
+  for (const LoadVector& s : f.sigma) any_sigma = any_sigma || (s.array() != 0).any();
+  if (any_sigma != !f.band.none())
+    root.present("band").refuse(any_sigma ? "the report the CSV's sigma_ columns come from (they are not all zero)"
+                                          : "null: the CSV's sigma_ columns are all zero, there is no band");
   return f;
 }
 

@@ -53,6 +53,17 @@ std::string old_file_note(const std::string& path) {
   return fs::exists(fs::symlink_status(path, ec)) ? "; " + path + " is left as it was" : "; nothing was written";
 }
 
+// The same for a group that failed before any of its files was put in place: every one named
+// ("nothing was written" of one file read as "of the command" while its other output was there:
+// session 21's probe, class O).
+std::string group_note(const std::vector<FileText>& files, const std::string& path) {
+  if (files.size() == 1) return old_file_note(path);
+  std::string names;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i].path;
+  return "; written together, none of " + names + " was (an old one is left as it was)";
+}
+
 // Writes all of `text` to fd; the errno of the failure, or 0.
 int write_all(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -80,7 +91,7 @@ std::string write_failure(int e) {
 }
 
 // Creates the temporary file anew (never through a link), writes and syncs it.
-Temporary write_temporary(const FileText& f) {
+Temporary write_temporary(const FileText& f, const std::vector<FileText>& group) {
   const std::string& path = f.path;
   remove_stale_temporaries(path);
   Temporary t{path + ".tmp-" + std::to_string(::getpid())};
@@ -89,7 +100,7 @@ Temporary write_temporary(const FileText& f) {
   if (fd < 0) {
     const int e = errno;  // before anything else can change it
     fail(path, "cannot be written (" + errno_text(e) + (e == ENOENT ? ": its directory is missing" : "") + ")" +
-                   old_file_note(path));
+                   group_note(group, path));
   }
   int e = write_all(fd, f.text);
   struct stat st {};
@@ -98,7 +109,7 @@ Temporary write_temporary(const FileText& f) {
   if (::close(fd) != 0 && e == 0) e = errno;
   if (e != 0) {
     ::unlink(t.path.c_str());
-    fail(path, write_failure(e) + old_file_note(path));
+    fail(path, write_failure(e) + group_note(group, path));
   }
   t.device = st.st_dev;
   t.inode = st.st_ino;
@@ -225,7 +236,7 @@ void write_files_atomically(const std::vector<FileText>& files, bool force) {
   }
   std::vector<Temporary> tmp;
   try {
-    for (const FileText& f : files) tmp.push_back(write_temporary(f));
+    for (const FileText& f : files) tmp.push_back(write_temporary(f, files));
   } catch (const Error&) {
     for (const Temporary& t : tmp) ::unlink(t.path.c_str());
     throw;

@@ -336,6 +336,22 @@ void refuse_bare_carriage_returns(const std::string& text, const std::string& na
                   "line endings");
 }
 
+// The first line (1-based) up to `last` whose indentation holds a tab, or 0. YAML indents with
+// spaces only; yaml-cpp says of a tab there "illegal map value" or "end of map not found", which
+// does not name the tab (session 21's probe, yx-tab-indent).
+int tab_indented_line(const std::string& text, int last) {
+  int line = 1;
+  for (std::size_t at = 0; at < text.size() && line <= last; ++line) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::size_t first = text.find_first_not_of(" \t", at);
+    if (first != std::string::npos && first < end && text[first] != '#' &&
+        text.find('\t', at) < first)
+      return line;
+    at = end + 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 YamlDoc YamlDoc::load(const std::string& file) { return parse(vcloe::read_input_file(file), file); }
@@ -353,6 +369,9 @@ YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1),
                 "YAML syntax error: collections nested deeper than " + std::to_string(e.depth() - 1) + " levels");
   } catch (const YAML::ParserException& e) {
+    if (const int tab = tab_indented_line(text, e.mark.line + 1); tab > 0)
+      vcloe::fail(name + ":" + std::to_string(tab), "YAML syntax error: a tab used for indentation (YAML indents with "
+                                                   "spaces only)");
     vcloe::fail(name + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
     vcloe::fail(name, std::string("cannot read YAML: ") + e.what());

@@ -9,18 +9,18 @@ import struct
 import time
 import zlib
 
-VERSION = 2                                              # the schema version this module speaks
+VERSION = 3                                              # the schema version this module speaks
 HEADER = struct.Struct("<4sHHIIqqq")  # magic, version, type, body_length, crc32, sequence, exposure_ns, publish_ns
 POSE, COMMAND, STATUS, HEARTBEAT, HELLO, END = 1, 2, 3, 4, 5, 6
 BODY = {POSE: struct.Struct("<q6ddIB3x"), COMMAND: struct.Struct("<q6d"), STATUS: struct.Struct("<BxH4xQq6d"),
-        HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BBB5x32s32s32s32s"), END: struct.Struct("<B7xqQ")}
+        HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BBB5x32s32s32s32s32s"), END: struct.Struct("<B7xqQ")}
 RUNNING, STOPPED, WAITING, MOVING = 0, 1, 2, 3           # status.state
 REASONS = ["none", "pose timeout", "invalid poses", "heartbeat lost", "command out of range",
            "command rate limit", "malformed command", "robot failure", "finished",
            "interrupted", "handshake refused"]  # status.reason
 ROBOT, VISION, CONTROL = 1, 2, 3                         # hello.role, end.role
 NO_CLOCK, LOCKSTEP, REALTIME = 0, 1, 2                   # hello.clock (robot and control state theirs)
-RUN_FILES = ("experiment", "reference", "robot", "payload")  # hello: bit k of `files` is RUN_FILES[k]
+RUN_FILES = ("experiment", "reference", "robot", "payload", "precorrection")  # hello: bit k of `files` is RUN_FILES[k]
 READS = {ROBOT: RUN_FILES, CONTROL: RUN_FILES, VISION: ("experiment",)}
 
 
@@ -38,13 +38,14 @@ def payload_text(mass, inertia):
     return ("payload mass %.17g inertia %.17g %.17g %.17g\n" % (mass, *inertia)).encode()
 
 
-def hello_files(experiment=None, reference=None, robot=None, payload=None):
-    """{name: hex SHA-256 or None}: files by path, the payload as (mass, (Ixx, Iyy, Izz))."""
+def hello_files(experiment=None, reference=None, robot=None, payload=None, precorrection=None):
+    """{name: hex SHA-256 or None}: files by path, the payload as (mass, (Ixx, Iyy, Izz)); the
+    pre-correction: the command file the robot adds tick by tick (None: the servo alone)."""
     def digest(path):
         with open(path, "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
     out = {n: (digest(p) if p else None) for n, p in
-           (("experiment", experiment), ("reference", reference), ("robot", robot))}
+           (("experiment", experiment), ("reference", reference), ("robot", robot), ("precorrection", precorrection))}
     out["payload"] = hashlib.sha256(payload_text(*payload)).hexdigest() if payload else None
     return out
 
@@ -85,7 +86,7 @@ def decode(frame):
         m.update(state=state, reason=reason, last_command=last, tick=tick, theta=tuple(theta))
     elif kind == HELLO:
         role, stated, clock, *digests = BODY[HELLO].unpack_from(frame, 40)
-        if role not in (ROBOT, VISION, CONTROL) or stated >> 4 or clock > REALTIME:
+        if role not in (ROBOT, VISION, CONTROL) or stated >> len(RUN_FILES) or clock > REALTIME:
             raise Malformed("hello role/files/clock")
         files = {}
         for k, (name, d) in enumerate(zip(RUN_FILES, digests)):

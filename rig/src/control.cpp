@@ -34,7 +34,7 @@ class Controller {
         s_(s),
         clock_(parse_clock(o.clock)),
         role_(s),
-        files_{o.experiment, o.reference, o.robot, o.payload},
+        files_{o.experiment, o.reference, o.robot, o.payload, o.precorrection},
         hello_(hello_of(bridge::Role::Control, files_, hello_clock(clock_))),
         security_(context_, o.endpoints, "control"),
         commands_(context_, o.endpoints.commands, 1000, security_.publisher()),

@@ -27,7 +27,8 @@ bridge::Digest digest_of_hex(const std::string& hex, const std::string& what) {
 
 // What this role names each file by in a line: its path, or how the payload was given.
 std::array<std::string, bridge::kRunFiles> given(const RunFiles& f) {
-  return {f.experiment, f.reference, f.robot, f.payload ? "the payload of --payload-mass/--payload-inertia" : ""};
+  return {f.experiment, f.reference, f.robot, f.payload ? "the payload of --payload-mass/--payload-inertia" : "",
+          f.precorrection};
 }
 
 }  // namespace

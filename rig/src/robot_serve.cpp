@@ -40,7 +40,7 @@ class RobotServer {
         monitor_(robot_safety_limits(o, s), s.experiment.timing.camera_period(), Tc_),
         robot_(truth.model, oe_ident::with_payload(truth.lambda, o.payload), s.reference.start_pose,
                robot_options(s, o, truth)),
-        files_{o.experiment, o.reference, o.robot, o.payload},
+        files_{o.experiment, o.reference, o.robot, o.payload, o.precorrection},
         hello_(hello_of(bridge::Role::Robot, files_, hello_clock(clock_))),
         security_(context_, o.endpoints, "robot"),
         status_pub_(context_, o.endpoints.status, 1000, security_.publisher()),

@@ -248,20 +248,17 @@ std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const st
 
 }  // namespace
 
-// How far a calibration moves the geometry of the file it was calibrated from, at most: it
-// corrects the rig's departures (+-0.5 mm a coordinate, `truth random --realistic`; its own 1-sigma
-// tens to hundreds of um). The head is comment lines anyone can copy: the geometry itself is
-// compared (session 20's probe, class C: a head copied onto a link 30 mm longer was this robot).
-constexpr double kCalibrationReach = 5e-3;  // m, and unit-vector components of the axes
-
+// A calibrated file's geometry against the file its head names: within sim::kCalibrationReach,
+// the one bound `calibrate kinematics` writes within. The head is comment lines anyone can copy:
+// the geometry itself is compared (session 20's probe, class C: a head copied onto a link 30 mm
+// longer was this robot).
 void check_calibration_geometry(const std::string& calibrated_file, const sim::RobotModel& calibrated,
                                 const std::string& source_file) {
-  const int i = sim::first_differing_leg(calibrated, sim::load_robot(source_file).model, kCalibrationReach);
-  if (i < 0) return;
-  fail(calibrated_file, "its head names " + source_file + " as the robot file it was calibrated from, but the geometry of leg " +
-                            std::to_string(i + 1) + " is more than " + exact_number(kCalibrationReach * 1e3) +
-                            " mm from that file's, further than a calibration corrects: edited since, or a head copied "
-                            "onto another robot?");
+  const std::string moved = sim::calibration_reach_problem(calibrated, sim::load_robot(source_file).model);
+  if (moved.empty()) return;
+  fail(calibrated_file, "its head names " + source_file + " as the robot file it was calibrated from, but " + moved +
+                            " (vcloe calibrate kinematics writes none beyond it): edited since, or a head copied onto "
+                            "another robot?");
 }
 
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file) {

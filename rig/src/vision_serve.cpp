@@ -121,7 +121,7 @@ class VisionServer {
       : o_(o),
         prepared_(std::move(prepared)),
         timing_(prepared_.timing),
-        files_{o.experiment, "", "", std::nullopt},
+        files_{o.experiment, "", "", std::nullopt, ""},
         hello_(hello_of(bridge::Role::Vision, files_)),
         security_(context_, o.endpoints, "vision"),
         poses_(context_, o.endpoints.poses, 1000, security_.publisher()),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -288,6 +289,25 @@ int first_differing_leg(const RobotModel& a, const RobotModel& b, double toleran
       return i;
   }
   return -1;
+}
+
+std::string calibration_reach_problem(const RobotModel& calibrated, const RobotModel& drawn) {
+  if (first_differing_leg(calibrated, drawn, kCalibrationReach) < 0) return "";
+  double furthest = 0;
+  std::string what;
+  for (int i = 0; i < kLegs; ++i) {
+    const Leg &p = calibrated.legs[i], &q = drawn.legs[i];
+    const std::pair<const char*, double> parts[] = {
+        {"its base joint", (p.base_joint - q.base_joint).norm()}, {"its axis", (p.axis - q.axis).norm()},
+        {"its crank", (p.wrench - q.wrench).norm()}, {"its link length", std::abs(p.link_length - q.link_length)},
+        {"its platform joint", (p.platform_joint - q.platform_joint).norm()}};
+    for (const auto& [part, d] : parts)
+      if (!(d <= furthest)) furthest = d, what = "leg " + std::to_string(i + 1) + " (" + part + ")";
+  }
+  char moved[64];
+  std::snprintf(moved, sizeof moved, "%.1f mm", furthest * 1e3);
+  return "the geometry of " + what + " moved " + moved + ", more than the " + exact_number(kCalibrationReach * 1e3) +
+         " mm a calibration corrects";
 }
 
 }  // namespace vcloe::sim

@@ -65,7 +65,7 @@ struct Stamper {
 inline bridge::HelloMessage hello_as(bridge::Role role, const fs::path& reference,
                                      const std::string& experiment = config_dir + "experiment.yaml",
                                      bridge::HelloClock clock = bridge::HelloClock::Lockstep) {
-  return vcloe::rig::hello_of(role, {experiment, reference.string(), config_dir + "robot.yaml", std::nullopt},
+  return vcloe::rig::hello_of(role, {experiment, reference.string(), config_dir + "robot.yaml", std::nullopt, ""},
                               role == bridge::Role::Vision ? bridge::HelloClock::NotStated : clock);
 }
 

@@ -6,7 +6,11 @@
 #include <gtest/gtest.h>
 #include <zmq.hpp>
 
+#include <csignal>
 #include <fstream>
+#include <memory>
+#include <thread>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
@@ -78,6 +82,69 @@ TEST(RigRun, ARobotOnAnotherReferenceOrPayloadIsRefusedByNameBeforeAnythingMoves
   }
 }
 
+TEST(RigRun, ARobotAndAControllerOfAnotherPreCorrectionAreRefusedByNameBeforeAnythingMoves) {
+  // The robot adds the pre-correction tick by tick, control records it: a robot given P0 beside
+  // a control given none recorded a pre-corrected trace as the servo alone's, exit 0; none beside
+  // P0, or the learnt L beside P0, a sidecar naming a command the robot never ran (session 21's
+  // probe, class H). Two rigs at once, each refused by control before it moves; the robot's own
+  // check of the controller's hello as the test plays the controller (one P against another:
+  // Handshake.AnotherFileOfAnyKindIsRefusedByEveryRoleThatReadsItNamingRoleFileAndBothHashes).
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "handshake-precorrection");
+  const fs::path ref = reference(d, 1);
+  const std::string p0 = (d / "p0.csv").string();
+  ASSERT_EQ(cli_test::run_vcloe("precorrect --model " + cli_test::config_dir + "truth.yaml --reference " + ref.string() +
+                                " --out " + p0).status, 0);
+  const std::string r = " --reference " + ref.string(), with0 = r + " --precorrection " + p0;
+  struct Expected {
+    std::string robot, control, theirs, ours;
+  };
+  const std::vector<Expected> cases = {
+      {with0, r, "the pre-correction with SHA-256 " + hash12_of(p0), "with no pre-correction"},
+      {r, with0, "with no pre-correction", p0 + ", SHA-256 " + hash12_of(p0)}};
+  std::vector<std::unique_ptr<HandshakeRig>> rigs;
+  for (std::size_t k = 0; k < cases.size(); ++k)
+    rigs.push_back(std::make_unique<HandshakeRig>(d / ("case" + std::to_string(k)), cases[k].robot, cases[k].control));
+  // Meanwhile the robot's side: a controller (the test) stating P0 beside a robot adding none.
+  const RigStreams s(d);
+  zmq::context_t ctx;
+  zmq::socket_t commands = publisher(ctx, s.commands);
+  Process robot("robot serve --hold 0 --start-timeout 5" + r + s.robot(), d / "robot.log");
+  Process vision("vision serve --start-timeout 5" + s.vision(), d / "vision.log");  // the robot waits for its hello too
+  Stamper stamp;
+  const bridge::HelloMessage hello = vcloe::rig::hello_of(
+      bridge::Role::Control, {cli_test::config_dir + "experiment.yaml", ref.string(), cli_test::config_dir + "robot.yaml",
+                              std::nullopt, p0},
+      bridge::HelloClock::Lockstep);
+  for (const auto t0 = std::chrono::steady_clock::now(); robot.wait(std::chrono::seconds(0)) < 0 && seconds_since(t0) < 10;) {
+    stamp.send(commands, hello);
+    std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_EQ(robot.wait(), 2) << robot.output();
+  EXPECT_NE(robot.output().find("handshake refused: the controller on " + s.commands + " runs the pre-correction with SHA-256 " +
+                                hash12_of(p0) + "; this robot runs with no pre-correction"),
+            std::string::npos)
+      << robot.output();
+  vision.kill(SIGTERM);  // it may have missed the robot's refusal on the status stream (joined late)
+  vision.wait();
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    HandshakeRig& rig = *rigs[k];
+    EXPECT_EQ(rig.control.wait(), 2) << rig.control.output();
+    rig.robot.kill(SIGTERM);  // it waits for a hello control never sends
+    const std::string c = rig.control.output();
+    EXPECT_NE(c.find("control: handshake refused: the robot on " + rig.s.status + " runs " + cases[k].theirs +
+                     "; this controller runs " + cases[k].ours + ": the roles of one run must read the same pre-correction"),
+              std::string::npos)
+        << c;
+    EXPECT_EQ(std::count(c.begin(), c.end(), '\n'), 1) << "one line";
+    rig.robot.wait();
+    rig.vision.kill(SIGTERM);
+    rig.vision.wait();
+    EXPECT_EQ(rig.robot.output().find("moved to the start"), std::string::npos);
+    EXPECT_FALSE(fs::exists(rig.dir / "trace.csv"));
+    EXPECT_FALSE(fs::exists(rig.dir / "trace.csv.partial"));
+  }
+}
+
 TEST(RigRun, AVisionOnAnotherExperimentRefusesTheRobotByName) {
   const fs::path d = cli_test::fresh_dir("vcloe-rig", "handshake-vision");
   const fs::path ref = reference(d, 1);
@@ -124,7 +191,7 @@ TEST(RigRun, AControllerOfSchemaVersionOneIsRefusedByItsVersionBeforeTheRun) {
   ASSERT_TRUE(stop);
   EXPECT_EQ(stop->reason, bridge::StopReason::HandshakeRefused);
   EXPECT_EQ(robot.wait(), 2);
-  EXPECT_NE(robot.output().find("the controller on " + s.commands + " speaks schema version 1; this robot speaks version 2"),
+  EXPECT_NE(robot.output().find("the controller on " + s.commands + " speaks schema version 1; this robot speaks version 3"),
             std::string::npos)
       << robot.output();
   EXPECT_EQ(vision.wait(), 2) << vision.output();

@@ -116,7 +116,7 @@ TEST(RigRun, TenThousandMalformedFramesOnTheCommandStreamAreCountedAndTheRunGoes
 }
 
 TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
-  // Hello and commands in version 2, then at frame 50 one command of version 1 (CRC right): a
+  // Hello and commands in version 3, then at frame 50 one command of version 1 (CRC right): a
   // peer speaking it. It was counted malformed and the run went on, or a controller of another
   // version was reported as a silent one (HeartbeatLost).
   std::string robot;
@@ -135,7 +135,7 @@ TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
       robot, vision);
   EXPECT_EQ(stop.reason, bridge::StopReason::MalformedCommand) << robot;
   EXPECT_NE(robot.find("the controller on ipc://"), std::string::npos) << robot;
-  EXPECT_NE(robot.find("speaks schema version 1; this robot speaks version 2"), std::string::npos) << robot;
+  EXPECT_NE(robot.find("speaks schema version 1; this robot speaks version 3"), std::string::npos) << robot;
 }
 
 TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {

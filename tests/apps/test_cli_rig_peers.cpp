@@ -30,7 +30,7 @@ void relay_as_vision(const RigStreams& s, Edit edit, Done done) {
   zmq::socket_t poses = publisher(ctx, s.poses);
   bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
   Stamper stamp;
-  const bridge::HelloMessage hello = vcloe::rig::hello_of(bridge::Role::Vision, {config_dir + "experiment.yaml", "", "", std::nullopt});
+  const bridge::HelloMessage hello = vcloe::rig::hello_of(bridge::Role::Vision, {config_dir + "experiment.yaml", "", "", std::nullopt, ""});
   // As vision serve: its hello once the robot's came on the camera stream (so no pose of the
   // run can be missed), until the run's first pose.
   bool robot_heard = false, relaying = false;

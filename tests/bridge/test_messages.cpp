@@ -50,6 +50,7 @@ std::vector<Message> examples() {
   h.clock = HelloClock::Realtime;
   h.files[0] = digest_from_hex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
   h.files[2] = digest_from_hex("ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100");
+  h.files[4] = digest_from_hex("5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5aa5");
   EndMessage e{header(7)};
   e.role = Role::Vision;
   e.last_frame = 1999;
@@ -105,7 +106,7 @@ TEST(Messages, LayoutIsTheDocumentedOne) {
   const std::string f = encode(pose(77));
   ASSERT_EQ(f.size(), 40u + 72u);
   EXPECT_EQ(f.substr(0, 4), "VCLO");
-  EXPECT_EQ(read_at<std::uint16_t>(f, 4), 2);  // schema version 2
+  EXPECT_EQ(read_at<std::uint16_t>(f, 4), 3);  // schema version 3
   EXPECT_EQ(read_at<std::uint16_t>(f, 6), 1);  // pose
   EXPECT_EQ(read_at<std::uint32_t>(f, 8), 72u);
   std::string zeroed = f;
@@ -121,18 +122,21 @@ TEST(Messages, LayoutIsTheDocumentedOne) {
   EXPECT_EQ(encode(examples()[1]).size(), 40u + 56u);
   EXPECT_EQ(encode(examples()[2]).size(), 40u + 72u);
   EXPECT_EQ(encode(examples()[3]).size(), 40u);
-  // hello body = u8 role, u8 files stated (bit k: file k), 6 zero bytes, 4 x 32-byte SHA-256
-  // (experiment, reference, robot file, payload; zero when not stated).
+  // hello body = u8 role, u8 files stated (bit k: file k), 6 zero bytes, 5 x 32-byte SHA-256
+  // (experiment, reference, robot file, payload, pre-correction; zero when not stated).
   const std::string h = encode(examples()[4]);
-  ASSERT_EQ(h.size(), 40u + 136u);
+  ASSERT_EQ(h.size(), 40u + 168u);
   EXPECT_EQ(read_at<std::uint16_t>(h, 6), 5);
-  EXPECT_EQ(read_at<std::uint32_t>(h, 8), 136u);
+  EXPECT_EQ(read_at<std::uint32_t>(h, 8), 168u);
   EXPECT_EQ(read_at<std::uint8_t>(h, 40), 3);        // control
-  EXPECT_EQ(read_at<std::uint8_t>(h, 41), 0b0101);   // experiment and robot file
+  EXPECT_EQ(read_at<std::uint8_t>(h, 41), 0b10101);  // experiment, robot file and pre-correction
   EXPECT_EQ(read_at<std::uint8_t>(h, 48), 0x00);     // experiment digest, first byte
   EXPECT_EQ(read_at<std::uint8_t>(h, 48 + 31), 0x1f);
   EXPECT_EQ(h.substr(80, 32), std::string(32, '\0'));  // reference: not stated
   EXPECT_EQ(read_at<std::uint8_t>(h, 112), 0xff);    // robot file digest
+  EXPECT_EQ(h.substr(144, 32), std::string(32, '\0'));  // payload: not stated
+  EXPECT_EQ(read_at<std::uint8_t>(h, 176), 0x5a);    // pre-correction digest, first byte
+  EXPECT_EQ(read_at<std::uint8_t>(h, 176 + 31), 0xa5);
   // end body = u8 role, 7 zero bytes, i64 last frame, u64 count.
   const std::string e = encode(examples()[5]);
   ASSERT_EQ(e.size(), 40u + 24u);
@@ -150,7 +154,7 @@ TEST(Messages, AHelloOrEndThatSaysNothingOrTwoThingsIsRefused) {
   };
   EXPECT_EQ(decode(edited(h, 40, 0)).error, DecodeError::BadEnum) << "role 0";
   EXPECT_EQ(decode(edited(h, 40, 4)).error, DecodeError::BadEnum) << "role 4";
-  EXPECT_EQ(decode(edited(h, 41, 0x10)).error, DecodeError::BadEnum) << "a fifth file";
+  EXPECT_EQ(decode(edited(h, 41, 0x35)).error, DecodeError::BadEnum) << "a sixth file";
   EXPECT_EQ(decode(edited(h, 42, 3)).error, DecodeError::BadEnum) << "clock 3";
   EXPECT_EQ(decode(edited(h, 80, 1)).error, DecodeError::BadEnum) << "a digest for a file not stated";
   EXPECT_EQ(decode(edited(e, 40, 9)).error, DecodeError::BadEnum) << "end of role 9";
@@ -272,7 +276,7 @@ TEST(Messages, APythonDecoderWrittenFromTheDocReadsEveryType) {
                 "status " + head(s.header) + " state=1 reason=1 last_command=41 tick=12345 theta=" + joined(s.theta),
                 "heartbeat " + head(std::get<HeartbeatMessage>(examples()[3]).header),
                 "hello " + head(h.header) + " role=3 clock=2 experiment=" + hex_of(*h.files[0]) + " reference=- robot=" +
-                    hex_of(*h.files[2]) + " payload=-",
+                    hex_of(*h.files[2]) + " payload=- precorrection=" + hex_of(*h.files[4]),
                 "end " + head(e.header) + " role=2 last_frame=1999 count=2000", "MALFORMED crc"};
   }
   FILE* p = popen(("/usr/bin/python3 " + std::string(VCLOE_SOURCE_DIR) + "/tests/bridge/decode_frames.py " + file).c_str(), "r");
@@ -380,7 +384,7 @@ TEST(FrameCounters, StaleStampsAreCountedAndGiveNoLatencyWhateverTheirValue) {
 // A frame of another schema version that checks (a peer speaking it) is told from noise: its
 // version is reported, so a half-upgraded rig is refused by name instead of timing out.
 TEST(Messages, AWellFormedFrameOfAnotherVersionIsReportedWithItsVersion) {
-  for (const std::uint16_t version : {std::uint16_t{0}, std::uint16_t{1}, std::uint16_t{3}, std::uint16_t{65535}}) {
+  for (const std::uint16_t version : {std::uint16_t{0}, std::uint16_t{1}, std::uint16_t{2}, std::uint16_t{65535}}) {
     std::string f = encode(HeartbeatMessage{});
     std::memcpy(f.data() + 4, &version, 2);
     const Decoded d = decode(with_crc(f));

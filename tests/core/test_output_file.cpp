@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
@@ -114,6 +115,34 @@ TEST(OneWriter, AFullDiskLeavesTheOldFileAndSaysSo) {
   EXPECT_EQ(text_of(d / "t.csv.meta.json"), old_meta);
   for (const auto& f : fs::directory_iterator(d))
     EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos) << f.path();  // nothing left beside
+}
+
+TEST(OneWriter, AGroupThatFailsNamesEveryFileOfItNotNothingWasWritten) {
+  // Session 21's probe, class O: study merge's study.json failed with "nothing was written" while
+  // its study.md, written just before, was there. Outputs that belong together are one group:
+  // none written, and the line names them all, whichever fails.
+  const fs::path d = fresh("group");
+  const std::string json = (d / "study.json").string(), md = (d / "study.md").string(), txt = (d / "n.txt").string();
+  for (const std::size_t big : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+    std::vector<FileText> group = {{json, "{}\n"}, {md, "| a |\n"}, {txt, "n\n"}};
+    group[big].text = std::string(100000, 'x');
+    std::string e;
+    {
+      const FileSizeLimit limit(4096);
+      e = error_of([&] { write_files_atomically(group, true); });
+    }
+    EXPECT_EQ(e.rfind(group[big].path + ": write failed: File too large", 0), 0u) << e;
+    EXPECT_NE(e.find("; written together, none of " + json + ", " + md + " and " + txt + " was"), std::string::npos) << e;
+    EXPECT_EQ(e.find("nothing was written"), std::string::npos) << e;
+    for (const auto& f : fs::directory_iterator(d)) ADD_FAILURE() << "left: " << f.path();
+  }
+  // Two files: "A and B".
+  std::string e;
+  {
+    const FileSizeLimit limit(4096);
+    e = error_of([&] { write_files_atomically({{md, std::string(100000, 'x')}, {json, "{}\n"}}, true); });
+  }
+  EXPECT_NE(e.find("; written together, none of " + md + " and " + json + " was"), std::string::npos) << e;
 }
 
 TEST(IoPlan, OutputsThatAreInputsOrEachOtherAreRefusedNamingBoth) {

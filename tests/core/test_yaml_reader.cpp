@@ -6,6 +6,9 @@
 #include "../test_support.hpp"
 
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -30,6 +33,23 @@ TEST(YamlReader, BareCarriageReturnsAreNamedNotReportedAsAnIllegalMapValue) {
             "t.yaml:2: a carriage return that ends no line (lines ending in a bare CR, or CR CR LF); expected LF or CR "
             "LF line endings");
   EXPECT_DOUBLE_EQ(YamlDoc::parse("a: 1\r\nb: 2\r\n", "crlf.yaml").root().get_double("b"), 2.0);
+}
+
+TEST(YamlReader, ATabUsedForIndentationIsNamedNotReportedAsAnIllegalMapValue) {
+  // yaml-cpp's words were "illegal map value" or "end of map not found" (session 21's probe).
+  for (const auto& c : std::vector<std::pair<std::string, int>>{
+           {"a:\n  b: 1\n\tc: 2\n", 3},
+           {"timing:\n\tcamera_hz: 100\n\tlatency_s: 0.01\n", 2},
+           {"# a comment\nx: 1\nlegs:\n  - base_joint: [0, 0, 0]\n \t axis: [0, 0, 1]\n", 5}}) {
+    const std::string& text = c.first;
+    const int line = c.second;
+    const std::string msg = error_of([&] { YamlDoc::parse(text, "x.yaml"); });
+    EXPECT_EQ(msg, "x.yaml:" + std::to_string(line) +
+                       ": YAML syntax error: a tab used for indentation (YAML indents with spaces only)")
+        << text;
+  }
+  // A tab inside a value, or in a comment's indentation, is no indentation.
+  EXPECT_EQ(YamlDoc::parse("a: \"x\ty\"\n\t# note\nb: 2\n", "ok.yaml").root().get_double("b"), 2.0);
 }
 
 TEST(YamlReader, AWholeNumberBeyondAnIntegerSaysTheRangeNotThatItIsNoInteger) {

@@ -1,6 +1,6 @@
 // Specification of rig/handshake (docs/protocol.md, "Handshake"): every role states the SHA-256
 // of the files it runs in its hello; a peer whose hello names another experiment, reference,
-// robot file or payload for a file both read is refused by name — which role, which file, both
+// robot file, payload or pre-correction for a file both read is refused by name — which role, which file, both
 // hashes — for every pair of roles; the hashes are of the bytes parsed, not of the file now.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <vector>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/input_ledger.hpp"
@@ -35,7 +36,7 @@ std::string edited_copy(const fs::path& dir, const std::string& name) {
 
 // The files of the default run: the experiment, reference and robot of config/, no payload.
 rig::RunFiles default_files() {
-  return {config_of("experiment.yaml"), config_of("reference.yaml"), config_of("robot.yaml"), std::nullopt};
+  return {config_of("experiment.yaml"), config_of("reference.yaml"), config_of("robot.yaml"), std::nullopt, ""};
 }
 
 // The hello as the peer receives it: encoded, through a memory stream, decoded.
@@ -47,6 +48,18 @@ bridge::HelloMessage heard(const bridge::HelloMessage& sent) {
 
 std::string abbreviated(const std::string& hex) { return hex.substr(0, 12) + "..."; }
 
+// The path a run names for a file kind read from a file ("" for the payload: given as numbers).
+std::string run_file_path(const rig::RunFiles& f, RunFile file) {
+  switch (file) {
+    case RunFile::Experiment: return f.experiment;
+    case RunFile::Reference: return f.reference;
+    case RunFile::Robot: return f.robot;
+    case RunFile::Payload: return "";
+    case RunFile::Precorrection: return f.precorrection;
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST(Handshake, EveryRoleStatesTheFilesItReadsAndNoOther) {
@@ -56,12 +69,16 @@ TEST(Handshake, EveryRoleStatesTheFilesItReadsAndNoOther) {
   EXPECT_EQ(bridge::hex_of(*robot.files[1]), sha256_file(f.reference));
   EXPECT_EQ(bridge::hex_of(*robot.files[2]), sha256_file(f.robot));
   EXPECT_FALSE(robot.files[3]) << "no payload";
+  EXPECT_FALSE(robot.files[4]) << "no pre-correction";
   EXPECT_EQ(vision.files[0], robot.files[0]);
-  for (std::size_t k = 1; k < 4; ++k) EXPECT_FALSE(vision.files[k]) << "vision reads the experiment only";
+  for (std::size_t k = 1; k < bridge::kRunFiles; ++k) EXPECT_FALSE(vision.files[k]) << "vision reads the experiment only";
   rig::RunFiles p = f;
   p.payload = oe_ident::Payload{0.5, Vec3d(1e-3, 2e-3, 2.5e-3)};
   EXPECT_EQ(rig::payload_text(*p.payload), "payload mass 0.5 inertia 0.001 0.002 0.0025000000000000001\n");
   EXPECT_EQ(bridge::hex_of(*rig::hello_of(Role::Control, p).files[3]), sha256(rig::payload_text(*p.payload)));
+  p.precorrection = config_of("reference.yaml");  // any file: the hello hashes its bytes
+  EXPECT_EQ(bridge::hex_of(*rig::hello_of(Role::Robot, p).files[4]), sha256_file(p.precorrection));
+  EXPECT_FALSE(rig::hello_of(Role::Vision, p).files[4]) << "vision applies no command";
   for (Role a : {Role::Robot, Role::Vision, Role::Control})
     for (Role b : {Role::Robot, Role::Vision, Role::Control})
       if (a != b) {
@@ -72,26 +89,41 @@ TEST(Handshake, EveryRoleStatesTheFilesItReadsAndNoOther) {
 TEST(Handshake, AnotherFileOfAnyKindIsRefusedByEveryRoleThatReadsItNamingRoleFileAndBothHashes) {
   const fs::path dir = fs::temp_directory_path() / ("vcloe-handshake-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const rig::RunFiles base = default_files();
   const std::map<RunFile, std::string> word = {{RunFile::Experiment, "experiment"}, {RunFile::Reference, "reference"},
-                                               {RunFile::Robot, "robot file"}, {RunFile::Payload, "payload"}};
+                                               {RunFile::Robot, "robot file"}, {RunFile::Payload, "payload"},
+                                               {RunFile::Precorrection, "pre-correction"}};
+  // Each case: a file kind, the run of the roles left alone and the run of the role changed.
+  // The pre-correction three ways (session 21's probe, class H: the sidecar named a command the
+  // robot never ran, or none when it ran one): one against none, none against one, one against another.
+  struct Case {
+    RunFile file;
+    rig::RunFiles base, other;
+  };
+  const rig::RunFiles plain = default_files();
+  const std::string p0 = (dir / "p0.csv").string(), p1 = (dir / "p1.csv").string();
+  std::ofstream(p0) << "tick,u1\n0,0.001\n";
+  std::ofstream(p1) << "tick,u1\n0,0.002\n";
+  std::vector<Case> cases(7, Case{RunFile::Experiment, plain, plain});
+  cases[0].other.experiment = edited_copy(dir, "experiment.yaml");
+  cases[1].file = RunFile::Reference, cases[1].other.reference = edited_copy(dir, "reference.yaml");
+  cases[2].file = RunFile::Robot, cases[2].other.robot = edited_copy(dir, "robot.yaml");
+  cases[3].file = RunFile::Payload, cases[3].other.payload = oe_ident::Payload{0.5, Vec3d(1e-3, 1e-3, 1e-3)};
+  for (std::size_t k = 4; k < 7; ++k) cases[k].file = RunFile::Precorrection;
+  cases[4].other.precorrection = p0;
+  cases[5].base.precorrection = p0;
+  cases[6].base.precorrection = p0, cases[6].other.precorrection = p1;
   int refused = 0, accepted = 0;
-  for (RunFile file : {RunFile::Experiment, RunFile::Reference, RunFile::Robot, RunFile::Payload})
-    for (Role changed : {Role::Robot, Role::Vision, Role::Control}) {
-      rig::RunFiles other = base;
-      if (file == RunFile::Experiment) other.experiment = edited_copy(dir, "experiment.yaml");
-      if (file == RunFile::Reference) other.reference = edited_copy(dir, "reference.yaml");
-      if (file == RunFile::Robot) other.robot = edited_copy(dir, "robot.yaml");
-      if (file == RunFile::Payload) other.payload = oe_ident::Payload{0.5, Vec3d(1e-3, 1e-3, 1e-3)};
+  for (const Case& c : cases)
+    for (Role changed : {Role::Robot, Role::Vision, Role::Control})
       for (Role me : {Role::Robot, Role::Vision, Role::Control})
         for (Role peer : {Role::Robot, Role::Vision, Role::Control}) {
           if (me == peer || (me != changed && peer != changed)) continue;
-          const rig::RunFiles& mine = me == changed ? other : base;
-          const rig::RunFiles& theirs = peer == changed ? other : base;
+          const rig::RunFiles& mine = me == changed ? c.other : c.base;
+          const rig::RunFiles& theirs = peer == changed ? c.other : c.base;
           const auto my_hello = rig::hello_of(me, mine), peer_hello = rig::hello_of(peer, theirs);
           const std::string line = rig::hello_problem(my_hello, mine, heard(peer_hello), peer, "ipc:///x/stream");
-          const bool both_read = rig::reads(me, file) && rig::reads(peer, file);
-          SCOPED_TRACE(std::string(word.at(file)) + ": " + rig::self_name(me) + " hears " + rig::peer_name(peer));
+          const bool both_read = rig::reads(me, c.file) && rig::reads(peer, c.file);
+          SCOPED_TRACE(std::string(word.at(c.file)) + ": " + rig::self_name(me) + " hears " + rig::peer_name(peer));
           if (!both_read) {
             EXPECT_EQ(line, "");
             ++accepted;
@@ -101,19 +133,22 @@ TEST(Handshake, AnotherFileOfAnyKindIsRefusedByEveryRoleThatReadsItNamingRoleFil
           EXPECT_EQ(line.find('\n'), std::string::npos) << "one line";
           EXPECT_EQ(line.rfind("handshake refused: " + rig::peer_name(peer) + " on ipc:///x/stream runs ", 0), 0u) << line;
           EXPECT_NE(line.find("this " + rig::self_name(me) + " runs "), std::string::npos) << line;
-          EXPECT_NE(line.find("must read the same " + word.at(file)), std::string::npos) << line;
+          EXPECT_NE(line.find("must read the same " + word.at(c.file)), std::string::npos) << line;
           for (const auto* h : {&my_hello, &peer_hello}) {
-            if (const auto& d = h->files[static_cast<std::size_t>(file)]) {
+            if (const auto& d = h->files[static_cast<std::size_t>(c.file)]) {
               EXPECT_NE(line.find(abbreviated(bridge::hex_of(*d))), std::string::npos) << line;
             } else {
-              EXPECT_NE(line.find("with no " + word.at(file)), std::string::npos) << line;
+              EXPECT_NE(line.find("with no " + word.at(c.file)), std::string::npos) << line;
             }
           }
+          if (run_file_path(mine, c.file) == p0 || run_file_path(mine, c.file) == p1) {
+            EXPECT_NE(line.find(run_file_path(mine, c.file) + ", SHA-256 "), std::string::npos) << "our file by its path: " << line;
+          }
         }
-    }
   // Experiment: all three pairs, both ways (each changed role against the two others): 12
-  // lines; reference, robot file, payload: robot and control only, both ways: 2 each.
-  EXPECT_EQ(refused, 12 + 3 * 2 * 2) << "every pair that shares a file, both ways, every file kind";
+  // lines; reference, robot file, payload and the three pre-correction cases: robot and control
+  // only, both ways: 2 each.
+  EXPECT_EQ(refused, 12 + 6 * 2 * 2) << "every pair that shares a file, both ways, every file kind";
   EXPECT_GT(accepted, 0);
   fs::remove_all(dir);
 }

@@ -4,6 +4,8 @@
 // anything is drawn, each refusal one line naming the files; a run not given is none.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "../test_support.hpp"
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/trace.hpp"
@@ -39,6 +41,7 @@ std::string write_run(const std::filesystem::path& dir, const std::string& name,
 std::string write_prediction(const std::filesystem::path& dir, const FileRecord& reference) {
   control::PredictionFile f;
   f.period = 0.01, f.reference = reference, f.model = {"/m/identified.yaml", std::string(64, 'd')};
+  f.band = {"/m/identified.yaml.report.json", std::string(64, '1')};  // the sigma_ columns' covariance
   for (int n = 0; n < 5; ++n) {
     control::LoadVector load;
     for (int r = 0; r < control::kLoadSize; ++r) load(r) = r + 0.5 * n;
@@ -136,6 +139,92 @@ TEST(ReportTracking, APredictionEditedSinceItWasWrittenOrWithoutItsSidecarIsRefu
   std::filesystem::remove(sidecar_path(files.prediction));  // `vcloe predict` before it wrote one
   EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(files); }).find(files.prediction + ".meta.json"),
             std::string::npos);
+}
+
+}  // namespace test_report_tracking
+
+namespace test_report_tracking {
+
+namespace {
+
+// A run along kReference whose sidecar `edit` changes (its experiment, payload, duration).
+template <typename Edit>
+std::string write_run_edited(const std::filesystem::path& dir, const std::string& name,
+                             const std::optional<FileRecord>& command, Edit edit) {
+  const std::string path = write_run(dir, name, kReference, command);
+  PoseTrace t = read_trace(path);
+  t.metadata.controller_hz = 1000, t.metadata.camera_hz = 100, t.metadata.latency_s = 0.01, t.metadata.duration_s = 0.2;
+  edit(t.metadata);
+  write_trace(path, t, true);
+  return path;
+}
+
+}  // namespace
+
+TEST(ReportTracking, RunsUnderAnotherExperimentOrPayloadOrCutShortAreRefusedNamingWhatDiffers) {
+  // Session 21's probe, class T: each was drawn and divided by the other, exit 0.
+  const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "conditions");
+  const auto same = [](TraceMetadata&) {};
+  struct Case {
+    void (*edit)(TraceMetadata&);
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {[](TraceMetadata& m) { m.controller_hz = 500, m.latency_s = 0.02; }, "its controller rate is 500 Hz, not 1000 Hz"},
+      {[](TraceMetadata& m) { m.latency_s = 0.02; }, "its latency is 0.02 s, not 0.01 s"},
+      {[](TraceMetadata& m) { m.payload = PayloadRecord{5, Vec3d(0.02, 0.02, 0.03)}; },
+       "it carried a payload of 5 kg (moments 0.02, 0.02, 0.03 kg m^2), not no payload"},
+      {[](TraceMetadata& m) { m.experiment = FileRecord{"/e/fast.yaml", std::string(64, '7')}; },
+       "its experiment is /e/fast.yaml, not the default"}};
+  for (const Case& c : cases) {
+    workflow::TrackingFiles files;
+    files.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, same);
+    files.precorrected = write_run_edited(d, "pre.csv", kCommand, c.edit);
+    const std::string e = test::error_of([&] { workflow::read_tracking_inputs(files); });
+    EXPECT_EQ(e, files.precorrected + " (--precorrected): does not belong with " + files.servo_alone +
+                     " (--servo-alone): " + c.says + " (the runs compared differ only in how they were driven)");
+  }
+  // A run holding 1 s of its 2 s (its sidecar re-made): not the run; the whole runs are taken.
+  workflow::TrackingFiles cut;
+  cut.servo_alone = write_run_edited(d, "cut.csv", std::nullopt, [](TraceMetadata& m) { m.duration_s = 2; });
+  const std::string e = test::error_of([&] { workflow::read_tracking_inputs(cut); });
+  EXPECT_EQ(e.rfind(cut.servo_alone + " (--servo-alone): holds rows up to t = 0.19", 0), 0u) << e;
+  EXPECT_NE(e.find(" s of the 2 s its sidecar records (duration_s): a trace cut short; its RMS is not comparable with a "
+                   "whole run's"),
+            std::string::npos)
+      << e;
+  workflow::TrackingFiles whole;
+  whole.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, same);
+  whole.precorrected = write_run_edited(d, "pre.csv", kCommand, same);
+  EXPECT_EQ(workflow::read_tracking_inputs(whole).runs.size(), 2u);
+}
+
+TEST(ReportTracking, APredictionsBandIsTheCovarianceOfItsOwnModelNeverAnothersOrNone) {
+  const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "band");
+  workflow::TrackingFiles files;
+  files.prediction = write_prediction(d, kReference);
+  EXPECT_TRUE(workflow::read_tracking_inputs(files).loads->band);
+  const auto edited = [&](void (*edit)(control::PredictionFile&)) {
+    files.prediction = write_prediction(d, kReference);
+    control::PredictionFile f = control::read_prediction(files.prediction);
+    edit(f);
+    control::write_prediction(files.prediction, f, true);
+    return test::error_of([&] { workflow::read_tracking_inputs(files); });
+  };
+  const std::string side = files.prediction + ".meta.json: key 'band': expected ";
+  EXPECT_EQ(edited([](control::PredictionFile& f) { f.band = {"/m/other.yaml.report.json", std::string(64, '2')}; })
+                .rfind(side + "the identification report of the prediction's model, /m/identified.yaml.report.json", 0),
+            0u);
+  EXPECT_EQ(edited([](control::PredictionFile& f) {
+              f.band = {"/m/identified.yaml.report.json", std::string(64, '1')};
+              for (auto& s : f.sigma) s.setZero();
+            }).rfind(side + "null: the CSV's sigma_ columns are all zero, there is no band", 0),
+            0u);
+  EXPECT_EQ(edited([](control::PredictionFile& f) {
+              f.band = {};
+              f.sigma[2](7) = 0.3;
+            }).rfind(side + "the report the CSV's sigma_ columns come from", 0),
+            0u);
 }
 
 }  // namespace test_report_tracking

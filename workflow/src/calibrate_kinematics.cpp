@@ -111,17 +111,18 @@ Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
   }
   Report rep = detail::calibration_report(r, in);
   rep.text = quiet_log.str() + rep.text;
-  if (!o.result.empty()) {
-    write_file_atomically(o.result, json_text(rep.json, o.result), o.force);
-    rep.text += "wrote " + o.result + "\n";
+  // Both outputs checked as their readers check them, then written together (all or none).
+  // The measured poses (--measure) are written before the fit, as its data: a failure after
+  // them says they are kept (session 21's probe, class O: "nothing was written" beside them).
+  try {
+    const std::vector<FileText> files = detail::calibration_files(r, in, robot, o.robot, poses_file, rep, o.result, o.out);
+    if (!files.empty()) write_files_atomically(files, o.force);
+  } catch (const Error& e) {
+    if (o.poses.empty()) throw Error(std::string(e.what()) + "; the measured poses " + o.measure_out + " (--measure) are kept");
+    throw;
   }
-  if (!o.out.empty()) {
-    const std::string text = detail::calibrated_robot_header(r, in, o.result.empty() ? "(no result file written)" : o.result) +
-                             sim::robot_to_yaml(calib::calibrated_model(robot.model, r.estimate), robot.lambda);
-    sim::parse_robot(text, o.out);  // the file written is one the reader takes
-    write_file_atomically(o.out, text, o.force);
-    rep.text += "wrote " + o.out + "\n";
-  }
+  for (const std::string& f : {o.result, o.out})
+    if (!f.empty()) rep.text += "wrote " + f + "\n";
   return rep;
 }
 

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 
 namespace vcloe::workflow::detail {
 
@@ -101,6 +105,59 @@ std::string calibrated_robot_header(const calib::KinematicCalibrationResult& r, 
     h += "#   largest 1-sigma, " + std::string(g.name) + ": " + fixed(largest(r.sigma, g) * g.scale, 3) + " " + g.unit + "\n";
   h += "#   every parameter with its sigma and status: " + result_file + "\n";
   return h;
+}
+
+namespace {
+
+// "c.json and c.yaml not written" (the outputs a refusal leaves unwritten).
+std::string not_written(const std::string& result, const std::string& out) {
+  if (result.empty() || out.empty()) return (result.empty() ? out : result) + " not written";
+  return result + " and " + out + " not written";
+}
+
+// The robot-file reader's refusal of `text`, without the place in that text (a file never
+// written): "key 'legs[5].encoder_offset': expected … got 0.1756"; "" if it reads.
+std::string reader_refusal(const std::string& text) {
+  const std::string name = "(calibrated robot)";
+  try {
+    sim::parse_robot(text, name);
+    return "";
+  } catch (const Error& e) {
+    std::string why = e.what();
+    if (why.rfind(name, 0) == 0) why.erase(0, name.size());
+    const std::size_t key = why.find("key '");
+    return key != std::string::npos ? why.substr(key) : why.substr(why.find_first_not_of(":0123456789 "));
+  }
+}
+
+}  // namespace
+
+std::vector<FileText> calibration_files(const calib::KinematicCalibrationResult& r, const CalibrationInputs& in,
+                                        const sim::RobotFile& drawn, const std::string& drawn_file,
+                                        const std::string& poses_file, const Report& report, const std::string& result,
+                                        const std::string& out) {
+  const sim::RobotModel calibrated = calib::calibrated_model(drawn.model, r.estimate);
+  const std::string poses = "the calibration fitted to its " + std::to_string(r.poses) + " static poses";
+  if (const std::string moved = sim::calibration_reach_problem(calibrated, drawn.model); !moved.empty()) {
+    char sigma[96];
+    std::snprintf(sigma, sizeof sigma, "largest 1-sigma of a joint centre %.1f mm",
+                  std::max(largest(r.sigma, kGroups[0]), largest(r.sigma, kGroups[1])) * 1e3);
+    fail(poses_file, poses + " is no calibration of " + drawn_file + ": " + moved +
+                         " (a built robot departs +-0.5 mm from its drawing; " + sigma +
+                         "): too few poses or too short holds to determine it, or poses not of this robot (its "
+                         "encoders in the enc_* columns?); " + not_written(result, out));
+  }
+  std::vector<FileText> files;
+  if (!result.empty()) files.push_back({result, json_text(report.json, result)});
+  if (out.empty()) return files;
+  const std::string text = calibrated_robot_header(r, in, result.empty() ? "(no result file written)" : result) +
+                           sim::robot_to_yaml(calibrated, drawn.lambda);
+  if (const std::string why = reader_refusal(text); !why.empty())
+    fail(poses_file, poses + " is a robot no robot file holds (" + why +
+                         "): are these poses of this robot, its encoders in the enc_* columns and its commands in "
+                         "cmd_*? " + not_written(result, out));
+  files.push_back({out, text});
+  return files;
 }
 
 }  // namespace vcloe::workflow::detail

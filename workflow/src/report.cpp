@@ -100,8 +100,8 @@ void check_recorded_values(const report::IdentificationReport& rep, const std::s
 }
 
 // A calibration of the identification's robot file, or of the file that one was calibrated from
-// (its head names it: the chain calibrate -> identify), and fitted to as many poses as the
-// static-pose file it records holds (when that file is still as recorded).
+// (its head names it: the chain calibrate -> identify), fitted to the static-pose file it records,
+// unchanged and holding as many poses, of the robot the identification's traces were recorded on.
 void check_calibration(const report::CalibrationReport& c, const std::string& file, const report::ReportInputs& f,
                        const std::string& report_file) {
   const FileRecord from = sim::calibrated_from(read_input_file(f.robot.path));
@@ -110,8 +110,18 @@ void check_calibration(const report::CalibrationReport& c, const std::string& fi
                    f.robot.path + " (SHA-256 " + f.robot.sha256.substr(0, 12) + "...), the robot file of " + report_file +
                    (from.none() ? std::string() : ", nor of " + from.path + " that one was calibrated from") +
                    ": give the calibration of that robot");
+  // Its data as recorded (session 21's probe, K2: a static-pose file edited since was drawn), and
+  // measured on the identification's robot (a calibration of another virtual truth was drawn):
+  // the checks the report's own inputs and a validation get.
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(c.poses.path, ec) || sha256_file_now(c.poses.path) != c.poses.sha256) return;
+  const bool poses_here = !c.poses.none() && std::filesystem::is_regular_file(c.poses.path, ec);  // gone: cannot tell
+  if (poses_here && sha256_file_now(c.poses.path) != c.poses.sha256)
+    fail(c.poses.path, "has changed since " + file + " was written (its static-pose file, SHA-256 differs from the "
+                       "one recorded there): the calibration drawn is not of these poses; run vcloe calibrate "
+                       "kinematics again");
+  if (c.truth && !c.truth->none() && std::filesystem::is_regular_file(c.truth->path, ec))
+    check_same_robot({file, "virtual", *c.truth, std::nullopt}, "a kinematic calibration", f);
+  if (!poses_here) return;
   const std::size_t n = calib::read_static_trace(c.poses.path).poses.size();
   if (n != static_cast<std::size_t>(c.poses_used))
     fail(file, "key 'poses': " + std::to_string(c.poses_used) + ", but the static-pose file it records, " + c.poses.path +

@@ -42,13 +42,52 @@ report::TrackingRun read_run(const std::string& file, report::RunKind kind) {
   if (kind != report::RunKind::servo_alone && !corrected)
     fail(named(file, kind), "ran the visual servo alone (its sidecar records no 'precorrection'): give the run of vcloe "
                             "run --precorrection P, or this one as --servo-alone");
+  // Its rows cover the run its sidecar records: a trace cut short (session 21's probe, T: 1 s of
+  // a 2 s run, its RMS beside full runs') is not the run, whatever it holds.
+  if (m.duration_s && m.camera_hz && !r.trace.time.empty() && r.trace.time.back() < *m.duration_s - 1.5 / *m.camera_hz)
+    fail(named(file, kind), "holds rows up to t = " + exact_number(r.trace.time.back()) + " s of the " +
+                                exact_number(*m.duration_s) + " s its sidecar records (duration_s)" +
+                                (m.stopped ? ": the run stopped" : ": a trace cut short") +
+                                "; its RMS is not comparable with a whole run's");
   r.driven_with = corrected ? "pre-corrected with " + std::filesystem::path(m.precorrection->path).filename().string() +
                                   " (SHA-256 " + m.precorrection->sha256.substr(0, 12) + "…)"
                             : "the visual servo alone";
   return r;
 }
 
-// Every two runs of one reference and of one robot; the pre-corrected and learnt not of one command.
+std::string optional_text(const std::optional<double>& v, const char* unit) {
+  return v ? exact_number(*v) + unit : std::string("none recorded");
+}
+
+std::string payload_text(const std::optional<PayloadRecord>& p) {
+  if (!p) return "no payload";
+  return "a payload of " + exact_number(p->mass) + " kg (moments " + exact_number(p->inertia(0)) + ", " +
+         exact_number(p->inertia(1)) + ", " + exact_number(p->inertia(2)) + " kg m^2)";
+}
+
+// What differs between two runs' conditions other than how they were driven: the experiment
+// (its file and its timing: the loop a ratio of RMS is about) and the payload carried; "" if none.
+std::string conditions_differ(const TraceMetadata& a, const TraceMetadata& b) {
+  const std::pair<const char*, std::pair<std::optional<double>, std::optional<double>>> timing[] = {
+      {"controller rate", {a.controller_hz, b.controller_hz}}, {"camera rate", {a.camera_hz, b.camera_hz}},
+      {"latency", {a.latency_s, b.latency_s}}};
+  for (const auto& [what, v] : timing)
+    if (v.first != v.second)
+      return std::string("its ") + what + " is " + optional_text(v.second, what[0] == 'l' ? " s" : " Hz") + ", not " +
+             optional_text(v.first, what[0] == 'l' ? " s" : " Hz");
+  const bool ea = a.experiment && !a.experiment->none(), eb = b.experiment && !b.experiment->none();
+  if (ea != eb || (ea && a.experiment->sha256 != b.experiment->sha256))
+    return "its experiment is " + (eb ? b.experiment->path : std::string("the default")) + ", not " +
+           (ea ? a.experiment->path : std::string("the default")) + (ea && eb ? " (SHA-256 differs)" : "");
+  const bool pa = a.payload.has_value(), pb = b.payload.has_value();
+  if (pa != pb || (pa && (a.payload->mass != b.payload->mass || a.payload->inertia != b.payload->inertia)))
+    return "it carried " + payload_text(b.payload) + ", not " + payload_text(a.payload);
+  return "";
+}
+
+// Every two runs of one reference and of one robot, under one experiment and payload (only
+// the driving differs: the ratio of their RMS is the pre-correction's); the pre-corrected and
+// learnt not of one command.
 void check_runs_together(const std::vector<report::TrackingRun>& runs) {
   for (std::size_t b = 1; b < runs.size(); ++b)
     for (std::size_t a = 0; a < b; ++a) {
@@ -57,6 +96,9 @@ void check_runs_together(const std::vector<report::TrackingRun>& runs) {
         if (const auto m = provenance_mismatch(pa, pb, how))
           fail(named(runs[b].file, runs[b].kind), "does not belong with " + named(runs[a].file, runs[a].kind) + ": " + *m +
                                                       " (the runs compared must be of one reference on one robot)");
+      if (const std::string d = conditions_differ(runs[a].trace.metadata, runs[b].trace.metadata); !d.empty())
+        fail(named(runs[b].file, runs[b].kind), "does not belong with " + named(runs[a].file, runs[a].kind) + ": " + d +
+                                                    " (the runs compared differ only in how they were driven)");
       const auto& ca = runs[a].trace.metadata.precorrection;
       const auto& cb = runs[b].trace.metadata.precorrection;
       if (ca && cb && !ca->none() && ca->sha256 == cb->sha256)

@@ -213,8 +213,10 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
 // finished are kept whatever stops the study later.
 void write_tables(const std::string& dir, const std::vector<TruthRow>& rows, const report::StudySettings& settings) {
   const report::StudySummary s = report::summarise(rows);
-  write_file_atomically(dir + "/study.md", report::markdown_table(rows, s), true);
-  write_file_atomically(dir + "/study.json", report::study_json(rows, s, settings).dump(2) + "\n", true);
+  // One pair, written together: never the table of one state beside the JSON of another.
+  write_files_atomically({{dir + "/study.json", report::study_json(rows, s, settings).dump(2) + "\n"},
+                          {dir + "/study.md", report::markdown_table(rows, s)}},
+                         true);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 
 namespace vcloe::bridge {
 
-// Whether `role` reads `file`: the robot and control read all four, vision the experiment only.
+// Whether `role` reads `file`: the robot and control read all five, vision the experiment only.
 bool reads(Role role, RunFile file);
 // How a role is named in a line ("the robot", "the pose source", "the controller") and how it
 // names itself ("robot", "vision", "controller").

@@ -18,8 +18,9 @@ namespace vcloe::bridge {
 
 inline constexpr std::array<char, 4> kMagic = {'V', 'C', 'L', 'O'};
 // 2: the hello (the start handshake: each role's files by SHA-256), the end of a run, the
-// robot's move-to-start state. Version-1 peers are refused by name (their frames check).
-inline constexpr std::uint16_t kSchemaVersion = 2;
+// robot's move-to-start state. 3: the hello states the pre-correction too (a fifth SHA-256).
+// Peers of another version are refused by name (their frames check).
+inline constexpr std::uint16_t kSchemaVersion = 3;
 inline constexpr std::size_t kHeaderBytes = 40;
 
 enum class MessageType : std::uint16_t { Pose = 1, Command = 2, Status = 3, Heartbeat = 4, Hello = 5, End = 6 };
@@ -80,11 +81,12 @@ struct HeartbeatMessage {
 
 // The roles of the rig and the files a run is made of, as the hello names them.
 enum class Role : std::uint8_t { Robot = 1, Vision = 2, Control = 3 };
-enum class RunFile : std::uint8_t { Experiment = 0, Reference = 1, Robot = 2, Payload = 3 };
-inline constexpr std::size_t kRunFiles = 4;
+// Precorrection: the pre-corrected or learnt command the robot adds tick by tick (--precorrection).
+enum class RunFile : std::uint8_t { Experiment = 0, Reference = 1, Robot = 2, Payload = 3, Precorrection = 4 };
+inline constexpr std::size_t kRunFiles = 5;
 using Digest = std::array<std::uint8_t, 32>;  // a SHA-256
 std::string_view name_of(Role role);          // "robot", "vision", "control"
-std::string_view name_of(RunFile file);       // "experiment", "reference", "robot file", "payload"
+std::string_view name_of(RunFile file);       // "experiment", "reference", "robot file", "payload", "pre-correction"
 // A SHA-256 in lower-case hex (64 digits) to its 32 bytes; nothing if it is not one.
 std::optional<Digest> digest_from_hex(std::string_view hex);
 std::string hex_of(const Digest& digest);
@@ -117,7 +119,7 @@ struct EndMessage {
 
 using Message = std::variant<PoseMessage, CommandMessage, StatusMessage, HeartbeatMessage, HelloMessage, EndMessage>;
 
-// The frame's bytes. Body sizes: pose 72, command 56, status 72, heartbeat 0, hello 136, end 24
+// The frame's bytes. Body sizes: pose 72, command 56, status 72, heartbeat 0, hello 168, end 24
 // (docs/protocol.md).
 std::string encode(const Message& message);
 

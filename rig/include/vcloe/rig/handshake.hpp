@@ -2,7 +2,7 @@
 // The rig's start handshake (docs/protocol.md, "Handshake"): before anything of a run is sent,
 // every role (robot, vision, control) states in a hello the schema version it speaks (the frame's
 // header) and the SHA-256 of each file of the run it reads — experiment, reference, robot file,
-// payload — taken from the bytes it parsed (core/input_ledger.hpp). A role refuses a peer whose
+// payload, pre-correction (the command the robot adds tick by tick) — taken from the bytes it parsed (core/input_ledger.hpp). A role refuses a peer whose
 // hello names another file for one both read, by name: which role, which file, both hashes
 // (the rule: bridge/handshake.hpp). Frame numbers are the only clock the roles share, so a
 // robot on another experiment or reference would otherwise give a trace with the controller's
@@ -19,10 +19,12 @@ using bridge::peer_name;
 using bridge::reads;
 using bridge::self_name;
 
-// The files one role runs with, as given ("" = not read by this role; payload: none carried).
+// The files one role runs with, as given ("" = not read by this role; payload: none carried;
+// precorrection "": the servo alone, no command added).
 struct RunFiles {
   std::string experiment, reference, robot;
   std::optional<oe_ident::Payload> payload;
+  std::string precorrection;
 };
 
 // The bytes hashed for a payload given as numbers (--payload-mass, --payload-inertia), one line:

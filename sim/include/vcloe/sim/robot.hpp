@@ -108,6 +108,17 @@ FileRecord calibrated_from(const std::string& robot_text);
 // whether a model, a trace or a command was made for this robot.
 int first_differing_leg(const RobotModel& a, const RobotModel& b, double tolerance = 1e-9);
 
+// How far a kinematic calibration may move the geometry of the robot file it was calibrated
+// from, at most: it corrects a built robot's departures from its drawings (+-0.5 mm a coordinate,
+// `truth random --realistic`; docs/calibration.md), its own 1-sigma tens to hundreds of um. A
+// geometry further away is no calibration of that file: an edited or copied file, or poses that
+// do not determine it. The one bound: `calibrate kinematics` writes nothing beyond it, and every
+// reader of a calibrated file refuses one beyond it (rig::check_calibration_geometry).
+inline constexpr double kCalibrationReach = 5e-3;  // m, and unit-vector components of the axes
+// "" if `calibrated` is within kCalibrationReach of `drawn`, else what moved furthest, e.g.
+// "the geometry of leg 3 (its base joint) moved 7.6 mm".
+std::string calibration_reach_problem(const RobotModel& calibrated, const RobotModel& drawn);
+
 // Physical consistency of Xi: positive masses, positive principal moments obeying the
 // triangle inequalities (Ix + Iy >= Iz and permutations), non-negative friction, positive
 // gains. Returns human-readable violations naming the parameter; empty if consistent.
