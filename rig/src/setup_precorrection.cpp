@@ -50,10 +50,12 @@ void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>
                                             : "it moves faster than the joint rate limit of " +
                                                   exact_number(limits.max_command_speed) + " rad/s") +
                             " (the robot's safety monitor would stop or hold it back; docs/protocol.md, Safety)";
-    // In the first camera period of a reference that starts moving, the start is the cause, not
-    // `what` (a model's gains, a trial's command): session 20's probe, class L.
+    // Beyond the rate limit in the first camera period of a reference that starts moving: the start
+    // is the cause, not `what` (a model's gains, a trial's command): session 20's probe, class L.
+    // Any other stop (a joint out of range) is the command's own.
     const std::string start = not_at_rest(s);
-    if (!start.empty() && t < s.experiment.timing.camera_period()) fail(start, what + " " + why);
+    const bool rate = !monitor.stop() || monitor.stop()->reason == bridge::StopReason::CommandRateLimit;
+    if (!start.empty() && rate && t < s.experiment.timing.camera_period()) fail(start, what + " " + why);
     fail(what, why);
   }
 }

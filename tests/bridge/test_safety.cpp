@@ -196,7 +196,7 @@ TEST(Safety, AbsurdLimitsAreRefusedNamingTheKey) {
   EXPECT_THROW(SafetyMonitor(l, 0.01, 0.001), Error);
   ASSERT_TRUE(l.problem());
   EXPECT_EQ(l.problem()->key, "pose_timeout");
-  EXPECT_EQ(l.problem()->message, "pose_timeout: expected a time in (0, 60] s");
+  EXPECT_EQ(l.problem()->message, "pose_timeout: expected a time in (0, 60] s, got 0");
   l = {};
   l.max_command_speed = -1;
   ASSERT_TRUE(l.problem());

@@ -80,7 +80,8 @@ TEST(CalibratedPrecorrection, TheRateLimitCountsFromTheStartHoldAndAStepAfterItI
   EXPECT_NO_THROW(rig::check_command_followable(s, command, "the command"));
   for (std::size_t k = 1; k < command.size(); ++k) command[k](2) += 0.15;  // the same step at tick 1
   const std::string why = cp_refusal([&] { rig::check_command_followable(s, command, "the command"); });
-  EXPECT_NE(why.find("the command: at t = 0.001 s: "), std::string::npos) << why;
+  EXPECT_NE(why.find("the command"), std::string::npos) << why;  // (after its start's blame if it is not at rest)
+  EXPECT_NE(why.find(" at t = 0.001 s: "), std::string::npos) << why;
   for (Vec6d& c : command) c(2) += 2.0;  // a start out of the joint range
   EXPECT_NE(cp_refusal([&] { rig::check_command_followable(s, command, "the command"); }).find("the command: "),
             std::string::npos);

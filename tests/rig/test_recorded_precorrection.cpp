@@ -207,12 +207,13 @@ TEST(RecordedPrecorrection, ACommandThatCannotFollowAReferenceStartingToMoveBlam
   const rig::ExperimentSetup r = rig::load_setup(rp_config("robot.yaml"), "", resting);
   EXPECT_NE(rig::not_at_rest(m), "");
   EXPECT_EQ(rig::not_at_rest(r), "");
-  const std::string at_start = followable_error(m, 0);
+  // A step at the first tick after t = 0 (the robot stands where the command starts: servo::start_hold).
+  const std::string at_start = followable_error(m, 1);
   EXPECT_EQ(at_start.rfind(moving + " does not start at rest (|chi_dot(0)| ", 0), 0u) << at_start;
   EXPECT_NE(at_start.find("trajectory random --at-rest"), std::string::npos) << at_start;
-  EXPECT_NE(at_start.find("m.yaml: key 'drive_pid' at t = 0 s: "), std::string::npos) << at_start;
+  EXPECT_NE(at_start.find("m.yaml: key 'drive_pid' at t = 0.001 s: "), std::string::npos) << at_start;
   // Later in the run, or on a reference at rest, the command's maker is named as before.
   EXPECT_EQ(followable_error(m, 1000).rfind("m.yaml: key 'drive_pid': at t = 1 s", 0), 0u) << followable_error(m, 1000);
-  EXPECT_EQ(followable_error(r, 0).rfind("m.yaml: key 'drive_pid': at t = 0 s", 0), 0u) << followable_error(r, 0);
+  EXPECT_EQ(followable_error(r, 1).rfind("m.yaml: key 'drive_pid': at t = 0.001 s", 0), 0u) << followable_error(r, 1);
   fs::remove_all(d);
 }
