@@ -27,6 +27,16 @@ namespace vcloe::rig {
 
 namespace {
 
+// Invalid frames just before the end: control held its command through them, and the command
+// after them catches up at once — often the stop's cause (session 20's probe, class F).
+std::string invalid_before_end(const std::vector<std::int64_t>& invalid, std::int64_t frames) {
+  std::string held;
+  for (const std::int64_t f : invalid)
+    if (f >= frames - 10) held += (held.empty() ? "" : ", ") + std::to_string(f);
+  if (held.empty()) return "";
+  return "; frames " + held + " before it were invalid (control held its command through them, the next one catching up at once)";
+}
+
 class Controller {
  public:
   Controller(const ControlOptions& o, const ExperimentSetup& s)
@@ -255,6 +265,7 @@ class Controller {
 
   void emit_rows(bool all);
   void finish();
+  std::vector<double> record_stream(PoseTrace& t);
   std::string schedule_mismatch(bool finished, std::uint64_t lost) const;
 };
 
@@ -299,21 +310,9 @@ void Controller::finish() {
   const auto frames = static_cast<std::int64_t>(t.size());
   const std::vector<std::int64_t>& missing = role_.missing();
   const std::vector<std::int64_t>& invalid = role_.invalid();
-  const std::vector<double>& receive_s = role_.receive_s();
-  const std::vector<double>& latency_ms = role_.latency_ms();
-  std::vector<double> seen;
-  std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
+  const std::vector<double> seen = record_stream(t);
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
-  t.metadata = trace_metadata(s_, "rig");
-  t.metadata.clock = o_.clock;
-  // What the poses said, checked (bridge::FrameCounters): the sidecar's typed stream_checks.
   const bridge::FrameCounters& fc = role_.frame_counters();
-  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead, fc.stamps_stale};
-  if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
-  t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
-  t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
-                                   missing, invalid, quantile(seen, 0.5), quantile(seen, 0.99), quantile(seen, 1.0),
-                                   receive_s, latency_ms};
   const bool finished = (robot_ended_ || (last_status_.state == bridge::RobotState::Stopped &&
                                          last_status_.reason == bridge::StopReason::Finished)) &&
                         end_reason_.empty();
@@ -356,18 +355,28 @@ void Controller::finish() {
             << ", repeated frames " << fc.repeated_frames << ", exposures backwards " << fc.exposure_backwards
             << ", stamps ahead " << fc.stamps_ahead << ", stale " << fc.stamps_stale << "; peers refused " << commands_.refused_peers() << "\n"
             << std::flush;
-  if (!finished) {
-    // Invalid frames just before the end: control held its command through them, and the command
-    // after them catches up at once — often the stop's cause (session 20's probe, class F).
-    std::string held;
-    for (const std::int64_t f : invalid)
-      if (f >= frames - 10) held += (held.empty() ? "" : ", ") + std::to_string(f);
-    if (!held.empty())
-      held = "; frames " + held + " before it were invalid (control held its command through them, the next one " +
-             "catching up at once)";
-    fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + held +
+  if (!finished)
+    fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + invalid_before_end(invalid, frames) +
                         " (the trace up to there is " + o_.out + ")");
-  }
+}
+
+// The sidecar's record of the run and its stream (what the poses said, checked:
+// bridge::FrameCounters); the latencies of the poses whose stamps could be read.
+std::vector<double> Controller::record_stream(PoseTrace& t) {
+  const std::vector<double>& latency_ms = role_.latency_ms();
+  std::vector<double> seen;
+  std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
+  const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
+  t.metadata = trace_metadata(s_, "rig");
+  t.metadata.clock = o_.clock;
+  const bridge::FrameCounters& fc = role_.frame_counters();
+  t.metadata.stream_checks = StreamChecksRecord{fc.repeated_frames, fc.exposure_backwards, fc.stamps_ahead, fc.stamps_stale};
+  if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
+  t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
+  t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
+                                   role_.missing(), role_.invalid(), quantile(seen, 0.5), quantile(seen, 0.99),
+                                   quantile(seen, 1.0), role_.receive_s(), latency_ms};
+  return seen;
 }
 
 }  // namespace
