@@ -14,6 +14,7 @@
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "../test_support.hpp"
 #include "vcloe/servo/twin.hpp"
 
 using namespace vcloe;
@@ -23,15 +24,6 @@ namespace {
 const sim::RobotFile& cp_priors() {
   static const sim::RobotFile f = sim::load_robot(std::string(VCLOE_SOURCE_DIR) + "/config/robot.yaml");
   return f;
-}
-
-std::string cp_refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(not refused)";
 }
 
 }  // namespace
@@ -79,10 +71,10 @@ TEST(CalibratedPrecorrection, TheRateLimitCountsFromTheStartHoldAndAStepAfterItI
   for (Vec6d& c : command) c(2) += 0.15;
   EXPECT_NO_THROW(rig::check_command_followable(s, command, "the command"));
   for (std::size_t k = 1; k < command.size(); ++k) command[k](2) += 0.15;  // the same step at tick 1
-  const std::string why = cp_refusal([&] { rig::check_command_followable(s, command, "the command"); });
+  const std::string why = test::error_of([&] { rig::check_command_followable(s, command, "the command"); });
   EXPECT_NE(why.find("the command"), std::string::npos) << why;  // (after its start's blame if it is not at rest)
   EXPECT_NE(why.find(" at t = 0.001 s: "), std::string::npos) << why;
   for (Vec6d& c : command) c(2) += 2.0;  // a start out of the joint range
-  EXPECT_NE(cp_refusal([&] { rig::check_command_followable(s, command, "the command"); }).find("the command: "),
+  EXPECT_NE(test::error_of([&] { rig::check_command_followable(s, command, "the command"); }).find("the command: "),
             std::string::npos);
 }

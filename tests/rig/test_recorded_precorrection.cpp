@@ -15,6 +15,7 @@
 #include "vcloe/oe_ident/sensitivity.hpp"
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/setup.hpp"
+#include "../test_support.hpp"
 
 using namespace vcloe;
 namespace fs = std::filesystem;
@@ -44,15 +45,6 @@ PrecorrectedFiles write_precorrected(const fs::path& dir, std::uint64_t seed) {
   return f;
 }
 
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(not refused)";
-}
-
 }  // namespace
 
 TEST(RecordedPrecorrection, TheTwinOfTheTruthReplaysAPreCorrectedVirtualRunAtTheCameraNoise) {
@@ -70,7 +62,7 @@ TEST(RecordedPrecorrection, TheTwinOfTheTruthReplaysAPreCorrectedVirtualRunAtThe
   EXPECT_EQ(measured.metadata.precorrection->sha256, sha256_file_now(f.precorrection));
   // As identify reads it: a fresh setup on the priors, the recorded pre-correction taken up.
   rig::ExperimentSetup fit = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
-  EXPECT_NE(refusal([&] { rig::to_experiment(fit, measured, trace); }).find("was recorded with the pre-corrected command"),
+  EXPECT_NE(test::error_of([&] { rig::to_experiment(fit, measured, trace); }).find("was recorded with the pre-corrected command"),
             std::string::npos);
   rig::use_recorded_precorrection(fit, measured, trace);
   oe_ident::Experiment e = rig::to_experiment(fit, measured, trace);
@@ -120,11 +112,11 @@ TEST(RecordedPrecorrection, ARecordedCorrectionGoneOrChangedIsRefusedNamingSidec
   const PoseTrace t = read_trace(trace);
   rig::ExperimentSetup fit = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
   std::ofstream(f.precorrection, std::ios::app) << "\n";  // changed
-  const std::string changed = refusal([&] { rig::use_recorded_precorrection(fit, t, trace); });
+  const std::string changed = test::error_of([&] { rig::use_recorded_precorrection(fit, t, trace); });
   EXPECT_NE(changed.find(sidecar_path(trace)), std::string::npos) << changed;
   EXPECT_NE(changed.find("p.csv, which has changed since"), std::string::npos) << changed;
   fs::remove(f.precorrection);
-  const std::string gone = refusal([&] { rig::use_recorded_precorrection(fit, t, trace); });
+  const std::string gone = test::error_of([&] { rig::use_recorded_precorrection(fit, t, trace); });
   EXPECT_NE(gone.find(sidecar_path(trace)), std::string::npos) << gone;
   EXPECT_NE(gone.find("p.csv"), std::string::npos) << gone;
   EXPECT_NE(gone.find("not found"), std::string::npos) << gone;
@@ -138,7 +130,7 @@ TEST(RecordedPrecorrection, ACommandLearntOnTheDrivesLoopRunsOnlyWithTheOuterGai
   p.loop = control::kLoopDrives;  // as `vcloe learn --loop drives` writes it
   control::write_precorrection(f.precorrection, p, true);
   rig::ExperimentSetup run = rig::load_setup(rp_config("robot.yaml"), "", f.reference);
-  const std::string refused = refusal([&] { rig::use_precorrection(run, f.precorrection); });
+  const std::string refused = test::error_of([&] { rig::use_precorrection(run, f.precorrection); });
   EXPECT_NE(refused.find("p.csv: was learnt on the drives' loop alone"), std::string::npos) << refused;
   EXPECT_NE(refused.find("outer gains zero"), std::string::npos) << refused;
   EXPECT_TRUE(run.reference.command_correction.empty());
