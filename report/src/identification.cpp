@@ -53,7 +53,11 @@ Correlation correlation(const oe_ident::IdentificationResult& r) {
   for (int a : fitted) {
     c.parameters.push_back(reg[static_cast<std::size_t>(a)].name);
     std::vector<double> row;
-    for (int b : fitted) row.push_back(r.covariance(a, b) / std::sqrt(r.covariance(a, a) * r.covariance(b, b)));
+    // Within [-1, 1] as a correlation is: two nearly collinear parameters gave 1.0000000012 by
+    // rounding, which the report's own reader then refused (the writer writes what it reads).
+    for (int b : fitted)
+      row.push_back(a == b ? 1.0
+                           : std::clamp(r.covariance(a, b) / std::sqrt(r.covariance(a, a) * r.covariance(b, b)), -1.0, 1.0));
     c.matrix.push_back(row);
   }
   return c;
