@@ -33,8 +33,9 @@ void expect_one_line(const std::string& args, const std::string& head, const std
 // A short reference at rest (learning's premise) and a second truth, in `d`.
 std::string short_reference(const fs::path& d) {
   const std::string ref = (d / "r.yaml").string();
-  if (!fs::exists(ref))
+  if (!fs::exists(ref)) {
     EXPECT_EQ(run_vcloe("trajectory random --seed 4 --duration 0.3 --at-rest --out " + ref).status, 0);
+  }
   return ref;
 }
 
@@ -46,7 +47,7 @@ TEST(CliProbe21Open, ALearntCommandSaysSoAndRunsOnlyOnItsRobotAndInItsLoop) {
   EXPECT_EQ(side.at("kind"), "learnt") << side;
   EXPECT_EQ(side.at("truth").at("path"), fs::canonical(config + "truth.yaml").string()) << side;
   const std::string p = (d / "p.csv").string();
-  ASSERT_EQ(run_vcloe("precorrect --reference " + ref + " --out " + p).status, 0);
+  ASSERT_EQ(run_vcloe("precorrect --model " + config + "robot.yaml --reference " + ref + " --out " + p).status, 0);
   EXPECT_EQ(nlohmann::json::parse(cli_test::read_file(p + ".meta.json")).at("kind"), "precorrection");
   ASSERT_EQ(run_vcloe("truth random --seed 7 --out " + t2).status, 0);
   // On another virtual robot than it was learnt on: run, robot serve (through rig run's check) and learn.
@@ -75,7 +76,7 @@ TEST(CliProbe21Open, ALearntCommandSaysSoAndRunsOnlyOnItsRobotAndInItsLoop) {
 TEST(CliProbe21Open, NoRatioOverACameraNoiseOfZeroIsPrintedOrWritten) {
   const fs::path d = cli_test::fresh_dir("vcloe-cli-probe21", "noise");
   const std::string ref = short_reference(d);
-  for (const std::string& noise : {"--noise-position 0 --noise-angle 0", "--noise-position 0", "--noise-angle 0"}) {
+  for (const std::string noise : {"--noise-position 0 --noise-angle 0", "--noise-position 0", "--noise-angle 0"}) {
     const cli_test::CommandResult r =
         run_vcloe("learn --reference " + ref + " --trials 2 --force " + noise + " --out " + (d / "l.csv").string());
     ASSERT_EQ(r.status, 0) << noise << "\n" << r.out;

@@ -62,7 +62,7 @@ FileRecord command_of(const std::string& kind, const std::string& name, const Fi
   control::PrecorrectionFile f;
   f.controller_hz = 100, f.reference = kReference, f.kind = kind;
   if (kind == control::kKindLearnt) f.truth = truth;
-  f.command = {Vec6d::Zero(), Vec6d::Constant(0.01)};
+  f.command = {Vec6d::Zero(), Vec6d::Constant(kind == control::kKindLearnt ? 0.02 : 0.01)};  // two commands
   const std::string path = (d / name).string();
   control::write_precorrection(path, f, true);
   return FileRecord{path, sha256_file_now(path)};
