@@ -10,12 +10,16 @@
 
 namespace vcloe::control {
 
-void LearningGains::validate(double controller_hz) const {
+void LearningGains::validate(double controller_hz, double duration_s) const {
   if (!(gain > 0 && gain < kLearningGainBound))
     fail("--gain", "expected a learning gain in (0, " + exact_number(kLearningGainBound) + "), got " + exact_number(gain) +
                        ": outside it |1 - gain| >= 1 and the error grows trial by trial (docs/control.md)");
   if (!(cutoff_hz > 0 && cutoff_hz < controller_hz / 2))
     fail("--cutoff", "expected a cutoff in (0, " + exact_number(controller_hz / 2) + ") Hz, got " + exact_number(cutoff_hz));
+  if (duration_s > 0 && cutoff_hz < 1 / duration_s)
+    fail("--cutoff", exact_number(cutoff_hz) + " Hz is below one cycle over the " + exact_number(duration_s) +
+                         " s reference (at least " + exact_number(1 / duration_s) +
+                         " Hz): the learning filter would return each trial's mean");
   if (!(order >= 1 && order <= 8)) fail("--order", "expected a filter order in [1, 8], got " + std::to_string(order));
   if (!(lead >= 0 && lead <= kMaxLearningLead))
     fail("--lead", "expected a phase lead in [0, " + exact_number(kMaxLearningLead) + "] s, got " + exact_number(lead));
@@ -112,7 +116,7 @@ std::vector<Vec6d> learn_update(const servo::PreparedReference& ref, const std::
                                 const std::vector<Vec6d>& command, const Trial& trial, const LearningGains& gains,
                                 const DrivesModel* drives) {
   const double hz = ref.clock.timing.controller_hz;
-  gains.validate(hz);
+  gains.validate(hz, ref.duration);
   const auto ticks = static_cast<std::size_t>(ref.clock.total_ticks);
   if (command.size() < ticks)
     fail("learning", "the command has " + std::to_string(command.size()) + " ticks, the reference " + std::to_string(ticks));

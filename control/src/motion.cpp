@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/series_size.hpp"
 #include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::control {
@@ -19,9 +20,7 @@ MotionSample platform_motion(const sim::RobotModel& model, const MotionSample& m
 }
 
 SampledMotion sample_motion(const Motion& motion, double period) {
-  if (!(period > 0) || !(motion.duration > 0) || !(motion.duration / period <= 1e8))
-    fail("motion", "sample period " + exact_number(period) + " s and duration " + exact_number(motion.duration) +
-                       " s must be positive, at most 10^8 samples");
+  throw_if(series_size_problem("sample period", motion.duration, period, sizeof(MotionSample), "the motion"), "");
   SampledMotion out;
   out.period = period;
   const auto n = static_cast<std::size_t>(std::floor(motion.duration / period + 1e-9)) + 1;

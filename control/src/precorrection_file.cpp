@@ -61,11 +61,12 @@ std::vector<Vec6d> parse_rows(const std::string& text, const std::string& path, 
 
 void write_precorrection(const std::string& path, const PrecorrectionFile& f, bool force) {
   const std::string csv = csv_text(f);
-  const nlohmann::json sidecar = {{"format", kPrecorrectionFormat}, {"csv_sha256", sha256(csv)},
+  nlohmann::json sidecar = {{"format", kPrecorrectionFormat}, {"csv_sha256", sha256(csv)},
                                   {"controller_hz", f.controller_hz}, {"ticks", f.command.size()},
                                   {"software_version", f.software_version}, {"model", to_json(f.model)},
                                   {"robot", to_json(f.robot)}, {"reference", to_json(f.reference)},
-                                  {"experiment", to_json(f.experiment)}, {"loop", f.loop}};
+                                  {"experiment", to_json(f.experiment)}, {"loop", f.loop}, {"kind", f.kind}};
+  if (f.kind == kKindLearnt) sidecar["truth"] = to_json(f.truth);
   write_files_atomically({{sidecar_path(path), json_text(sidecar, sidecar_path(path))}, {path, csv}}, force);
 }
 
@@ -88,6 +89,11 @@ PrecorrectionFile read_precorrection(const std::string& path) {
   f.reference = root.need("reference").file_record();
   f.experiment = root.present("experiment").file_record();
   if (const JsonNode loop = root["loop"]; !loop.absent()) f.loop = loop.one_of({kLoopServo, kLoopDrives});
+  if (const JsonNode kind = root["kind"]; !kind.absent()) f.kind = kind.one_of({kKindPrecorrection, kKindLearnt});
+  // A learnt command names the virtual robot it was learnt on; a model's pre-correction none.
+  if (f.kind == kKindLearnt) f.truth = root.need("truth").file_record();
+  else if (!root["truth"].absent()) root["truth"].refuse("no key 'truth' beside kind \"precorrection\" (a model's pre-correction "
+                                                        "was learnt on no robot)");
   f.command = parse_rows(csv, path, f.controller_hz);
   if (static_cast<std::int64_t>(f.command.size()) != root.need("ticks").count())
     root.need("ticks").refuse(std::to_string(f.command.size()) + " (the CSV's rows)");

@@ -45,6 +45,29 @@ std::optional<SettingProblem> camera_noise_problem(double position, double angle
 
 void check_camera_noise(double position, double angle) { throw_if(camera_noise_problem(position, angle), ""); }
 
+Vec6d noise_yardstick(const Vec6d& declared) {
+  const Vec6d fallback = camera_noise_sigma();
+  Vec6d out = declared;
+  for (int c = 0; c < 6; ++c)
+    if (!(declared(c) > 0)) out(c) = fallback(c);
+  return out;
+}
+
+std::string noise_yardstick_note(const Vec6d& declared, const std::string& what) {
+  std::string kinds, defaults;
+  const char* const name[2] = {"positions", "angles"};
+  const char* const unit[2] = {" m", " rad"};
+  const double value[2] = {kCameraNoisePosition, kCameraNoiseAngle};
+  for (int g = 0; g < 2; ++g)
+    if (!(declared.segment<3>(3 * g).minCoeff() > 0)) {
+      kinds += std::string(kinds.empty() ? "" : " and ") + name[g];
+      defaults += (defaults.empty() ? "" : ", ") + exact_number(value[g]) + unit[g];
+    }
+  if (kinds.empty()) return "";
+  return what + " declares no camera noise on " + kinds + " (0): its ratios are over the default camera noise, " +
+         defaults + " (a ratio over 0 is no figure)";
+}
+
 std::optional<SettingProblem> centroid_noise_problem(double sigma_px, const std::string& option) {
   if (!(sigma_px >= 0 && sigma_px <= kMaxCentroidNoisePx))
     return SettingProblem{option, option + ": expected a centroid noise sigma in [0, " +

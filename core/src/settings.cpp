@@ -1,9 +1,12 @@
 // core/src/settings.cpp — the one throw of a settings struct's validate() (settings.hpp).
 #include "vcloe/core/seed_range.hpp"
+#include "vcloe/core/series_size.hpp"
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/settings.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <utility>
 
 namespace vcloe {
@@ -27,6 +30,23 @@ std::optional<SettingProblem> seed_range_problem(const std::string& option, std:
                                       ", the largest this command carries, and wrap round to 0; expected " + option +
                                       " from 0 to " + std::to_string(span > max ? 0 : max - span)};
   return std::nullopt;
+}
+
+std::optional<SettingProblem> series_size_problem(const std::string& option, double duration, double period,
+                                                  double bytes_per_sample, const std::string& of) {
+  const std::string over = "over the " + exact_number(duration) + " s of " + of;
+  if (!(std::isfinite(period) && period > 0) || !(std::isfinite(duration) && duration > 0))
+    return SettingProblem{option, option + ": expected a positive sample period " + over + ", got " + exact_number(period) + " s"};
+  const double samples = std::floor(duration / period + 1e-9) + 1, bytes = samples * bytes_per_sample;
+  if (bytes <= kMaxSeriesBytes) return std::nullopt;
+  const double shortest = duration * bytes_per_sample / (kMaxSeriesBytes - bytes_per_sample);
+  char size[64], least[64];
+  std::snprintf(size, sizeof size, "%.3g GB", bytes / 1e9);
+  std::snprintf(least, sizeof least, "%.3g", shortest * 1.005);  // rounded up, within the bound
+  return SettingProblem{option, option + ": " + exact_number(period) + " s between samples " + over + " is " +
+                                    exact_number(samples) + " samples, " + size + " at " + exact_number(bytes_per_sample) +
+                                    " bytes each (at most " + exact_number(kMaxSeriesBytes / 1e9) +
+                                    " GB a series): expected at least " + least + " s"};
 }
 
 }  // namespace vcloe

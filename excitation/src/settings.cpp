@@ -17,6 +17,7 @@ void parse_tracking(const YamlNode& t, TrackingSettings& s) {
     pl->reject_unknown_keys({"mass", "inertia"});
     s.payload_mass = pl->get_double("mass", s.payload_mass);
     if (auto i = pl->find("inertia")) s.payload_inertia = i->as_vector(3);
+    else if (s.payload_mass == 0) s.payload_inertia.setZero();  // `mass: 0` alone: no payload, not the default's moments
   }
   if (auto f = t.find("family")) {
     f->reject_unknown_keys({"platform", "gains"});

@@ -26,12 +26,20 @@ std::optional<SettingProblem> TrackingSettings::problem() const {
   if (!(margin >= 1 && margin <= 10))
     return bad("tracking.margin", "tracking.margin: expected 1 to 10 times the safety stop's singularity margins, got " +
                                       exact_number(margin));
-  if (!(payload_mass >= 0 && payload_mass <= 1e4))
-    return bad("tracking.payload.mass", "tracking.payload.mass: expected 0 to 10^4 kg, got " + exact_number(payload_mass));
-  for (int k = 0; k < 3; ++k)
-    if (!(payload_inertia(k) >= 0 && payload_inertia(k) <= 1e4))
-      return bad("tracking.payload.inertia", "tracking.payload.inertia: expected moments in [0, 10^4] kg*m^2, got " +
-                                                 exact_number(payload_inertia(k)));
+  // No payload (mass 0, no moments), or one that passes the one payload validator every other
+  // payload reader applies (sim::payload_problem): this one skipped it (1e-300 kg, moments against
+  // the triangle inequality), and a mass of 0 beside moments was silently no payload.
+  if (payload_mass == 0 && !payload_inertia.isZero(0))
+    return bad("tracking.payload.mass",
+               "tracking.payload.mass: 0 (no payload) beside moments " + exact_number(payload_inertia(0)) + ", " +
+                   exact_number(payload_inertia(1)) + ", " + exact_number(payload_inertia(2)) +
+                   " kg*m^2 in tracking.payload.inertia: a payload without mass has no moments; give its mass, "
+                   "or moments 0 for no payload case");
+  if (payload_mass != 0)
+    if (const auto p = sim::payload_problem(payload_mass, payload_inertia)) {
+      const std::string key = std::string("tracking.payload.") + p->key;
+      return bad(key.c_str(), key + ": " + p->message);
+    }
   if (!(platform >= 0 && platform < 10))
     return bad("tracking.family.platform",
                "tracking.family.platform: expected a relative increase in [0, 10), got " + exact_number(platform));

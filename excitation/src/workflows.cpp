@@ -1,8 +1,10 @@
 #include "vcloe/excitation/workflows.hpp"
 
+#include <limits>
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -90,7 +92,8 @@ TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::
 }
 
 std::optional<SettingProblem> ExciteOptions::problem() const {
-  if (seed_given && seed < 0) return SettingProblem{"--seed", "--seed: expected a non-negative seed, got " + std::to_string(seed)};
+  // The seed is carried as 64 bits (it was a long: 2^63 and above were stored as 2^63 - 1, silently).
+  if (seed_given) return seed_range_problem("--seed", seed, 1, std::numeric_limits<std::uint64_t>::max() - 1);
   return std::nullopt;
 }
 
@@ -187,7 +190,7 @@ ExciteRun excite(const ExciteOptions& o, std::ostream* progress) {
   const sim::RobotFile robot = sim::load_robot(o.robot);
   ExciteRun run;
   run.problem = o.config.empty() ? ExcitationProblem{} : load_excitation_settings(o.config);
-  if (o.seed >= 0) run.problem.seed = static_cast<std::uint64_t>(o.seed);
+  if (o.seed_given) run.problem.seed = o.seed;
   // The loop it will run in: the twin at the robot file's values under the experiment's controller.
   const TwinLoop loop{robot.lambda, o.experiment.empty() ? servo::ExperimentConfig{} : servo::load_experiment(o.experiment)};
   run.result = optimize_excitation(robot.model, run.problem, progress_line(progress), &loop);

@@ -1,6 +1,7 @@
 #include "vcloe/hw/truth_family.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "vcloe/core/error.hpp"
@@ -132,6 +133,33 @@ VirtualRig random_rig(std::uint64_t seed, const TruthFamily& f) {
   return rig;
 }
 
+namespace {
+
+// The platform's drawn centre of mass c leaves it moments about c no body has (a --com inside its
+// range [0, 0.05] m, too far for this platform's moments: "truth family: seed 5 drew an inconsistent
+// body", without naming --com; session 21's probe, B): said of --com, with the largest fraction of
+// this draw's c the body allows. A body inconsistent without its c is the other draws' concern.
+void check_com_drawn(const sim::LambdaVector<double>& l, const Vec3d& c, std::uint64_t seed, double com) {
+  if (c.isZero(0) || sim::check_physical_consistency(l).empty()) return;
+  auto at = [&](double s) {
+    sim::LambdaVector<double> m = l;
+    for (int k = 0; k < 3; ++k) m(sim::first_moment_index(k)) = l(sim::first_moment_index(k)) * s;
+    return sim::check_physical_consistency(m).empty();
+  };
+  if (!at(0)) return;
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 40; ++i) (at((lo + hi) / 2) ? lo : hi) = (lo + hi) / 2;
+  char got[160];
+  std::snprintf(got, sizeof got, "[%.4g, %.4g, %.4g] m", c.x(), c.y(), c.z());
+  fail("--com", exact_number(com) + " m: seed " + std::to_string(seed) + " drew the platform's centre of mass at " + got +
+                    " off E, about which its moments are no body's (" + sim::check_physical_consistency(l).front() +
+                    "); this draw's platform allows " + std::to_string(static_cast<int>(std::floor(lo * 100))) +
+                    " % of that offset: give a smaller --com (this draw passes at " +
+                    exact_number(std::floor(lo * com * 1e4) / 1e4) + " m) or another seed");
+}
+
+}  // namespace
+
 sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, const TruthFamily& f) {
   f.validate("truth family");
   Draw draw(seed);
@@ -160,6 +188,7 @@ sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, co
     Vec3d c;
     realistic_rig(seed, f, rig, c);
     for (int k = 0; k < 3; ++k) l(sim::first_moment_index(k)) = l(sim::platform_index(0)) * c(k);
+    check_com_drawn(l, c, seed, f.com);
   }
   truth.model.name = priors.model.name + "-truth-" + std::to_string(seed) + (f.far ? "-far" : "") +
                      (f.unmodelled ? "-unmodelled" : "") + (f.realistic ? "-realistic" : "");

@@ -38,8 +38,11 @@ const char* const kStyle =
     "figure{margin:12px 0}img{max-width:100%}figcaption{font-size:13px;color:#555}"
     ".verdict{padding:8px;border-radius:4px}.ok{background:#e8f4e8}.bad{background:#fbe9e7}code{font-size:12px}</style>\n";
 
-// The declared camera sigma of a trace (sidecar noise_sigma), else the defaults.
-Vec6d declared_sigma(const PoseTrace& t) { return t.metadata.noise_sigma.value_or(defaults::camera_noise_sigma()); }
+// The declared camera sigma of a trace (sidecar noise_sigma), else the defaults; a channel declared
+// 0 (a noise-free camera) is divided by the default's (defaults::noise_yardstick).
+Vec6d declared_sigma(const PoseTrace& t) {
+  return defaults::noise_yardstick(t.metadata.noise_sigma.value_or(defaults::camera_noise_sigma()));
+}
 
 PoseSeries series(const std::string& name, const PoseTrace& t) { return {name, t.time, t.measured}; }
 
@@ -97,6 +100,13 @@ std::string diagnostic_figures(const IdentificationReport& r, const ReportTraces
 
 }  // namespace
 
+// Said under the RMS table where a declared 0 was replaced by the default (declared_sigma).
+std::string noise_note(const PoseTrace& t) {
+  if (!t.metadata.noise_sigma) return "";
+  const std::string note = defaults::noise_yardstick_note(*t.metadata.noise_sigma, "the measured trace");
+  return note.empty() ? "" : "<p class=\"note\">" + html_escape(note) + "</p>\n";
+}
+
 std::string identification_report_html(const ReportInput& in, const ReportTraces& traces) {
   const Vec6d sigma = declared_sigma(traces.measured);
   std::string body;
@@ -111,7 +121,7 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>vcloe identification report</title>\n" << kStyle
     << "</head><body>\n<h1>Identification report</h1>\n<p>" << html_escape(fs::absolute(in.identification_file).string())
     << "</p>\n" << report_summary(in.identification) << report_parameter_table(in.identification)
-    << report_rms_table(in.identification, sigma) << body << report_validation(in.validation) << report_calibration(in.calibration_file, in.calibration) << kImageCheck
+    << report_rms_table(in.identification, sigma) << noise_note(traces.measured) << body << report_validation(in.validation) << report_calibration(in.calibration_file, in.calibration) << kImageCheck
     << "</body></html>\n";
   return h.str();
 }

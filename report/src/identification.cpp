@@ -53,7 +53,13 @@ Correlation correlation(const oe_ident::IdentificationResult& r) {
   for (int a : fitted) {
     c.parameters.push_back(reg[static_cast<std::size_t>(a)].name);
     std::vector<double> row;
-    for (int b : fitted) row.push_back(r.covariance(a, b) / std::sqrt(r.covariance(a, a) * r.covariance(b, b)));
+    // Symmetric and within [-1, 1] as a correlation is: two nearly collinear parameters gave
+    // 1.0000000012, and rho_ab and rho_ba 1e-9 apart, by rounding, which the report's own reader
+    // then refused (the writer writes what it reads).
+    for (int b : fitted) {
+      const double cov = 0.5 * (r.covariance(a, b) + r.covariance(b, a));
+      row.push_back(a == b ? 1.0 : std::clamp(cov / std::sqrt(r.covariance(a, a) * r.covariance(b, b)), -1.0, 1.0));
+    }
     c.matrix.push_back(row);
   }
   return c;

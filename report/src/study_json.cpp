@@ -223,6 +223,7 @@ StudySettings common_settings(const std::vector<StudyResult>& parts, const std::
                          ": their rows cannot be checked to be of one study; run the shards again with one vcloe");
     StudySettings keys = first;
     keys.insert(these.begin(), these.end());
+    for (const char* selection : kTruthSelection) keys.erase(selection);  // which truths: each part's own
     for (const auto& [key, unused] : keys) {
       const auto a = first.find(key), b = these.find(key);
       const std::string va = a == first.end() ? "(none)" : a->second, vb = b == these.end() ? "(none)" : b->second;
@@ -232,6 +233,17 @@ StudySettings common_settings(const std::vector<StudyResult>& parts, const std::
     }
   }
   return first;
+}
+
+std::string seeds_of(const std::vector<TruthRow>& rows) {
+  std::string out;
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    while (j + 1 < rows.size() && rows[j + 1].seed == rows[j].seed + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(rows[i].seed) + (j > i ? " to " + std::to_string(rows[j].seed) : "");
+    i = j + 1;
+  }
+  return out;
 }
 
 std::vector<TruthRow> merge_rows(const std::vector<StudyResult>& parts, const std::vector<std::string>& names) {

@@ -62,6 +62,7 @@ RobotPrepared prepare_robot(const RobotServeOptions& o) {
   if (o.stand_at) throw_if(stand_at_problem(*o.stand_at, o.truth), "");
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
   use_precorrection(s, o.precorrection);  // refused before any motion: another reference, rate or robot
+  if (!o.precorrection.empty()) check_learnt_on(o.precorrection, o.truth, "the virtual robot robot serve drives (--truth)");
   if (o.stand_at) throw_if(move_to_start_problem(*o.stand_at, s, o.move_speed, o.max_command_speed, o.truth), "");
   sim::RobotFile truth = sim::load_robot(o.truth, true);
   if (const std::string why = oe_ident::implausible_for_robot(truth.lambda, o.truth, o.payload, "--payload-mass/--payload-inertia");

@@ -38,6 +38,7 @@ void run_virtual_to_file(const RunOptions& o) {
   o.validate();
   ExperimentSetup s = load_setup(o.robot, o.experiment, o.reference);
   use_precorrection(s, o.precorrection);
+  if (!o.precorrection.empty()) check_learnt_on(o.precorrection, o.truth, "the virtual robot this run drives (--truth)");
   const sim::RobotFile truth = sim::load_robot(o.truth, true);
   VirtualRun vo;
   vo.seed = o.seed;

@@ -85,14 +85,28 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
   return control::correction_of(s.reference, s.experiment.outer, f.command);
 }
 
-void use_precorrection(ExperimentSetup& s, const std::string& file) {
-  if (file.empty()) return;
-  const std::string loop = control::read_precorrection(file).loop;
+void check_loop_of(const std::string& file, const std::string& loop, const ExperimentSetup& s, const std::string& how) {
   const servo::OuterGains& g = s.experiment.outer;
   if (loop == control::kLoopDrives && !(g.kp.isZero(0) && g.ki.isZero(0) && g.kd.isZero(0)))
-    fail(file, "was learnt on the drives' loop alone (key 'loop' of " + sidecar_path(file) +
-                   ": \"drives\"): run it with the outer gains zero (experiment outer_pid kp, ki, kd: 0), not " +
+    fail(file, "was learnt on the drives' loop alone (key 'loop' of " + sidecar_path(file) + ": \"drives\"): " + how +
+                   " with the outer gains zero (experiment outer_pid kp, ki, kd: 0), not " +
                    (s.experiment.source.empty() ? std::string("the default experiment's") : s.experiment.source + "'s"));
+}
+
+void check_learnt_on(const std::string& file, const std::string& truth_file, const std::string& what) {
+  const control::PrecorrectionFile f = control::read_precorrection(file);
+  if (f.kind != control::kKindLearnt) return;
+  const std::string now = sha256_file(truth_file);
+  if (f.truth.sha256 != now)
+    fail(file, "was learnt on the virtual robot " + f.truth.path + " (SHA-256 " + f.truth.sha256.substr(0, 12) +
+                   "…, key 'truth' of " + sidecar_path(file) + "), not on " + truth_file + " (SHA-256 " + now.substr(0, 12) +
+                   "…), " + what + ": a learnt command is its robot's (vcloe learn --truth " + truth_file +
+                   " learns one for it; vcloe precorrect makes a model's)");
+}
+
+void use_precorrection(ExperimentSetup& s, const std::string& file) {
+  if (file.empty()) return;
+  check_loop_of(file, control::read_precorrection(file).loop, s, "run it");
   s.reference.command_correction = precorrection_for(s, file, &s.reference.start_step);
   s.precorrection_file = file;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/series_size.hpp"
 #include "vcloe/sim/kinematics.hpp"
 
 namespace vcloe::servo {
@@ -32,6 +33,13 @@ PreparedReference prepare_reference(const sim::RobotModel& model, const LoopTimi
   const double Tc = timing.controller_period();
   if (!(duration / Tc <= 1e8))
     fail("experiment", "a run of " + exact_number(duration) + " s is more than 10^8 controller periods");
+  // What a run holds per camera frame (its reference and outer law's, a trace row, the ticks'
+  // pre-correction): the one bound of a series (a day at a 1 kHz camera asked for 40 GB).
+  const double per_frame = sizeof(OuterReference) + 2 * sizeof(Vec6d) + sizeof(double) + 50 * sizeof(double) +
+                           timing.ticks_per_frame() * sizeof(Vec6d);
+  throw_if(series_size_problem("timing.camera_hz (its period)", duration, timing.camera_period(), per_frame,
+                               "the reference at this experiment's camera rate"),
+           "experiment");
   PreparedReference ref;
   ref.clock = {timing, static_cast<int>(std::lround(std::floor(duration / Tc + 1e-9)))};
   ref.duration = duration;

@@ -86,9 +86,19 @@ TEST(CliIo, APlotIsDrawnWithoutAShellWhateverTheTemporaryDirectoryIsCalled) {
 
 TEST(CliIo, SeedsThatWouldWrapAreRefused) {
   expect_refused({
-      {"validate --model " + config + "robot.yaml --seed 4294967295 --n 2", "--seed: 4294967295 is too large"},
+      // Each command's seeds as 64 bits (validate's were 32: 4294967296 was refused as "Could not convert",
+      // excite's a long: 2^63 and above stored as 2^63 - 1), its derived seeds in range (session 21's probe, P).
+      {"validate --model " + config + "robot.yaml --seed 18446744073709451614 --n 2",
+       "--seed: 18446744073709451614 is too large"},  // trajectory 2's payload run: + 1 + 100000
       {"study --dir /nonexistent-vcloe/x --seed 18446744073709551614 --truths 2", "--seed: 18446744073709551614 is too large"},
+      {"learn --reference " + config + "reference.yaml --out /nonexistent-vcloe/l.csv --seed 18446744073709551613 --trials 3",
+       "--seed: 18446744073709551613 is too large: its 3 seeds"},  // trial j: seed + j - 1
+      {"excite --out /nonexistent-vcloe/e.yaml --seed 18446744073709551615", "--seed: expected a whole number from 0 to 2^64 - 2"},
   });
+  // Seeds from 2^32 on are seeds like any other: validate's no longer refused as beyond 32 bits.
+  const cli_test::CommandResult v = run_vcloe("validate --model " + config + "robot.yaml --seed 4294967296 --n 0");
+  EXPECT_EQ(v.out.find("Could not convert"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("--n: expected 1 to"), std::string::npos) << v.out;
 }
 
 }  // namespace test_cli_io

@@ -230,6 +230,33 @@ TEST(StudyTable, ShardsJoinInSeedOrderAndNeverTwice) {
             "c.json: truth 7 is also in a.json: shards of one study have no truth in common");
 }
 
+// Session 21's probe, S: the documented recipe (docs/calibration.md: two shards of `--truths 10
+// --seed 801` and one-truth studies `--truths 1 --seed S` beside them) was refused, "key
+// 'settings.seeds' is 805 to 805, in s1/study.json 801 to 810". Which truths a study ran is not a
+// setting of the study they make together; anything else still differs by name.
+TEST(StudyTable, StudiesOfOtherSeedsMergeTheirSeedsTheUnionAndNothingElseMayDiffer) {
+  const report::StudySettings shard = {{"seeds", "801 to 810"}, {"shards", "2"}, {"truth_family", "--realistic"},
+                                       {"reference_sha256", "bb"}};
+  report::StudySettings single = shard;
+  single["seeds"] = "805 to 805", single["shards"] = "1";
+  const report::StudyResult s1{{report::failed_row(801, "x"), report::failed_row(803, "y")}, {}, std::nullopt, shard};
+  const report::StudyResult s2{{report::failed_row(802, "z")}, {}, std::nullopt, shard};
+  const report::StudyResult x805{{report::failed_row(805, "w")}, {}, std::nullopt, single};
+  const report::StudySettings common = report::common_settings({s1, s2, x805}, {"s1", "s2", "x805"});
+  EXPECT_EQ(common.at("truth_family"), "--realistic");
+  EXPECT_EQ(report::seeds_of(report::merge_rows({s1, s2, x805}, {"s1", "s2", "x805"})), "801 to 803, 805");
+  EXPECT_EQ(report::seeds_of({report::failed_row(4, "a")}), "4");
+  report::StudyResult other = x805;  // another reference: still refused, by name
+  other.settings["reference_sha256"] = "cc";
+  EXPECT_EQ(test::error_of([&] { report::common_settings({s1, other}, {"s1", "x805"}); }),
+            "x805: key 'settings.reference_sha256' is cc, in s1 bb: the shards of one study have the same settings "
+            "(their rows are not comparable)");
+  other = x805;  // a truth in two of them: still refused
+  other.rows = {report::failed_row(803, "v")};
+  EXPECT_NE(test::error_of([&] { report::merge_rows({s1, other}, {"s1", "x803"}); }).find("truth 803 is also in s1"),
+            std::string::npos);
+}
+
 // Probe 19's merge-different-settings: shards of two differently configured studies merged
 // without a word (study.json recorded no settings). The settings are written, read back, and
 // report::common_settings refuses a merge of shards that differ, naming the key and both values.
@@ -244,7 +271,7 @@ TEST(StudyTable, ShardsOfDifferentSettingsAreRefusedNamingTheKeyAndBothValues) {
   report::StudyResult b = a;
   EXPECT_EQ(report::common_settings({a, b}, {"a.json", "b.json"}), one);
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"truth_family", "(truth random's own)"}, {"identification_sha256", "cc"}, {"seeds", "1 to 6"}}) {
+           {"truth_family", "(truth random's own)"}, {"identification_sha256", "cc"}}) {
     b.settings = one;
     b.settings[key] = value;
     EXPECT_EQ(test::error_of([&] { report::common_settings({a, a, b}, {"a.json", "a2.json", "b.json"}); }),

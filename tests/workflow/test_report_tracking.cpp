@@ -4,9 +4,11 @@
 // anything is drawn, each refusal one line naming the files; a run not given is none.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <vector>
 
 #include "../test_support.hpp"
+#include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/workflow/report.hpp"
@@ -53,8 +55,26 @@ std::string write_prediction(const std::filesystem::path& dir, const FileRecord&
   return path;
 }
 
-const FileRecord kCommand{"/c/pre.csv", std::string(64, 'e')};
-const FileRecord kLearnt{"/c/learnt.csv", std::string(64, 'f')};
+// A command of `kind` along kReference, written once (the report opens the command a run records
+// to tell a model's pre-correction from a learnt one): its record as a run's sidecar holds it.
+FileRecord command_of(const std::string& kind, const std::string& name, const FileRecord& truth = kTruth) {
+  const auto d = test::fresh_directory("vcloe-report-tracking-commands", kind + "-" + name);
+  control::PrecorrectionFile f;
+  f.controller_hz = 100, f.reference = kReference, f.kind = kind;
+  if (kind == control::kKindLearnt) f.truth = truth;
+  f.command = {Vec6d::Zero(), Vec6d::Constant(kind == control::kKindLearnt ? 0.02 : 0.01)};  // two commands
+  const std::string path = (d / name).string();
+  control::write_precorrection(path, f, true);
+  return FileRecord{path, sha256_file_now(path)};
+}
+const FileRecord& command() {
+  static const FileRecord r = command_of(control::kKindPrecorrection, "pre.csv");
+  return r;
+}
+const FileRecord& learnt() {
+  static const FileRecord r = command_of(control::kKindLearnt, "learnt.csv");
+  return r;
+}
 
 }  // namespace
 
@@ -62,14 +82,14 @@ TEST(ReportTracking, RunsOfOneReferenceAndThePredictionAlongItAreReadInTheirRole
   const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "ok");
   workflow::TrackingFiles files;
   files.servo_alone = write_run(d, "servo.csv", kReference);
-  files.learnt = write_run(d, "learnt.csv", kReference, kLearnt);  // no pre-corrected run: none
+  files.learnt = write_run(d, "learnt.csv", kReference, learnt());  // no pre-corrected run: none
   files.prediction = write_prediction(d, kReference);
   const workflow::TrackingInputs in = workflow::read_tracking_inputs(files);
   ASSERT_EQ(in.runs.size(), 2u);
   EXPECT_EQ(in.runs[0].kind, report::RunKind::servo_alone);
   EXPECT_EQ(in.runs[0].driven_with, "the visual servo alone");
   EXPECT_EQ(in.runs[1].kind, report::RunKind::learnt);
-  EXPECT_EQ(in.runs[1].driven_with.rfind("pre-corrected with learnt.csv (SHA-256 ffffffffffff", 0), 0u);
+  EXPECT_EQ(in.runs[1].driven_with.rfind("pre-corrected with learnt.csv (SHA-256 " + learnt().sha256.substr(0, 12), 0), 0u);
   ASSERT_TRUE(in.loads);
   ASSERT_EQ(in.loads->torque.time.size(), 5u);
   EXPECT_DOUBLE_EQ(in.loads->torque.time[4], 0.04);
@@ -83,7 +103,7 @@ TEST(ReportTracking, ARunOfAnotherReferenceIsRefusedNamingBoth) {
   const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "reference");
   workflow::TrackingFiles files;
   files.servo_alone = write_run(d, "servo.csv", kReference);
-  files.precorrected = write_run(d, "pre.csv", kOtherReference, kCommand);
+  files.precorrected = write_run(d, "pre.csv", kOtherReference, command());
   const std::string e = test::error_of([&] { workflow::read_tracking_inputs(files); });
   EXPECT_EQ(e, files.precorrected + " (--precorrected): does not belong with " + files.servo_alone + " (--servo-alone): " +
                    files.servo_alone + " ran the reference /refs/r.yaml (SHA-256 aaaaaaaaaaaa…), " + files.precorrected +
@@ -100,20 +120,21 @@ TEST(ReportTracking, ARunOfAnotherRobotOrDrivenOtherwiseThanItsOptionSaysIsRefus
   const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "roles");
   workflow::TrackingFiles robot;
   robot.servo_alone = write_run(d, "servo.csv", kReference);
-  robot.learnt = write_run(d, "learnt.csv", kReference, kLearnt, {"/robots/other.yaml", std::string(64, '9')});
+  robot.learnt = write_run(d, "learnt.csv", kReference, learnt(), {"/robots/other.yaml", std::string(64, '9')});
   EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(robot); }).find("on another, /robots/other.yaml"), std::string::npos);
   workflow::TrackingFiles servo;  // a pre-corrected run given as the servo alone, and the reverse
-  servo.servo_alone = write_run(d, "pre.csv", kReference, kCommand);
+  servo.servo_alone = write_run(d, "pre.csv", kReference, command());
   EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(servo); })
-                .find("pre.csv (--servo-alone): ran pre-corrected with /c/pre.csv"), std::string::npos);
+                .find("pre.csv (--servo-alone): ran pre-corrected with " + command().path), std::string::npos);
   workflow::TrackingFiles pre;
   pre.precorrected = write_run(d, "plain.csv", kReference);
   EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(pre); })
                 .find("plain.csv (--precorrected): ran the visual servo alone"), std::string::npos);
   workflow::TrackingFiles same;  // the pre-corrected command given again as the learnt one
-  same.precorrected = write_run(d, "a.csv", kReference, kCommand);
-  same.learnt = write_run(d, "b.csv", kReference, kCommand);
-  EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(same); }).find("b.csv (--learnt): ran the same command as "),
+  same.precorrected = write_run(d, "a.csv", kReference, command());
+  same.learnt = write_run(d, "b.csv", kReference, command());
+  // (a command is a model's or learnt: given in both roles, one of them is refused for its kind)
+  EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(same); }).find("b.csv (--learnt): ran the pre-correction "),
             std::string::npos);
   workflow::TrackingFiles bare;  // no sidecar: nothing to check it against
   bare.servo_alone = write_run(d, "bare.csv", kReference);
@@ -179,7 +200,7 @@ TEST(ReportTracking, RunsUnderAnotherExperimentOrPayloadOrCutShortAreRefusedNami
   for (const Case& c : cases) {
     workflow::TrackingFiles files;
     files.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, same);
-    files.precorrected = write_run_edited(d, "pre.csv", kCommand, c.edit);
+    files.precorrected = write_run_edited(d, "pre.csv", command(), c.edit);
     const std::string e = test::error_of([&] { workflow::read_tracking_inputs(files); });
     EXPECT_EQ(e, files.precorrected + " (--precorrected): does not belong with " + files.servo_alone +
                      " (--servo-alone): " + c.says + " (the runs compared differ only in how they were driven)");
@@ -195,7 +216,7 @@ TEST(ReportTracking, RunsUnderAnotherExperimentOrPayloadOrCutShortAreRefusedNami
       << e;
   workflow::TrackingFiles whole;
   whole.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, same);
-  whole.precorrected = write_run_edited(d, "pre.csv", kCommand, same);
+  whole.precorrected = write_run_edited(d, "pre.csv", command(), same);
   EXPECT_EQ(workflow::read_tracking_inputs(whole).runs.size(), 2u);
 }
 
@@ -225,6 +246,45 @@ TEST(ReportTracking, APredictionsBandIsTheCovarianceOfItsOwnModelNeverAnothersOr
               f.sigma[2](7) = 0.3;
             }).rfind(side + "the report the CSV's sigma_ columns come from", 0),
             0u);
+}
+
+}  // namespace test_report_tracking
+
+namespace test_report_tracking {
+
+TEST(ReportTracking, ALearntCommandAndAModelsPreCorrectionAreTakenOnlyInTheirOwnRoles) {
+  // Session 21's probe, L: `report --learnt/--precorrected` could not tell a learnt command from a
+  // pre-correction and accepted either in the place of the other. The kind is the command's sidecar's.
+  const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "kinds");
+  workflow::TrackingFiles swapped;
+  swapped.precorrected = write_run(d, "l.csv", kReference, learnt());
+  EXPECT_EQ(test::error_of([&] { workflow::read_tracking_inputs(swapped); }),
+            swapped.precorrected + " (--precorrected): ran the learnt command " + learnt().path + " (kind \"learnt\" in " +
+                learnt().path + ".meta.json: vcloe learn on /robots/truth.yaml), not a model's pre-correction: give it as "
+                "--learnt");
+  workflow::TrackingFiles reverse;
+  reverse.learnt = write_run(d, "p.csv", kReference, command());
+  EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(reverse); })
+                .find(reverse.learnt + " (--learnt): ran the pre-correction " + command().path + " (kind \"precorrection\""),
+            std::string::npos);
+  // Learnt on one virtual robot, run on another: not that robot's learnt command.
+  workflow::TrackingFiles other;
+  other.learnt = write_run(d, "o.csv", kReference, learnt(), {"/robots/t2.yaml", std::string(64, '5')});
+  EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(other); })
+                .find("learnt on the virtual robot /robots/truth.yaml (SHA-256 cccccccccccc…) on another, /robots/t2.yaml"),
+            std::string::npos);
+  // A command edited since the run: what drove it cannot be told.
+  const FileRecord edited = command_of(control::kKindLearnt, "edited.csv");
+  workflow::TrackingFiles changed;
+  changed.learnt = write_run(d, "e.csv", kReference, edited);
+  std::ofstream(edited.path, std::ios::app) << "0.02,0,0,0,0,0,0\n";
+  EXPECT_NE(test::error_of([&] { workflow::read_tracking_inputs(changed); }).find("which has changed since the run"),
+            std::string::npos);
+  // Each in its own role: read.
+  workflow::TrackingFiles right;
+  right.precorrected = write_run(d, "a.csv", kReference, command());
+  right.learnt = write_run(d, "b.csv", kReference, learnt());
+  EXPECT_EQ(workflow::read_tracking_inputs(right).runs.size(), 2u);
 }
 
 }  // namespace test_report_tracking

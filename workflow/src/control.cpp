@@ -10,6 +10,7 @@
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/series_size.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/setup.hpp"
@@ -103,9 +104,10 @@ Report predict_to_file(const PredictOptions& o) {
   if (o.period > 0 && !(o.period <= duration))  // one sample, t = 0, would pass for the whole reference
     fail("--period", "expected at most the reference's duration, " + exact_number(duration) + " s of " + o.reference +
                          ", got " + exact_number(o.period) + " s");
-  if (o.period > 0 && !(duration / o.period <= 1e8))
-    fail("--period", "expected at least " + exact_number(duration / 1e8) + " s (at most 10^8 samples over the " +
-                         exact_number(duration) + " s of " + o.reference + "), got " + exact_number(o.period) + " s");
+  // Each sample: the motion, the loads and their sigma (the prediction and its file), their CSV text (the one bound of a series).
+  constexpr double kBytesPerSample =
+      sizeof(control::MotionSample) + 4 * sizeof(control::LoadVector) + (1 + 2 * control::kLoadSize) * 25.0;
+  if (o.period > 0) throw_if(series_size_problem("--period", duration, o.period, kBytesPerSample, o.reference), "");
   std::optional<control::XiCovariance> cov;
   std::string band = "no uncertainty band: " + report_of(o.model) + " not found";
   if (std::filesystem::exists(report_of(o.model))) {

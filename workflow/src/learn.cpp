@@ -2,6 +2,7 @@
 #include "vcloe/workflow/learn.hpp"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/rotation_difference.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/workflow/control.hpp"
 
@@ -114,7 +116,7 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
                                     const std::function<void(const LearnTrial&)>& progress,
                                     const std::function<void(const PoseTrace&)>& observe, const std::string& truth_file) {
   const rig::ExperimentSetup s = trial_setup(setup, loop);
-  gains.validate(s.experiment.timing.controller_hz);
+  gains.validate(s.experiment.timing.controller_hz, s.reference.duration);
   const std::vector<Vec6d> ideal = control::ideal_commands(s.reference, s.experiment.outer);
   std::optional<control::DrivesModel> drives;
   if (gains.law == control::LearningLaw::inverse) drives = control::drives_model(model.model, model.lambda, s.reference);
@@ -130,7 +132,7 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
     rig::VirtualRun r = run;
     r.seed = run.seed + static_cast<std::uint64_t>(j - 1);
     const PoseTrace t = rig::virtual_trace(trial, truth, r, truth_file);
-    out.trials.push_back(measure_trial(t, run.noise_sigma, j));
+    out.trials.push_back(measure_trial(t, defaults::noise_yardstick(run.noise_sigma), j));
     std::vector<Vec6d> change;
     if (friction)  // after every trial, the last too: its estimate is reported
       change = friction->update(t, control::drives_commands(s.reference, ideal, command, {t.measured, t.command}),
@@ -154,6 +156,8 @@ LearnOutcome learn_on_virtual_robot(const rig::ExperimentSetup& setup, const sim
 
 void LearnOptions::validate() const {
   if (trials < 1) fail("--trials", "expected at least 1 trial, got " + std::to_string(trials));
+  // Trial j runs seed + j - 1: the last in range, never wrapped round to 0 (the one check of seeds).
+  throw_if(seed_range_problem("--seed", seed, static_cast<std::uint64_t>(trials), std::numeric_limits<std::uint64_t>::max() - 1), "");
   throw_if(defaults::camera_noise_problem(noise_position, noise_angle), "");
   if (!model.empty() && !precorrection.empty())
     fail("--precorrection", "give the start as --model or as --precorrection, not both");
@@ -168,8 +172,12 @@ namespace {
 // its first-tick step on s (the trials' robot stands at the first command less it: servo::start_hold).
 std::vector<Vec6d> start_command(const LearnOptions& o, rig::ExperimentSetup& s, FileRecord& model) {
   if (!o.precorrection.empty()) {
-    rig::precorrection_for(s, o.precorrection, &s.reference.start_step);  // another reference, rate or robot: refused here
     const control::PrecorrectionFile f = control::read_precorrection(o.precorrection);
+    // The loop its trials run in (a command of the drives' loop alone inside the servo: refused, as
+    // every run refuses it) and, learnt before, on this virtual robot: one rule each, the runs'.
+    rig::check_loop_of(o.precorrection, f.loop, trial_setup(s, o.loop), "learn from it");
+    rig::check_learnt_on(o.precorrection, o.truth, "the virtual robot these trials run on (--truth)");
+    rig::precorrection_for(s, o.precorrection, &s.reference.start_step);  // another reference, rate or robot: refused here
     model = f.model;
     return {f.command.begin(), f.command.begin() + s.reference.clock.total_ticks};
   }
@@ -187,7 +195,7 @@ std::vector<Vec6d> start_command(const LearnOptions& o, rig::ExperimentSetup& s,
 Report learn_to_file(const LearnOptions& o, const std::function<void(const LearnTrial&)>& progress) {
   o.validate();
   rig::ExperimentSetup s = rig::load_setup(o.robot, o.experiment, o.reference);
-  o.gains.validate(s.experiment.timing.controller_hz);
+  o.gains.validate(s.experiment.timing.controller_hz, s.reference.duration);
   control::PrecorrectionFile f;
   const std::vector<Vec6d> start = start_command(o, s, f.model);
   rig::VirtualRun run;
@@ -202,6 +210,7 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   f.controller_hz = s.experiment.timing.controller_hz;
   f.command = l.command;
   f.loop = o.loop == LearningLoop::drives ? control::kLoopDrives : control::kLoopServo;
+  f.kind = control::kKindLearnt, f.truth = file_record(o.truth);  // learnt, and on which virtual robot
   f.robot = file_record(o.robot), f.reference = file_record(o.reference), f.experiment = file_record(o.experiment);
   f.software_version = defaults::software_version();
   control::write_precorrection(o.out, f, o.force);
@@ -217,6 +226,11 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
   // can follow only if the reference starts at rest (docs/control.md).
   if (const std::string start = rig::not_at_rest(s); !start.empty())
     t << "note: " << start << "; no trial learns them away\n";
+  // A noise-free camera (--noise-* 0): the ratios above are over the default camera noise.
+  const std::string yardstick = defaults::noise_yardstick_note(run.noise_sigma, "the trials' camera (--noise-position " +
+                                                               exact_number(o.noise_position) + " --noise-angle " +
+                                                               exact_number(o.noise_angle) + ")");
+  if (!yardstick.empty()) t << "note: " << yardstick << "\n";
   Report r;
   r.text = t.str();
   nlohmann::json trials = nlohmann::json::array();
@@ -225,8 +239,9 @@ Report learn_to_file(const LearnOptions& o, const std::function<void(const Learn
                       {"true_position_mm", x.true_position_mm}, {"true_angle_mrad", x.true_angle_mrad}});
     if (!x.friction.empty()) trials.back()["friction"] = friction_json(x.friction_estimate);
   }
+  const Vec6d over = defaults::noise_yardstick(run.noise_sigma);
   r.json = {{"trials", trials}, {"best_trial", b.trial}, {"stopped_improving", l.stopped_improving}, {"out", o.out},
-            {"loop", f.loop}};
+            {"loop", f.loop}, {"over_noise_of", {over(0), over(1), over(2), over(3), over(4), over(5)}}};
   return r;
 }
 

@@ -1,6 +1,7 @@
 // The tracking section's inputs read and checked to belong together (report.hpp).
 #include <filesystem>
 
+#include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/provenance.hpp"
@@ -21,6 +22,33 @@ const char* option_of(report::RunKind kind) {
 }
 
 std::string named(const std::string& file, report::RunKind kind) { return file + " (" + option_of(kind) + ")"; }
+
+// The command a pre-corrected run ran, as recorded (its sidecar's `precorrection`: the file as it
+// was, SHA-256), read by its one reader: a learnt command (sidecar kind "learnt") is taken only as
+// --learnt, on the virtual robot it was learnt on; a model's pre-correction only as --precorrected
+// (session 21's probe, L: either was accepted in the place of the other).
+void check_command_kind(const std::string& file, report::RunKind kind, const PoseTrace& t) {
+  const std::optional<RecordedFile> rec = recorded_file(t, "precorrection", file);  // gone: named
+  if (!rec) return;
+  if (sha256_file(rec->path) != rec->sha256)
+    fail(named(file, kind), "ran the command " + rec->path + ", which has changed since the run (SHA-256 differs from " +
+                                sidecar_path(file) + "'s 'precorrection'): what drove the run cannot be told");
+  const control::PrecorrectionFile c = control::read_precorrection(rec->path);
+  const bool learnt = c.kind == control::kKindLearnt;
+  if (learnt && kind == report::RunKind::precorrected)
+    fail(named(file, kind), "ran the learnt command " + rec->path + " (kind \"learnt\" in " + sidecar_path(rec->path) +
+                                ": vcloe learn on " + c.truth.path + "), not a model's pre-correction: give it as --learnt");
+  if (!learnt && kind == report::RunKind::learnt)
+    fail(named(file, kind), "ran the pre-correction " + rec->path + " (kind \"" + c.kind + "\" in " +
+                                sidecar_path(rec->path) + ": vcloe precorrect of the model " +
+                                (c.model.none() ? std::string("(none recorded)") : c.model.path) +
+                                "), not a learnt command: give it as --precorrected");
+  const std::optional<FileRecord>& truth = t.metadata.truth;
+  if (learnt && truth && !truth->none() && truth->sha256 != c.truth.sha256)
+    fail(named(file, kind), "ran the command " + rec->path + " learnt on the virtual robot " + c.truth.path + " (SHA-256 " +
+                                c.truth.sha256.substr(0, 12) + "…) on another, " + truth->path + " (SHA-256 " +
+                                truth->sha256.substr(0, 12) + "…): a learnt command is its robot's");
+}
 
 // A run's trace: its sidecar (the reference and robot it ran), its reference columns, and driven
 // as the option says.
@@ -49,6 +77,7 @@ report::TrackingRun read_run(const std::string& file, report::RunKind kind) {
                                 exact_number(*m.duration_s) + " s its sidecar records (duration_s)" +
                                 (m.stopped ? ": the run stopped" : ": a trace cut short") +
                                 "; its RMS is not comparable with a whole run's");
+  if (corrected) check_command_kind(file, kind, r.trace);
   r.driven_with = corrected ? "pre-corrected with " + std::filesystem::path(m.precorrection->path).filename().string() +
                                   " (SHA-256 " + m.precorrection->sha256.substr(0, 12) + "…)"
                             : "the visual servo alone";

@@ -331,11 +331,13 @@ void study_merge(const StudyMergeOptions& o) {
   for (const std::string& in : o.inputs) parts.push_back(report::read_study(in + "/study.json"));
   std::vector<std::string> names;
   for (const std::string& in : o.inputs) names.push_back(in + "/study.json");
-  const report::StudySettings settings = report::common_settings(parts, names);  // one study's shards
+  report::StudySettings settings = report::common_settings(parts, names);  // one study's shards
   if (settings.empty())
     std::cerr << "vcloe: warning: " << names[0] << (names.size() > 1 ? " and the others record" : " records")
               << " no settings (written by an older vcloe): that their rows are of one study is not checked\n";
   const std::vector<TruthRow> rows = report::merge_rows(parts, names);
+  if (!settings.empty())  // the truths the merged study holds, whichever part ran each (report::kTruthSelection)
+    settings["seeds"] = report::seeds_of(rows), settings["shards"] = std::to_string(o.inputs.size()) + " studies merged";
   write_tables(o.out, rows, settings);
   std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << o.out << "/study.md and " << o.out
             << "/study.json (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";

@@ -35,7 +35,7 @@ std::optional<SettingProblem> ValidateOptions::problem() const {
   if (!(duration >= 1 && duration <= 600))
     return SettingProblem{"--duration", "--duration: expected 1 to 600 s per trajectory, got " + exact_number(duration)};
   // Trajectory i runs seed + i, its payload run seed + i + kPayloadSeedOffset (run_trajectory).
-  if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(n), std::numeric_limits<unsigned>::max(),
+  if (auto p = seed_range_problem("--seed", seed, static_cast<std::uint64_t>(n), std::numeric_limits<std::uint64_t>::max() - 1,
                                   kPayloadSeedOffset))
     return p;
   return std::nullopt;
@@ -80,7 +80,7 @@ Loaded load(const ValidateOptions& o) {
 
 // One fresh trajectory: run on the virtual robot, compared with the twin of the model and of the
 // truth; with reidentify, also fitted from the priors (with its payload run for that anchor).
-report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Loaded& l, unsigned seed,
+report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Loaded& l, std::uint64_t seed,
                                             std::vector<oe_ident::IdentificationResult>& fits) {
   excitation::RandomTrajectoryOptions to;
   to.duration = o.duration;
@@ -109,7 +109,7 @@ report::ValidationTrajectory run_trajectory(const ValidateOptions& o, const Load
   std::vector<oe_ident::Experiment> exps = {rig::to_experiment(ps, measured, name)};
   if (l.id_config->options.anchor.kind == oe_ident::AnchorKind::Payload) {
     rig::VirtualRun vp = vo;
-    vp.seed = std::uint64_t{seed} + kPayloadSeedOffset;
+    vp.seed = seed + kPayloadSeedOffset;
     const PoseTrace loaded = rig::virtual_trace(setup, l.truth, vp, o.truth, l.id_config->payload);
     exps.push_back(rig::to_experiment(ps, loaded, name + " with payload", l.id_config->payload));
   }
@@ -176,7 +176,7 @@ void validate(const ValidateOptions& o) {
   report::ValidationResult v{o.model, o.truth, 0, {}, 0, std::nullopt, file_record(o.model).sha256};
   std::vector<oe_ident::IdentificationResult> fits;
   for (int i = 0; i < o.n; ++i) {
-    v.trajectories.push_back(run_trajectory(o, l, o.seed + static_cast<unsigned>(i), fits));
+    v.trajectories.push_back(run_trajectory(o, l, o.seed + static_cast<std::uint64_t>(i), fits));
     v.worst_ratio = std::max(v.worst_ratio, v.trajectories.back().worst_ratio);
   }
   if (!fits.empty()) v.parameter_variation = variation(fits, l.model.lambda);

@@ -50,10 +50,12 @@ struct LearningGains {
   bool friction = false;   // after each trial, each joint's friction estimated (friction_estimate.hpp) and the
                            // pre-correction recomputed with it (docs/control.md, "Friction learnt")
   bool friction_viscous = true;  // with friction: the fitted viscous level used too (else only Coulomb's)
-  // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2), order in [1, 8], lead in
+  // gamma in (0, kLearningGainBound), cutoff in (0, controller_hz / 2) and, given the reference's
+  // duration, at least one cycle over it (below, Q returns the trial's mean: filter's rule; 1e-9 Hz
+  // failed inside the Butterworth design, without naming --cutoff), order in [1, 8], lead in
   // [0, kMaxLearningLead];
   // throws vcloe::Error naming the option.
-  void validate(double controller_hz) const;
+  void validate(double controller_hz, double duration_s = 0) const;
 };
 
 // What one trial measured, per exposure: the measured pose and the outer loop's command (the

@@ -22,9 +22,19 @@ inline constexpr const char* kPrecorrectionFormat = "vcloe precorrection 1";
 inline constexpr const char* kLoopServo = "servo";
 inline constexpr const char* kLoopDrives = "drives";
 
+// What made the command (sidecar key `kind`): a model's pre-correction (`vcloe precorrect`; a
+// sidecar without the key, written before it was recorded, reads as this), or learnt by trials on
+// a virtual robot (`vcloe learn`: its sidecar also records that robot's truth file, `truth`).
+// `vcloe report` takes a run of the one as --precorrected and of the other as --learnt, never the
+// reverse; a learnt command drives only the virtual robot it was learnt on.
+inline constexpr const char* kKindPrecorrection = "precorrection";
+inline constexpr const char* kKindLearnt = "learnt";
+
 struct PrecorrectionFile {
   double controller_hz = 0;
   std::string loop = kLoopServo;  // kLoopServo or kLoopDrives; absent from a sidecar: servo
+  std::string kind = kKindPrecorrection;  // kKindPrecorrection or kKindLearnt
+  FileRecord truth;                       // learnt: the virtual robot its trials ran on (none otherwise)
   std::vector<Vec6d> command;  // q_c(t_k), k = 0 ... (t_k = k / controller_hz)
   FileRecord model, robot, reference, experiment;  // experiment: none for the default
   std::string software_version;

@@ -39,6 +39,13 @@ Vec6d camera_noise_sigma(double position = kCameraNoisePosition, double angle = 
 // --noise-position or --noise-angle.
 std::optional<SettingProblem> camera_noise_problem(double position, double angle);
 void check_camera_noise(double position, double angle);
+// The camera noise a figure is divided by (an RMS "over the noise"): the declared one, with the
+// default's channel for each channel declared 0 (a noise-free virtual camera, `--noise-* 0`: a
+// ratio over 0 is inf or nan, never a figure). The one yardstick of learn, report and identify.
+Vec6d noise_yardstick(const Vec6d& declared);
+// Said where a yardstick replaced a declared 0 ("" when none did): "`what` declares no camera
+// noise on positions (0 m): its ratios are over the default camera noise, 2e-05 m".
+std::string noise_yardstick_note(const Vec6d& declared, const std::string& what);
 
 // The stereo camera's marker-centroid noise sigma (px) and its bound; a vcloe::Error naming
 // `option` outside [0, kMaxCentroidNoisePx].

@@ -43,7 +43,7 @@ TrajectoryCheck check_trajectory_file(const std::string& robot_file, const std::
 struct ExciteOptions {
   std::string robot, config, out;  // config: excitation settings (docs/excitation-file.md)
   std::string experiment;          // the loop the twin checks the motion in (empty: the default experiment)
-  long seed = -1;                  // overrides the config's if given (>= 0)
+  std::uint64_t seed = 0;          // overrides the config's if seed_given (a whole number below 2^64 - 1: main's check)
   bool seed_given = false, force = false;
 
   // Before the optimisation (minutes): the output (never an input; validate() only, the file

@@ -7,6 +7,7 @@
 
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/sim/parameters.hpp"
+#include "vcloe/sim/payload.hpp"
 
 namespace vcloe {
 class YamlNode;
@@ -20,11 +21,10 @@ struct Payload {
   Vec3d inertia = Vec3d::Zero();  // kg*m^2, principal moments about its COM
 };
 
-// A checked payload: mass in [1 g, 10 t] (1e-300 kg passed as an anchor that anchors nothing,
-// 1e300 kg made the engine diverge); moments in [0, 10^4] kg*m^2 obeying the triangle
-// inequality (each at most the sum of the other two). Otherwise throws vcloe::Error naming
+// A checked payload (sim::payload_problem, the one validator: mass in [1 g, 10 t], moments in
+// [0, 10^4] kg*m^2 obeying the triangle inequality). Otherwise throws vcloe::Error naming
 // `where` (e.g. the command-line options the values came from).
-inline constexpr double kMinPayloadMass = 1e-3, kMaxPayloadMass = 1e4, kMaxPayloadInertia = 1e4;
+using sim::kMinPayloadMass, sim::kMaxPayloadMass, sim::kMaxPayloadInertia;
 Payload make_payload(double mass, const Vec3d& inertia, const std::string& where);
 
 // {mass: kg, inertia: [Ix, Iy, Iz], notes: ...} — a settings file's 'payload:' map or a payload

@@ -108,13 +108,19 @@ struct StudyResult {
 };
 StudyResult study_from_json(const nlohmann::json& document, const std::string& file);
 
-// The settings of several studies, which must be one study's (shards of it): the first's, or an
-// error naming the key, both values and both files; studies that recorded none (an older vcloe)
-// merge only with each other (empty settings).
+// The settings of several studies, which must be one study's (shards of it, or one-truth studies
+// run beside them with other seeds: docs/identification.md, "Shards"): the first's, or an error
+// naming the key, both values and both files. Which truths a study ran (kTruthSelection: `seeds`,
+// `shards`) is no setting of the study they make together: not compared, and in the result
+// `seeds` is the union of the rows' seeds (seeds_of) and `shards` the studies merged. Studies
+// that recorded none (an older vcloe) merge only with each other (empty settings).
+inline const char* const kTruthSelection[] = {"seeds", "shards"};
 StudySettings common_settings(const std::vector<StudyResult>& parts, const std::vector<std::string>& names);
 // The rows of several studies (shards of one), ordered by truth seed; a seed found in two of
 // them is an error naming both files (`names[i]` is parts[i]'s file).
 std::vector<TruthRow> merge_rows(const std::vector<StudyResult>& parts, const std::vector<std::string>& names);
+// The rows' seeds in order as runs: "801 to 811", "801 to 803, 805, 807 to 811".
+std::string seeds_of(const std::vector<TruthRow>& rows);
 StudyResult read_study(const std::string& file);
 
 }  // namespace vcloe::report

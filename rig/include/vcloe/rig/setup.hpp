@@ -137,6 +137,14 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& setup, const std::st
 // (precorrection_for); an empty file: none. A file learnt on the drives' loop alone (sidecar
 // `loop`: "drives") is refused unless the experiment's outer gains are all zero.
 void use_precorrection(ExperimentSetup& setup, const std::string& file);
+// The one rule of a command's loop: one learnt on the drives' loop alone (`loop`: "drives") runs,
+// or is learnt on, only with the outer gains of `setup` all zero; `how` says what is done with it
+// ("run it", "learn from it"). Throws naming the file and its sidecar's key.
+void check_loop_of(const std::string& file, const std::string& loop, const ExperimentSetup& setup, const std::string& how);
+// A learnt command (sidecar `kind`: "learnt") drives only the virtual robot its trials ran on: its
+// sidecar's `truth` against `truth_file`, the truth `what` drives (SHA-256), refused naming both. A
+// model's pre-correction runs on any robot. (`vcloe run`, `robot serve`, `learn --precorrection`.)
+void check_learnt_on(const std::string& file, const std::string& truth_file, const std::string& what);
 // The same with the pre-correction a trace's sidecar records (`precorrection`), if any: the twin
 // re-run on that trace is then driven with the command its robot got. A recorded file gone or
 // changed since (SHA-256) is refused in one line naming the sidecar and the file.

@@ -14,7 +14,7 @@ namespace vcloe::workflow {
 struct ValidateOptions {
   std::string model, truth, priors, experiment, config, out;
   int n = 10;
-  unsigned seed = 1001;
+  std::uint64_t seed = 1001;  // a whole number below 2^64 - 1 (main's check), less the seeds it derives
   double duration = 20.0;  // s: each fresh trajectory's (excitation::RandomTrajectoryOptions)
   bool json = false, reidentify = false, force = false, quiet = false;
 
