@@ -267,6 +267,17 @@ TEST(LatencyOffset, TheFirstHorizonStartsFromTheConfiguredOffsetAndEqualPartsOfT
     map.set_latency_offset(d, offset);
     EXPECT_NEAR(map.latency_offset(d.data()), offset, 1e-12) << offset;
   }
+  // Every command's default: five starts, the four others only when the first from the configured
+  // offset ends above 1.45 x the camera noise, each to the stage's own rule; the keys as read.
+  const LatencyOptions def = load_identification_config(std::string(VCLOE_SOURCE_DIR) + "/config/identify.yaml").options.latency;
+  EXPECT_EQ(def.starts, 5);
+  EXPECT_EQ(def.starts_above_noise, 1.45);
+  EXPECT_EQ(def.start_iterations, 0);
+  const LatencyOptions read =
+      parse_identification_config("latency: {starts: 3, starts_above_noise: 0, start_iterations: 8}\n", "id.yaml").options.latency;
+  EXPECT_EQ(read.starts, 3);
+  EXPECT_EQ(read.starts_above_noise, 0.0);
+  EXPECT_EQ(read.start_iterations, 8);
 }
 
 // The other starts run only when the fit from the configured offset ends its first horizon
