@@ -144,9 +144,11 @@ static IdentificationConfig parse_document(const YamlDoc& doc) {
   o.prior_log_sigma = root.get_double("prior_log_sigma", o.prior_log_sigma);
   if (auto st = root.find("start")) read_start(*st, o.start);
   if (auto l = root.find("latency")) {  // the pose stream's latency offset (problem.hpp)
-    l->reject_unknown_keys({"fit", "offset", "starts"});
+    l->reject_unknown_keys({"fit", "offset", "starts", "starts_above_noise", "start_iterations"});
     o.latency.fit = l->get_bool("fit", o.latency.fit);
     o.latency.starts = l->get_int("starts", o.latency.starts);
+    o.latency.starts_above_noise = l->get_double("starts_above_noise", o.latency.starts_above_noise);
+    o.latency.start_iterations = l->get_int("start_iterations", o.latency.start_iterations);
     o.latency.offset = l->get_double("offset", o.latency.offset);
     o.latency.source = l->has("offset") ? l->at("offset").where() : l->where();
   }

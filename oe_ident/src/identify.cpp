@@ -101,8 +101,9 @@ ceres::Solver::Options solver_options(const IdentificationOptions& o, std::size_
 }
 
 // One stage: the output error of `runs` (and the weak prior) minimised from delta, in place.
+// max_iterations: 0 for the options' own.
 ceres::Solver::Summary solve_stage(const Context& cx, std::size_t stage, TwinRuns& runs,
-                                   const std::vector<double>& start_delta, std::vector<double>& delta) {
+                                   const std::vector<double>& start_delta, std::vector<double>& delta, int max_iterations = 0) {
   const IdentificationOptions& o = cx.o;
   const int q = runs.num_coordinates();
   OutputErrorCost cost(runs);
@@ -125,6 +126,7 @@ ceres::Solver::Summary solve_stage(const Context& cx, std::size_t stage, TwinRun
                                                     : nullptr,
                            delta.data());
   ceres::Solver::Options so = solver_options(o, stage);
+  if (max_iterations > 0) so.max_num_iterations = max_iterations;
   ProgressCallback progress(cx.o, cx.start, stage);
   if (o.progress) so.callbacks.push_back(&progress);
   ceres::Solver::Summary summary;
@@ -132,27 +134,45 @@ ceres::Solver::Summary solve_stage(const Context& cx, std::size_t stage, TwinRun
   return summary;
 }
 
-// The first stage from each latency start (the cost is not convex in the offset: truth 823 of the
-// realistic study ended at 2.2 x the noise 2.4 ms off from 0 ms, and at 1.4 x within 0.01 ms from
-// the true offset; docs/identification.md), the Lambda coordinates from the same start each time;
-// delta becomes the end of the lowest cost, its offsets and costs recorded.
+// The first stage from the configured latency offset and, when it ends above
+// latency.starts_above_noise x the camera noise, from each other start (the cost is not convex in
+// the offset: truth 823 of the realistic study ended at 2.2 x the noise 2.4 ms off from 0 ms, and
+// at 1.4 x within 0.01 ms from the true offset; docs/identification.md), the Lambda coordinates
+// from the same start each time, each other start for at most latency.start_iterations; delta
+// becomes the end of the lowest cost (taken on to the stage's own rule if its start was cut
+// short), the offsets and costs recorded.
 ceres::Solver::Summary first_stage_from_latency_starts(const Context& cx, TwinRuns& runs, const std::vector<double>& start_delta,
                                                        Fit& fit, IdentificationResult& result) {
+  const LatencyOptions& lo = cx.o.latency;
   const ParameterMap& map = fit.map();
+  const std::vector<double> offsets = latency_starts(map.latency, lo.starts);
+  auto count = [&](const ceres::Solver::Summary& s) {
+    result.iterations += static_cast<int>(s.iterations.size()) - 1;
+    result.rejected_steps += s.num_unsuccessful_steps;
+  };
   ceres::Solver::Summary best;
   std::vector<double> best_delta;
-  for (double offset : latency_starts(map.latency, cx.o.latency.starts)) {
+  std::size_t best_k = 0;
+  for (std::size_t k = 0; k < offsets.size(); ++k) {
     std::vector<double> delta = fit.delta;
-    map.set_latency_offset(delta, offset);
-    const ceres::Solver::Summary summary = solve_stage(cx, 0, runs, start_delta, delta);
-    result.iterations += static_cast<int>(summary.iterations.size()) - 1;
-    result.rejected_steps += summary.num_unsuccessful_steps;
-    result.start.latency_starts.push_back(offset);
+    map.set_latency_offset(delta, offsets[k]);
+    const ceres::Solver::Summary summary = solve_stage(cx, 0, runs, start_delta, delta, k == 0 ? 0 : lo.start_iterations);
+    count(summary);
+    result.start.latency_starts.push_back(offsets[k]);
     result.start.latency_costs.push_back(summary.final_cost);
     const bool failed = summary.termination_type == ceres::FAILURE || !std::isfinite(summary.final_cost);
-    if (best_delta.empty() || (!failed && !(summary.final_cost >= best.final_cost))) best = summary, best_delta = delta;
+    if (best_delta.empty() || (!failed && !(summary.final_cost >= best.final_cost))) best = summary, best_delta = delta, best_k = k;
+    if (k == 0) {  // the configured start: near the noise, the others are not tried
+      result.start.latency_over_noise = std::sqrt(2 * summary.final_cost / runs.num_residuals());
+      if (lo.starts_above_noise > 0 && !failed && result.start.latency_over_noise <= lo.starts_above_noise) break;
+    }
   }
   fit.delta = best_delta;
+  if (best_k > 0 && lo.start_iterations > 0 && best.termination_type == ceres::NO_CONVERGENCE) {
+    best = solve_stage(cx, 0, runs, start_delta, fit.delta);  // the cut-short start taken on to the stage's rule
+    count(best);
+    result.start.latency_costs[best_k] = best.final_cost;
+  }
   return best;
 }
 

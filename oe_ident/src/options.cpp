@@ -98,6 +98,11 @@ std::optional<SettingProblem> IdentificationOptions::problem() const {
   if (!bad) bad = in_range("latency.offset", latency.offset, -0.05, false, 0.05, false, "a latency offset (s)");
   if (!bad && !(latency.starts >= 1 && latency.starts <= 50))
     bad = SettingProblem{"latency.starts", "expected 1 to 50 starts of the latency offset, got " + std::to_string(latency.starts)};
+  if (!bad) bad = in_range("latency.starts_above_noise", latency.starts_above_noise, 0, false, 1e3, false,
+                           "camera sigmas (0: the starts always)");
+  if (!bad && !(latency.start_iterations >= 0 && latency.start_iterations <= 1000))
+    bad = SettingProblem{"latency.start_iterations", "expected 0 (the stage's own rule) to 1000 iterations per start, got " +
+                                                         std::to_string(latency.start_iterations)};
   if (!bad && !(threads >= 1 && threads <= kMaxIdentificationThreads))
     bad = SettingProblem{"threads", "expected 1 to " + std::to_string(kMaxIdentificationThreads) + " threads, got " +
                                        std::to_string(threads)};

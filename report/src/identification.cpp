@@ -75,7 +75,7 @@ ParameterEntry parameter_entry(const oe_ident::ParameterResult& p) {
 
 StartEntry start_entry(const oe_ident::StartRecord& s) {
   return {s.searched,    s.horizon,     s.directions,     s.factors,       s.cost_at_priors, s.cost_at_start,
-          s.evaluations, s.cpu_seconds, s.latency_starts, s.latency_costs};
+          s.evaluations, s.cpu_seconds, s.latency_starts, s.latency_costs, s.latency_over_noise};
 }
 
 ConvergenceEntry convergence_entry(const oe_ident::ConvergenceCheck& c) {
@@ -128,12 +128,16 @@ void print_convergence(const IdentificationReport& r, std::ostream& out) {
   } else {
     out << "start: the priors (no start search)\n";
   }
-  if (!s.latency_starts.empty()) {
+  if (s.latency_starts.size() == 1) {
+    out << "latency offset: the first horizon from " << 1e3 * s.latency_starts[0] << " ms ended at "
+        << s.latency_over_noise << " x the camera noise, within latency.starts_above_noise: no other start\n";
+  } else if (!s.latency_starts.empty()) {
     const auto best = std::min_element(s.latency_costs.begin(), s.latency_costs.end()) - s.latency_costs.begin();
     out << "latency offset: the first horizon fitted from " << s.latency_starts.size() << " offsets, cost";
     for (std::size_t k = 0; k < s.latency_starts.size(); ++k)
       out << (k ? ", " : " ") << s.latency_costs[k] << " from " << 1e3 * s.latency_starts[k] << " ms";
-    out << "; went on from " << 1e3 * s.latency_starts[static_cast<std::size_t>(best)] << " ms\n";
+    out << "; went on from " << 1e3 * s.latency_starts[static_cast<std::size_t>(best)] << " ms (from "
+        << 1e3 * s.latency_starts[0] << " ms: " << s.latency_over_noise << " x the camera noise)\n";
   }
   out << "convergence: " << r.convergence.verdict << ". " << r.convergence.summary << "\n";
 }

@@ -66,7 +66,8 @@ json start_json(const StartEntry& s) {
           {"directions", s.directions},     {"factors", s.factors},
           {"cost_at_priors", finite_or_null(s.cost_at_priors)}, {"cost_at_start", finite_or_null(s.cost_at_start)},
           {"evaluations", s.evaluations},   {"cpu_seconds", s.cpu_seconds},
-          {"latency_starts", s.latency_starts}, {"latency_costs", s.latency_costs}};
+          {"latency_starts", s.latency_starts}, {"latency_costs", s.latency_costs},
+          {"latency_over_noise", s.latency_over_noise}};
 }
 
 json convergence_json(const ConvergenceEntry& c) {
@@ -255,6 +256,7 @@ StartEntry read_start(const Node& s) {
     if (out.latency_costs.size() != out.latency_starts.size())
       s["latency_costs"].refuse("one cost per latency start (" + std::to_string(out.latency_starts.size()) + ")");
   }
+  if (!s["latency_over_noise"].absent()) out.latency_over_noise = s["latency_over_noise"].non_negative();
   return out;
 }
 

@@ -60,7 +60,10 @@ const std::vector<int>& fitted_parameters() {
 
 // The platform's moments, one leg's friction and the gains from 15 % off the truth (the rest
 // known), m_p the anchor; the latency offset fitted, or held at `held`.
-IdentificationResult fit(const Experiment& e, const sim::LambdaVector<double>& truth, std::optional<double> held) {
+// With `starts` > 1 the first horizon also from the other latency starts, above
+// `starts_above_noise` camera sigmas (LatencyOptions).
+IdentificationResult fit(const Experiment& e, const sim::LambdaVector<double>& truth, std::optional<double> held,
+                         int starts = 1, double starts_above_noise = 0) {
   IdentificationOptions o;
   o.anchor = {AnchorKind::KnownParameter, sim::platform_index(0), truth(sim::platform_index(0))};
   o.horizons = {0.35, 1.0};
@@ -72,6 +75,8 @@ IdentificationResult fit(const Experiment& e, const sim::LambdaVector<double>& t
     start(k) *= 1.15;
   }
   o.latency = {!held.has_value(), held.value_or(0.0), ""};
+  o.latency.starts = starts;
+  o.latency.starts_above_noise = starts_above_noise;
   return identify(test::default_robot(), start, servo::OuterGains{}, {e}, o);
 }
 
@@ -262,4 +267,35 @@ TEST(LatencyOffset, TheFirstHorizonStartsFromTheConfiguredOffsetAndEqualPartsOfT
     map.set_latency_offset(d, offset);
     EXPECT_NEAR(map.latency_offset(d.data()), offset, 1e-12) << offset;
   }
+  // Every command's default: five starts, the four others only when the first from the configured
+  // offset ends above 1.45 x the camera noise, each to the stage's own rule; the keys as read.
+  const LatencyOptions def = load_identification_config(std::string(VCLOE_SOURCE_DIR) + "/config/identify.yaml").options.latency;
+  EXPECT_EQ(def.starts, 5);
+  EXPECT_EQ(def.starts_above_noise, 1.45);
+  EXPECT_EQ(def.start_iterations, 0);
+  const LatencyOptions read =
+      parse_identification_config("latency: {starts: 3, starts_above_noise: 0, start_iterations: 8}\n", "id.yaml").options.latency;
+  EXPECT_EQ(read.starts, 3);
+  EXPECT_EQ(read.starts_above_noise, 0.0);
+  EXPECT_EQ(read.start_iterations, 8);
+}
+
+// The other starts run only when the fit from the configured offset ends its first horizon
+// above latency.starts_above_noise x the camera noise (docs/identification.md, "Latency offset"):
+// on a twin's own short trace (3 ms late, default camera noise) a bound above what the fit from 0
+// ends at keeps the one start, a bound below it runs all five, and the figure it decides on is
+// recorded either way (the first fit from 0 ms the same in both).
+TEST(LatencyOffset, TheOtherStartsRunOnlyWhenTheConfiguredOneEndsAboveTheBound) {
+  const sim::LambdaVector<double> truth = off_priors();
+  const Experiment e = late_trace(test::fit_reference(0.4, 45), truth, 3e-3, 145);
+  const IdentificationResult near = fit(e, truth, std::nullopt, 5, 100);
+  const double over = near.start.latency_over_noise;
+  EXPECT_GT(over, 0.7);  // sqrt(2 cost / residuals): about the noise, a few sigmas on this short start
+  EXPECT_LT(over, 5.0);
+  EXPECT_EQ(near.start.latency_starts, std::vector<double>({0.0}));
+  const IdentificationResult below = fit(e, truth, std::nullopt, 5, 0.9 * over);
+  EXPECT_EQ(below.start.latency_starts.size(), 5u);
+  EXPECT_EQ(below.start.latency_over_noise, over);  // the same first fit from 0 ms
+  EXPECT_EQ(below.start.latency_costs[0], near.start.latency_costs[0]);
+  EXPECT_GT(below.iterations, near.iterations);
 }

@@ -70,7 +70,7 @@ report::IdentificationReport sample() {
   r.seconds = 27.1;
   r.cpu_seconds = 31.4;
   r.start = {true, 0.15, {"lp", "masses", "common scale"}, {0.63, 1.59, 1.0}, 3.2e7, 2.1e5, 97, 6.2,
-             {0.0, -4e-3, -2e-3, 2e-3, 4e-3}, {5534, 5554, 5515, 3396, 3398}};
+             {0.0, -4e-3, -2e-3, 2e-3, 4e-3}, {5534, 5554, 5515, 3396, 3398}, 1.753};
   r.convergence = {"stuck", "STUCK: a second start removes 60 % of the cost above the noise", 33, 1e7, 1.2e4, 4e6, 0.6, 1, 9.5};
   r.jacobian_cost_ratio = 5.8;
   r.rejected_steps = 2;
@@ -116,8 +116,16 @@ TEST(IdentificationReport, PrintsEachLatencyStartsCostAndTheOneTheFitWentOnFrom)
   std::ostringstream out;
   report::print_identification(sample(), out);
   EXPECT_NE(out.str().find("latency offset: the first horizon fitted from 5 offsets, cost 5534 from 0 ms, 5554 from -4 ms, "
-                           "5515 from -2 ms, 3396 from 2 ms, 3398 from 4 ms; went on from 2 ms\n"),
+                           "5515 from -2 ms, 3396 from 2 ms, 3398 from 4 ms; went on from 2 ms (from 0 ms: 1.753 x the camera noise)\n"),
             std::string::npos) << out.str();
+  // Below latency.starts_above_noise the first start alone: the figure, and that no other ran.
+  report::IdentificationReport one = sample();
+  one.start.latency_starts = {0.0}, one.start.latency_costs = {3006}, one.start.latency_over_noise = 1.292;
+  std::ostringstream alone;
+  report::print_identification(one, alone);
+  EXPECT_NE(alone.str().find("latency offset: the first horizon from 0 ms ended at 1.292 x the camera noise, within "
+                             "latency.starts_above_noise: no other start\n"),
+            std::string::npos) << alone.str();
 }
 
 TEST(IdentificationReport, AnUnboundedIntervalIsWrittenNullAndReadAsInfinity) {

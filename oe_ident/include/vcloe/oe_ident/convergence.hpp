@@ -37,6 +37,9 @@ struct StartRecord {
   // The latency offset's starts (LatencyOptions::starts): each offset (s) the first horizon was
   // fitted from and the cost it ended at; the fit went on from the lowest. Empty: one start.
   std::vector<double> latency_starts, latency_costs;
+  // The first horizon's end from the configured offset in camera sigmas (sqrt(2 cost /
+  // residuals)), which decides whether the other starts run (LatencyOptions::starts_above_noise).
+  double latency_over_noise = 0;
 };
 
 enum class Convergence { Converged, Stuck, NotChecked };

@@ -71,6 +71,12 @@ struct LatencyOptions {
   // over the bounds, and the fit goes on from the lowest cost (docs/identification.md). 1: from
   // `offset` alone (this default); config/identify.yaml, every command's default, sets 5.
   int starts = 1;
+  // The other starts only when the fit from `offset` ends its first horizon above this many
+  // camera sigmas (RMS of its weighted residuals, sqrt(2 cost / residuals)); 0: always.
+  double starts_above_noise = 0;
+  // Iterations of each other start (the one from `offset` runs to the stage's own rule); the
+  // lowest then goes on to that rule. 0: each to the stage's own rule.
+  int start_iterations = 0;
 };
 
 // The interval a fitted latency offset is kept in, from the experiments' timing: within half a

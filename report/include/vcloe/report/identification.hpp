@@ -60,6 +60,9 @@ struct StartEntry {
   // The latency offset's starts (s) of the first horizon and the cost each ended at (the fit went
   // on from the lowest); empty: one start.
   std::vector<double> latency_starts, latency_costs;
+  // The first horizon's end from the configured offset in camera sigmas: the other starts ran
+  // only above latency.starts_above_noise (one start listed: they did not). 0: not recorded.
+  double latency_over_noise = 0;
   bool operator==(const StartEntry&) const = default;
 };
 
