@@ -87,6 +87,32 @@ std::optional<SettingProblem> RandomTrajectoryOptions::problem() const {
 
 void RandomTrajectoryOptions::validate(const std::string& where) const { throw_if(problem(), where); }
 
+namespace {
+
+// The magnitudes a pose and its rates have on a parallel robot (docs/trajectory-file.md), each
+// value at its own key ("axes.x.s[0]", "offset[3]"): 1e308 is refused where it is written, not as
+// the "velocity inf" or the "leg cannot close" it would become (session 22's probe, class 3).
+std::optional<SettingProblem> magnitude_problem(const FourierTrajectory& tr) {
+  for (int i = 0; i < 6; ++i) {
+    const bool linear = i < 3;
+    const double most_offset = linear ? kMaxOffsetPosition : kMaxOffsetAngle;
+    if (!(std::abs(tr.offset(i)) <= most_offset))
+      return SettingProblem{"offset[" + std::to_string(i) + "]",
+                            "expected " + (linear ? "a position of at most " + exact_number(most_offset) + " m" : std::string("an angle of at most pi rad")) +
+                                " in magnitude, got " + exact_number(tr.offset(i))};
+    const double most = linear ? kMaxCoefficientLinear : kMaxCoefficientAngular;
+    for (const auto& [name, m] : {std::pair<const char*, const Eigen::Matrix<double, 6, Eigen::Dynamic>*>{"s", &tr.s}, {"c", &tr.c}})
+      for (Eigen::Index l = 0; l < m->cols(); ++l)
+        if (!(std::abs((*m)(i, l)) <= most))
+          return SettingProblem{std::string("axes.") + kAxes[i] + "." + name + "[" + std::to_string(l) + "]",
+                                "expected a coefficient of at most " + exact_number(most) + (linear ? " m/s" : " rad/s") +
+                                    " in magnitude, got " + exact_number((*m)(i, l))};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<SettingProblem> FourierTrajectory::problem() const {
   auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
   if (!(f0 >= kMinF0) || !std::isfinite(f0))
@@ -101,7 +127,7 @@ std::optional<SettingProblem> FourierTrajectory::problem() const {
     return bad("axes", std::to_string(harmonics()) + " harmonics: at most " + std::to_string(kMaxHarmonics));
   if (s.cols() != c.cols()) return bad("axes", "s and c must have the same number of harmonics");
   if (!s.allFinite() || !c.allFinite() || !offset.allFinite()) return bad("axes", "non-finite coefficient");
-  return std::nullopt;
+  return magnitude_problem(*this);
 }
 
 void FourierTrajectory::validate(const std::string& where) const { throw_if(problem(), where); }
