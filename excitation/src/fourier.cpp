@@ -41,14 +41,18 @@ TrajectorySample FourierTrajectory::sample(double t) const {
 std::optional<SettingProblem> MotionLimits::problem() const {
   // "<key>: expected ..., got ...".
   auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
-  auto positive = [&](const char* name, double x, const char* unit) -> std::optional<SettingProblem> {
-    if (std::isfinite(x) && x > 0) return std::nullopt;
-    return bad(name, std::string("expected a positive limit in ") + unit + ", got " + exact_number(x));
+  // Positive, and within what a robot's joints and a check of its motion have (session 22's
+  // probe: a limit of 1e300 is a typo, not "no limit"): a second between checks resolves no motion
+  // of a robot, 1000 rad/s is beyond a drive's motor before its gearbox (about 10^4 rpm).
+  auto positive = [&](const char* name, double x, double most, const char* unit) -> std::optional<SettingProblem> {
+    if (std::isfinite(x) && x > 0 && x <= most) return std::nullopt;
+    return bad(name, std::string("expected a positive limit of at most ") + exact_number(most) + " " + unit + ", got " +
+                         exact_number(x));
   };
-  std::optional<SettingProblem> p = positive("sample_period", sample_period, "s");
-  if (!p) p = positive("max_joint_velocity", max_joint_velocity, "rad/s");
-  if (!p) p = positive("max_joint_acceleration", max_joint_acceleration, "rad/s^2");
-  if (!p) p = positive("max_joint_error_gain", max_joint_error_gain, "rad/rad");
+  std::optional<SettingProblem> p = positive("sample_period", sample_period, 1.0, "s");
+  if (!p) p = positive("max_joint_velocity", max_joint_velocity, 1e3, "rad/s");
+  if (!p) p = positive("max_joint_acceleration", max_joint_acceleration, 1e6, "rad/s^2");
+  if (!p) p = positive("max_joint_error_gain", max_joint_error_gain, 1e6, "rad/rad");
   if (!p && !(min_transmission >= 0 && min_transmission < 1))
     p = bad("min_transmission", "expected a margin in [0, 1), got " + exact_number(min_transmission));
   if (!p && !(min_parallel_conditioning >= 0 && min_parallel_conditioning < 1))

@@ -63,7 +63,7 @@ TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
       {"trajectory random --f0 1e-300 --out " + (d / "r.yaml").string(),
        "f0: expected a fundamental frequency of at least one cycle a day"},
       {"trajectory check " + config + "reference.yaml --max-joint-velocity nan",
-       "--max-joint-velocity: expected a positive limit in rad/s, got nan"},  // a NaN limit passed everything
+       "--max-joint-velocity: expected a positive limit of at most 1000 rad/s, got nan"},  // a NaN limit passed everything
       {"calibrate stereo --images " + d.string() + " --board 99999999999x6 --square 0.025 --out " +
            (d / "s.yaml").string(),
        "--board: expected COLSxROWS inner corners"},  // was std::stoi's exception, exit 3

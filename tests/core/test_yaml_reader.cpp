@@ -270,7 +270,7 @@ TEST(YamlReader, AnIntegerIsReadInDecimalLeadingZerosAndAllNotInAnotherBase) {
                                                          {"e", 0},  {"f", 0},  {"g", 8}};
   for (const auto& [key, value] : read) EXPECT_EQ(doc.root().get_int(key, -1), value) << key;
   EXPECT_DOUBLE_EQ(doc.root().get_double("r"), 10.0);  // a real key reads it the same
-  for (const std::string& based : {"0x10", "0o10", "0b11", "-0x5", "0X1F"})
+  for (const std::string based : {"0x10", "0o10", "0b11", "-0x5", "0X1F"})
     EXPECT_EQ(error_of([&] { YamlDoc::parse("n: " + based + "\n", "b.yaml").root().get_int("n", 0); }),
               "b.yaml:1: key 'n': expected an integer in decimal digits, got '" + based + "'");
   for (const std::string other : {"1e3", "1_000", "12abc"})

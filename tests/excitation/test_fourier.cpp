@@ -254,7 +254,7 @@ TEST(Feasibility, LimitsAndHarmonicsTheChecksCannotResolveAreRefused) {
     check_feasibility(default_robot(), tr, nan_limit);
     ADD_FAILURE() << "a NaN limit accepted";
   } catch (const vcloe::Error& e) {
-    EXPECT_STREQ(e.what(), "motion limits: max_joint_velocity: expected a positive limit in rad/s, got nan");
+    EXPECT_STREQ(e.what(), "motion limits: max_joint_velocity: expected a positive limit of at most 1000 rad/s, got nan");
   }
   // A harmonic faster than a tenth of the check's sample rate could peak between samples.
   FourierTrajectory fast = tr;
