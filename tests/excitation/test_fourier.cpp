@@ -104,8 +104,9 @@ TEST(Fourier, MagnitudesNoRobotHasAreRefusedAtTheirKeyAndLine) {
       {"offset[2]", 2, -1, false, -101, "expected a position of at most 100 m in magnitude, got -101"},
   };
   const char* const axes[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
+  const FourierTrajectory feasible = random_feasible_trajectory(default_robot(), 5);
   for (const Case& k : cases) {
-    FourierTrajectory tr = random_feasible_trajectory(default_robot(), 5);
+    FourierTrajectory tr = feasible;
     if (k.harmonic < 0)
       tr.offset(k.axis) = k.value;
     else
@@ -123,7 +124,7 @@ TEST(Fourier, MagnitudesNoRobotHasAreRefusedAtTheirKeyAndLine) {
     }
     EXPECT_THROW(check_feasibility(default_robot(), tr), vcloe::Error) << k.key;  // the struct's own check, too
   }
-  FourierTrajectory edge = random_feasible_trajectory(default_robot(), 5);  // the bounds themselves are magnitudes a file may hold
+  FourierTrajectory edge = feasible;  // the bounds themselves are magnitudes a file may hold
   edge.s(0, 0) = 100;
   edge.c(5, 0) = -100;
   edge.offset(2) = -100;
