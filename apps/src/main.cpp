@@ -45,6 +45,34 @@ void check_seeds(CLI::App& app) {
   }
 }
 
+// Every whole-number option of every command (CLI11's INT and UINT: --seed, --harmonics, --order,
+// --frames, --n, …): the number as typed, in decimal — leading zeros read as decimal (010 is ten,
+// as a YAML file's integer, core/yaml_reader.cpp), a sign only where the option may be negative.
+// CLI11 read it with strtoll's base 0: 010 was 8, 08 "Could not convert", 0x5 was 5 (session 22's
+// probe, class 1). Declared from the option's type, so a new integer option cannot miss it.
+void check_integer_options(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* o : sub->get_options()) {
+      const std::string type = o->get_type_name();
+      const bool is_unsigned = type.rfind("UINT", 0) == 0;
+      if (!is_unsigned && type.rfind("INT", 0) != 0) continue;
+      o->transform(CLI::Validator(
+          [is_unsigned](std::string& text) -> std::string {
+            if (text.empty() || text.rfind("--", 0) == 0) return "";  // no value: said by check_option_values
+            const std::string digits = text.substr(!text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0);
+            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+              return "expected a whole number in decimal digits, got '" + text + "'";
+            if (is_unsigned && text[0] == '-') return "expected a whole number of 0 or more, got '" + text + "'";
+            const std::size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1);
+            text = (text[0] == '-' && digits.substr(first) != "0" ? "-" : "") + digits.substr(first);
+            return "";
+          },
+          ""));
+    }
+    check_integer_options(*sub);
+  }
+}
+
 // Every option that takes a value: an empty value (`--out ''`, `--precorrection ''`) is refused
 // naming the option — the commands read an empty path as "not given", so it would silently mean
 // no output, no pre-correction, no plot; and a value spelled like an option (`--out --force`) is
@@ -210,6 +238,7 @@ int run_command(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", VCLOE_VERSION);
   add_commands(app);
+  check_integer_options(app);
   check_seeds(app);
   check_option_values(app);
   vcloe::app::tie_options_to_their_modes(app);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include <charconv>
 #include <cmath>
@@ -36,13 +38,34 @@ std::string describe(const YAML::Node& n) {
 }
 
 // A scalar the file writes as a string — quoted ("0.18", '0.18') or a block (| or >): yaml-cpp's
-// tag "!" for a non-plain scalar — or tagged
-// !!str — where a number or a truth value is read: refused at its key like any other wrong type,
-// not read as the number its text spells (the one scalar reader: as_double, as_int, as_bool).
-void refuse_string_scalar(const YamlNode& at, const YAML::Node& n, const std::string& expected) {
-  if (n.Tag() != "!" && n.Tag() != "tag:yaml.org,2002:str") return;
-  at.fail("expected " + expected + ", got the string '" + n.Scalar() + "' (" +
-          (n.Tag() == "!" ? std::string("quoted, or a block scalar") : std::string("tagged !!str")) + "; write it plain, without quotes or tag)");
+// tag "!" for a non-plain scalar — or with any explicit tag but the one of the type read (`!!float`
+// or, on a whole number, `!!int` for a number, `!!int` for an integer, `!!bool` for a truth value; `!!str`, `!!null`, `!!seq`,
+// `!weird` …): refused at its key like any other wrong type, not read as the number its text
+// spells (the one scalar reader: as_double, as_int, as_bool; session 22's probe, class 2).
+std::optional<long long> decimal_integer(const std::string& text);
+
+void refuse_tagged_scalar(const YamlNode& at, const YAML::Node& n, const std::string& expected, const std::string& own) {
+  const std::string& tag = n.Tag();
+  const std::string core = "tag:yaml.org,2002:";
+  if (tag == "?" || tag.empty() || tag == core + own) return;
+  if (own == "float" && tag == core + "int" && decimal_integer(n.Scalar())) return;  // !!int 3 is a number too
+  const std::string said = tag == "!" ? std::string("quoted, or a block scalar")
+                                      : "tagged " + (tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag);
+  at.fail("expected " + expected + ", got " + (tag == "!" || tag == core + "str" ? "the string " : "") + "'" + n.Scalar() +
+          "' (" + said + "; write it plain, without quotes or tag)");
+}
+
+// An integer as the file writes it: decimal digits with an optional sign, leading zeros read as
+// decimal (YAML 1.2's core schema: 010 is ten; the command line reads it the same, apps/src/main.cpp).
+// Octal, hexadecimal and binary prefixes (0o17, 0x1F, 0b1) are not decimal: refused, not read in
+// another base (yaml-cpp took 010 as 8; session 22's probe, class 1). nullopt: not decimal digits.
+std::optional<long long> decimal_integer(const std::string& text) {
+  std::size_t from = text.size() > 1 && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  if (from == text.size() || text.find_first_not_of("0123456789", from) != std::string::npos) return std::nullopt;
+  const std::size_t first = std::min(text.find_first_not_of('0', from), text.size() - 1);
+  if (text.size() - first > 18) return text[0] == '-' ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+  const long long v = std::stoll(text.substr(first));
+  return text[0] == '-' ? -v : v;
 }
 }  // namespace
 
@@ -73,9 +96,16 @@ void YamlNode::fail_if(const std::optional<SettingProblem>& problem) const {
     YamlNode n = *this;
     for (std::size_t from = 0; from < key.size();) {
       const std::size_t dot = std::min(key.find('.', from), key.size());
-      const std::optional<YamlNode> child = n.find(key.substr(from, dot - from));
+      const std::string part = key.substr(from, dot - from);  // "s" or "s[3]": a key, then perhaps an entry
+      const std::size_t bracket = std::min(part.find('['), part.size());
+      const std::optional<YamlNode> child = n.find(part.substr(0, bracket));
       if (!child) break;
       n = *child;
+      if (bracket < part.size()) {
+        const std::size_t index = std::stoul(part.substr(bracket + 1));
+        if (!n.is_sequence() || index >= n.raw().size()) break;
+        n = n.at(index);
+      }
       from = dot + 1;
     }
     return std::make_pair(n, n.path() == child_path(key));
@@ -124,7 +154,7 @@ std::size_t YamlNode::size() const {
 
 double YamlNode::as_double() const {
   if (!node_.IsScalar()) fail("expected a number, got " + describe(node_));
-  refuse_string_scalar(*this, node_, "a number");
+  refuse_tagged_scalar(*this, node_, "a number", "float");
   double v = 0.0;
   try {
     v = node_.as<double>();
@@ -143,20 +173,23 @@ double YamlNode::as_double() const {
 
 int YamlNode::as_int() const {
   if (!node_.IsScalar()) fail("expected an integer, got " + describe(node_));
-  refuse_string_scalar(*this, node_, "an integer");
-  try {
-    return node_.as<int>();
-  } catch (const YAML::Exception&) {
+  refuse_tagged_scalar(*this, node_, "an integer", "int");
+  const std::optional<long long> v = decimal_integer(node_.Scalar());
+  if (!v) {
+    const std::string& t = node_.Scalar();  // 0x1F, 0o17, 0b1: a number in another base, said so
+    const std::size_t digit = t.find_first_not_of("+-");
+    const bool based = digit != std::string::npos && t.size() > digit + 2 && t[digit] == '0' &&
+                       std::string("xXoObB").find(t[digit + 1]) != std::string::npos;
+    fail(std::string("expected an integer") + (based ? " in decimal digits" : "") + ", got " + describe(node_));
   }
-  double v = 0;  // a whole number beyond int: say the range, not "not an integer"
-  if (YAML::convert<double>::decode(node_, v) && std::isfinite(v) && v == std::floor(v))
+  if (*v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max())
     fail("expected an integer from -2147483648 to 2147483647, got " + describe(node_));
-  fail("expected an integer, got " + describe(node_));
+  return static_cast<int>(*v);
 }
 
 bool YamlNode::as_bool() const {
   if (!node_.IsScalar()) fail("expected true or false, got " + describe(node_));
-  refuse_string_scalar(*this, node_, "true or false");
+  refuse_tagged_scalar(*this, node_, "true or false", "bool");
   try {
     return node_.as<bool>();
   } catch (const YAML::Exception&) {

@@ -41,14 +41,18 @@ TrajectorySample FourierTrajectory::sample(double t) const {
 std::optional<SettingProblem> MotionLimits::problem() const {
   // "<key>: expected ..., got ...".
   auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
-  auto positive = [&](const char* name, double x, const char* unit) -> std::optional<SettingProblem> {
-    if (std::isfinite(x) && x > 0) return std::nullopt;
-    return bad(name, std::string("expected a positive limit in ") + unit + ", got " + exact_number(x));
+  // Positive, and within what a robot's joints and a check of its motion have (session 22's
+  // probe: a limit of 1e300 is a typo, not "no limit"): a second between checks resolves no motion
+  // of a robot, 1000 rad/s is beyond a drive's motor before its gearbox (about 10^4 rpm).
+  auto positive = [&](const char* name, double x, double most, const char* unit) -> std::optional<SettingProblem> {
+    if (std::isfinite(x) && x > 0 && x <= most) return std::nullopt;
+    return bad(name, std::string("expected a positive limit of at most ") + exact_number(most) + " " + unit + ", got " +
+                         exact_number(x));
   };
-  std::optional<SettingProblem> p = positive("sample_period", sample_period, "s");
-  if (!p) p = positive("max_joint_velocity", max_joint_velocity, "rad/s");
-  if (!p) p = positive("max_joint_acceleration", max_joint_acceleration, "rad/s^2");
-  if (!p) p = positive("max_joint_error_gain", max_joint_error_gain, "rad/rad");
+  std::optional<SettingProblem> p = positive("sample_period", sample_period, 1.0, "s");
+  if (!p) p = positive("max_joint_velocity", max_joint_velocity, 1e3, "rad/s");
+  if (!p) p = positive("max_joint_acceleration", max_joint_acceleration, 1e6, "rad/s^2");
+  if (!p) p = positive("max_joint_error_gain", max_joint_error_gain, 1e6, "rad/rad");
   if (!p && !(min_transmission >= 0 && min_transmission < 1))
     p = bad("min_transmission", "expected a margin in [0, 1), got " + exact_number(min_transmission));
   if (!p && !(min_parallel_conditioning >= 0 && min_parallel_conditioning < 1))
@@ -87,6 +91,32 @@ std::optional<SettingProblem> RandomTrajectoryOptions::problem() const {
 
 void RandomTrajectoryOptions::validate(const std::string& where) const { throw_if(problem(), where); }
 
+namespace {
+
+// The magnitudes a pose and its rates have on a parallel robot (docs/trajectory-file.md), each
+// value at its own key ("axes.x.s[0]", "offset[3]"): 1e308 is refused where it is written, not as
+// the "velocity inf" or the "leg cannot close" it would become (session 22's probe, class 3).
+std::optional<SettingProblem> magnitude_problem(const FourierTrajectory& tr) {
+  for (int i = 0; i < 6; ++i) {
+    const bool linear = i < 3;
+    const double most_offset = linear ? kMaxOffsetPosition : kMaxOffsetAngle;
+    if (!(std::abs(tr.offset(i)) <= most_offset))
+      return SettingProblem{"offset[" + std::to_string(i) + "]",
+                            "expected " + (linear ? "a position of at most " + exact_number(most_offset) + " m" : std::string("an angle of at most pi rad")) +
+                                " in magnitude, got " + exact_number(tr.offset(i))};
+    const double most = linear ? kMaxCoefficientLinear : kMaxCoefficientAngular;
+    for (const auto& [name, m] : {std::pair<const char*, const Eigen::Matrix<double, 6, Eigen::Dynamic>*>{"s", &tr.s}, {"c", &tr.c}})
+      for (Eigen::Index l = 0; l < m->cols(); ++l)
+        if (!(std::abs((*m)(i, l)) <= most))
+          return SettingProblem{std::string("axes.") + kAxes[i] + "." + name + "[" + std::to_string(l) + "]",
+                                "expected a coefficient of at most " + exact_number(most) + (linear ? " m/s" : " rad/s") +
+                                    " in magnitude, got " + exact_number((*m)(i, l))};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<SettingProblem> FourierTrajectory::problem() const {
   auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
   if (!(f0 >= kMinF0) || !std::isfinite(f0))
@@ -101,7 +131,7 @@ std::optional<SettingProblem> FourierTrajectory::problem() const {
     return bad("axes", std::to_string(harmonics()) + " harmonics: at most " + std::to_string(kMaxHarmonics));
   if (s.cols() != c.cols()) return bad("axes", "s and c must have the same number of harmonics");
   if (!s.allFinite() || !c.allFinite() || !offset.allFinite()) return bad("axes", "non-finite coefficient");
-  return std::nullopt;
+  return magnitude_problem(*this);
 }
 
 void FourierTrajectory::validate(const std::string& where) const { throw_if(problem(), where); }

@@ -261,3 +261,49 @@ TEST(YamlReader, ABoundCoupledToADefaultPointsAtTheKeyTheFileGives) {
   const YamlDoc neither = YamlDoc::parse("name: z\n", "z.yaml");
   EXPECT_NE(error_of([&] { neither.root().fail_if(p); }).find("option 'regressor_period'"), std::string::npos);
 }
+
+TEST(YamlReader, AnIntegerIsReadInDecimalLeadingZerosAndAllNotInAnotherBase) {
+  // Session 22's probe, class 1: yaml-cpp read `substeps: 010` as 8 and `starts: 051` as 41 (octal),
+  // while a real-valued key read `01000` as 1000. One rule, YAML 1.2's core schema: decimal digits.
+  const YamlDoc doc = YamlDoc::parse("a: 010\nb: 051\nc: -007\nd: +12\ne: 0\nf: 000\ng: 08\nr: 010\n", "d.yaml");
+  const std::vector<std::pair<std::string, int>> read = {{"a", 10}, {"b", 51}, {"c", -7}, {"d", 12},
+                                                         {"e", 0},  {"f", 0},  {"g", 8}};
+  for (const auto& [key, value] : read) EXPECT_EQ(doc.root().get_int(key, -1), value) << key;
+  EXPECT_DOUBLE_EQ(doc.root().get_double("r"), 10.0);  // a real key reads it the same
+  for (const std::string based : {"0x10", "0o10", "0b11", "-0x5", "0X1F"})
+    EXPECT_EQ(error_of([&] { YamlDoc::parse("n: " + based + "\n", "b.yaml").root().get_int("n", 0); }),
+              "b.yaml:1: key 'n': expected an integer in decimal digits, got '" + based + "'");
+  for (const std::string other : {"1e3", "1_000", "12abc"})
+    EXPECT_EQ(error_of([&] { YamlDoc::parse("n: " + other + "\n", "o.yaml").root().get_int("n", 0); }),
+              "o.yaml:1: key 'n': expected an integer, got '" + other + "'");
+  EXPECT_EQ(error_of([&] { YamlDoc::parse("n: 0000000000000000000002147483648\n", "l.yaml").root().get_int("n", 0); }),
+            "l.yaml:1: key 'n': expected an integer from -2147483648 to 2147483647, got '0000000000000000000002147483648'");
+  EXPECT_EQ(YamlDoc::parse("n: 00000000000000000000000002147483647\n", "l.yaml").root().get_int("n", 0), 2147483647);
+}
+
+TEST(YamlReader, AnyTagButTheTypesOwnOnAScalarReadAsANumberIsRefusedAtItsKey) {
+  // Session 22's probe, class 2: `duration: !!null 1`, `!!bool 1`, `!!seq 1`, `!weird 1` were read
+  // as 1 (only quotes and !!str were refused). The type's own tag is the one allowed.
+  for (const std::string tag : {"!!null", "!!bool", "!!seq", "!!map", "!weird", "!<tag:example.com,2000:x>"}) {
+    const YamlDoc doc = YamlDoc::parse("x: 0\nduration: " + tag + " 1\n", "t.yaml");
+    const std::string shown = tag == "!<tag:example.com,2000:x>" ? "tag:example.com,2000:x" : tag;
+    EXPECT_EQ(error_of([&] { doc.root().get_double("duration"); }),
+              "t.yaml:2: key 'duration': expected a number, got '1' (tagged " + shown + "; write it plain, without quotes "
+              "or tag)") << tag;
+    EXPECT_NE(error_of([&] { doc.root().get_int("duration", 0); }).find("t.yaml:2: key 'duration': expected an integer"),
+              std::string::npos) << tag;
+    EXPECT_NE(error_of([&] { doc.root().get_bool("duration", false); }).find("t.yaml:2: key 'duration': expected true or false"),
+              std::string::npos) << tag;
+  }
+  const YamlDoc own = YamlDoc::parse("a: !!float 2.5\nb: !!int 3\nc: !!bool true\nd: !!int 4\n", "own.yaml");
+  EXPECT_DOUBLE_EQ(own.root().get_double("a"), 2.5);
+  EXPECT_EQ(own.root().get_int("b", 0), 3);
+  EXPECT_TRUE(own.root().get_bool("c", false));
+  EXPECT_DOUBLE_EQ(own.root().get_double("d"), 4.0);  // an integer is a number: !!int on a whole number
+  EXPECT_NE(error_of([&] { YamlDoc::parse("n: !!float 3\n", "f.yaml").root().get_int("n", 0); })
+                .find("f.yaml:1: key 'n': expected an integer, got '3' (tagged !!float"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { YamlDoc::parse("n: !!int 2.5\n", "i.yaml").root().get_double("n"); })
+                .find("i.yaml:1: key 'n': expected a number, got '2.5' (tagged !!int"),
+            std::string::npos);
+}

@@ -143,6 +143,12 @@ TEST(Optimizer, EveryRangeErrorOfTheExcitationFileNamesItsLineAndKey) {
       {"amplitude:\n  position: 60\n", "x.yaml:3: key 'amplitude.position': expected a position amplitude in (0, 10] m"},
       {"amplitude:\n  angle: 14.3\n", "x.yaml:3: key 'amplitude.angle': expected an angle amplitude in (0, pi] rad"},
       {"limits:\n  max_joint_velocity: -1\n", "x.yaml:3: key 'limits.max_joint_velocity': expected a positive limit"},
+      // Session 22's probe: a limit no robot has was taken, or said as "no baseline trajectory through".
+      {"limits:\n  max_joint_velocity: 1e300\n",
+       "x.yaml:3: key 'limits.max_joint_velocity': expected a positive limit of at most 1000 rad/s, got 1e+300"},
+      {"limits:\n  sample_period: 1e300\n", "x.yaml:3: key 'limits.sample_period': expected a positive limit of at most 1 s"},
+      {"limits:\n  max_joint_acceleration: 2e6\n",
+       "x.yaml:3: key 'limits.max_joint_acceleration': expected a positive limit of at most 1e+06 rad/s^2, got 2e+06"},
       {"f0: -1\n", "x.yaml:2: key 'f0': f0 must be a positive frequency"},
       // A default coupled to a key the file gives: said at that key (session 20's probe, class V).
       {"duration: 0.05\n", "x.yaml:2: key 'duration': regressor_period: expected 11 to 10^4"},

@@ -3,6 +3,8 @@
 // feasible trajectories.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../sim/sim_fixtures.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
@@ -80,6 +82,54 @@ TEST(Fourier, BadFilesNameTheKey) {
     EXPECT_STREQ(e.what(), "trajectory: its 86400 s would need 17280000 limit checks at one every 0.005 s "
                            "(limits.sample_period); at most 10^7: up to 50000 s at this period");
   }
+}
+
+TEST(Fourier, MagnitudesNoRobotHasAreRefusedAtTheirKeyAndLine) {
+  // Session 22's probe, class 3: a coefficient of 1e308 was "joint 1 velocity inf rad/s exceeds the
+  // limit", an offset of 1e300 or a coefficient of 1e160 "leg N cannot close": infeasible motion,
+  // named by neither key nor line. Each offset and coefficient is bounded at its own key.
+  struct Case {
+    const char* key;
+    int axis, harmonic;  // harmonic -1: the offset
+    bool cosine;
+    double value;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"axes.x.s[0]", 0, 0, false, 1e308, "expected a coefficient of at most 100 m/s in magnitude, got 1e+308"},
+      {"offset[0]", 0, -1, false, 1e300, "expected a position of at most 100 m in magnitude, got 1e+300"},
+      {"axes.alpha.c[0]", 3, 0, true, 1e160, "expected a coefficient of at most 100 rad/s in magnitude, got 1e+160"},
+      {"axes.gamma.s[2]", 5, 2, false, -100.5, "expected a coefficient of at most 100 rad/s in magnitude, got -100.5"},
+      {"offset[4]", 4, -1, false, 3.2, "expected an angle of at most pi rad in magnitude, got 3.2"},
+      {"offset[2]", 2, -1, false, -101, "expected a position of at most 100 m in magnitude, got -101"},
+  };
+  const char* const axes[6] = {"x", "y", "z", "alpha", "beta", "gamma"};
+  const FourierTrajectory feasible = random_feasible_trajectory(default_robot(), 5);
+  for (const Case& k : cases) {
+    FourierTrajectory tr = feasible;
+    if (k.harmonic < 0)
+      tr.offset(k.axis) = k.value;
+    else
+      (k.cosine ? tr.c : tr.s)(k.axis, k.harmonic) = k.value;
+    const std::string text = trajectory_to_yaml(tr);
+    // The line of the value: the offset's line, or the axis' s or c line.
+    std::size_t at = text.find(k.harmonic < 0 ? "offset:" : (std::string("  ") + axes[k.axis] + ":\n").c_str());
+    if (k.harmonic >= 0) at = text.find(k.cosine ? "c: [" : "s: [", at);
+    const std::string line = std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    try {
+      parse_trajectory(text, "t.yaml");
+      ADD_FAILURE() << k.key << " read";
+    } catch (const vcloe::Error& e) {
+      EXPECT_EQ(std::string(e.what()), "t.yaml:" + line + ": key '" + k.key + "': " + k.expected);
+    }
+    EXPECT_THROW(check_feasibility(default_robot(), tr), vcloe::Error) << k.key;  // the struct's own check, too
+  }
+  FourierTrajectory edge = feasible;  // the bounds themselves are magnitudes a file may hold
+  edge.s(0, 0) = 100;
+  edge.c(5, 0) = -100;
+  edge.offset(2) = -100;
+  edge.offset(3) = 3.14159;
+  EXPECT_FALSE(edge.problem().has_value());
 }
 
 TEST(Feasibility, RandomTrajectoriesAreFeasibleAndSeeded) {
@@ -205,7 +255,7 @@ TEST(Feasibility, LimitsAndHarmonicsTheChecksCannotResolveAreRefused) {
     check_feasibility(default_robot(), tr, nan_limit);
     ADD_FAILURE() << "a NaN limit accepted";
   } catch (const vcloe::Error& e) {
-    EXPECT_STREQ(e.what(), "motion limits: max_joint_velocity: expected a positive limit in rad/s, got nan");
+    EXPECT_STREQ(e.what(), "motion limits: max_joint_velocity: expected a positive limit of at most 1000 rad/s, got nan");
   }
   // A harmonic faster than a tenth of the check's sample rate could peak between samples.
   FourierTrajectory fast = tr;

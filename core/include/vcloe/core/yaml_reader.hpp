@@ -48,7 +48,7 @@ class YamlNode {
   // Errors: "<file>:<line>: key '<path>': <what>".
   [[noreturn]] void fail(const std::string& what) const;
   // A settings struct's problem() (core/settings.hpp) said at its key in this file, as every other
-  // error of the file is: fails at the node of the dotted key ("limits.sample_period") below this
+  // error of the file is: fails at the node of the dotted key ("limits.sample_period", "axes.x.s[0]") below this
   // one, or of its nearest enclosing key present ("option 'duration': …" at the root when the
   // file leaves it at its default); the message's own leading "<key>: " is not repeated.
   // Returns if there is no problem. The one path from a struct's check to a located error.

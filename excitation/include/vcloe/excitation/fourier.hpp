@@ -35,6 +35,15 @@ inline constexpr int kMaxHarmonics = 200;
 // samples of MotionLimits), so that no peak passes between samples.
 inline constexpr double kResolvedCyclesPerSample = 0.1;
 inline constexpr double kMinF0 = 1.0 / kMaxDuration;  // Hz: at least one cycle a day
+// The magnitudes of a parallel robot's pose and rates, each coefficient and offset within them
+// (docs/trajectory-file.md): positions within 100 m of the origin (the robot file's bound on a
+// coordinate), angles within half a turn, and a harmonic's speed within 100 m/s or 100 rad/s
+// (the fastest parallel robots move at about 10 m/s): beyond them a number is a typo, refused at
+// its key, not an overflow reported as infeasible motion.
+inline constexpr double kMaxOffsetPosition = 100.0;                       // m
+inline constexpr double kMaxOffsetAngle = 3.14159265358979323846;         // rad
+inline constexpr double kMaxCoefficientLinear = 100.0;                    // m/s
+inline constexpr double kMaxCoefficientAngular = 100.0;                   // rad/s
 
 struct FourierTrajectory {
   double f0 = 0.1;           // fundamental frequency (Hz)
@@ -45,7 +54,7 @@ struct FourierTrajectory {
   int harmonics() const { return static_cast<int>(s.cols()); }
   TrajectorySample sample(double t) const;
   Vec6d pose(double t) const { return sample(t).chi; }
-  // Frequency, duration and harmonics within the bounds above, coefficients finite; validate
+  // Frequency, duration, harmonics, offsets and coefficients within the bounds above; validate
   // throws vcloe::Error "<where>: <message>" (core/settings.hpp).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where) const;
