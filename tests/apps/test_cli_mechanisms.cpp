@@ -106,7 +106,8 @@ TEST(CliMechanism, NumbersAndKeysThatWereSilentlyWrongAreRefusedOrActed) {
   std::ofstream(marker) << read_file(truth) << "marker_frame: [0.001, 0, 0, 0, 0, 0]\n";
   expect_refused({{"predict --model " + truth + " --reference " + ref + " --period 1e9",
                    "--period: expected at most the reference's duration, 1 s of " + ref + ", got 1e+09 s"},
-                  {"predict --model " + truth + " --reference " + ref + " --period 1e-9", "--period: expected at least 1e-08 s"}});
+                  {"predict --model " + truth + " --reference " + ref + " --period 1e-9", "--period: 1e-09 s between samples over the 1 s of " + ref +
+                   " is 1e+09 samples, 5.09e+03 GB at 5089 bytes each (at most 2 GB a series): expected at least 2.56e-06 s"}});
   std::map<std::string, std::string> traces;
   for (const std::string& model : {truth, offset, marker}) {
     const fs::path out = d / (fs::path(model).stem().string() + ".csv");
