@@ -93,77 +93,7 @@ double to_cost(Criterion c, double value) {
   return 1e6;
 }
 
-// The evaluation budgets of an excitation problem.
-std::optional<SettingProblem> budget_problem(const ExcitationProblem& e) {
-  auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
-  // Each bound under the file's own key (docs/excitation-file.md), so the reader names its line.
-  for (const auto& [key, n] : {std::pair{"evaluations.global", e.global_evaluations},
-                               std::pair{"evaluations.local", e.local_evaluations}})
-    if (n < 0 || n > 10'000'000)
-      return bad(key, std::string(key) + ": expected an evaluation budget in [0, 10^7] (above, it would run for days), got " +
-                          std::to_string(n));
-  if (e.global_evaluations + e.local_evaluations < 1)
-    return bad("evaluations", "evaluations: expected at least one (global + local); with none nothing is optimised");
-  if (e.baseline_trajectories < 1 || e.baseline_trajectories > 10'000)
-    return bad("baseline_trajectories", "baseline_trajectories: expected 1 to 10^4 random trajectories for the "
-                                        "baseline, got " + std::to_string(e.baseline_trajectories));
-  return std::nullopt;
-}
-
 }  // namespace
-
-std::optional<SettingProblem> ExcitationProblem::problem() const {
-  auto bad = [](const char* key, const std::string& message) { return SettingProblem{key, message}; };
-  if (harmonics < 1 || harmonics > kMaxHarmonics)
-    return bad("harmonics", "harmonics must be between 1 and " + std::to_string(kMaxHarmonics) + " (got " +
-                                std::to_string(harmonics) + ")");
-  if (!(f0 > 0) || !std::isfinite(f0)) return bad("f0", "f0 must be a positive frequency in Hz");
-  if (optimize_f0 && !(f0_min > 0 && f0_max > f0_min))  // the file's key: f0_range [f0_min, f0_max]
-    return bad("f0_range", "f0_range: expected [lowest, highest] Hz with 0 < lowest < highest, got [" +
-                               exact_number(f0_min) + ", " + exact_number(f0_max) + "]");
-  if (optimize_f0 && !(f0 >= f0_min && f0 <= f0_max))  // the search starts at f0 and stays in the range
-    return bad("f0", "f0: " + exact_number(f0) + " Hz is outside f0_range [" + exact_number(f0_min) + ", " +
-                         exact_number(f0_max) + "] Hz, the range optimize_f0 searches from f0");
-  if (!(duration >= kMinDuration && duration <= kMaxDuration))
-    return bad("duration", "duration: expected a time in [" + exact_number(kMinDuration) + ", " + exact_number(kMaxDuration) +
-                               "] s, got " + exact_number(duration));
-  if (!(regressor_period > 0) || !(check_period > 0))
-    return bad(regressor_period > 0 ? "check_period" : "regressor_period", "sample periods must be positive");
-  // Samples per trajectory: enough rows for the 64 columns of H (6 per sample), and a bound on
-  // the work (limits.sample_period 1e-9 asked for 2e9 samples and never ended).
-  auto samples = [&](double period) { return duration / period; };
-  if (!(samples(regressor_period) >= 11 && samples(regressor_period) <= 1e4))
-    return SettingProblem{"regressor_period",
-                          "regressor_period: expected 11 to 10^4 regressor samples over the " + exact_number(duration) +
-                              " s of duration (6 rows each for 64 parameters), got " +
-                              exact_number(samples(regressor_period)) + " at " + exact_number(regressor_period) + " s",
-                          {"duration"}};
-  if (!(samples(check_period) >= 10 && samples(check_period) <= 1e5))
-    return SettingProblem{"check_period",
-                          "check_period: expected 10 to 10^5 limit checks over the " + exact_number(duration) +
-                              " s of duration, got " + exact_number(samples(check_period)) + " at " +
-                              exact_number(check_period) + " s",
-                          {"duration"}};
-  if (!(samples(limits.sample_period) <= 1e7))
-    return SettingProblem{"limits.sample_period",
-                          "limits.sample_period: expected at most 10^7 samples over the " + exact_number(duration) +
-                              " s of duration, got " + exact_number(samples(limits.sample_period)),
-                          {"duration"}};
-  if (!(qr_eps > 0 && qr_eps < 1))
-    return bad("qr_eps", "qr_eps: expected a pivot ratio in (0, 1) (0 keeps numerically null columns), got " +
-                             exact_number(qr_eps));
-  if (!(max_position_amplitude > 0 && max_position_amplitude <= 10))
-    return bad("amplitude.position", "amplitude.position: expected a position amplitude in (0, 10] m, got " +
-                                         exact_number(max_position_amplitude));
-  if (!(max_angle_amplitude > 0 && max_angle_amplitude <= M_PI))
-    return bad("amplitude.angle", "amplitude.angle: expected an angle amplitude in (0, pi] rad, got " +
-                                      exact_number(max_angle_amplitude));
-  if (auto p = limits.problem()) return SettingProblem{"limits." + p->key, "limits." + p->message};  // the file's key
-  if (auto p = tracking.problem()) return p;  // its keys already the file's (tracking.*)
-  return budget_problem(*this);
-}
-
-void ExcitationProblem::validate(const std::string& where) const { throw_if(problem(), where); }
 
 double trajectory_criterion(const sim::RobotModel& model, const FourierTrajectory& tr, const ExcitationProblem& p,
                             const std::vector<int>& columns) {
