@@ -233,6 +233,41 @@ void print_rms(const char* label, const Rms& r, const Rms& alone) {
               alone.late_mrad / r.late_mrad);
 }
 
+// The model's drives' loop (the priors') beside the truth's, at the start pose: M_theta's
+// diagonal, P at 2, 4, 8 Hz, friction and gains, and the inverse law's condition.
+void print_drives(const rig::ExperimentSetup& s, const sim::RobotFile& priors, const sim::RobotFile& truth,
+                  const StudyOptions& o) {
+  const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
+  const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
+  for (const control::DrivesModel* m : {&d, &dt}) {
+    std::printf("      %s: m_theta", m == &d ? "priors" : "truth ");
+    for (int i = 0; i < 6; ++i) std::printf(" %.3f", m->inertia[0](i, i));
+    for (double f : {2.0, 4.0, 8.0}) {
+      const std::complex<double> p = control::drives_response(*m, 0, 0, 2 * M_PI * f);
+      std::printf("  P1(%.0f Hz) %.2f %.0f deg", f, std::abs(p), std::arg(p) * 180 / M_PI);
+    }
+    std::printf("\n");
+  }
+  std::printf("      Coulomb friction N m, priors / truth:");
+  for (int i = 0; i < 6; ++i)
+    std::printf(" %.2f/%.2f", priors.lambda(sim::coulomb_index(i)), truth.lambda(sim::coulomb_index(i)));
+  std::printf("\n      viscous friction N m s/rad, priors / truth:");
+  for (int i = 0; i < 6; ++i)
+    std::printf(" %.2f/%.2f", priors.lambda(sim::viscous_index(i)), truth.lambda(sim::viscous_index(i)));
+  std::printf("\n      drives' gains lp li ld, priors / truth: %.0f %.0f %.1f / %.0f %.0f %.1f\n", priors.lambda(sim::kGainP),
+              priors.lambda(sim::kGainI), priors.lambda(sim::kGainD), truth.lambda(sim::kGainP), truth.lambda(sim::kGainI),
+              truth.lambda(sim::kGainD));
+  // The inverse law's condition (docs/control.md): |P / P^ - 1| < 1 wherever Q passes; its
+  // largest over the joints, the frames and 0.1 Hz ... Q's cutoff.
+  double worst = 0;
+  for (std::size_t j = 0; j < d.inertia.size(); j += 10)
+    for (int i = 0; i < 6; ++i)
+      for (double f = 0.1; f <= o.gains.cutoff_hz; f += 0.1)
+        worst = std::max(worst, std::abs(control::drives_response(dt, j, i, 2 * M_PI * f) /
+                                         control::drives_response(d, j, i, 2 * M_PI * f) - 1.0));
+  std::printf("      max |P_truth / P_priors - 1| up to %.1f Hz: %.3f\n", o.gains.cutoff_hz, worst);
+}
+
 }  // namespace
 
 // Learning from the priors' pre-correction on one reference: a line per trial.
@@ -248,37 +283,7 @@ void learn_study(rig::ExperimentSetup s, const Truth& of, const sim::RobotFile& 
   const control::PreCorrection pc = control::precorrect(from.model, from.lambda, s.reference.clock, control::motion_of(s.trajectory));
   const std::vector<Vec6d>& start = pc.command;
   s.reference.start_step = start.front() - pc.theta.front();  // the trials stand at the first command less it
-  {  // the model's drives' loop (the priors'), at the start pose: M_theta's diagonal, P at 2, 4, 8 Hz
-    const control::DrivesModel d = control::drives_model(priors.model, priors.lambda, s.reference);
-    const control::DrivesModel dt = control::drives_model(truth.model, truth.lambda, s.reference);
-    for (const control::DrivesModel* m : {&d, &dt}) {
-      std::printf("      %s: m_theta", m == &d ? "priors" : "truth ");
-      for (int i = 0; i < 6; ++i) std::printf(" %.3f", m->inertia[0](i, i));
-      for (double f : {2.0, 4.0, 8.0}) {
-        const std::complex<double> p = control::drives_response(*m, 0, 0, 2 * M_PI * f);
-        std::printf("  P1(%.0f Hz) %.2f %.0f deg", f, std::abs(p), std::arg(p) * 180 / M_PI);
-      }
-      std::printf("\n");
-    }
-    std::printf("      Coulomb friction N m, priors / truth:");
-    for (int i = 0; i < 6; ++i)
-      std::printf(" %.2f/%.2f", priors.lambda(sim::coulomb_index(i)), truth.lambda(sim::coulomb_index(i)));
-    std::printf("\n      viscous friction N m s/rad, priors / truth:");
-    for (int i = 0; i < 6; ++i)
-      std::printf(" %.2f/%.2f", priors.lambda(sim::viscous_index(i)), truth.lambda(sim::viscous_index(i)));
-    std::printf("\n      drives' gains lp li ld, priors / truth: %.0f %.0f %.1f / %.0f %.0f %.1f\n", priors.lambda(sim::kGainP),
-                priors.lambda(sim::kGainI), priors.lambda(sim::kGainD), truth.lambda(sim::kGainP), truth.lambda(sim::kGainI),
-                truth.lambda(sim::kGainD));
-    // The inverse law's condition (docs/control.md): |P / P^ - 1| < 1 wherever Q passes; its
-    // largest over the joints, the frames and 0.1 Hz ... Q's cutoff.
-    double worst = 0;
-    for (std::size_t j = 0; j < d.inertia.size(); j += 10)
-      for (int i = 0; i < 6; ++i)
-        for (double f = 0.1; f <= o.gains.cutoff_hz; f += 0.1)
-          worst = std::max(worst, std::abs(control::drives_response(dt, j, i, 2 * M_PI * f) /
-                                           control::drives_response(d, j, i, 2 * M_PI * f) - 1.0));
-    std::printf("      max |P_truth / P_priors - 1| up to %.1f Hz: %.3f\n", o.gains.cutoff_hz, worst);
-  }
+  print_drives(s, priors, truth, o);
   std::vector<Vec6d> previous;
   int trial = 0;
   std::function<void(const PoseTrace&)> observe;
