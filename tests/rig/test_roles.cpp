@@ -172,7 +172,7 @@ TEST(RigRoles, ControlRefusesAPoseNoTraceCanHoldAndItsTraceEndsBeforeIt) {
       ASSERT_TRUE(control.on_pose(pose_of(j, p0)).has_value());
       control.record(pose_of(j, p0), 0);
     }
-    EXPECT_NE(control.unreachable(pose_of(3, absurd)).find("holds a value beyond 1000000 (m or rad), which no trace holds"),
+    EXPECT_NE(control.unreachable(pose_of(3, absurd)).find("holds a value beyond 1e+06 (m or rad), which no trace holds"),
               std::string::npos)
         << absurd.transpose();
     control.record(pose_of(3, absurd), 0);
