@@ -10,6 +10,7 @@
 #include "vcloe/calib/measure.hpp"
 #include "vcloe/calib/workflows.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/trace.hpp"
 
 namespace vcloe::calib {
@@ -109,6 +110,15 @@ BaseResult estimate(const Samples& s) {
   return r;
 }
 
+// Why there is no verdict: the estimate whose sigma is not measured, and the least that gives one.
+std::string no_verdict(const BaseResult& r) {
+  if (!r.direct.sigma_measured())
+    return "no verdict: the base markers' sigma is not measured from " + std::to_string(r.frames) +
+           " frame (--frames 2 or more give one)";
+  return "no verdict: the hand-eye sigma is not measured from " + std::to_string(r.poses) + " poses (the fit's 12 unknowns "
+         "match either kind of residual exactly; --poses " + std::to_string(kHandEyePosesForSigma) + " or more give one)";
+}
+
 void report_hand_eye(const BaseResult& r, Report& out) {
   if (!r.hand_eye) {
     out.text += "no hand-eye cross-check: " + r.no_hand_eye + "\n";
@@ -118,26 +128,33 @@ void report_hand_eye(const BaseResult& r, Report& out) {
   const TransformEstimate& h = r.hand_eye->camera_to_base;
   const auto d = difference(r.direct.T, h.T);
   const auto dc = difference(r.direct.T, r.hand_eye->closed_form_T_C_O);
+  // Against sigmas of both estimates, or no verdict at all (never against the one measured alone).
   const double sp = std::hypot(r.direct.sigma_position_m, h.sigma_position_m);
   const double sr = std::hypot(r.direct.sigma_rotation_rad, h.sigma_rotation_rad);
-  const bool agree = d.position_m <= 3 * sp && d.rotation_rad <= 3 * sr;
+  const bool judged = h.sigma_measured() && r.direct.sigma_measured();
+  const bool agree = judged && d.position_m <= 3 * sp && d.rotation_rad <= 3 * sr;
   out.json["hand_eye"] = {{"poses", r.poses},
                           {"camera_from_base", transform_json(h.T)},
-                          {"sigma_mm", h.sigma_position_m * 1e3},
-                          {"sigma_mrad", h.sigma_rotation_rad * 1e3},
+                          {"sigma_mm", finite_or_null(h.sigma_position_m * 1e3)},
+                          {"sigma_mrad", finite_or_null(h.sigma_rotation_rad * 1e3)},
                           {"closed_form_camera_from_base", transform_json(r.hand_eye->closed_form_T_C_O)},
                           {"marker_frame_from_platform", transform_json(r.hand_eye->T_M_E)}};
   out.json["disagreement"] = {{"mm", d.position_m * 1e3},          {"mrad", d.rotation_rad * 1e3},
                               {"closed_form_mm", dc.position_m * 1e3}, {"closed_form_mrad", dc.rotation_rad * 1e3},
-                              {"expected_mm", sp * 1e3},               {"expected_mrad", sr * 1e3},
-                              {"within_3_sigma", agree}};
+                              {"expected_mm", finite_or_null(sp * 1e3)}, {"expected_mrad", finite_or_null(sr * 1e3)},
+                              {"within_3_sigma", judged ? nlohmann::json(agree) : nlohmann::json()}};
+  if (!judged) out.json["disagreement"]["no_verdict"] = no_verdict(r);
   std::ostringstream text;
   text << "hand-eye cross-check (" << r.poses << " poses, cv::calibrateRobotWorldHandEye + least squares): sigma "
-       << fixed(h.sigma_position_m * 1e3, 4) << " mm, " << fixed(h.sigma_rotation_rad * 1e3, 4) << " mrad\n"
-       << "disagreement " << fixed(d.position_m * 1e3, 4) << " mm, " << fixed(d.rotation_rad * 1e3, 4)
-       << " mrad (expected " << fixed(sp * 1e3, 4) << " mm, " << fixed(sr * 1e3, 4) << " mrad: "
-       << (agree ? "agree" : "DISAGREE") << " within 3 sigma); OpenCV closed form alone "
-       << fixed(dc.position_m * 1e3, 4) << " mm, " << fixed(dc.rotation_rad * 1e3, 4) << " mrad\n";
+       << (h.sigma_measured() ? fixed(h.sigma_position_m * 1e3, 4) + " mm, " + fixed(h.sigma_rotation_rad * 1e3, 4) + " mrad"
+                              : std::string("not measured"))
+       << "\n"
+       << "disagreement " << fixed(d.position_m * 1e3, 4) << " mm, " << fixed(d.rotation_rad * 1e3, 4) << " mrad ("
+       << (judged ? "expected " + fixed(sp * 1e3, 4) + " mm, " + fixed(sr * 1e3, 4) + " mrad: " +
+                        (agree ? "agree" : "DISAGREE") + " within 3 sigma"
+                  : no_verdict(r))
+       << "); OpenCV closed form alone " << fixed(dc.position_m * 1e3, 4) << " mm, " << fixed(dc.rotation_rad * 1e3, 4)
+       << " mrad\n";
   out.text += text.str();
 }
 
@@ -162,11 +179,13 @@ Report report(const BaseResult& r) {
   out.json = {{"frames_used", r.frames},
               {"from_base_markers",
                {{"camera_from_base", transform_json(r.direct.T)},
-                {"sigma_mm", r.direct.sigma_position_m * 1e3},
-                {"sigma_mrad", r.direct.sigma_rotation_rad * 1e3}}}};
+                {"sigma_mm", finite_or_null(r.direct.sigma_position_m * 1e3)},
+                {"sigma_mrad", finite_or_null(r.direct.sigma_rotation_rad * 1e3)}}}};
   out.text = "camera-to-base from the base markers (" + std::to_string(r.frames) + " frames): sigma " +
-             fixed(r.direct.sigma_position_m * 1e3, 4) + " mm, " + fixed(r.direct.sigma_rotation_rad * 1e3, 4) +
-             " mrad\n";
+             (r.direct.sigma_measured() ? fixed(r.direct.sigma_position_m * 1e3, 4) + " mm, " +
+                                              fixed(r.direct.sigma_rotation_rad * 1e3, 4) + " mrad"
+                                        : std::string("not measured (one frame)")) +
+             "\n";
   report_hand_eye(r, out);
   report_truth(r, out);
   return out;

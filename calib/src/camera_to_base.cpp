@@ -5,10 +5,15 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <cmath>
+#include <limits>
 
 #include "vcloe/core/error.hpp"
 
 namespace vcloe::calib {
+
+double residual_variance(double sum_squares, double dof) {
+  return dof > 0 ? sum_squares / dof : std::numeric_limits<double>::quiet_NaN();
+}
 
 TransformEstimate mean_transform(const std::vector<Transform>& samples) {
   if (samples.empty()) throw Error("mean_transform: no samples");
@@ -24,16 +29,14 @@ TransformEstimate mean_transform(const std::vector<Transform>& samples) {
   D(2, 2) = (svd.matrixU() * svd.matrixV().transpose()).determinant() < 0 ? -1 : 1;
   e.T.linear() = svd.matrixU() * D * svd.matrixV().transpose();
   e.T.translation() = t;
-  if (samples.size() > 1) {
-    double sp = 0, sr = 0;
-    for (const Transform& T : samples) {
-      sp += (T.translation() - t).squaredNorm();
-      const double a = vision::rotation_angle_between(T, e.T);
-      sr += a * a;
-    }
-    e.sigma_position_m = std::sqrt(sp / (n - 1)) / std::sqrt(n);
-    e.sigma_rotation_rad = std::sqrt(sr / (n - 1)) / std::sqrt(n);
+  double sp = 0, sr = 0;
+  for (const Transform& T : samples) {
+    sp += (T.translation() - t).squaredNorm();
+    const double a = vision::rotation_angle_between(T, e.T);
+    sr += a * a;
   }
+  e.sigma_position_m = std::sqrt(residual_variance(sp, n - 1)) / std::sqrt(n);  // one sample: not measured
+  e.sigma_rotation_rad = std::sqrt(residual_variance(sr, n - 1)) / std::sqrt(n);
   return e;
 }
 
@@ -194,8 +197,14 @@ HandEyeEstimate camera_to_base_hand_eye(const std::vector<Transform>& T_C_M, con
   const Refined f = refine(T_C_M, T_O_E, start);
   he.camera_to_base.T = f.x.T_C_O;
   he.camera_to_base.samples = static_cast<int>(T_C_M.size());
-  he.camera_to_base.sigma_position_m = std::sqrt(f.cov.block<3, 3>(0, 0).trace());
-  he.camera_to_base.sigma_rotation_rad = std::sqrt(f.cov.block<3, 3>(3, 3).trace());
+  // Each kind of residual gets its own weight from its own RMS: with 3 n <= 12 the unknowns can
+  // fit one kind exactly, its RMS collapses and the covariance with it (3 poses: "0.0000 mm" for
+  // a cross-check 0.43 mm off). Degrees of freedom per kind: 3 n - 12.
+  const double kind_dof = 3.0 * static_cast<double>(T_C_M.size()) - 12.0;
+  const bool measured = !std::isnan(residual_variance(0, kind_dof));
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  he.camera_to_base.sigma_position_m = measured ? std::sqrt(f.cov.block<3, 3>(0, 0).trace()) : none;
+  he.camera_to_base.sigma_rotation_rad = measured ? std::sqrt(f.cov.block<3, 3>(3, 3).trace()) : none;
   he.T_M_E = f.x.T_E_M.inverse();
   he.residual_position_m = f.sigma_p;
   he.residual_rotation_rad = f.sigma_r;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/recorded_files.hpp"
 #include "vcloe/core/output_file.hpp"
 
 namespace vcloe {
@@ -107,6 +108,9 @@ void check_folder(const std::string& dir, const std::string& role, const std::ve
   }
 }
 
+// What a reader may open beside a file without being told: a trace's sidecar, a model's report.
+constexpr const char* kCompanions[] = {".meta.json", ".report.json"};
+
 bool exists_as_entry(const std::string& path) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(path, ec));
@@ -116,14 +120,23 @@ bool exists_as_entry(const std::string& path) {
 
 // Every file read comes with the companions a reader may open beside it without being told
 // (a trace's sidecar, a model's identification report): inputs too, whichever reader runs.
+// The files those companions record (a trace's reference, a pre-corrected command's model, the
+// trace a model was identified from: files_recorded_in) are inputs too, with their companions:
+// the recording that names them is the user's, and is void once one of them is replaced. One
+// level: what a recorded file's own companions record is not followed.
 // A directory read (a --keys directory, a folder of images): every file in it is read.
 IoPlan& IoPlan::input(const std::string& path, const std::string& role) {
   if (path.empty()) return *this;
   std::error_code ec;
   if (fs::is_directory(path, ec)) return input_folder(path, role);
-  inputs_.push_back({path, role});
-  for (const char* companion : {".meta.json", ".report.json"})
-    inputs_.push_back({path + companion, "the companion of " + named(path, role)});
+  auto with_companions = [&](const std::string& file, const std::string& as) {
+    inputs_.push_back({file, as});
+    for (const char* companion : kCompanions) inputs_.push_back({file + companion, "the companion of " + named(file, as)});
+  };
+  with_companions(path, role);
+  for (const char* companion : kCompanions)
+    for (const RecordedInput& r : files_recorded_in(path + companion, path))
+      with_companions(r.path, "the " + r.key + " recorded in " + path + companion);
   return *this;
 }
 

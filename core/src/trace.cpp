@@ -19,6 +19,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
+#include "vcloe/core/recorded_files.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "trace_columns.hpp"
 
@@ -40,10 +41,7 @@ std::optional<RecordedFile> recorded_file(const std::optional<FileRecord>& entry
   // The non-throwing overloads: a recorded path the system refuses (too long, a component not a
   // directory) is "not found", not a library exception (found by fuzz/fuzz_sidecar).
   std::error_code ec;
-  if (!fs::exists(f.path, ec) && fs::path(f.path).is_relative()) {
-    const fs::path beside = fs::path(trace_path).parent_path() / f.path;
-    if (fs::exists(beside, ec)) f.path = beside.string();
-  }
+  f.path = resolve_recorded_path(f.path, trace_path);
   if (!fs::exists(f.path, ec)) fail(f.path, "recorded in " + where + " as the " + key + " file, not found");
   if (!fs::is_regular_file(f.path, ec))
     fail(f.path, "recorded in " + where + " as the " + key + " file, is not a regular file");

@@ -204,7 +204,8 @@ class Controller {
     while (auto m = control_.receive(std::chrono::milliseconds(0))) {
       const auto* p = std::get_if<bridge::PoseMessage>(&*m);
       if (!p || !role_.acts_on(*p)) continue;
-      if (clock_ == RigClock::Lockstep) step(*p);
+      // Realtime acts on the newest only, but a pose no trace can hold is refused wherever it is.
+      if (clock_ == RigClock::Lockstep || !role_.unreachable(*p).empty()) step(*p);
       else newest = *p;
     }
     if (newest) step(*newest);
@@ -217,6 +218,7 @@ class Controller {
     if (stopped_) return;
     if (const std::string why = role_.acts_on(p) ? role_.unreachable(p) : ""; !why.empty()) {
       stopped_ = true;
+      role_.end_at(p.frame);  // the trace holds what the controller took: up to there
       end_reason_ = "the pose of frame " + std::to_string(p.frame) + " on " + o_.endpoints.poses + " (" +
                     pose_text(p.pose) + ") is none " + o_.robot + " can have reached: " + why +
                     " (a pose source that jumped, or in other units?); not acted on";
@@ -318,9 +320,11 @@ void Controller::finish() {
                         end_reason_.empty();
   const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
   // The robot's stop tick becomes the stop's time in one place (rig::stopped_record).
-  if (!finished)
-    t.metadata.stopped = rig::stopped_record(s_.reference.clock, why, frames, last_status_.tick, last_running_.first,
-                                             last_robot_ - last_running_.second);
+  if (!finished) {  // frames received past a refused pose (the trace ends before it) did reach this controller
+    t.metadata.stopped = rig::stopped_record(s_.reference.clock, why, std::max(frames, role_.highest_frame() + 1),
+                                             last_status_.tick, last_running_.first, last_robot_ - last_running_.second);
+    t.metadata.stopped->frames = frames;
+  }
   if (const std::string m = schedule_mismatch(finished, c.gaps); !m.empty()) {
     partial_.close();
     fail("control", "the robot and this controller run different schedules (another experiment or reference?): " + m +

@@ -1,10 +1,12 @@
 #include "vcloe/rig/roles.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/transport.hpp"
 #include "vcloe/servo/components.hpp"
@@ -102,8 +104,11 @@ bool ControlRole::acts_on(const bridge::PoseMessage& p) const {
 
 std::string ControlRole::unreachable(const bridge::PoseMessage& p) const {
   if (!p.valid) return "";
+  if (!(p.pose.cwiseAbs().maxCoeff() <= kMaxTraceMagnitude))
+    return "it holds a value beyond " + exact_number(kMaxTraceMagnitude) + " (m or rad), which no trace holds";
   Vec6d theta;
   if (!sim::inverse_kinematics<double>(s_.model, p.pose, theta)) return "it is out of the robot's reach";
+  if (!theta.allFinite()) return "its joint angles are not finite";
   if (last_valid_frame_ < 0) return "";
   const double frames = static_cast<double>(p.frame - last_valid_frame_);
   const double reach = kPoseJumpFactor * bridge::SafetyLimits{}.max_command_speed * frames *
@@ -159,7 +164,7 @@ std::size_t ControlRole::emit_rows(bool all) {
   const Received* first = rows_.empty() ? nullptr : &rows_.begin()->second;
   const std::int64_t start_ns = first == nullptr ? 0 : first->sane ? first->pose.header.exposure_ns : first->receive_ns;
   const std::size_t before = trace_.size();
-  for (auto j = static_cast<std::int64_t>(trace_.size()); j < known && (all || j <= last_acted_); ++j) {
+  for (auto j = static_cast<std::int64_t>(trace_.size()); j < std::min(known, end_frame_) && (all || j <= last_acted_); ++j) {
     const auto it = rows_.find(j);
     if (it == rows_.end()) missing_.push_back(j);
     else if (!it->second.pose.valid) invalid_.push_back(j);

@@ -97,4 +97,45 @@ TEST(CliInputsKept, OneCamerasFrameUnderTwoNamesIsRefused) {
   }
 }
 
+// Probe 23, class B: a file a recording names (recorded in an input's sidecar) replaced by an
+// output with --force: filter over the trace's reference, experiment, truth, robot or
+// pre-correction; run, simulate, learn and rig run over the model the pre-correction records;
+// measure over the reference the truth trace records. Each refused before any work, every
+// command alike (IoPlan::input), the files left as they were.
+TEST(CliInputsKept, AFileARecordingNamesIsNeverAnOutputOfAnyCommand) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-kept", "recorded");
+  const auto at = [&](const char* f) { return (d / f).string(); };
+  const std::string ref = at("ref.yaml"), e = at("e.yaml"), t = at("t.yaml"), rb = at("rb.yaml"), mm = at("mm.yaml");
+  const std::string p = at("p.csv"), m = at("m.csv"), truth = at("rr/truth.csv");
+  fs::copy_file(config_of_kept + "experiment.yaml", e);
+  fs::copy_file(config_of_kept + "truth.yaml", t);
+  fs::copy_file(config_of_kept + "robot.yaml", rb);
+  fs::copy_file(config_of_kept + "robot.yaml", mm);
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 1 --f0 1 --at-rest --out " + ref).status, 0);
+  ASSERT_EQ(run_vcloe("precorrect --model " + mm + " --reference " + ref + " --experiment " + e + " --out " + p).status, 0);
+  ASSERT_EQ(run_vcloe("run --reference " + ref + " --experiment " + e + " --truth " + t + " --robot " + rb +
+                      " --precorrection " + p + " --out " + m).status, 0);
+  ASSERT_EQ(run_vcloe("render --reference " + ref + " --out " + at("rr") + " --frames 2").status, 0);
+  std::vector<std::string> before;
+  for (const std::string& f : {ref, e, t, rb, mm, p}) before.push_back(cli_test::read_file(f));
+  const std::string filter = "filter " + m + " --cutoff 10 --force --out ", in_m = " recorded in " + m + ".meta.json)";
+  const std::string with_p = " --reference " + ref + " --experiment " + e + " --precorrection " + p + " --force --out " + mm;
+  const std::string model = mm + ": is also an input of this command (" + mm + ", the model recorded in " + p + ".meta.json)";
+  expect_refused({
+      {filter + ref, ref + ": is also an input of this command (" + ref + ", the reference" + in_m},
+      {filter + e, "the experiment" + in_m},
+      {filter + t, "the truth" + in_m},
+      {filter + rb, "the robot" + in_m},
+      {filter + p, "the precorrection" + in_m + "; refusing to overwrite it even with --force"},
+      {"run" + with_p, model},
+      {"simulate" + with_p, model},
+      {"learn --trials 1" + with_p, model},
+      {"rig run" + with_p, model},
+      {"measure --images " + at("rr") + " --truth " + truth + " --force --out " + ref,
+       "(" + ref + ", the reference recorded in " + truth + ".meta.json)"},
+  }, 5.0);
+  std::size_t k = 0;
+  for (const std::string& f : {ref, e, t, rb, mm, p}) EXPECT_EQ(cli_test::read_file(f), before[k++]) << f;
+}
+
 }  // namespace test_cli_inputs_kept

@@ -72,6 +72,9 @@ TEST(RigRun, APoseStreamNoRobotOfTheRobotFileCanHaveIsNeverServoedOn) {
        "out of the robot's reach"},
       {"jump", [](std::int64_t j, vcloe::Vec6d x) { return (j >= 20 ? (x(0) += 0.05, x) : x); },
        "would have moved"},
+      // Probe 23, D: finite, valid and absurd — it ended at the trace writer's "row 21 … absurd".
+      {"far", [](std::int64_t j, vcloe::Vec6d x) { return (j == 20 ? (x(0) = 2e6, x) : x); }, "which no trace holds"},
+      {"huge", [](std::int64_t j, vcloe::Vec6d x) { return (j == 20 ? (x(2) = 1e300, x) : x); }, "which no trace holds"},
   };
   for (const auto& [name, edit, why] : cases) {
     const fs::path sub = d / name;
@@ -89,6 +92,11 @@ TEST(RigRun, APoseStreamNoRobotOfTheRobotFileCanHaveIsNeverServoedOn) {
     EXPECT_NE(control.output().find(why), std::string::npos) << name << "\n" << control.output();
     if (std::string(name) != "mm") {
       EXPECT_NE(control.output().find("the pose of frame 20 "), std::string::npos) << name << ": its first frame";
+      EXPECT_NE(control.output().find("vcloe: error: control: the run ended early at frame 20: "), std::string::npos)
+          << name << ": the controlled end\n" << control.output();
+      EXPECT_NE(control.output().find("(the trace up to there is " + (sub / "o.csv").string() + ")"), std::string::npos)
+          << name << "\n" << control.output();
+      EXPECT_EQ(vcloe::read_trace((sub / "o.csv").string()).size(), 20u) << name << ": frames 0 to 19";
     }
     robot.kill(SIGTERM);  // it waits for the command never sent (its pose timeout, 2 s in lockstep)
     robot.wait();

@@ -79,6 +79,22 @@ TEST(CliVision, CalibrateBaseOnTheVirtualRigMeetsTheAcceptanceAndTheCrossCheckAg
   EXPECT_GE(j["hand_eye"]["poses"].get<int>(), 20);
 }
 
+// Probe 23, class E: `--poses 3` printed "sigma 0.0000 mm, 0.0000 mrad" and "DISAGREE within 3
+// sigma" against the base markers' sigma alone, exit 0. Now: not measured, and no verdict.
+TEST(CliVision, CalibrateBaseGivesNoVerdictOnASigmaNothingMeasured) {
+  const auto j = json_of(run_vcloe("calibrate base --json --frames 5 --poses 3"));
+  EXPECT_TRUE(j["hand_eye"]["sigma_mm"].is_null()) << j.dump(2);
+  EXPECT_TRUE(j["disagreement"]["within_3_sigma"].is_null()) << j.dump(2);
+  EXPECT_TRUE(j["disagreement"]["expected_mm"].is_null()) << j.dump(2);
+  EXPECT_NE(j["disagreement"]["no_verdict"].get<std::string>().find("--poses 5 or more"), std::string::npos) << j.dump(2);
+  // One frame: the base markers' sigma is not measured either (it was 0.0000 mm).
+  const CommandResult r = run_vcloe("calibrate base --frames 1 --poses 8");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("(1 frames): sigma not measured"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(no verdict: the base markers' sigma is not measured"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("within 3 sigma"), std::string::npos) << r.out;
+}
+
 TEST(CliVision, RenderThenMeasureRecoversTheTruePosesAndFlagsOccludedFrames) {
   const fs::path d = temp_dir("render");
   CommandResult r = run_vcloe("render --out " + (d / "img").string() + " --frames 3");

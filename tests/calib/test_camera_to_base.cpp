@@ -3,6 +3,7 @@
 // commanded platform poses measured by the pipeline, on the virtual rig at 0.05 px.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iostream>
 
 #include "../vision/vision_fixtures.hpp"
@@ -124,3 +125,28 @@ TEST(CameraToBase, HandEyeRecoversAnOffsetMarkerFrame) {
   }
   EXPECT_THROW(camera_to_base_hand_eye(seen, one_axis), Error);
 }
+
+// Probe 23, class E: `calibrate base --poses 3` said "sigma 0.0000 mm" for a hand-eye 0.43 mm from
+// the truth and judged the cross-check against it. With 3 n <= 12 the fit's unknowns match either
+// kind of residual exactly: its sigma is not measured (NaN), as a mean of one frame's is not.
+TEST(CameraToBase, ASigmaWithNoDegreeOfFreedomLeftIsNotMeasuredNotZero) {
+  VirtualRig v;
+  CentroidNoiseModel model(v.truth, v.pipeline, 0.05, 7);
+  for (const int n : {3, 4, 5, 8}) {
+    std::vector<Transform> measured, commanded = commanded_poses(n);
+    for (const Transform& T_O_E : commanded) measured.push_back(model.measure(T_O_E).platform.T_C_B);
+    const TransformEstimate e = camera_to_base_hand_eye(measured, commanded).camera_to_base;
+    EXPECT_EQ(e.sigma_measured(), n >= kHandEyePosesForSigma) << n << " poses";
+    if (n >= kHandEyePosesForSigma) EXPECT_GT(e.sigma_position_m, 1e-7) << n;
+    else EXPECT_TRUE(std::isnan(e.sigma_position_m) && std::isnan(e.sigma_rotation_rad)) << n;
+  }
+  const Transform home = transform_from_pose(trajectory_pose(0));
+  const TransformEstimate one = mean_transform({home}), two = mean_transform({home, home * transform_from_pose(
+                                                                                          (Vec6d() << 1e-5, 0, 0, 0, 0, 0).finished())});
+  EXPECT_FALSE(one.sigma_measured()) << "one frame: no scatter measured, not a scatter of 0";
+  EXPECT_TRUE(two.sigma_measured());
+  EXPECT_GT(two.sigma_position_m, 0.0);
+  EXPECT_TRUE(std::isnan(residual_variance(1.0, 0))) << "the one rule: no degree of freedom, no sigma";
+  EXPECT_EQ(residual_variance(6.0, 3), 2.0);
+}
+

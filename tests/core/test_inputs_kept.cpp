@@ -115,3 +115,60 @@ TEST(InputsKept, AFileHashedMustBeARegularFileBeforeItIsOpened) {
 }
 
 }  // namespace test_inputs_kept
+
+namespace test_inputs_kept {
+
+// Probe 23, class B: `filter m.csv --out r.yaml --force` replaced the reference m.csv's sidecar
+// records, `run --precorrection p.csv --out mm.yaml --force` the model p.csv's sidecar records;
+// only identify counted them. Now every input's companions (any format: a trace's sidecar, a
+// pre-corrected command's, a model's report) make the files they record inputs, in IoPlan::input.
+TEST(InputsKept, EveryFileACompanionOfAnInputRecordsIsAnInputToo) {
+  const fs::path d = kept_dir("recorded");
+  const auto record = [&](const char* name) {
+    write_text(d / name, std::string(name) + "\n");
+    return nlohmann::json{{"path", (d / name).string()}, {"sha256", std::string(64, 'a')}};
+  };
+  struct Case {
+    const char* input;      // the file read, whose companion records files
+    const char* companion;  // ".meta.json" or ".report.json"
+    nlohmann::json document;
+    const char* out;        // a file it records
+    const char* role;       // as the refusal names it
+  };
+  const Case cases[] = {
+      {"m.csv", ".meta.json", {{"format", "vcloe-trace-1"}, {"reference", record("r.yaml")}}, "r.yaml", "the reference recorded in"},
+      {"m.csv", ".meta.json", {{"experiment", record("e.yaml")}, {"truth", record("t.yaml")}}, "t.yaml", "the truth recorded in"},
+      {"m.csv", ".meta.json", {{"precorrection", record("p.csv")}}, "p.csv", "the precorrection recorded in"},
+      {"m.csv", ".meta.json", {{"camera", {{"model", "stereo"}, {"rig", record("rig.yaml")}}}}, "rig.yaml", "the camera.rig recorded in"},
+      {"p.csv", ".meta.json", {{"format", "vcloe precorrection 1"}, {"model", record("mm.yaml")}}, "mm.yaml", "the model recorded in"},
+      {"id.yaml", ".report.json", {{"inputs", {{"measured", record("run.csv")}}}}, "run.csv", "the inputs.measured recorded in"},
+  };
+  for (const Case& c : cases) {
+    const std::string input = (d / c.input).string(), out = (d / c.out).string();
+    write_text(input, "read\n");
+    write_text(input + c.companion, c.document.dump());
+    const std::string e = error_of([&] { IoPlan(true).input(input, "--in").output(out, "--out").check(); });
+    EXPECT_NE(e.find(out + ": is also an input of this command (" + out + ", " + c.role + " " + input + c.companion +
+                     "); refusing to overwrite it even with --force"),
+              std::string::npos)
+        << c.out << ": " << e;
+    fs::remove(input + c.companion);
+    EXPECT_NO_THROW(IoPlan(true).input(input).output(out).check()) << "nothing recorded, nothing kept: " << c.out;
+  }
+  // A companion that cannot be read, or a malformed record, adds nothing (its reader says why).
+  write_text(d / "m.csv.meta.json", "{not json");
+  EXPECT_NO_THROW(IoPlan(true).input((d / "m.csv").string()).output((d / "r.yaml").string()).check());
+  write_text(d / "m.csv.meta.json", R"({"reference": {"path": 7}, "truth": )" + record("t.yaml").dump() + "}");
+  EXPECT_NO_THROW(IoPlan(true).input((d / "m.csv").string()).output((d / "r.yaml").string()).check());
+  EXPECT_NE(error_of([&] { IoPlan(true).input((d / "m.csv").string()).output((d / "t.yaml").string()).check(); })
+                .find("the truth recorded in"),
+            std::string::npos)
+      << "the other records of a sidecar with one malformed still count";
+  // A path recorded relative to the trace (sidecars before paths were absolute): beside it.
+  write_text(d / "m.csv.meta.json", R"({"reference": {"path": "r.yaml"}})");
+  EXPECT_NE(error_of([&] { IoPlan(true).input((d / "m.csv").string()).output((d / "r.yaml").string()).check(); })
+                .find("the reference recorded in"),
+            std::string::npos);
+}
+
+}  // namespace test_inputs_kept

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "../test_support.hpp"
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
@@ -154,6 +155,33 @@ TEST(RigRoles, ControlTellsAPoseNoDriveCouldHaveReachedSinceTheLastOne) {
   Vec6d back = near;
   back(0) -= 2e-3;
   EXPECT_EQ(control.unreachable(pose_of(2, back)), "") << "judged from the last valid pose acted on";
+}
+
+// Probe 23, class D: x = 2e6 m or z = 1e300 (finite, valid) is refused at the same check, as a
+// value no trace holds; the run then ends before that frame, so the trace up to there (rows 0 to
+// 19, never the refused pose) can be written: it ended at the trace writer's "row 21 ... absurd".
+TEST(RigRoles, ControlRefusesAPoseNoTraceCanHoldAndItsTraceEndsBeforeIt) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  const Vec6d p0 = s.reference.start_pose;
+  Vec6d far = p0, huge = p0, angle = p0;
+  far(0) = 2e6, huge(2) = 1e300, angle(3) = 2e6;
+  for (const Vec6d& absurd : {far, huge, angle}) {
+    rig::ControlRole control(s);
+    for (std::int64_t j = 0; j < 3; ++j) {
+      ASSERT_EQ(control.unreachable(pose_of(j, p0)), "");
+      ASSERT_TRUE(control.on_pose(pose_of(j, p0)).has_value());
+      control.record(pose_of(j, p0), 0);
+    }
+    EXPECT_NE(control.unreachable(pose_of(3, absurd)).find("holds a value beyond 1e+06 (m or rad), which no trace holds"),
+              std::string::npos)
+        << absurd.transpose();
+    control.record(pose_of(3, absurd), 0);
+    control.record(pose_of(4, p0), 0);  // received before the run stopped
+    control.end_at(3);
+    EXPECT_EQ(control.emit_rows(true), 3u) << "the rows of the frames the controller took";
+    EXPECT_NO_THROW(write_trace((vcloe::test::fresh_directory("vcloe-roles", "absurd") / "o.csv").string(),
+                                control.trace(), true));
+  }
 }
 
 TEST(RigRoles, AMemoryStreamDeliversEachMessageOnceInOrder) {

@@ -35,23 +35,6 @@ std::string recorded_path(const PoseTrace& t, const std::string& key, const std:
   return f->path;
 }
 
-// The files a trace's sidecar records (robot, experiment, reference, truth, rig, markers): inputs
-// of the fit as much as those given, never to be overwritten by it. A sidecar that cannot be
-// read adds nothing here; reading the trace then says what is wrong with it.
-void add_recorded_inputs(IoPlan& plan, const std::string& trace) {
-  if (trace.empty()) return;
-  const std::string meta = sidecar_path(trace);
-  try {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(meta, ec)) return;
-    PoseTrace t;
-    t.metadata = parse_sidecar(read_input_file(meta), meta);
-    for (const char* key : {"robot", "experiment", "reference", "truth", "rig", "markers", "precorrection"})
-      if (const auto f = recorded_file(t, key, trace)) plan.input(f->path, std::string("the ") + key + " recorded in " + meta);
-  } catch (const Error&) {
-  }
-}
-
 // The experiment given (--experiment) against the one the trace's sidecar records: the same
 // bytes, or the same outer controller (gains and form; the timing is compared by
 // rig::to_experiment). A file 10 % off in one gain ran another loop than the one measured.
@@ -119,8 +102,7 @@ void IdentifyOptions::validate() const {
   plan.input_trace(measured, "--measured").input_trace(payload_trace, "--payload-trace").input(config, "--config")
       .input(robot, "--robot").input(reference, "--reference").input(experiment, "--experiment")
       .input(payload_file, "--payload");
-  add_recorded_inputs(plan, measured);
-  add_recorded_inputs(plan, payload_trace);
+  // The files the traces' sidecars record are inputs too (IoPlan::input: files_recorded_in).
   plan.output(out, "--out").output(out + ".report.json", "the report of --out").output(report, "--report").check();
 }
 

@@ -16,13 +16,24 @@ namespace vcloe::calib {
 using vision::Transform;
 
 // sigma_*: expected size of the estimate's error, sqrt(trace(covariance)) of the translation
-// (m) and of the rotation vector (rad).
+// (m) and of the rotation vector (rad). NaN: not measured — the samples leave no degree of
+// freedom to estimate it from (one frame; a hand-eye fit its unknowns can fit exactly), and a
+// scatter of nothing is no error of zero: nothing is judged against it (docs/calibration.md).
 struct TransformEstimate {
   Transform T = Transform::Identity();
   int samples = 0;
   double sigma_position_m = 0;
   double sigma_rotation_rad = 0;
+  bool sigma_measured() const { return sigma_position_m == sigma_position_m && sigma_rotation_rad == sigma_rotation_rad; }
 };
+
+// The one rule of a sigma formed from residuals (chi^2 / dof = 1): `sum_squares / dof` when
+// degrees of freedom are left, else not measured (NaN).
+double residual_variance(double sum_squares, double dof);
+
+// The least number of hand-eye poses whose fit measures a sigma: each kind of residual (3
+// positions, 3 angles per pose) is weighted by its own RMS, so each must outnumber the 12 unknowns.
+inline constexpr int kHandEyePosesForSigma = 5;
 
 // Mean of transforms: translations averaged, rotation = SVD projection of the mean matrix;
 // sigma = RMS scatter / sqrt(n).

@@ -5,6 +5,7 @@
 // servo::VisualServo::on_frame on each pose and records the trace. No sockets and no clocks
 // here: the processes (`robot serve`, `vision serve`, `control`) feed them from bridge/, and
 // stepped_trace feeds them from memory (rig/transport.hpp).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -128,8 +129,12 @@ class ControlRole {
   // can): a joint would have moved faster than kPoseJumpFactor times the drives' rate limit
   // (bridge::SafetyLimits::max_command_speed), or p is out of the robot's reach. A pose source
   // that jumps (a glitch, another marker, another unit from some frame on) is told at its first
-  // frame, before any command answers it.
+  // frame, before any command answers it. First of all: a value no trace can hold (beyond
+  // kMaxTraceMagnitude, docs/traces.md) or joint angles that are not finite.
   std::string unreachable(const bridge::PoseMessage& p) const;
+  // The run ends at `frame` (a pose refused there): no row from it on is emitted, so the trace
+  // written holds only poses the controller took (a refused value may be none a trace can hold).
+  void end_at(std::int64_t frame) { end_frame_ = std::min(end_frame_, frame); }
   void record(const bridge::PoseMessage& p, std::int64_t receive_ns);
   // Appends the rows now final (all: every frame up to the last recorded); returns how many.
   std::size_t emit_rows(bool all);
@@ -156,6 +161,7 @@ class ControlRole {
   std::map<std::int64_t, Received> rows_;        // by frame, as recorded
   std::map<std::int64_t, Vec6d> commands_sent_;  // U after each frame's update
   std::int64_t last_acted_ = -1;
+  std::int64_t end_frame_ = INT64_MAX;  // end_at
   std::int64_t last_valid_frame_ = -1;  // the last valid pose acted on, and its joint angles
   Vec6d last_valid_theta_ = Vec6d::Zero();
   PoseTrace trace_;
