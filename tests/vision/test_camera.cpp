@@ -146,7 +146,7 @@ TEST(RigFile, ImageSizesAreBoundedBeforeAnyImageIsAllocated) {
     std::string text = rig_text();
     text.replace(text.find("[800, 801]"), 10, focal);
     EXPECT_NE(error_of([&] { parse_rig(text, "rig.yaml"); })
-                  .find("rig.yaml:4: key 'left.focal_px': expected two focal lengths [fx, fy] in [1, 1000000] px, got ["),
+                  .find("rig.yaml:4: key 'left.focal_px': expected two focal lengths [fx, fy] in [1, 1e+06] px, got ["),
               std::string::npos)
         << focal;
   }
