@@ -9,89 +9,21 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli_options.hpp"
+#include "command_tree.hpp"
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/input_ledger.hpp"
 
 namespace {
-
-// Every --seed, of every command: a whole number below 2^64 (CLI11 stored 99999999999999999999 as
-// 2^64 - 1 without a word, and read -1 as the same).
-void check_seeds(CLI::App& app) {
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    if (CLI::Option* seed = sub->get_option_no_throw("--seed"))
-      seed->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            std::uint64_t v = 0;
-            const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-            if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() ||
-                v == std::numeric_limits<std::uint64_t>::max())
-              return "expected a whole number from 0 to 2^64 - 2, got '" + text + "'";
-            return "";
-          },
-          "SEED"));
-    check_seeds(*sub);
-  }
-}
-
-// Every whole-number option of every command (CLI11's INT and UINT: --seed, --harmonics, --order,
-// --frames, --n, …): the number as typed, in decimal — leading zeros read as decimal (010 is ten,
-// as a YAML file's integer, core/yaml_reader.cpp), a sign only where the option may be negative.
-// CLI11 read it with strtoll's base 0: 010 was 8, 08 "Could not convert", 0x5 was 5 (session 22's
-// probe, class 1). Declared from the option's type, so a new integer option cannot miss it.
-void check_integer_options(CLI::App& app) {
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    for (CLI::Option* o : sub->get_options()) {
-      const std::string type = o->get_type_name();
-      const bool is_unsigned = type.rfind("UINT", 0) == 0;
-      if (!is_unsigned && type.rfind("INT", 0) != 0) continue;
-      o->transform(CLI::Validator(
-          [is_unsigned](std::string& text) -> std::string {
-            if (text.empty() || text.rfind("--", 0) == 0) return "";  // no value: said by check_option_values
-            const std::string digits = text.substr(!text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0);
-            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
-              return "expected a whole number in decimal digits, got '" + text + "'";
-            if (is_unsigned && text[0] == '-') return "expected a whole number of 0 or more, got '" + text + "'";
-            const std::size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1);
-            text = (text[0] == '-' && digits.substr(first) != "0" ? "-" : "") + digits.substr(first);
-            return "";
-          },
-          ""));
-    }
-    check_integer_options(*sub);
-  }
-}
-
-// Every option that takes a value: an empty value (`--out ''`, `--precorrection ''`) is refused
-// naming the option — the commands read an empty path as "not given", so it would silently mean
-// no output, no pre-correction, no plot; and a value spelled like an option (`--out --force`) is
-// a forgotten value, not a file named "--force" (write ./--force for that).
-void check_option_values(CLI::App& app) {
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    for (CLI::Option* o : sub->get_options())
-      if (o->get_type_size() != 0)
-        o->check(CLI::Validator(
-            [positional = o->get_positional()](std::string& text) -> std::string {
-              if (text.empty()) return "expected a value, got an empty one ('')";
-              if (positional || text.rfind("--", 0) != 0 || text.size() < 3) return "";
-              return "expected a value, got '" + text + "', an option: the value is missing (a file of that name: ./" +
-                     text + ")";
-            },
-            "VALUE"));
-    check_option_values(*sub);
-  }
-}
 
 // Output written to a closed or full stdout is lost without a word (a report, a JSON): an error.
 // A closed descriptor 1 would also be given to the first file vcloe opens, and the report
@@ -153,34 +85,6 @@ std::string unknown_word_problem(CLI::App& app) {
   return "unexpected argument '" + word + "' for `" + path + "` (it takes no more; `" + path + " --help`)";
 }
 
-// Every command of `vcloe` (one file each, apps/src/cmd_*.cpp).
-void add_commands(CLI::App& app) {
-  vcloe::app::add_validate_model_command(app);
-  vcloe::app::add_trajectory_command(app);
-  vcloe::app::add_excite_command(app);
-  vcloe::app::add_simulate_command(app);
-  vcloe::app::add_run_command(app);
-  vcloe::app::add_compare_command(app);
-  vcloe::app::add_identify_command(app);
-  vcloe::app::add_validate_command(app);
-  vcloe::app::add_demo_command(app);
-  vcloe::app::add_truth_command(app);
-  vcloe::app::add_study_command(app);
-  vcloe::app::add_report_command(app);
-  vcloe::app::add_calibrate_command(app);
-  vcloe::app::add_render_command(app);
-  vcloe::app::add_measure_command(app);
-  vcloe::app::add_filter_command(app);
-  vcloe::app::add_rig_command(app);
-  vcloe::app::add_robot_command(app);
-  vcloe::app::add_vision_command(app);
-  vcloe::app::add_control_command(app);
-  vcloe::app::add_predict_command(app);
-  vcloe::app::add_precorrect_command(app);
-  vcloe::app::add_learn_command(app);
-  vcloe::app::add_kinematics_command(app);
-}
-
 // The file descriptors a command may hold at once. A role of `rig run` held at most 24 (ZeroMQ:
 // the context's poller and mailboxes, each socket's mailbox, connections; docs/robustness.md);
 // below this ZeroMQ aborts inside (an assertion in src/epoll.cpp) or a socket fails halfway
@@ -237,11 +141,7 @@ int run_command(int argc, char** argv) {
       "Run `vcloe <command> --help` for each command."};
   app.require_subcommand(1);
   app.set_version_flag("--version", VCLOE_VERSION);
-  add_commands(app);
-  check_integer_options(app);
-  check_seeds(app);
-  check_option_values(app);
-  vcloe::app::tie_options_to_their_modes(app);
+  vcloe::app::build_command_tree(app);
   const vcloe::InputLedger ledger;  // every input hashed from the bytes the command parsed
   try {
     app.parse(argc, argv);

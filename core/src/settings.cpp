@@ -21,14 +21,16 @@ void throw_if(const std::optional<SettingProblem>& problem, const std::string& w
 }
 
 std::optional<SettingProblem> seed_range_problem(const std::string& option, std::uint64_t first, std::uint64_t count,
-                                                 std::uint64_t max, std::uint64_t offset) {
-  const std::uint64_t span = (count > 0 ? count - 1 : 0) + offset;  // the largest seed is first + span
-  if (span > max || first > max - span)
+                                                 std::uint64_t max, std::uint64_t offset, std::uint64_t stride) {
+  const std::uint64_t span = (count > 0 ? count - 1 : 0) + offset;  // the largest seed is first * stride + span
+  const std::uint64_t step = stride > 0 ? stride : 1;
+  if (span > max || first > (max - span) / step) {
+    const std::string base = std::to_string(first) + (step > 1 ? " x " + std::to_string(step) : std::string());
     return SettingProblem{option, option + ": " + std::to_string(first) + " is too large: its " + std::to_string(count) +
-                                      " seeds (" + std::to_string(first) + " + 0 to " + std::to_string(span) +
-                                      ") would pass " + std::to_string(max) +
-                                      ", the largest this command carries, and wrap round to 0; expected " + option +
-                                      " from 0 to " + std::to_string(span > max ? 0 : max - span)};
+                                      " seeds (" + base + " + 0 to " + std::to_string(span) + ") would pass " +
+                                      std::to_string(max) + ", the largest this command carries, and wrap round to 0; expected " +
+                                      option + " from 0 to " + std::to_string(span > max ? 0 : (max - span) / step)};
+  }
   return std::nullopt;
 }
 

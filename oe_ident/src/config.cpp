@@ -87,12 +87,13 @@ static Anchor read_anchor(const YamlNode& a) {
 
 // The start search and the stuck test (convergence.hpp); ranges checked with the others.
 static void read_start(const YamlNode& n, StartOptions& s) {
-  n.reject_unknown_keys({"search", "horizon", "range", "points", "sweeps", "check_above_noise", "stuck_share"});
+  n.reject_unknown_keys({"search", "horizon", "range", "points", "sweeps", "check", "check_above_noise", "stuck_share"});
   s.search = n.get_bool("search", s.search);
   s.horizon = n.get_double("horizon", s.horizon);
   s.range = n.get_double("range", s.range);
   s.points = n.get_int("points", s.points);
   s.sweeps = n.get_int("sweeps", s.sweeps);
+  s.check = n.get_bool("check", s.check);
   s.check_above_noise = n.get_double("check_above_noise", s.check_above_noise);
   s.stuck_share = n.get_double("stuck_share", s.stuck_share);
 }

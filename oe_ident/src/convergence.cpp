@@ -20,7 +20,9 @@ std::string ConvergenceCheck::summary() const {
   const double percent = 100 * removed_share;
   switch (verdict) {
     case Convergence::NotChecked:
-      s << "The end point was not checked.";
+      s << "The end point was not checked for a lower minimum (start.check: false)";
+      if (end_over_noise > 0) s << ": the fit ends at " << end_over_noise << " x the camera noise";
+      s << ".";
       break;
     case Convergence::Converged:
       if (second_start_cost < 0) {

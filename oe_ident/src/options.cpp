@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/oe_ident/problem.hpp"
@@ -28,6 +29,36 @@ std::optional<SettingProblem> in_range(const char* option, double x, double lo, 
 std::optional<SettingProblem> positive(const char* option, double x, const std::string& what) {
   if (std::isfinite(x) && x > 0) return std::nullopt;
   return expected(option, what, x);
+}
+
+// The weights and the stopping rules (docs/identification.md, "The settings' ranges"): a camera noise
+// within what a run accepts and above a nanometre or nanoradian (below, a weighted residual of a
+// start 1 m off passes 1e9 and its square the double's range), a robust loss's scale within 1e-3 to
+// 1e3 sigmas, relative changes below 1 (at 1 or more the first iteration stops the fit).
+std::optional<SettingProblem> check_weights_and_stopping(const IdentificationOptions& o) {
+  std::optional<SettingProblem> bad;
+  for (int c = 0; c < 6 && !bad; ++c)
+    bad = c < 3 ? in_range("noise_sigma.position", o.sigma(c), kMinNoiseSigma, false, defaults::kMaxCameraNoisePosition,
+                           false, "a camera noise (m)")
+                : in_range("noise_sigma.angle", o.sigma(c), kMinNoiseSigma, false, defaults::kMaxCameraNoiseAngle, false,
+                           "a camera noise (rad)");
+  if (!bad) bad = in_range("loss.scale", o.loss_scale, kMinLossScale, false, kMaxLossScale, false, "a scale (in sigmas)");
+  if (!bad) bad = in_range("stopping.tol1", o.tol1, 0, true, 1, true, "a relative cost change");
+  if (!bad) bad = in_range("stopping.stage_tol1", o.stage_tol1, 0, true, 1, true, "a relative cost change");
+  if (!bad) bad = in_range("stopping.tol2", o.tol2, 0, true, 1, true, "a relative parameter change");
+  if (!bad && o.max_iterations < 1)
+    bad = SettingProblem{"stopping.max_iterations", "expected at least 1 iteration, got " + std::to_string(o.max_iterations)};
+  return bad;
+}
+
+// 0 (no prior) or a width a prior can have: below 1e-3 it pins every parameter at its start (fix
+// them instead), above 100 (a factor e^100 per sigma) it is no prior (write 0).
+std::optional<SettingProblem> check_prior(double width) {
+  if (width == 0) return std::nullopt;
+  const std::optional<SettingProblem> bad =
+      in_range("prior_log_sigma", width, kMinPriorLogSigma, false, kMaxPriorLogSigma, false, "a width of log(value / start)");
+  if (!bad) return bad;
+  return SettingProblem{bad->key, "expected 0 (no prior) or " + bad->message.substr(std::string("expected ").size())};
 }
 
 std::optional<SettingProblem> check_horizons(const std::vector<double>& h) {
@@ -62,7 +93,8 @@ std::optional<SettingProblem> check_start(const StartOptions& s) {
     bad = SettingProblem{"start.points", "expected 1 to 20 grid points per side, got " + std::to_string(s.points)};
   if (!bad && !(s.sweeps >= 0 && s.sweeps <= 10))
     bad = SettingProblem{"start.sweeps", "expected 0 to 10 sweeps, got " + std::to_string(s.sweeps)};
-  if (!bad) bad = in_range("start.check_above_noise", s.check_above_noise, 0, false, INFINITY, true, "camera sigmas");
+  if (!bad) bad = in_range("start.check_above_noise", s.check_above_noise, 0, false, kMaxCheckAboveNoise, false,
+                           "camera sigmas (0: always; start.check: false for never)");
   if (!bad) bad = in_range("start.stuck_share", s.stuck_share, 0, true, 1, false, "a share");
   return bad;
 }
@@ -72,25 +104,19 @@ std::optional<SettingProblem> check_start(const StartOptions& s) {
 // The checks in the order of the settings file (docs/identification.md); the first failing
 // one is reported.
 std::optional<SettingProblem> IdentificationOptions::problem() const {
-  const double inf = INFINITY;
   if (spec.size() != static_cast<std::size_t>(sim::kNumLambda))
     return SettingProblem{"spec", "expected one entry per Lambda parameter (" + std::to_string(sim::kNumLambda) +
                                      "), got " + std::to_string(spec.size())};
   std::optional<SettingProblem> bad = check_anchor(anchor);
-  for (int c = 0; c < 6 && !bad; ++c)
-    bad = positive(c < 3 ? "noise_sigma.position" : "noise_sigma.angle", sigma(c), "a positive noise level (m, rad)");
-  if (!bad) bad = positive("loss.scale", loss_scale, "a positive scale (in sigmas)");
-  if (!bad) bad = positive("stopping.tol1", tol1, "a positive relative cost change");
-  if (!bad) bad = positive("stopping.stage_tol1", stage_tol1, "a positive relative cost change");
-  if (!bad) bad = positive("stopping.tol2", tol2, "a positive relative parameter change");
-  if (!bad && max_iterations < 1)
-    bad = SettingProblem{"stopping.max_iterations", "expected at least 1 iteration, got " + std::to_string(max_iterations)};
+  if (!bad) bad = check_weights_and_stopping(*this);
   if (!bad) bad = check_horizons(horizons);
-  if (!bad) bad = in_range("prior_log_sigma", prior_log_sigma, 0, false, inf, true, "a width (0 = no prior)");
-  if (!bad) bad = positive("initial_trust_region", initial_trust_region, "a positive radius");
+  if (!bad) bad = check_prior(prior_log_sigma);
+  // Ceres' own limits of the radius (its default min_trust_region_radius and max_trust_region_radius).
+  if (!bad) bad = in_range("initial_trust_region", initial_trust_region, kMinTrustRegion, false, kMaxTrustRegion, false,
+                           "a radius (1 / initial damping)");
   if (!bad) bad = in_range("min_relative_decrease", min_relative_decrease, 0, true, 1, true, "a share");
   if (!bad) bad = in_range("rank_tolerance", rank_tolerance, 0, true, 1, true, "a singular value ratio");
-  if (!bad) bad = positive("rel_sigma_flag", rel_sigma_flag, "a positive relative standard deviation");
+  if (!bad) bad = in_range("rel_sigma_flag", rel_sigma_flag, 0, true, kMaxRelSigmaFlag, false, "a relative standard deviation");
   if (!bad) bad = in_range("uncertainty_block", uncertainty_block, 0, true, 60, true, "a block length in seconds");
   if (!bad) bad = in_range("qr_eps", qr_eps, 0, true, 1, true, "a pivot ratio");
   if (!bad) bad = check_start(start);

@@ -133,8 +133,8 @@ ConvergenceCheck check_end_point(const sim::RobotModel& model, const servo::Oute
   for (double v : r_end) c.end_cost += 0.5 * v * v;
   c.noise_cost = 0.5 * static_cast<double>(r_end.size());
   c.end_over_noise = std::sqrt(c.end_cost / std::max(c.noise_cost, 1.0));
-  c.verdict = Convergence::Converged;
-  if (c.end_over_noise <= o.start.check_above_noise) return c;
+  c.verdict = o.start.check ? Convergence::Converged : Convergence::NotChecked;
+  if (!o.start.check || c.end_over_noise <= o.start.check_above_noise) return c;
   PrefixCost short_cost(model, gains, exps, map, o, search_horizon(o));
   StartRecord second;
   better = search_directions(short_cost, family_directions(map), end, o.start, second);

@@ -47,6 +47,9 @@ std::array<Eigen::Vector4d, kLegs> read_per_leg_body(const YamlNode& n) {
 // arithmetic of the dynamics overflows (docs/robot-file.md).
 constexpr double kMaxMass = 1e5, kMinMoment = 1e-12, kMaxLength = 100, kMaxGravity = 100, kMaxFriction = 1e6,
                  kMaxGain = 1e8;
+// The smooth sign's velocity scale: at most a third of the joints' top speed (defaults::kMaxJointVelocity,
+// 3 rad/s), where tanh reaches 99.5 % of the Coulomb level; at 1e300 the Coulomb friction vanished unsaid.
+constexpr double kMaxFrictionEpsilon = 1;
 
 void require_positive_body(const YamlNode& n, const Eigen::Vector4d& b, bool consistent) {
   if (consistent) {
@@ -208,7 +211,9 @@ void read_friction(const YamlNode& friction, RobotModel& model, LambdaVector<dou
     lambda(viscous_index(i)) = fv[i];
   }
   model.friction_epsilon = friction.get_double("epsilon", model.friction_epsilon);
-  if (!(model.friction_epsilon > 0)) friction.at("epsilon").fail("expected a positive velocity in rad/s");
+  if (!(model.friction_epsilon > 0 && model.friction_epsilon <= kMaxFrictionEpsilon))
+    friction.at("epsilon").fail("expected a velocity scale in (0, " + exact_number(kMaxFrictionEpsilon) + "] rad/s, got " +
+                                exact_number(model.friction_epsilon));
 }
 
 // The drives' built-in PID (eq. 31): lp, li, ld. (kp, ki, kd name the outer gains of the

@@ -94,6 +94,11 @@ TEST(CliIo, SeedsThatWouldWrapAreRefused) {
       {"learn --reference " + config + "reference.yaml --out /nonexistent-vcloe/l.csv --seed 18446744073709551613 --trials 3",
        "--seed: 18446744073709551613 is too large: its 3 seeds"},  // trial j: seed + j - 1
       {"excite --out /nonexistent-vcloe/e.yaml --seed 18446744073709551615", "--seed: expected a whole number from 0 to 2^64 - 2"},
+      // render: frame k's noise is seeded with --seed x 1000003 + k, each camera's with twice that + 0 or 1
+      // (its --seed 18446744073709551614 wrapped round to an image pair of another seed, exit 0).
+      {"render --out /nonexistent-vcloe/r --frames 5 --seed 18446744073709551614",
+       "--seed: 18446744073709551614 is too large: its 5 seeds (18446744073709551614 x 1000003 + 0 to 4) would pass "
+       "9223372036854775807, the largest this command carries, and wrap round to 0; expected --seed from 0 to 9223344366821"},
   });
   // Seeds from 2^32 on are seeds like any other: validate's no longer refused as beyond 32 bits.
   const cli_test::CommandResult v = run_vcloe("validate --model " + config + "robot.yaml --seed 4294967296 --n 0");

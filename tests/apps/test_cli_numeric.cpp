@@ -85,7 +85,7 @@ TEST(CliNumeric, AFitThatEndsFarAboveTheCameraNoiseIsWarnedAbout) {
                   " --out " + loaded).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n"
-                             "start: {check_above_noise: 1.0e9}\n";  // (no second start: not what this specifies)
+                             "start: {check: false}\n";  // (no second start: not what this specifies)
   const CommandResult r = run_vcloe("identify --config " + settings.string() + " --robot " + robot + " --measured " +
                                 measured + " --payload-trace " + loaded + " --out " + (d / "id.yaml").string());
   EXPECT_EQ(r.status, 0) << r.out;

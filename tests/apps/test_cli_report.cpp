@@ -42,7 +42,7 @@ Identified identified(const std::string& name) {
                   loaded.string()).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n"
-                             "start: {check_above_noise: 1.0e9}\n";  // (no second start: not what this specifies)
+                             "start: {check: false}\n";  // (no second start: not what this specifies)
   r.html = r.dir / "identify-report.html";
   const CommandResult id = run_vcloe("identify --quiet --config " + settings.string() + " --measured " + plain.string() +
                                  " --payload-trace " + loaded.string() + " --out " + model.string() + " --report " +

@@ -32,7 +32,7 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n"
-                             "start: {check_above_noise: 1.0e9}\n";  // (no second start: not what this specifies)
+                             "start: {check: false}\n";  // (no second start: not what this specifies)
   // The second of two shards of truths 4..7 runs truths 5 and 7. Truth 5's chain cannot finish
   // (its trace's name is taken by a directory): a row that says why, and the study goes on.
   fs::create_directories(dir / "truth-5" / "measured.csv");
@@ -89,7 +89,7 @@ TEST(CliStudy, TheRealisticChainCarriesBothFitsPerTruthAndAStoppedStepIsARow) {
   const fs::path ref = d / "short.yaml", settings = d / "quick.yaml", dir = d / "study";
   ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
-                             "stopping: {max_iterations: 1}\nhorizons: [1.0]\nstart: {check_above_noise: 1.0e9}\n";
+                             "stopping: {max_iterations: 1}\nhorizons: [1.0]\nstart: {check: false}\n";
   fs::create_directories(dir / "truth-12" / "measured.csv");  // truth 12's run cannot be written
   fs::create_directories(dir / "truth-11" / "identified.yaml");  // nor truth 11's fit from the drawn file
   const CommandResult c = cli_test::run_vcloe(

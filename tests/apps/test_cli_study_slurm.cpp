@@ -35,7 +35,7 @@ TEST(CliStudySlurm, TheClustersRowsEqualTheLocalRows) {
   ASSERT_EQ(cli_test::run_vcloe("trajectory random --seed 4 --duration 2 --out " + ref.string()).status, 0);
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n"
-                             "start: {check_above_noise: 1.0e9}\n";  // (no second start: not what this specifies)
+                             "start: {check: false}\n";  // (no second start: not what this specifies)
   const std::string args = "study --truths 2 --seed 11 --n 1 --quiet --reference " + ref.string() + " --config " +
                            settings.string() + " --dir ";
   const CommandResult local = cli_test::run_vcloe(args + (d / "local").string());

@@ -158,16 +158,26 @@ TEST(CliVisionAbuse, CountsAndSizesAreBoundedBeforeAnyWork) {
 
 TEST(CliVisionAbuse, ARigThatCannotSeeTheMarkersRendersNothing) {
   // A focal length of 1e-300, distortion of 1e308, or a camera behind the markers wrote empty
-  // images without a word; `measure` then found no pose in any of them.
+  // images without a word; `measure` then found no pose in any of them. The focal length is
+  // bounded at its key since session 23; distortion of 1e308 is still a rig that sees nothing.
   const fs::path d = cli_test::fresh_dir("vcloe-cli-vision-abuse", "blind");
   std::ifstream in(cli_test::config_dir + "rig.yaml");
-  std::string rig((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string focal = "focal_px: [4640, 4641.5]";
-  ASSERT_NE(rig.find(focal), std::string::npos);
-  rig.replace(rig.find(focal), focal.size(), "focal_px: [1e-300, 1e-300]");
-  std::ofstream(d / "blind.yaml") << rig;
-  const CommandResult r = run_vcloe("render --rig " + (d / "blind.yaml").string() + " --reference " + cli_test::config_dir +
-                                "reference.yaml --frames 2 --out " + (d / "img").string());
+  const std::string rig((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto with = [&](const std::string& from, const std::string& to, const fs::path& file) {
+    std::string text = rig;
+    EXPECT_NE(text.find(from), std::string::npos) << from;
+    if (text.find(from) != std::string::npos) text.replace(text.find(from), from.size(), to);
+    std::ofstream(file) << text;
+    return run_vcloe("render --rig " + file.string() + " --reference " + cli_test::config_dir +
+                     "reference.yaml --frames 2 --out " + (d / "img").string());
+  };
+  const CommandResult f = with("focal_px: [4640, 4641.5]", "focal_px: [1e-300, 1e-300]", d / "focal.yaml");
+  EXPECT_EQ(f.status, 2) << f.out;
+  EXPECT_NE(f.out.find("focal.yaml:11: key 'left.focal_px': expected two focal lengths [fx, fy] in [1, 1e+06] px"),
+            std::string::npos)
+      << f.out;
+  const CommandResult r = with("distortion: [-0.08, 0.06, 0.0002, -0.0001, 0]", "distortion: [1e308, 0.06, 0.0002, -0.0001, 0]",
+                               d / "blind.yaml");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("blind.yaml along "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no frame shows 3 markers in both images"), std::string::npos) << r.out;

@@ -360,6 +360,14 @@ TEST(Seeds, ARangeOfSeedsThatWouldWrapIsRefusedInOnePlace) {
   EXPECT_FALSE(seed_range_problem("--seed", 0, 1000, 4294967295u, 100000));
   EXPECT_TRUE(seed_range_problem("--seed", 18446744073709551614u, 2, 18446744073709551614u));
   EXPECT_TRUE(seed_range_problem("--seed", 0, 10, 5, 100));  // the span alone too large
+  // Seeds derived at a stride (render: --seed x 1000003 + frame): first x stride + span at most max.
+  EXPECT_FALSE(seed_range_problem("--seed", 9, 5, 49, 0, 5));  // 45 + 4 = 49
+  const auto r = seed_range_problem("--seed", 10, 5, 49, 0, 5);  // 50 + 0 to 4
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->message, "--seed: 10 is too large: its 5 seeds (10 x 5 + 0 to 4) would pass 49, the largest this command "
+                        "carries, and wrap round to 0; expected --seed from 0 to 9");
+  EXPECT_TRUE(seed_range_problem("--seed", 18446744073709551614u, 1, 18446744073709551614u, 0, 3));  // the product wraps
+  EXPECT_FALSE(seed_range_problem("--seed", 6148914691236517204u, 1, 18446744073709551614u, 0, 3));
 }
 
 }  // namespace test_output_file

@@ -53,6 +53,22 @@ const std::vector<BadSetting>& bad_settings() {
        "latency: {starts_above_noise: -1}\n"},
       {"latency.start_iterations", [](IdentificationOptions& o) { o.latency.start_iterations = -1; },
        "latency: {start_iterations: -1}\n"},
+      // Session 23: the upper (and lowest) bounds of the real-valued keys bounded from below alone before.
+      {"noise_sigma.position", [](IdentificationOptions& o) { o.sigma(1) = 1e300; }, "noise_sigma: {position: 1.0e300}\n"},
+      {"noise_sigma.position", [](IdentificationOptions& o) { o.sigma(0) = 1e-300; }, "noise_sigma: {position: 1.0e-300}\n"},
+      {"noise_sigma.angle", [](IdentificationOptions& o) { o.sigma(5) = 3; }, "noise_sigma: {angle: 3}\n"},
+      {"loss.scale", [](IdentificationOptions& o) { o.loss_scale = 1e300; }, "loss: {type: huber, scale: 1.0e300}\n"},
+      {"loss.scale", [](IdentificationOptions& o) { o.loss_scale = 1e-300; }, "loss: {type: cauchy, scale: 1.0e-300}\n"},
+      {"stopping.tol1", [](IdentificationOptions& o) { o.tol1 = 1; }, "stopping: {tol1: 1}\n"},
+      {"stopping.stage_tol1", [](IdentificationOptions& o) { o.stage_tol1 = 1e300; }, "stopping: {stage_tol1: 1.0e300}\n"},
+      {"stopping.tol2", [](IdentificationOptions& o) { o.tol2 = 2; }, "stopping: {tol2: 2}\n"},
+      {"prior_log_sigma", [](IdentificationOptions& o) { o.prior_log_sigma = 1e300; }, "prior_log_sigma: 1.0e300\n"},
+      {"prior_log_sigma", [](IdentificationOptions& o) { o.prior_log_sigma = 1e-300; }, "prior_log_sigma: 1.0e-300\n"},
+      {"initial_trust_region", [](IdentificationOptions& o) { o.initial_trust_region = 1e17; }, "initial_trust_region: 1.0e17\n"},
+      {"initial_trust_region", [](IdentificationOptions& o) { o.initial_trust_region = 1e-300; }, "initial_trust_region: 1.0e-300\n"},
+      {"rel_sigma_flag", [](IdentificationOptions& o) { o.rel_sigma_flag = 1e300; }, "rel_sigma_flag: 1.0e300\n"},
+      {"start.check_above_noise", [](IdentificationOptions& o) { o.start.check_above_noise = 1e9; },
+       "start: {check_above_noise: 1.0e9}\n"},
       {"anchor.value",
        [](IdentificationOptions& o) { o.anchor = {AnchorKind::KnownParameter, sim::parameter_index("m_p"), 0}; },
        "anchor: {type: known_parameter, parameter: m_p, value: 0}\n"},
@@ -106,7 +122,52 @@ TEST(IdentificationOptions, TheSettingsFileReportsThemAtTheirKey) {
   }
   // The key itself where the file has it: its line and dotted path.
   const std::string e = error_of([] { parse_identification_config("threads: 2\nloss:\n  type: huber\n  scale: 0\n", "id.yaml"); });
-  EXPECT_NE(e.find("id.yaml:4: key 'loss.scale': expected a positive scale"), std::string::npos) << e;
+  EXPECT_NE(e.find("id.yaml:4: key 'loss.scale': expected a scale (in sigmas) in [0.001, 1000], got 0"), std::string::npos) << e;
+}
+
+// Session 23: every real-valued key has both ends (docs/identification.md, "The settings' ranges"):
+// the ends themselves are taken, a value beyond them refused at its line and key with the range.
+TEST(IdentificationOptions, EveryRealValuedKeyIsBoundedOnBothSidesAndItsEndsAreTaken) {
+  const char* ends =
+      "noise_sigma: {position: 1.0e-9, angle: 0.1}\nloss: {type: cauchy, scale: 1.0e-3}\n"
+      "stopping: {tol1: 0.999, stage_tol1: 1.0e-300, tol2: 0.999}\nprior_log_sigma: 100\n"
+      "initial_trust_region: 1.0e16\nrel_sigma_flag: 10\nstart: {check_above_noise: 1000}\n";
+  EXPECT_NO_THROW(parse_identification_config(ends, "id.yaml"));
+  EXPECT_NO_THROW(parse_identification_config("noise_sigma: {position: 0.01, angle: 1.0e-9}\nloss: {scale: 1000}\n"
+                                              "prior_log_sigma: 1.0e-3\ninitial_trust_region: 1.0e-32\n",
+                                              "id.yaml"));
+  EXPECT_EQ(parse_identification_config("prior_log_sigma: 0\n", "id.yaml").options.prior_log_sigma, 0);  // no prior
+  struct Case {
+    const char* yaml;
+    const char* message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"threads: 2\nnoise_sigma:\n  position: 20\n",
+            "id.yaml:3: key 'noise_sigma.position': expected a camera noise (m) in [1e-09, 0.01], got 20"},
+           {"stopping:\n  tol1: 1.0e-3\n  tol2: 1\n",
+            "id.yaml:3: key 'stopping.tol2': expected a relative parameter change in (0, 1), got 1"},
+           {"prior_log_sigma: 1.0e-6\n",
+            "id.yaml:1: key 'prior_log_sigma': expected 0 (no prior) or a width of log(value / start) in [0.001, 100], got 1e-06"},
+           {"initial_trust_region: 1.0e300\n",
+            "id.yaml:1: key 'initial_trust_region': expected a radius (1 / initial damping) in [1e-32, 1e+16], got 1e+300"},
+           {"rel_sigma_flag: 15\n", "id.yaml:1: key 'rel_sigma_flag': expected a relative standard deviation in (0, 10], got 15"},
+           {"start:\n  check_above_noise: 1.0e9\n",
+            "id.yaml:2: key 'start.check_above_noise': expected camera sigmas (0: always; start.check: false for never) in [0, "
+            "1000], got 1e+09"}}) {
+    const std::string e = error_of([&] { parse_identification_config(c.yaml, "id.yaml"); });
+    EXPECT_EQ(e, c.message);
+  }
+}
+
+// The stuck test turned off is said by its own key, and the verdict says it was not checked
+// (a threshold of 1e9 said "converged ... close enough to the noise" of any end).
+TEST(IdentificationOptions, TheStuckTestIsTurnedOffByItsKeyAndTheVerdictSaysSo) {
+  const auto cfg = parse_identification_config("start: {check: false}\n", "id.yaml");
+  EXPECT_FALSE(cfg.options.start.check);
+  EXPECT_TRUE(parse_identification_config("start: {check: true}\n", "id.yaml").options.start.check);
+  ConvergenceCheck c;
+  c.end_over_noise = 40;
+  EXPECT_EQ(c.summary(), "The end point was not checked for a lower minimum (start.check: false): the fit ends at 40 x the camera noise.");
 }
 
 TEST(Payload, MakePayloadRefusesWhatNoBodyCanBe) {

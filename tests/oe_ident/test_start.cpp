@@ -145,6 +145,15 @@ TEST(ConvergenceCheck, AnEndPointASecondStartBeatsClearlyIsStuck) {
   EXPECT_GT(c.removed_share, 0.9);
   EXPECT_LT(c.second_start_cost, 0.1 * c.end_cost);
   EXPECT_NE(c.summary().find("STUCK"), std::string::npos);
+  // The stuck test turned off (start.check: false): no second start, and the verdict says so.
+  IdentificationOptions off = p.o;
+  off.start.check = false;
+  std::vector<double> none;
+  const ConvergenceCheck u = check_end_point(default_robot(), kGains, p.exps, off, map, d, r, none);
+  EXPECT_EQ(u.verdict, Convergence::NotChecked) << u.summary();
+  EXPECT_EQ(u.second_start_cost, -1);
+  EXPECT_TRUE(none.empty());
+  EXPECT_NEAR(u.end_over_noise, c.end_over_noise, 1e-12 * c.end_over_noise);
 }
 
 TEST(ConvergenceCheck, AFitAtItsMinimumWithModelErrorIsNotStuck) {

@@ -270,10 +270,14 @@ TEST(RobotFile, MagnitudesNoRobotHasAreRefusedAtTheirKey) {
       {"gravity: [0, 0, 1e308]", "key 'gravity': expected gravity of at most 100 m/s^2"},
       {"lp: 1e308", "key 'drive_pid.lp': gain must be in [0, 1e8]"},
       {"coulomb: 1e308", "key 'friction.coulomb': friction must be in [0, 1e6]"},
+      // Session 23: the smooth sign's scale had no upper bound (1e300: no Coulomb friction, unsaid).
+      {"epsilon: 1e300", "key 'friction.epsilon': expected a velocity scale in (0, 1] rad/s, got 1e+300"},
+      {"epsilon: 1.5", "key 'friction.epsilon': expected a velocity scale in (0, 1] rad/s, got 1.5"},
   };
   const std::string originals[] = {R"(platform: \[24.0, 17.8e-2, 17.8e-2, 35.0e-2\])", R"(gravity: \[0, 0, -9.81\])",
-                                   R"(lp: 360.0)", R"(coulomb: 1.0)"};
-  const std::string* original[] = {&originals[0], &originals[0], &originals[1], &originals[2], &originals[3]};
+                                   R"(lp: 360.0)", R"(coulomb: 1.0)", R"(epsilon: 0.01)"};
+  const std::string* original[] = {&originals[0], &originals[0], &originals[1], &originals[2], &originals[3],
+                                   &originals[4], &originals[4]};
   for (std::size_t k = 0; k < std::size(cases); ++k) {
     const std::string msg = error_for(*original[k], cases[k].first);
     EXPECT_NE(msg.find(cases[k].second), std::string::npos) << cases[k].first << " -> " << msg;
@@ -281,6 +285,8 @@ TEST(RobotFile, MagnitudesNoRobotHasAreRefusedAtTheirKey) {
   const std::string huge_axis = std::regex_replace(default_text(), std::regex(R"(axis: \[0, 0, 1\])"),
                                                    "axis: [0, 0, 1e308]", std::regex_constants::format_first_only);
   EXPECT_EQ(parse_robot(huge_axis, "robot.yaml", false).model.legs[0].axis, Vec3d(0, 0, 1));  // a direction
+  const std::string slow = std::regex_replace(default_text(), std::regex(R"(epsilon: 0\.01)"), "epsilon: 1");
+  EXPECT_EQ(parse_robot(slow, "robot.yaml", false).model.friction_epsilon, 1);  // the bound itself is taken
 }
 
 TEST(RobotFile, UnknownKeyIsRejectedNotIgnored) {

@@ -141,6 +141,18 @@ TEST(RigFile, ImageSizesAreBoundedBeforeAnyImageIsAllocated) {
               std::string::npos)
         << size;
   }
+  // Session 23: focal lengths within 1 to 1e6 px (1e300 drew every marker off the image, unsaid).
+  for (const std::string focal : {"[1e300, 801]", "[800, 1.5e6]", "[0.5, 801]", "[-800, 801]"}) {
+    std::string text = rig_text();
+    text.replace(text.find("[800, 801]"), 10, focal);
+    EXPECT_NE(error_of([&] { parse_rig(text, "rig.yaml"); })
+                  .find("rig.yaml:4: key 'left.focal_px': expected two focal lengths [fx, fy] in [1, 1e+06] px, got ["),
+              std::string::npos)
+        << focal;
+  }
+  std::string ends = rig_text();
+  ends.replace(ends.find("[800, 801]"), 10, "[1, 1e6]");
+  EXPECT_EQ(parse_rig(ends, "rig.yaml").left.fy, 1e6);
   std::string largest = rig_text();
   largest.replace(largest.find("[640, 480]"), 10, "[10000, 10000]");
   EXPECT_EQ(parse_rig(largest, "rig.yaml").left.width, 10000);

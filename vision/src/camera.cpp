@@ -95,7 +95,9 @@ Camera read_camera(const YamlNode& n) {
     n.at("image_size").fail("expected [width, height] in whole pixels, " + std::to_string(kMinImageSide) + " to " +
                             std::to_string(kMaxImageSide) + " each and at most 100 Mpx, got [" +
                             exact_number(size(0)) + ", " + exact_number(size(1)) + "]");
-  if (!(f(0) > 0) || !(f(1) > 0)) n.at("focal_px").fail("expected two positive focal lengths [fx, fy] in px");
+  if (!(f(0) >= kMinFocalPx && f(0) <= kMaxFocalPx && f(1) >= kMinFocalPx && f(1) <= kMaxFocalPx))
+    n.at("focal_px").fail("expected two focal lengths [fx, fy] in [" + exact_number(kMinFocalPx) + ", " +
+                          exact_number(kMaxFocalPx) + "] px, got [" + exact_number(f(0)) + ", " + exact_number(f(1)) + "]");
   c.width = static_cast<int>(size(0));
   c.height = static_cast<int>(size(1));
   c.fx = f(0), c.fy = f(1), c.cx = pp(0), c.cy = pp(1);

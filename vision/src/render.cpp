@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 
 namespace vcloe::vision {
@@ -112,6 +113,7 @@ std::optional<SettingProblem> RenderSettings::problem() const {
   if (!p) p = within("marker_peak_dn", marker_peak_dn, 0, false, kMaxDn);
   if (!p) p = within("blur_sigma_px", blur_sigma_px, kMinBlurPx, true, kMaxBlurPx);
   if (!p) p = within("noise_sigma_dn", noise_sigma_dn, 0, false, kMaxDn);
+  if (!p) p = seed_range_problem("seed", seed, 1, kMaxRenderSeed);  // 2 seed + 1 in 64 bits
   for (const SpuriousBlob& b : spurious)
     if (!p) p = within("spurious radius_px", b.radius_px, 0, true, 1000);
   return p;

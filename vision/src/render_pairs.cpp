@@ -8,6 +8,7 @@
 
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/vision/pose.hpp"
 #include "vcloe/vision/render.hpp"
@@ -24,7 +25,8 @@ std::optional<SettingProblem> RenderPairsOptions::problem() const {
     return bad("--noise-dn", "expected a noise sigma in [0, 4095] DN (12-bit), got " + exact_number(noise_dn));
   if (!(blur_px > kMinBlurPx && blur_px <= kMaxBlurPx))
     return bad("--blur-px", "expected a blur sigma in (0.1, 50] px, got " + exact_number(blur_px));
-  return std::nullopt;
+  // The frames' seeds (render_pairs) within what each camera's noise seed can carry (render.hpp).
+  return seed_range_problem("--seed", seed, static_cast<std::uint64_t>(frames), kMaxRenderSeed, 0, kFrameSeedStride);
 }
 
 void RenderPairsOptions::validate(const std::string& where) const {
@@ -157,7 +159,7 @@ Report render_pairs(const RenderPairsOptions& o, const PosePathLoader& load_refe
     const double t = k / o.rate;
     const Vec6d chi = reference.pose(t);
     RenderSettings s;
-    s.seed = o.seed * 1000003u + static_cast<std::uint64_t>(k);
+    s.seed = o.seed * kFrameSeedStride + static_cast<std::uint64_t>(k);  // in range: problem()
     s.noise_sigma_dn = o.noise_dn;
     s.blur_sigma_px = o.blur_px;
     s.occluded = o.occluded;

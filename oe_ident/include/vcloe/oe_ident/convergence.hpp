@@ -19,8 +19,10 @@ struct StartOptions {
   double range = 4;     // the largest factor searched along a direction (and its inverse)
   int points = 3;       // grid points per side along a direction (factors range^(k/points))
   int sweeps = 2;       // passes over the directions (later ones on a grid half as wide)
-  // The second start (the stuck test) runs when the fit ends above this many camera sigmas.
+  // The second start (the stuck test) runs when the fit ends above this many camera sigmas;
+  // check false: never (the verdict is then "not checked", whatever the fit's end).
   double check_above_noise = 2.0;
+  bool check = true;
   // Stuck: the second start removes more than this share of the cost above the noise level.
   double stuck_share = 0.25;
 };

@@ -123,6 +123,16 @@ struct IdentificationOptions {
 };
 
 constexpr int kMaxIdentificationThreads = 64;
+// The settings' ranges beside those of the camera (docs/identification.md, "The settings' ranges"):
+// noise_sigma.* at least a nanometre / nanoradian (at most defaults::kMaxCameraNoise*), loss.scale
+// in sigmas, prior_log_sigma 0 or within its bounds, initial_trust_region within Ceres' own limits
+// of the radius, rel_sigma_flag at most 1000 %, start.check_above_noise at most 1000 sigmas.
+constexpr double kMinNoiseSigma = 1e-9;
+constexpr double kMinLossScale = 1e-3, kMaxLossScale = 1e3;
+constexpr double kMinPriorLogSigma = 1e-3, kMaxPriorLogSigma = 100;
+constexpr double kMinTrustRegion = 1e-32, kMaxTrustRegion = 1e16;
+constexpr double kMaxRelSigmaFlag = 10;
+constexpr double kMaxCheckAboveNoise = 1e3;
 
 struct ParameterResult {
   int index = 0;

@@ -25,6 +25,10 @@ using Transform = Eigen::Isometry3d;
 // of that size is 400 MB).
 inline constexpr int kMinImageSide = 16, kMaxImageSide = 20000;
 inline constexpr double kMaxImagePixels = 100e6;
+// Focal lengths a rig file may give: 1 px (a field of view of about 180 degrees on the smallest
+// image) to 1e6 px (a 3.45 m lens on 3.45 um pixels); 1e300 drew every marker off the image and
+// `render` said only that no frame showed 3 markers.
+inline constexpr double kMinFocalPx = 1, kMaxFocalPx = 1e6;
 
 struct Camera {
   int width = 0, height = 0;

@@ -26,13 +26,15 @@ struct SpuriousBlob {
 // Ranges of the settings (checked by RenderSettings::validate): 12-bit levels, and a blur a
 // marker's few-pixel image can carry (a 1e6 px blur drew each marker for minutes).
 inline constexpr double kMaxDn = 4095, kMinBlurPx = 0.1, kMaxBlurPx = 50;
+// The noise of camera c (0 left, 1 right) is seeded with 2 seed + c: a seed at most this.
+inline constexpr std::uint64_t kMaxRenderSeed = (~std::uint64_t{0} - 1) / 2;
 
 struct RenderSettings {
   double background_dn = 80;        // mean background level (12-bit digital numbers)
   double marker_peak_dn = 3000;     // marker brightness above background
   double blur_sigma_px = 0.8;       // optics + motion blur (Gaussian edge), (0.1, 50] px
   double noise_sigma_dn = 6;        // Gaussian sensor noise, [0, 4095] DN
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;                     // each camera's noise: 2 seed + camera, [0, kMaxRenderSeed]
   std::vector<std::string> occluded;          // marker names hidden in both images
   std::vector<std::string> occluded_left;     // hidden in the left image only
   std::vector<SpuriousBlob> spurious;
