@@ -1,5 +1,6 @@
 // `vcloe identify` from files (identify.hpp).
 #include "vcloe/workflow/identify.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <glog/logging.h>
 
@@ -45,7 +46,7 @@ void add_recorded_inputs(IoPlan& plan, const std::string& trace) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(meta, ec)) return;
     PoseTrace t;
-    t.metadata = parse_sidecar(read_input_file(meta), meta);
+    t.metadata = parse_input_file(meta, InputKind::Json, [&](const std::string& text) { return parse_sidecar(text, meta); });
     for (const char* key : {"robot", "experiment", "reference", "truth", "rig", "markers", "precorrection"})
       if (const auto f = recorded_file(t, key, trace)) plan.input(f->path, std::string("the ") + key + " recorded in " + meta);
   } catch (const Error&) {
@@ -194,7 +195,7 @@ namespace {
 // robot file the calibration was made from, as the calibrated file's does (sim::calibrated_from),
 // so that validate and control find its controller (rig::controller_of, check_model_of_robot).
 std::string calibrated_plant_lines(const std::string& robot) {
-  const FileRecord from = sim::calibrated_from(read_input_file(robot));
+  const FileRecord from = sim::calibrated_from(read_input_file(robot, InputKind::Yaml));
   if (from.none()) return "";
   return "# the plant of the kinematic calibration " + robot + "; its controller runs on the robot file it was calibrated\n" +
          sim::calibrated_from_line(from);
