@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/output_file.hpp"
 
 namespace vcloe::bridge {
@@ -130,7 +131,7 @@ RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
   if (stat(key.c_str(), &st) != 0) fail(key, "not found (make the rig's keys with `vcloe rig keys --dir " + dir + "`)");
   require_input_file(key);  // a FIFO was read for ever; a link to /dev/zero got "chmod 600 it"
   if (st.st_mode & 077) fail(key, "others may read this secret key (mode " + octal_mode(st.st_mode) + "); chmod 600 it");
-  std::ifstream in(key);
+  std::istringstream in(read_input_file(key, InputKind::KeyFile));
   r.own.public_key = key_line(in, key, 1, "public");
   r.own.secret_key = key_line(in, key, 2, "secret");
   for (const char* other : kRoles) {
@@ -139,14 +140,16 @@ RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
     if (!std::filesystem::exists(pub, ec)) fail(pub, "not found (every role's public key is needed: `vcloe rig keys`)");
     require_input_file(pub);  // before its mode: a device's 666 is no advice to chmod it
     refuse_if_others_may_write(pub, "public key", "644");
-    std::ifstream p(pub);
-    if (!p) fail(pub, "not found (every role's public key is needed: `vcloe rig keys`)");
+    std::istringstream p(read_input_file(pub, InputKind::KeyFile));
     r.public_keys[other] = key_line(p, pub, 1, "public");
   }
   const std::string listener = (fs::path(dir) / (std::string(kListener) + ".pub")).string();
   if (std::error_code ec; std::filesystem::exists(listener, ec)) require_input_file(listener);
   refuse_if_others_may_write(listener, "public key", "644");
-  if (std::ifstream p(listener); p) r.public_keys[kListener] = key_line(p, listener, 1, "public");
+  if (std::error_code ec; std::filesystem::exists(listener, ec)) {
+    std::istringstream p(read_input_file(listener, InputKind::KeyFile));
+    r.public_keys[kListener] = key_line(p, listener, 1, "public");
+  }
   refuse_shared_keys(r.public_keys, dir);
   if (r.public_keys.count(role) == 0 || r.public_keys[role] != r.own.public_key)
     fail(key, "its public key is not the one in " + role + ".pub");

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/file_extension.hpp"
 
 namespace vcloe::calib {
@@ -73,7 +74,7 @@ std::vector<std::string> list_line_paths(std::string line, const std::string& at
 
 std::vector<ImagePair> pairs_of_list(const std::string& where, const fs::path& p) {
   std::vector<ImagePair> pairs;
-  std::ifstream in(p);
+  std::istringstream in(read_input_file(p.string(), InputKind::ImageList));
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {

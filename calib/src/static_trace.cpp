@@ -1,4 +1,5 @@
 #include "vcloe/calib/static_trace.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -119,8 +120,9 @@ void check_pose_number(const CsvTable& table, std::size_t r, const std::string& 
 
 }  // namespace
 
-StaticTrace read_static_trace(const std::string& path) {
-  const std::string text = read_input_file(path);
+namespace {
+// read_static_trace's parse of the CSV read (parse_input_file).
+StaticTrace static_trace_of_csv(const std::string& path, const std::string& text) {
   StaticTrace t;
   t.info = read_info(path, text);
   // The one numeric CSV reader (core/csv_table.hpp); settled_s is nan where a pose never settled.
@@ -135,6 +137,11 @@ StaticTrace read_static_trace(const std::string& path) {
   }
   if (t.poses.empty()) fail(path, "has no poses");
   return t;
+}
+}  // namespace
+
+StaticTrace read_static_trace(const std::string& path) {
+  return parse_input_file(path, InputKind::Trace, [&](const std::string& text) { return static_trace_of_csv(path, text); });
 }
 
 }  // namespace vcloe::calib

@@ -1,5 +1,6 @@
 // The pre-correction file (precorrection_file.hpp).
 #include "vcloe/control/precorrection_file.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -70,9 +71,10 @@ void write_precorrection(const std::string& path, const PrecorrectionFile& f, bo
   write_files_atomically({{sidecar_path(path), json_text(sidecar, sidecar_path(path))}, {path, csv}}, force);
 }
 
-PrecorrectionFile read_precorrection(const std::string& path) {
+namespace {
+// read_precorrection's parse of the CSV read (parse_input_file).
+PrecorrectionFile precorrection_of_csv(const std::string& path, const std::string& csv) {
   const std::string side = sidecar_path(path);
-  const std::string csv = read_input_file(path);
   const nlohmann::json document = read_json_file(side);
   check_sidecar_kind(document, path, kPrecorrectionFormat, "a pre-corrected command");
   const JsonNode root = JsonNode::root(document, side, "(written by vcloe precorrect)");
@@ -98,6 +100,11 @@ PrecorrectionFile read_precorrection(const std::string& path) {
   if (static_cast<std::int64_t>(f.command.size()) != root.need("ticks").count())
     root.need("ticks").refuse(std::to_string(f.command.size()) + " (the CSV's rows)");
   return f;
+}
+}  // namespace
+
+PrecorrectionFile read_precorrection(const std::string& path) {
+  return parse_input_file(path, InputKind::Trace, [&](const std::string& text) { return precorrection_of_csv(path, text); });
 }
 
 void check_precorrection_for(const PrecorrectionFile& f, const std::string& path, const std::string& reference_file,

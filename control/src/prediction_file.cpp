@@ -1,5 +1,6 @@
 // The prediction file (prediction_file.hpp).
 #include "vcloe/control/prediction_file.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -86,9 +87,10 @@ void write_prediction(const std::string& path, const PredictionFile& f, bool for
   write_files_atomically({{side, json_text(sidecar, side)}, {path, csv}}, force);
 }
 
-PredictionFile read_prediction(const std::string& path) {
+namespace {
+// read_prediction's parse of the CSV read (parse_input_file).
+PredictionFile prediction_of_csv(const std::string& path, const std::string& csv) {
   const std::string side = sidecar_path(path);
-  const std::string csv = read_input_file(path);
   const nlohmann::json document = read_json_file(side);
   check_sidecar_kind(document, path, kPredictionFormat, "a prediction");
   const JsonNode root = JsonNode::root(document, side, "(written by vcloe predict --out)");
@@ -118,6 +120,11 @@ PredictionFile read_prediction(const std::string& path) {
     root.present("band").refuse(any_sigma ? "the report the CSV's sigma_ columns come from (they are not all zero)"
                                           : "null: the CSV's sigma_ columns are all zero, there is no band");
   return f;
+}
+}  // namespace
+
+PredictionFile read_prediction(const std::string& path) {
+  return parse_input_file(path, InputKind::Trace, [&](const std::string& text) { return prediction_of_csv(path, text); });
 }
 
 Provenance provenance_of(const PredictionFile& f, const std::string& path) {

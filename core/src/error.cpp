@@ -1,11 +1,7 @@
 #include "vcloe/core/error.hpp"
 
-#include "vcloe/core/input_ledger.hpp"
-
 #include <charconv>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace vcloe {
 
@@ -47,18 +43,6 @@ void require_input_file(const std::string& path) {
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file");
   // A pipe or device would block or never end (a FIFO nobody writes to hung every reader).
   if (!fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a regular file");
-}
-
-std::string read_input_file(const std::string& path) {
-  require_input_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) fail(path, "read failed");
-  std::string bytes = text.str();
-  note_input_read(path, bytes);  // the hash of what the caller parses (input_ledger.hpp)
-  return bytes;
 }
 
 std::string exact_number(double x) {

@@ -46,20 +46,16 @@ std::string named(const std::string& path, const std::string& role) {
   return role.empty() ? path : path + ", " + role;
 }
 
-// The output's directory tried for real, as the writer will use it: its temporary name created
-// (O_EXCL, never through a link) and removed. A read-only mount (EROFS), a directory without
+// The output's directory tried for real, as the writer will use it: a temporary file created
+// there (create_beside) and removed. A read-only mount (EROFS), a directory without
 // write permission (EACCES), no inode left (ENOSPC) are said now, with the system's reason,
 // not after the work.
 void check_directory_takes_a_file(const std::string& path, const std::string& dir) {
-  const std::string probe = path + ".tmp-" + std::to_string(::getpid());
-  ::unlink(probe.c_str());  // our own name, as the writer's
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    const int e = errno;
-    fail(path, "cannot be written: its directory " + dir + " takes no new file (" + std::strerror(e) + ")");
-  }
-  ::close(fd);
-  ::unlink(probe.c_str());
+  const NewFile probe = create_beside(path, 0600);  // the writer's own way: no existing file touched
+  if (probe.fd < 0)
+    fail(path, "cannot be written: its directory " + dir + " takes no new file (" + std::strerror(probe.error) + ")");
+  ::close(probe.fd);
+  if (!probe.name.empty()) ::unlink(probe.name.c_str());  // the name it just made
 }
 
 // The output's own shape: name length, directory, no directory/device/pipe in the way.

@@ -1,4 +1,5 @@
 #include "vcloe/core/json_file.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <cmath>
 #include <set>
@@ -48,7 +49,9 @@ nlohmann::json parse_json(const std::string& text, const std::string& name) {
   return j;
 }
 
-nlohmann::json read_json_file(const std::string& path) { return parse_json(read_input_file(path), path); }
+nlohmann::json read_json_file(const std::string& path) {
+  return parse_input_file(path, InputKind::Json, [&](const std::string& text) { return parse_json(text, path); });
+}
 
 namespace {
 

@@ -9,12 +9,12 @@
 
 #include <cctype>
 #include <cerrno>
-#include <charconv>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/file_extension.hpp"
@@ -30,20 +30,16 @@ std::string errno_text(int e) { return std::strerror(e); }
 
 fs::path parent_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
-// Removes `path.tmp-<pid>` files whose writer process no longer exists (killed mid-write).
-// Another live writer's file, and anything not named so, is left alone.
-void remove_stale_temporaries(const std::string& path) {
-  const fs::path p(path);
-  const std::string prefix = p.filename().string() + ".tmp-";
-  std::error_code ec;
-  for (fs::directory_iterator it(parent_of(p), ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
-    pid_t pid = 0;
-    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
-    if (r.ec != std::errc() || r.ptr != digits.data() + digits.size() || pid <= 0) continue;
-    if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(it->path(), ec);
+// A fresh name beside `path` for its content: `path.tmp-<pid>`, then `path.tmp-<pid>-2`, … —
+// whatever holds a name already (a user's file, a link, another writer's) is passed over, never
+// removed: `make(name)` returns 0 once it has made the name, or the errno (EEXIST: try the next).
+template <class Make>
+std::pair<std::string, int> fresh_name(const std::string& path, Make make) {
+  const std::string base = path + ".tmp-" + std::to_string(::getpid());
+  for (int n = 1;; ++n) {
+    std::string name = n == 1 ? base : base + "-" + std::to_string(n);
+    const int e = make(name);
+    if (e != EEXIST || n == 1000) return {std::move(name), e};
   }
 }
 
@@ -64,6 +60,12 @@ std::string group_note(const std::vector<FileText>& files, const std::string& pa
   return "; written together, none of " + names + " was (an old one is left as it was)";
 }
 
+// `path` is (still) the file of that device and inode, not followed if a link.
+bool is_ours_inode(const std::string& path, dev_t device, ino_t inode) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && st.st_dev == device && st.st_ino == inode;
+}
+
 // Writes all of `text` to fd; the errno of the failure, or 0.
 int write_all(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -76,12 +78,42 @@ int write_all(int fd, const std::string& text) {
   return 0;
 }
 
-// A file complete under its temporary name, and what identifies it (to take back only our own).
+// A file descriptor closed with its owner.
+class OwnedFd {
+ public:
+  explicit OwnedFd(int fd = -1) : fd_(fd) {}
+  OwnedFd(OwnedFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  OwnedFd& operator=(OwnedFd&& o) noexcept {
+    reset();
+    fd_ = std::exchange(o.fd_, -1);
+    return *this;
+  }
+  ~OwnedFd() { reset(); }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// A file complete, anonymous (O_TMPFILE: `anonymous` open, `path` empty) until it is given a
+// name, and what identifies it (to take back only our own).
 struct Temporary {
   std::string path;
   dev_t device = 0;
   ino_t inode = 0;
+  OwnedFd anonymous;
 };
+
+// Removes a temporary this process made, and nothing else: a named one only while its name is
+// still our file; an anonymous one vanishes with its descriptor.
+void discard(Temporary& t) {
+  t.anonymous.reset();
+  if (!t.path.empty() && is_ours_inode(t.path, t.device, t.inode)) ::unlink(t.path.c_str());
+}
 
 std::string write_failure(int e) {
   const char* why = e == ENOSPC || e == EDQUOT ? " (disk full or over quota)"
@@ -90,30 +122,45 @@ std::string write_failure(int e) {
   return "write failed: " + errno_text(e) + why;
 }
 
-// Creates the temporary file anew (never through a link), writes and syncs it.
+// Creates the temporary file anew (never through a link, never an existing file), writes and
+// syncs it: anonymous in the target's directory, or named where O_TMPFILE is not supported.
 Temporary write_temporary(const FileText& f, const std::vector<FileText>& group) {
   const std::string& path = f.path;
-  remove_stale_temporaries(path);
-  Temporary t{path + ".tmp-" + std::to_string(::getpid())};
-  ::unlink(t.path.c_str());  // our own name: a leftover of this process id, or a planted link
-  const int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    const int e = errno;  // before anything else can change it
-    fail(path, "cannot be written (" + errno_text(e) + (e == ENOENT ? ": its directory is missing" : "") + ")" +
-                   group_note(group, path));
-  }
+  Temporary t;
+  NewFile made = create_beside(path, 0666);
+  if (made.fd < 0)
+    fail(path, "cannot be written (" + errno_text(made.error) + (made.error == ENOENT ? ": its directory is missing" : "") +
+                   ")" + group_note(group, path));
+  const int fd = made.fd;
+  t.path = made.name;
+  if (made.name.empty()) t.anonymous = OwnedFd(fd);
   int e = write_all(fd, f.text);
   struct stat st {};
   if (e == 0 && ::fstat(fd, &st) != 0) e = errno;
   if (e == 0 && ::fsync(fd) != 0) e = errno;
-  if (::close(fd) != 0 && e == 0) e = errno;
-  if (e != 0) {
-    ::unlink(t.path.c_str());
-    fail(path, write_failure(e) + group_note(group, path));
-  }
   t.device = st.st_dev;
   t.inode = st.st_ino;
+  if (!made.name.empty() && ::close(fd) != 0 && e == 0) e = errno;
+  if (e != 0) {
+    discard(t);
+    fail(path, write_failure(e) + group_note(group, path));
+  }
   return t;
+}
+
+// An anonymous temporary linked to a fresh name beside `path` (linkat never replaces), just
+// before it is renamed over `path`: a write killed before this left nothing behind.
+void name_temporary(Temporary& t, const std::string& path, const std::vector<FileText>& group) {
+  if (!t.path.empty()) return;
+  const std::string proc = "/proc/self/fd/" + std::to_string(t.anonymous.get());
+  auto [name, e] = fresh_name(path, [&](const std::string& n) {
+    if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, n.c_str(), AT_SYMLINK_FOLLOW) == 0) return 0;
+    if (errno != ENOENT) return errno;  // ENOENT: no /proc; linked by the descriptor itself
+    return ::linkat(t.anonymous.get(), "", AT_FDCWD, n.c_str(), AT_EMPTY_PATH) == 0 ? 0 : errno;
+  });
+  if (e != 0) fail(path, "cannot be put in place (" + errno_text(e) + ")" + group_note(group, path));
+  t.path = name;
+  t.anonymous.reset();
 }
 
 // The directory's entry made durable (the rename survives a power loss).
@@ -164,10 +211,7 @@ int rename_no_replace(const std::string& from, const std::string& to) {
   return 0;
 }
 
-bool is_ours(const std::string& path, const Temporary& t) {
-  struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0 && st.st_dev == t.device && st.st_ino == t.inode;
-}
+bool is_ours(const std::string& path, const Temporary& t) { return is_ours_inode(path, t.device, t.inode); }
 
 // Where a group's file is kept when its name was taken meanwhile: `o.csv` -> `o.kept-<pid>.csv`,
 // and a companion named after another file of the group keeps that relation
@@ -183,7 +227,7 @@ std::string kept_name(const std::vector<FileText>& files, const std::string& pat
 }
 
 // Without --force: every file renamed without replacing, or none (see the header).
-void place_without_replacing(const std::vector<FileText>& files, const std::vector<Temporary>& tmp) {
+void place_without_replacing(const std::vector<FileText>& files, std::vector<Temporary>& tmp) {
   std::size_t placed = 0;
   int e = 0;
   for (; placed < files.size(); ++placed)
@@ -193,14 +237,14 @@ void place_without_replacing(const std::vector<FileText>& files, const std::vect
     if (is_ours(files[j].path, tmp[j])) rename_no_replace(files[j].path, tmp[j].path);
   const std::string& taken = files[placed].path;
   if (e != EEXIST) {
-    for (const Temporary& t : tmp) ::unlink(t.path.c_str());
+    for (Temporary& t : tmp) discard(t);
     fail(taken, "cannot be put in place (" + errno_text(e) + ")" + old_file_note(taken));
   }
   std::vector<std::string> kept;  // all of the group, or none
   for (std::size_t j = 0; j < files.size(); ++j) {
     const std::string k = kept_name(files, files[j].path);
     if (kept.size() == j && rename_no_replace(tmp[j].path, k) == 0) kept.push_back(k);
-    else ::unlink(tmp[j].path.c_str());
+    else discard(tmp[j]);
   }
   if (kept.size() != files.size())
     for (const std::string& k : kept) ::unlink(k.c_str());
@@ -235,19 +279,21 @@ void write_files_atomically(const std::vector<FileText>& files, bool force) {
       fail(f.path, "is a directory, expected a file name");
   }
   std::vector<Temporary> tmp;
+  std::optional<RenameLock> lock;
   try {
     for (const FileText& f : files) tmp.push_back(write_temporary(f, files));
+    lock.emplace(files.front().path);
+    for (std::size_t i = 0; i < files.size(); ++i) name_temporary(tmp[i], files[i].path, files);
   } catch (const Error&) {
-    for (const Temporary& t : tmp) ::unlink(t.path.c_str());
+    for (Temporary& t : tmp) discard(t);
     throw;
   }
-  const RenameLock lock(files.front().path);
   if (!force) place_without_replacing(files, tmp);
   for (std::size_t i = 0; force && i < files.size(); ++i) {
     try {
       move_into_place(tmp[i].path, files[i].path);
     } catch (const Error&) {
-      for (std::size_t j = i + 1; j < files.size(); ++j) ::unlink(tmp[j].path.c_str());
+      for (std::size_t j = i + 1; j < files.size(); ++j) discard(tmp[j]);
       throw;
     }
   }
@@ -255,6 +301,25 @@ void write_files_atomically(const std::vector<FileText>& files, bool force) {
     sync_directory(f.path);
     forget_input(f.path);
   }
+}
+
+NewFile create_beside(const std::string& path, mode_t mode) {
+  NewFile f;
+  f.fd = ::open(parent_of(fs::path(path)).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  if (f.fd >= 0) return f;
+  f.error = errno;
+  if (f.error != EOPNOTSUPP && f.error != EISDIR) return f;  // EISDIR: a kernel without O_TMPFILE
+  return create_named_beside(path, mode);
+}
+
+NewFile create_named_beside(const std::string& path, mode_t mode) {
+  NewFile f;
+  std::tie(f.name, f.error) = fresh_name(path, [&](const std::string& n) {
+    f.fd = ::open(n.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    return f.fd >= 0 ? 0 : errno;
+  });
+  if (f.fd < 0) f.name.clear();
+  return f;
 }
 
 TemporaryDirectory::TemporaryDirectory(const std::string& where, const std::string& who) {

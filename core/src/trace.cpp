@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/recorded_files.hpp"
 #include "vcloe/core/yaml_reader.hpp"
@@ -195,13 +196,14 @@ std::vector<std::int64_t> unmeasured_frames(const TraceMetadata& m) {
   return frames;
 }
 
-PoseTrace read_trace(const std::string& path) {
-  const std::string csv = read_input_file(path);
+namespace {
+// A trace's CSV as read (parse_input_file) with its sidecar, if any.
+PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
   const std::string meta = sidecar_path(path);
   std::error_code ec;  // a name too long for a sidecar beside it is "no sidecar", not an exception
   const bool has_meta = fs::exists(fs::symlink_status(meta, ec));
   // The sidecar first: its format says what the file is before the rows are read as a trace's.
-  const nlohmann::json sidecar = has_meta ? parse_json(read_input_file(meta), meta) : nlohmann::json();
+  const nlohmann::json sidecar = has_meta ? read_json_file(meta) : nlohmann::json();
   if (has_meta) check_sidecar_kind(sidecar, path, kTraceFormat, "a pose trace");
   PoseTrace t = parse_trace(csv, path);
   if (has_meta) {
@@ -220,6 +222,11 @@ PoseTrace read_trace(const std::string& path) {
     drop_unmeasured_rows(t);
   }
   return t;
+}
+}  // namespace
+
+PoseTrace read_trace(const std::string& path) {
+  return parse_input_file(path, InputKind::Trace, [&](const std::string& csv) { return trace_of_csv(path, csv); });
 }
 
 }  // namespace vcloe

@@ -1,4 +1,5 @@
 #include "vcloe/core/yaml_reader.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -387,7 +388,9 @@ int tab_indented_line(const std::string& text, int last) {
 
 }  // namespace
 
-YamlDoc YamlDoc::load(const std::string& file) { return parse(vcloe::read_input_file(file), file); }
+YamlDoc YamlDoc::load(const std::string& file) {
+  return parse_input_file(file, InputKind::Yaml, [&](const std::string& text) { return parse(text, file); });
+}
 
 YamlDoc YamlDoc::parse(const std::string& text, const std::string& name) {
   YamlDoc doc;

@@ -1,4 +1,5 @@
 #include "vcloe/rig/setup.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -262,7 +263,7 @@ void check_calibration_geometry(const std::string& calibrated_file, const sim::R
 }
 
 std::string controller_of_run(const std::string& robot_file, const PoseTrace& trace, const std::string& trace_file) {
-  const FileRecord from = sim::calibrated_from(read_input_file(robot_file));
+  const FileRecord from = sim::calibrated_from(read_input_file(robot_file, InputKind::Yaml));
   if (from.none()) return robot_file;
   const std::optional<RecordedFile> rec = recorded_file(trace, "robot", trace_file);
   const std::string recorded = rec ? rec->path + " (SHA-256 " + rec->sha256.substr(0, 12) + "...)" : "no robot file";
@@ -279,7 +280,7 @@ bool is_calibrated_from(const FileRecord& from, const std::string& file) {
 }
 
 std::string controller_of(const std::string& robot_file) {
-  const FileRecord from = sim::calibrated_from(read_input_file(robot_file));
+  const FileRecord from = sim::calibrated_from(read_input_file(robot_file, InputKind::Yaml));
   if (from.none()) return robot_file;
   if (!is_calibrated_from(from, from.path))
     fail(robot_file, "is calibrated from " + from.path + " (SHA-256 " + from.sha256.substr(0, 12) + "...), which " +
@@ -296,7 +297,7 @@ void check_model_of_robot(const std::string& model_file, const sim::RobotModel& 
   const bool same_gravity = (model.gravity - robot.gravity).norm() <= 1e-9 * std::max(1.0, robot.gravity.norm());
   const int leg = sim::first_differing_leg(model, robot);
   if (leg < 0 && same_gravity) return;
-  const FileRecord from = sim::calibrated_from(read_input_file(model_file));
+  const FileRecord from = sim::calibrated_from(read_input_file(model_file, InputKind::Yaml));
   if (is_calibrated_from(from, robot_file)) {  // a calibrated plant of this robot file
     check_calibration_geometry(model_file, model, robot_file);
     return;

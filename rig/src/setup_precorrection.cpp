@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "vcloe/bridge/safety.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
@@ -72,7 +73,7 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
   const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
   const sim::RobotFile model = sim::load_robot(f.model.path);
   if (const int i = sim::first_differing_leg(model.model, s.model);
-      i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path)), robot))
+      i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path, InputKind::Yaml)), robot))
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
   // Where the robot stands: the first command less its model's first-tick step (servo::start_hold).

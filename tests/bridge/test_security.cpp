@@ -16,6 +16,7 @@
 
 #include "../test_support.hpp"
 #include "vcloe/bridge/security.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/bridge/transport.hpp"
 #include "vcloe/core/error.hpp"
 
@@ -237,7 +238,7 @@ TEST(Keys, AKeyFileWithCrlfLineEndsIsReadAsEveryOtherTextFileIs) {
   write_rig_keys(d.string(), true);
   const RoleKeys before = load_role_keys(d.string(), "control");
   for (const char* name : {"control.key", "robot.pub"}) {
-    std::string text = vcloe::read_input_file((d / name).string()), crlf;
+    std::string text = vcloe::read_input_file((d / name).string(), vcloe::InputKind::KeyFile), crlf;
     for (const char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
     std::ofstream(d / name, std::ios::trunc) << crlf;
   }

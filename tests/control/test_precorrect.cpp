@@ -13,6 +13,7 @@
 #include "../test_support.hpp"
 #include "control_fixtures.hpp"
 #include "vcloe/control/precorrect.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
@@ -158,7 +159,7 @@ TEST(PrecorrectionFile, ReadsBackWhatWasWrittenAndRefusesAnotherReference) {
   control::write_precorrection(path, f, true);
   EXPECT_EQ(control::read_precorrection(path).loop, control::kLoopDrives);
   {
-    nlohmann::json side = nlohmann::json::parse(read_input_file(sidecar_path(path)));
+    nlohmann::json side = nlohmann::json::parse(read_input_file(sidecar_path(path), InputKind::Json));
     side["loop"] = "outer";
     std::ofstream(sidecar_path(path)) << side.dump();
     EXPECT_NE(test::error_of([&] { control::read_precorrection(path); }).find("loop"), std::string::npos);
@@ -187,11 +188,11 @@ TEST(PrecorrectionFile, ASpreadsheetsSavedCopyReadsBackTheSameCommands) {
   f.reference = file_record(ref);
   f.software_version = "test";
   control::write_precorrection(path, f, false);
-  const std::string csv = read_input_file(path);
+  const std::string csv = read_input_file(path, InputKind::Trace);
   // The CSV replaced behind its sidecar, the sidecar's hash made to match (a user's edit).
   auto rewrite = [&](const std::string& text) {
     const std::string side = sidecar_path(path);
-    std::string meta = read_input_file(side);
+    std::string meta = read_input_file(side, InputKind::Json);
     const std::size_t at = meta.find("\"csv_sha256\": \"") + 15;
     meta.replace(at, 64, sha256(text));
     std::ofstream(side, std::ios::trunc) << meta;

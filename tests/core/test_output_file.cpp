@@ -16,6 +16,7 @@
 
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/input_ledger.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/subprocess.hpp"
@@ -57,6 +58,7 @@ TEST(OneWriter, ALinkAtTheNameIsReplacedNeverWrittenThrough) {
   partial.write("time,x\n");
   partial.close();
   EXPECT_EQ(text_of(d / "user.txt"), "the user's own file");
+  EXPECT_TRUE(fs::is_symlink(d / ("out.yaml.tmp-" + std::to_string(::getpid()))));  // not ours: left, never followed
   for (const char* name : {"out.yaml", "t.csv.meta.json", "t.csv.partial"}) {
     EXPECT_FALSE(fs::is_symlink(d / name)) << name;
     EXPECT_TRUE(fs::is_regular_file(d / name)) << name;
@@ -189,11 +191,11 @@ TEST(InputLedger, InputsAreHashedFromTheBytesParsedAndASecondDifferentReadIsRefu
   put(f, "first\n");
   {
     const InputLedger ledger;
-    EXPECT_EQ(read_input_file(f), "first\n");
+    EXPECT_EQ(read_input_file(f, InputKind::Yaml), "first\n");
     put(f, "edited during the run\n");  // e.g. during a fit
     // What is recorded is what was parsed, not what is on disk now.
     EXPECT_EQ(file_record(f).sha256, sha256("first\n"));
-    EXPECT_EQ(error_of([&] { read_input_file(f); }),
+    EXPECT_EQ(error_of([&] { read_input_file(f, InputKind::Yaml); }),
               f + ": changed while this command was running (read twice, with different contents: edited or replaced "
                   "meanwhile); nothing recorded from it, run the command again");
     // Replaced by a rename (another inode) is the same name: still the bytes parsed.
@@ -202,10 +204,10 @@ TEST(InputLedger, InputsAreHashedFromTheBytesParsedAndASecondDifferentReadIsRefu
     EXPECT_EQ(sha256_file(f), sha256("first\n"));
     // A file this command writes itself is forgotten: read back, it is its new content.
     write_file_atomically(f, "written\n", true);
-    EXPECT_EQ(read_input_file(f), "written\n");
+    EXPECT_EQ(read_input_file(f, InputKind::Yaml), "written\n");
   }
   EXPECT_EQ(file_record(f).sha256, sha256("written\n"));  // no ledger: the file now
-  EXPECT_EQ(read_input_file(f), "written\n");
+  EXPECT_EQ(read_input_file(f, InputKind::Yaml), "written\n");
 }
 
 TEST(Subprocess, ArgumentsAreNeverParsedByAShell) {

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
@@ -218,6 +220,51 @@ TEST(FileExtension, IsComparedInLowerCaseWhateverTheNameSays) {
   EXPECT_EQ(file_extension("plot.svg"), ".svg");
   EXPECT_EQ(file_extension("noext"), "");
   EXPECT_EQ(file_extension("a.tar.GZ"), ".gz");
+}
+
+}  // namespace test_write_mechanisms
+
+namespace test_write_mechanisms {
+
+// Session 23's probe, class C: writing `o.csv` deleted every `o.csv.tmp-<N>` and
+// `o.csv.meta.json.tmp-<N>` whose process N was not running, by the name alone — a user's
+// backup or notes so named were lost. Now the writer removes only files it made itself: its
+// temporary is anonymous (O_TMPFILE) until it is linked to a fresh name and renamed. Files so
+// named — with a dead process's number, with this process's own — are left as they are, beside a
+// trace and its sidecar, a YAML file, a model and its report.
+TEST(OneWriter, AUsersFileNamedLikeATemporaryIsNeverRemoved) {
+  const fs::path d = fresh_mech("tmp-names");
+  const std::string own = ".tmp-" + std::to_string(::getpid());
+  const std::vector<std::string> users = {"o.csv.tmp-999999", "o.csv.meta.json.tmp-999998", "o.csv" + own, "o.csv.meta.json" + own,
+                                          "t.yaml.tmp-999999", "t.yaml" + own, "m.yaml.tmp-999997", "m.yaml.report.json.tmp-999999"};
+  for (const std::string& name : users) std::ofstream(d / name) << "the user's " << name << "\n";
+  write_trace((d / "o.csv").string(), mech_trace(1), false);
+  write_trace((d / "o.csv").string(), mech_trace(2), true);  // over an old pair, --force
+  write_file_atomically((d / "t.yaml").string(), "a: 1\n", false);
+  write_files_atomically({{(d / "m.yaml.report.json").string(), "{}\n"}, {(d / "m.yaml").string(), "b: 2\n"}}, false);
+  for (const std::string& name : users) EXPECT_EQ(mech_text(d / name), "the user's " + name + "\n") << name;
+  EXPECT_EQ(read_trace((d / "o.csv").string()).measured[0](0), 2.0);
+  EXPECT_EQ(mech_text(d / "t.yaml"), "a: 1\n");
+  std::size_t files = 0;  // nothing else left beside
+  for (const auto& e : fs::directory_iterator(d)) files += e.is_regular_file();
+  EXPECT_EQ(files, users.size() + 5);
+}
+
+// Where the file system has no O_TMPFILE the temporary is named: a fresh name beside the
+// output, passing over every name taken (a user's file, a link), never removing one.
+TEST(OneWriter, ANamedTemporaryTakesAFreshNameAndNeverAnExistingOne) {
+  const fs::path d = fresh_mech("fresh-name");
+  const std::string out = (d / "o.csv").string(), own = out + ".tmp-" + std::to_string(::getpid());
+  std::ofstream(own) << "the user's\n";
+  fs::create_symlink(d / "elsewhere", own + "-2");
+  const NewFile f = create_named_beside(out, 0600);
+  ASSERT_GE(f.fd, 0) << f.error;
+  ::close(f.fd);
+  EXPECT_EQ(f.name, own + "-3");
+  EXPECT_EQ(mech_text(own), "the user's\n");
+  EXPECT_TRUE(fs::is_symlink(own + "-2"));
+  EXPECT_FALSE(fs::exists(d / "elsewhere"));
+  fs::remove(f.name);
 }
 
 }  // namespace test_write_mechanisms

@@ -12,6 +12,7 @@
 
 #include "../test_support.hpp"
 #include "vcloe/core/defaults.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/setup.hpp"
 
@@ -52,7 +53,7 @@ struct CalibratedFiles {
 TEST(ControllerOfRun, ACalibratedFileIsThePlantUnderTheControllerItWasCalibratedFrom) {
   const CalibratedFiles f;
   EXPECT_EQ(sim::calibrated_from(sim::robot_to_yaml(sim::load_robot(f.drawn).model, sim::load_robot(f.drawn).lambda)).path, "");
-  EXPECT_EQ(sim::calibrated_from(read_input_file(f.calibrated)), file_record(f.drawn));
+  EXPECT_EQ(sim::calibrated_from(read_input_file(f.calibrated, InputKind::Yaml)), file_record(f.drawn));
   const PoseTrace run = CalibratedFiles::recorded_with(f.drawn);
   EXPECT_EQ(rig::controller_of_run(f.drawn, run, "run.csv"), f.drawn);  // not calibrated: itself
   const std::string controller = rig::controller_of_run(f.calibrated, run, "run.csv");

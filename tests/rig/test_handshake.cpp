@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/input_ledger.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/handshake.hpp"
@@ -182,7 +183,7 @@ TEST(Handshake, TheHashesAreOfTheBytesParsedNotOfTheFileNow) {
   rig::RunFiles f = default_files();
   f.reference = edited_copy(dir, "reference.yaml");
   const InputLedger ledger;
-  const std::string parsed = read_input_file(f.reference);  // what a reader parsed
+  const std::string parsed = read_input_file(f.reference, InputKind::Yaml);  // what a reader parsed
   std::ofstream(f.reference, std::ios::app) << "# edited after it was read\n";
   const auto hello = rig::hello_of(Role::Control, f);
   EXPECT_EQ(bridge::hex_of(*hello.files[1]), sha256(parsed));

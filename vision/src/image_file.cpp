@@ -12,13 +12,13 @@
 #include <zlib.h>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/vision/camera.hpp"
 
 namespace vcloe::vision {
 
 namespace {
 
-constexpr std::uintmax_t kMaxImageFileBytes = std::uintmax_t{1} << 30;
 constexpr std::array<unsigned char, 8> kPngSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 // The last 12 bytes of every complete PNG: IEND's length 0, its type and its CRC.
 constexpr std::array<unsigned char, 12> kPngEnd{0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
@@ -108,11 +108,8 @@ std::optional<cv::Size> image_file_size(const std::string& path) {
 
 cv::Mat read_image(const std::string& path, ImageDepth depth) {
   image_file_size(path);
-  // 100 Mpx of 16-bit samples is 200 MB uncompressed; a larger file is no camera image.
-  if (const auto n = std::filesystem::file_size(path); n > kMaxImageFileBytes)
-    fail(path, "a file of " + std::to_string(n) + " bytes; an image file of at most " +
-                   std::to_string(kMaxImageFileBytes >> 30) + " GiB expected");
-  const std::string bytes = read_input_file(path);
+  // 100 Mpx of 16-bit samples is 200 MB uncompressed; a file above 1 GiB is no camera image.
+  const std::string bytes = read_input_file(path, InputKind::Image);
   if (is_png(bytes)) check_png_chunks(path, bytes);
   const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<char*>(bytes.data()));
   cv::Mat m;

@@ -1,5 +1,6 @@
 // `vcloe identify` from files (identify.hpp).
 #include "vcloe/workflow/identify.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <glog/logging.h>
 
@@ -176,7 +177,7 @@ namespace {
 // robot file the calibration was made from, as the calibrated file's does (sim::calibrated_from),
 // so that validate and control find its controller (rig::controller_of, check_model_of_robot).
 std::string calibrated_plant_lines(const std::string& robot) {
-  const FileRecord from = sim::calibrated_from(read_input_file(robot));
+  const FileRecord from = sim::calibrated_from(read_input_file(robot, InputKind::Yaml));
   if (from.none()) return "";
   return "# the plant of the kinematic calibration " + robot + "; its controller runs on the robot file it was calibrated\n" +
          sim::calibrated_from_line(from);

@@ -1,5 +1,6 @@
 // The HTML report's inputs computed and the report written (report.hpp).
 #include "vcloe/workflow/report.hpp"
+#include "vcloe/core/input_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -104,7 +105,7 @@ void check_recorded_values(const report::IdentificationReport& rep, const std::s
 // unchanged and holding as many poses, of the robot the identification's traces were recorded on.
 void check_calibration(const report::CalibrationReport& c, const std::string& file, const report::ReportInputs& f,
                        const std::string& report_file) {
-  const FileRecord from = sim::calibrated_from(read_input_file(f.robot.path));
+  const FileRecord from = sim::calibrated_from(read_input_file(f.robot.path, InputKind::Yaml));
   if (c.robot.sha256 != f.robot.sha256 && (from.none() || c.robot.sha256 != from.sha256))
     fail(file, "is a calibration of " + c.robot.path + " (SHA-256 " + c.robot.sha256.substr(0, 12) + "...), not of " +
                    f.robot.path + " (SHA-256 " + f.robot.sha256.substr(0, 12) + "...), the robot file of " + report_file +

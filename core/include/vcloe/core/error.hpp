@@ -27,9 +27,6 @@ std::string exact_number(double x);
 // reader calls it before opening, so the user reads "is a directory" rather than a library's
 // stream error.
 void require_input_file(const std::string& path);
-
-// The bytes of an input file, after require_input_file: a reader's path version reads with it
-// and hands the text to its parse-from-string version (one parser per file kind).
-std::string read_input_file(const std::string& path);
+// Every file is read whole by read_input_file (input_file.hpp), bounded by its kind.
 
 }  // namespace vcloe

@@ -13,13 +13,19 @@
 // IoPlan and checks it before any work: outputs that are inputs (the same file under any name:
 // device and inode; for files not yet there, the resolved path) or that are each other are
 // refused naming both.
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
 namespace vcloe {
 
-
-// `path` (`path.tmp-<pid>`) left by a killed writer (their process is gone) are removed first;
+// Writes `text` to `path` through a temporary file in the same directory: anonymous (Linux's
+// O_TMPFILE), written, fsync'd, then linked to a fresh name (`path.tmp-<pid>`, or `-2`, `-3`, …
+// after it when a name is taken) and renamed over `path`; where the file system has no O_TMPFILE
+// it is created under that fresh name (O_EXCL, O_NOFOLLOW) instead. No file this process did not
+// create is ever removed: a write killed between the link and the rename leaves its
+// `path.tmp-<pid>`, which no command deletes (a user's file of that name is never touched);
 // every failure (no directory, a directory in the way, the disk full, a file-size limit: the
 // system's own reason) is a vcloe::Error saying that the old file, if any, is left as it was.
 // Without `force` the last step never replaces a file (renameat2 RENAME_NOREPLACE, else link(2)):
@@ -80,6 +86,19 @@ class TemporaryDirectory {
  private:
   std::string path_;
 };
+
+// A new empty file beside `path` (in its directory), for writing: anonymous (O_TMPFILE; `name`
+// empty) where the file system has it, else created under a fresh name (`path.tmp-<pid>[-N]`,
+// O_EXCL, O_NOFOLLOW: never an existing file or a link). `fd` -1 and `error` the errno if neither
+// can be made. The caller closes `fd`, and removes `name` if it keeps no file.
+struct NewFile {
+  int fd = -1;
+  int error = 0;
+  std::string name;
+};
+NewFile create_beside(const std::string& path, mode_t mode);
+// The fallback alone: always under a fresh name.
+NewFile create_named_beside(const std::string& path, mode_t mode);
 
 // Longest output file name: the system's 255 less room for <name>.meta.json.tmp-<pid>.
 inline constexpr std::size_t kMaxOutputNameLength = 231;
