@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/recorded_files.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
@@ -57,7 +58,8 @@ std::vector<RecordedInput> files_recorded_in(const std::string& companion, const
   std::error_code ec;
   if (!fs::is_regular_file(companion, ec)) return out;
   try {
-    const nlohmann::json document = parse_json(read_input_file(companion), companion);
+    const nlohmann::json document =
+        parse_input_file(companion, InputKind::Json, [&](const std::string& text) { return parse_json(text, companion); });
     collect(JsonNode::root(document, companion), file, 0, out);
   } catch (const Error&) {
     out.clear();  // unreadable: its reader says why when the command reads it
