@@ -300,7 +300,7 @@ TEST(Cli, OutputPathsAreCheckedBeforeAnyWorkAndNeverAnInput) {
                                       (d / "no-such-dir" / "m.yaml").string());
   EXPECT_EQ(missing.status, 2) << missing.out;
   EXPECT_NE(missing.out.find("no-such-dir does not exist"), std::string::npos) << missing.out;
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);  // a fit: minutes
   // simulate --force onto its own reference: refused, the reference untouched.
   const std::string before = [&] {
     std::ifstream in(ref);

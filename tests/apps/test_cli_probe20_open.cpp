@@ -126,9 +126,11 @@ TEST(CliProbe20Open, RigRunRefusesEveryFileARoleReadsInOneLineBeforeAnyStarts) {
 }
 
 TEST(CliProbe20Open, ARoleFailingAtRunTimeIsSaidOnceThenOneSummaryLine) {
-  // tcp-port-in-use: vision's bind error, then after the 5 s start timeout control's and the
+  // tcp-port-in-use: vision's bind error, then after the start timeout control's and the
   // robot's errors and the summary. The others are stopped at once now and their lines (its
   // consequences) not printed: the role's error, then one line of rig run naming the role.
+  // The start timeout is 60 s so that "at once" (half of it) holds on an instrumented build
+  // (stop 38's CI: 5.1 s against a 5 s timeout under ASan) and waiting for it still fails.
   const fs::path d = cli_test::fresh_dir("vcloe-cli-probe20-open", "port");
   const int held = socket(AF_INET, SOCK_STREAM, 0);  // a port another program holds: this test's
   sockaddr_in a{};
@@ -142,7 +144,7 @@ TEST(CliProbe20Open, ARoleFailingAtRunTimeIsSaidOnceThenOneSummaryLine) {
   const auto t0 = std::chrono::steady_clock::now();
   const cli_test::CommandResult r = run_vcloe("rig run --reference " + config + "reference.yaml --out " +
                                               (d / "o.csv").string() + " --endpoints tcp --poses tcp://127.0.0.1:" +
-                                              port + " --start-timeout 5");
+                                              port + " --start-timeout 60");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   close(held);
   EXPECT_EQ(r.status, 2) << r.out;
@@ -155,7 +157,7 @@ TEST(CliProbe20Open, ARoleFailingAtRunTimeIsSaidOnceThenOneSummaryLine) {
   EXPECT_NE(r.out.find("vcloe: error: rig run: ended with vision (exit status 2), its message above; "),
             std::string::npos)
       << r.out;
-  EXPECT_LT(seconds, 5.0) << "the others stopped at once, not at their 5 s start timeout:\n" << r.out;
+  EXPECT_LT(seconds, 30.0) << "the others stopped at once, not at their 60 s start timeout:\n" << r.out;
 }
 
 // The binary and a config directory laid out as `cmake --install` lays them out under `prefix`.
