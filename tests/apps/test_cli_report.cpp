@@ -26,7 +26,7 @@ using cli_test::CommandResult;
 
 namespace {
 
-// A quick identification (2 s records, one LM iteration) with its report and a validation.
+// A quick identification (2 s records, one LM iteration) with its report and a validation (2 s).
 struct Identified {
   fs::path dir, report_json, validation, html, plain;
 };
@@ -51,7 +51,7 @@ Identified identified(const std::string& name) {
   r.report_json = model.string() + ".report.json";
   r.plain = plain;
   r.validation = r.dir / "validation.json";
-  EXPECT_EQ(run_vcloe("validate --n 1 --model " + model.string() + " --out " + r.validation.string()).status, 0);
+  EXPECT_EQ(run_vcloe("validate --n 1 --duration 2 --model " + model.string() + " --out " + r.validation.string()).status, 0);
   return r;
 }
 
@@ -175,7 +175,7 @@ TEST(CliReport, FilesChangedSinceTheFitOrAnotherModelsValidationAreRefusedBefore
   const std::string model_text = cli_test::read_file(model);
   std::ofstream(other) << model_text << "# edited\n";
   const fs::path v2 = r.dir / "other-validation.json";
-  ASSERT_EQ(run_vcloe("validate --n 1 --model " + other.string() + " --out " + v2.string()).status, 0);
+  ASSERT_EQ(run_vcloe("validate --n 1 --duration 2 --model " + other.string() + " --out " + v2.string()).status, 0);
   const std::string report = "report --identification " + r.report_json.string() + " --out " + html.string();
   CommandResult c = run_vcloe(report + " --validation " + v2.string());
   EXPECT_EQ(c.status, 2) << c.out;

@@ -36,7 +36,7 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   // The second of two shards of truths 4..7 runs truths 5 and 7. Truth 5's chain cannot finish
   // (its trace's name is taken by a directory): a row that says why, and the study goes on.
   fs::create_directories(dir / "truth-5" / "measured.csv");
-  const std::string args = "study --truths 4 --seed 4 --shard 2/2 --n 1 --quiet --reference " + ref.string() +
+  const std::string args = "study --truths 4 --seed 4 --shard 2/2 --n 1 --validation-duration 2 --quiet --reference " + ref.string() +
                            " --config " + settings.string() + " --dir " + dir.string();
   const CommandResult c = cli_test::run_vcloe(args + " --force");
   ASSERT_EQ(c.status, 0) << c.out;

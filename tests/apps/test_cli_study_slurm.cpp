@@ -26,7 +26,7 @@ nlohmann::json without_time(const vcloe::report::TruthRow& row) {
 
 }  // namespace
 
-// Two truths (2 s records, one LM iteration, one validation trajectory) run here and as a job
+// Two truths (2 s records, one LM iteration, one 2 s validation trajectory) run here and as a job
 // array of two tasks and a merge job: the same rows, the task logs and scripts in DIR/slurm/.
 TEST(CliStudySlurm, TheClustersRowsEqualTheLocalRows) {
   ASSERT_NE(std::getenv("SLURM_CONF"), nullptr) << "run through ctest: the fixture starts the cluster";
@@ -36,7 +36,7 @@ TEST(CliStudySlurm, TheClustersRowsEqualTheLocalRows) {
   std::ofstream(settings) << "anchor: {type: payload}\npayload: {mass: 5, inertia: [0.02, 0.02, 0.03]}\n"
                              "stopping: {max_iterations: 1}\nhorizons: [1.0]\n"
                              "start: {check: false}\n";  // (no second start: not what this specifies)
-  const std::string args = "study --truths 2 --seed 11 --n 1 --quiet --reference " + ref.string() + " --config " +
+  const std::string args = "study --truths 2 --seed 11 --n 1 --validation-duration 2 --quiet --reference " + ref.string() + " --config " +
                            settings.string() + " --dir ";
   const CommandResult local = cli_test::run_vcloe(args + (d / "local").string());
   ASSERT_EQ(local.status, 0) << local.out;
