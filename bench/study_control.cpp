@@ -24,8 +24,11 @@
 //                [--noise-scale 1] [--start-coulomb-truth 0|1] [--friction 0|1 [--friction-viscous 0|1]]]
 // With --learn it prints, per reference, the model's drives' loop (priors and truth: M_theta's
 // diagonal, P at 2, 4, 8 Hz; control/drives_model.hpp) and the inverse law's condition
-// max |P_truth / P_priors - 1| up to Q's cutoff; with --bands 1, per trial, the true error of each
-// axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before;
+// max |P_truth / P_priors - 1| up to Q's cutoff, and the lead law's factor |1 - gamma Q e^{iwd} P_truth|
+// per joint at 1-6 Hz (drives' loop alone, start pose); with --bands 1, per trial, the true error of each
+// axis and joint in the bands < 1, 1-4, 4-10, > 10 Hz and the part that changed since the trial before,
+// and the measured joint error (what the update sees, noise included) in the same bands, over the
+// first second, and within 50 ms of each joint's reference velocity reversals against elsewhere;
 // --noise-scale s multiplies the camera noise (s = 0.001: nearly noise-free, what learning does
 // without it; the ratio printed is then to the scaled noise); --friction 1 learns each joint's
 // friction after each trial (control/friction_estimate.hpp) and prints the estimate.
@@ -257,6 +260,18 @@ void print_drives(const rig::ExperimentSetup& s, const sim::RobotFile& priors, c
   std::printf("\n      drives' gains lp li ld, priors / truth: %.0f %.0f %.1f / %.0f %.0f %.1f\n", priors.lambda(sim::kGainP),
               priors.lambda(sim::kGainI), priors.lambda(sim::kGainD), truth.lambda(sim::kGainP), truth.lambda(sim::kGainI),
               truth.lambda(sim::kGainD));
+  // The lead law's factor on the drives' loop alone, |1 - gamma Q(f) e^{i w d} P_truth(f)| (Q's zero-phase
+  // magnitude 1 / (1 + (f / fc)^2n)), per joint at the start pose, at 1, 2, 3, 4, 6 Hz.
+  std::printf("      |1 - gamma Q e^(iwd) P_truth| at 1 2 3 4 6 Hz, per joint:");
+  for (int i = 0; i < 6; ++i) {
+    std::printf("  j%d", i + 1);
+    for (double f : {1.0, 2.0, 3.0, 4.0, 6.0}) {
+      const double w = 2 * M_PI * f, qm = 1 / (1 + std::pow(f / o.gains.cutoff_hz, 2 * o.gains.order));
+      const std::complex<double> g = control::drives_response(dt, 0, i, w) * std::polar(1.0, w * o.gains.lead);
+      std::printf(" %.2f", std::abs(1.0 - o.gains.gain * qm * g));
+    }
+  }
+  std::printf("\n");
   // The inverse law's condition (docs/control.md): |P / P^ - 1| < 1 wherever Q passes; its
   // largest over the joints, the frames and 0.1 Hz ... Q's cutoff.
   double worst = 0;
@@ -291,6 +306,7 @@ void learn_study(rig::ExperimentSetup s, const Truth& of, const sim::RobotFile& 
     observe = [&](const PoseTrace& t) {
       std::printf("      trial %d\n", ++trial);
       bench::print_bands(s, t, previous);
+      bench::print_measured(s, t);
     };
   auto progress = [](const workflow::LearnTrial& t) {  // the friction learnt, in words
     if (t.friction.empty()) return;

@@ -52,4 +52,48 @@ inline void print_bands(const rig::ExperimentSetup& s, const PoseTrace& t, std::
   previous = e;
 }
 
+// What learning sees (measured - reference through J_theta, noise included): per joint, the RMS
+// in the bands < 1, 1-4, 4-10, > 10 Hz, the RMS over the first second, and the RMS within 50 ms
+// of the joint's reference velocity reversals against the rest (the share of the time there);
+// the repeatable part, (e_j + e_{j-1}) / 2 less the noise's half, is not separated here.
+inline void print_measured(const rig::ExperimentSetup& s, const PoseTrace& t) {
+  const std::size_t n = std::min(t.size(), s.reference.updates.size());
+  const double rate = s.experiment.timing.camera_hz, cut[3] = {1, 4, 10};
+  std::vector<Vec6d> q(n);
+  for (std::size_t j = 0; j < n; ++j)
+    q[j] = s.reference.updates[j].J_theta * pose_difference(t.reference[j], t.measured[j]);
+  std::printf("        measured joint error (urad): bands <1 / 1-4 / 4-10 / >10 Hz | first 1 s | near reversals (share) | elsewhere\n");
+  const auto window = static_cast<std::size_t>(std::lround(0.05 * rate));
+  for (int i = 0; i < 6; ++i) {
+    std::vector<double> v(n), lo(n, 0.0);
+    for (std::size_t j = 0; j < n; ++j) v[j] = q[j](i);
+    std::printf("        joint %d", i + 1);
+    for (double c : cut) {
+      const std::vector<double> f = vision::sosfiltfilt(vision::butterworth_lowpass(4, c, rate), v);
+      double r = 0;
+      for (std::size_t j = 0; j < n; ++j) r += (f[j] - lo[j]) * (f[j] - lo[j]);
+      std::printf(" %6.1f", 1e6 * std::sqrt(r / n));
+      lo = f;
+    }
+    double r = 0, first = 0, near = 0, far = 0;
+    std::size_t nf = 0, nn = 0, nr = 0;
+    std::vector<bool> at(n, false);
+    for (std::size_t j = 1; j + 1 < n; ++j) {
+      const double a = s.reference.updates[j].theta_d(i) - s.reference.updates[j - 1].theta_d(i);
+      const double b = s.reference.updates[j + 1].theta_d(i) - s.reference.updates[j].theta_d(i);
+      if (a * b < 0)
+        for (std::size_t k = j > window ? j - window : 0; k < std::min(n, j + window + 1); ++k) at[k] = true;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      r += std::pow(v[j] - lo[j], 2);
+      if (t.time[j] - t.time[0] < 1) first += v[j] * v[j], ++nf;
+      (at[j] ? near : far) += v[j] * v[j];
+      nn += at[j] ? 1 : 0, nr += at[j] ? 0 : 1;
+    }
+    std::printf(" %6.1f | %6.1f | %6.1f (%.2f) | %6.1f\n", 1e6 * std::sqrt(r / n), 1e6 * std::sqrt(first / std::max<std::size_t>(nf, 1)),
+                1e6 * std::sqrt(near / std::max<std::size_t>(nn, 1)), static_cast<double>(nn) / n,
+                1e6 * std::sqrt(far / std::max<std::size_t>(nr, 1)));
+  }
+}
+
 }  // namespace vcloe::bench
