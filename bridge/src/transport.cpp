@@ -155,8 +155,10 @@ std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
     if (d.error != DecodeError::None) {
       ++malformed_;
       if (d.error == DecodeError::BadVersion) foreign_version_ = d.version;
+      dropped_ = Dropped{d.error, d.type, d.frame, (dropped_ ? dropped_->count : 0) + 1};
       continue;
     }
+    dropped_.reset();
     counters_[type_of(*d.message)].count(header_of(*d.message).sequence);
     return d.message;
   }
