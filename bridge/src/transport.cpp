@@ -155,7 +155,8 @@ std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
     if (d.error != DecodeError::None) {
       ++malformed_;
       if (d.error == DecodeError::BadVersion) foreign_version_ = d.version;
-      dropped_ = Dropped{d.error, d.type, d.frame, (dropped_ ? dropped_->count : 0) + 1};
+      if (dropped_) ++dropped_->count;  // the first of a run of malformed frames is the one that starved it
+      else dropped_ = Dropped{d.error, d.type, d.frame, 1};
       continue;
     }
     dropped_.reset();

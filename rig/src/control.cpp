@@ -375,8 +375,9 @@ std::string Controller::dropped_pose() const {
   const std::string what = bridge::describe(d->error);
   if (d->type == bridge::MessageType::Pose && d->frame)
     return "the pose of frame " + std::to_string(*d->frame) + " on " + o_.endpoints.poses + " was malformed (" + what +
-           ") and dropped, as every frame that does not decode is, so it was never answered; then ";
-  return std::to_string(d->count) + " malformed frame(s) on " + o_.endpoints.poses + " after the last pose received (the last: " +
+           ") and dropped" + (d->count > 1 ? " with " + std::to_string(d->count - 1) + " malformed frame(s) after it" : "") +
+           ", as every frame that does not decode is, so it was never answered; then ";
+  return std::to_string(d->count) + " malformed frame(s) on " + o_.endpoints.poses + " after the last pose received (the first: " +
          what + ") were dropped, as every frame that does not decode is; then ";
 }
 
