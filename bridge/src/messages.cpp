@@ -132,6 +132,12 @@ struct BodyWriter {
 bool finite(const Vec6d& v) { return v.allFinite(); }
 
 Decoded bad(DecodeError e) { return {std::nullopt, e}; }
+// A pose or command whose frame number was read before its fault.
+Decoded bad_frame(DecodeError e, MessageType type, std::int64_t frame) {
+  Decoded d = bad(e);
+  d.type = type, d.frame = frame;
+  return d;
+}
 
 std::uint32_t read_crc(std::string_view frame) {
   std::uint32_t crc;
@@ -180,16 +186,17 @@ Decoded decode_body(MessageType type, const Header& h, Reader& r) {
       m.registration_error = r.get<double>();
       m.markers_used = r.get<std::uint32_t>();
       const auto valid = r.get<std::uint8_t>();
-      if (valid > 1) return bad(DecodeError::BadEnum);
+      if (valid > 1) return bad_frame(DecodeError::BadEnum, type, m.frame);
       m.valid = valid == 1;
-      if (m.valid && (!finite(m.pose) || !std::isfinite(m.registration_error))) return bad(DecodeError::NonFinite);
+      if (m.valid && (!finite(m.pose) || !std::isfinite(m.registration_error)))
+        return bad_frame(DecodeError::NonFinite, type, m.frame);
       return {m, DecodeError::None};
     }
     case MessageType::Command: {
       CommandMessage m{h};
       m.frame = r.get<std::int64_t>();
       m.theta = r.vec6();
-      if (!finite(m.theta)) return bad(DecodeError::NonFinite);
+      if (!finite(m.theta)) return bad_frame(DecodeError::NonFinite, type, m.frame);
       return {m, DecodeError::None};
     }
     case MessageType::Status: {

@@ -155,8 +155,11 @@ std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
     if (d.error != DecodeError::None) {
       ++malformed_;
       if (d.error == DecodeError::BadVersion) foreign_version_ = d.version;
+      if (dropped_) ++dropped_->count;  // the first of a run of malformed frames is the one that starved it
+      else dropped_ = Dropped{d.error, d.type, d.frame, 1};
       continue;
     }
+    dropped_.reset();
     counters_[type_of(*d.message)].count(header_of(*d.message).sequence);
     return d.message;
   }

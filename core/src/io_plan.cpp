@@ -179,10 +179,9 @@ void IoPlan::check() const {
     const fs::path p(o.path);
     const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
     if (tried.insert(dir).second) check_directory_takes_a_file(o.path, dir);
-    if (being_recorded(o.path))
-      fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
-                   "--force would overwrite a recording in progress");
-    if (o.recording && holds_a_recording(o.path)) fail(o.path, earlier_recording_kept(o.path));
+    // Identity first: a file that is one of this command's inputs (or outputs) is refused as
+    // such, whatever it holds — a reference named like control's partial is an input, not an
+    // earlier recording (probe 24's E).
     const Identity id = identity_of(o.path);
     for (std::size_t i = 0; i < inputs_.size(); ++i)
       if (same_file(id, in[i]))
@@ -192,6 +191,10 @@ void IoPlan::check() const {
       if (same_file(id, out[k]))
         fail(o.path, "is also another output of this command (" + named(outputs_[k].path, outputs_[k].role) +
                          "); two outputs cannot share one file");
+    if (being_recorded(o.path))
+      fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
+                   "--force would overwrite a recording in progress");
+    if (o.recording && holds_a_recording(o.path)) fail(o.path, earlier_recording_kept(o.path));
     out.push_back(id);
   }
   for (const Entry& f : folders_) check_folder(f.path, f.role, out);

@@ -140,7 +140,9 @@ void read_provenance(const JsonNode& f, TraceMetadata& m) {
   m.substeps = opt(f["substeps"], [](const JsonNode& n) { return n.integer<std::int64_t>(1, 1000); });
   m.seed = opt(f["seed"], &JsonNode::unsigned_integer);
   m.outer_form = opt(f["outer_form"], [](const JsonNode& n) { return n.one_of({"feedforward", "literal"}); });
-  m.source = opt(f["source"], &JsonNode::string);
+  // vcloe's own sidecar (it states the format) records one of vcloe's sources: a hand-edited
+  // "hardware" was carried on by `filter` and taken as a real robot by the provenance check.
+  m.source = opt(f["source"], [&](const JsonNode& n) { return m.format ? n.one_of(kTraceSources) : n.string(); });
   m.software_version = opt(f["software_version"], &JsonNode::string);
   m.robot = opt(f["robot"], &JsonNode::file_record), m.experiment = opt(f["experiment"], &JsonNode::file_record);
   m.reference = opt(f["reference"], &JsonNode::file_record), m.truth = opt(f["truth"], &JsonNode::file_record);
@@ -202,7 +204,7 @@ StreamRecord read_stream(const JsonNode& s) {
 }
 
 void read_live_rig(const JsonNode& f, TraceMetadata& m) {
-  m.clock = opt(f["clock"], &JsonNode::string);
+  m.clock = opt(f["clock"], [](const JsonNode& n) { return n.one_of(kRigClocks); });
   if (const auto e = record(f["endpoints"]))
     m.endpoints = EndpointsRecord{e->need("poses").string(), e->need("commands").string(), e->need("status").string()};
   if (const auto s = record(f["stopped"]))

@@ -69,6 +69,11 @@ CalibrationResidual read_residual(const Node& r) {
   out.ratio = r.need("ratio").non_negative();
   out.adequate = r.need("adequate").boolean();
   out.verdict = r.need("verdict").string();
+  // The verdict is the writer's sentence of `adequate` (calib/src/kinematic_analysis.cpp, verdict_of):
+  // a flag edited against it would be drawn beside a verdict that says the opposite.
+  const std::string head = out.adequate ? "residual at the camera noise" : "model error dominates";
+  if (out.verdict.rfind(head, 0) != 0)
+    r["verdict"].refuse("a verdict beginning \"" + head + "…\" (adequate is " + (out.adequate ? "true" : "false") + ")");
   return out;
 }
 

@@ -262,9 +262,7 @@ StartEntry read_start(const Node& s) {
 
 ConvergenceEntry read_convergence(const Node& c) {
   ConvergenceEntry out;
-  out.verdict = c["verdict"].string();
-  if (out.verdict != "converged" && out.verdict != "stuck" && out.verdict != "not checked")
-    c["verdict"].refuse("\"converged\", \"stuck\" or \"not checked\"");
+  out.verdict = c["verdict"].one_of({"converged", "stuck", "not checked"});
   out.summary = c["summary"].string();
   out.end_over_noise = c["end_over_noise"].non_negative();
   out.end_cost = c["end_cost"].non_negative();
@@ -292,6 +290,19 @@ LatencyEntry read_latency(const Node& l) {
   out.prior_pull = l["prior_pull"].non_negative();
   out.status = l["status"].string();
   return out;
+}
+
+// The anchor as identify writes it (oe_ident::Anchor::describe): "none", "payload experiment", or
+// "known <parameter> = <value> <unit>" of a parameter of the registry in its SI unit.
+std::string read_anchor(const Node& a) {
+  const std::string s = a.string();
+  if (s == "none" || s == "payload experiment") return s;
+  for (const sim::ParameterInfo& info : sim::parameter_registry()) {
+    const std::string head = "known " + info.name + " = ", tail = " " + info.unit;
+    if (s.size() > head.size() + tail.size() && s.rfind(head, 0) == 0 && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
+      return s;
+  }
+  a.refuse("\"none\", \"payload experiment\" or \"known <parameter> = <value> <unit>\" (identify's anchor)");
 }
 
 FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].sha256()}; }
@@ -324,7 +335,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
   if (read_axes(root.need("after_rms")) != r.after_rms_all.front()) root["after_rms"].refuse("after_rms_all[0]");
   r.identified_count = root.need("identified_count").integer(0, sim::kNumLambda);
   r.latency = read_latency(root.need("latency_offset"));
-  r.anchor = root.need("anchor").string();
+  r.anchor = read_anchor(root.need("anchor"));
   r.iterations = root.need("iterations").integer(0, 1 << 30);
   r.seconds = root.need("seconds").non_negative();
   r.cpu_seconds = root.need("cpu_seconds").non_negative();
@@ -344,6 +355,8 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.termination = root.need("termination").string();
   r.after_over_noise = root.need("after_over_noise").non_negative();
   r.inputs = read_inputs(root["inputs"]);
+  if (r.anchor == "payload experiment" && !r.inputs.payload_trace)
+    root["anchor"].refuse("not \"payload experiment\" beside inputs.payload_trace null (the payload anchor is the payload trace's)");
   detail::check_parameters_consistent(r, params, root);  // derived fields: of the primary ones, or refused
   return r;
 }

@@ -198,7 +198,14 @@ StudyResult study_from_json(const nlohmann::json& document, const std::string& f
   const JsonNode root = JsonNode::root(document, file, "(not written by `vcloe study`, or by an older vcloe? run it again)");
   StudyResult out;
   const JsonNode truths = root.need("truths");
-  for (std::size_t i = 0; i < truths.array_size(); ++i) out.rows.push_back(read_row(truths[i]));
+  for (std::size_t i = 0; i < truths.array_size(); ++i) {
+    out.rows.push_back(read_row(truths[i]));
+    // A study draws each truth once (its seed); a seed twice is one truth counted twice.
+    for (std::size_t k = 0; k < i; ++k)
+      if (out.rows[k].seed == out.rows[i].seed)
+        truths[i]["seed"].refuse("a truth once: seed " + std::to_string(out.rows[i].seed) + " is also truths[" +
+                                 std::to_string(k) + "]");
+  }
   out.summary = read_summary(root.need("summary"));
   if (!root["summary_calibrated"].absent()) out.summary_calibrated = read_summary(root["summary_calibrated"]);
   if (const JsonNode settings = root["settings"]; !settings.absent()) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_node.hpp"
@@ -59,6 +60,21 @@ void check_ratios(const ValidationResult& r, const Node& t, const Node& root) {
     root["worst_ratio"].refuse("the largest worst_ratio of the trajectories, " + exact_number(worst));
 }
 
+// validate draws trajectory i from the first seed + i (`validate --seed`: "then +1, +2, ...";
+// docs/identification.md): two rows of one seed, or seeds out of that order, are no validation's
+// (probe 24's C: a row's seed edited to the first's was drawn as a second trajectory).
+void check_seeds(const ValidationResult& r, const Node& t) {
+  const std::uint64_t first = r.trajectories.front().seed;
+  for (std::size_t i = 1; i < r.trajectories.size(); ++i) {
+    const std::uint64_t seed = r.trajectories[i].seed;
+    if (seed >= first && seed - first == i) continue;
+    const std::string expected =  // (seeds are read up to 2^64 - 2)
+        first <= UINT64_MAX - 1 - i ? std::to_string(first + i) : std::to_string(first) + " + " + std::to_string(i);
+    t[i]["seed"].refuse(expected + " (the first trajectory's seed " + std::to_string(first) + " + " + std::to_string(i) +
+                        ": validate draws trajectory i from seed + i, each seed once)");
+  }
+}
+
 }  // namespace
 
 json to_json(const ValidationResult& r) {
@@ -98,6 +114,7 @@ ValidationResult validation_from_json(const json& document, const std::string& f
     r.trajectories.push_back({t[i]["seed"].unsigned_integer(), read_axes_difference(t[i]["model"]), read_axes_difference(t[i]["noise_floor"]),
                               t[i]["worst_ratio"].non_negative()});
   if (t.array_size() == 0) t.refuse("one entry per trajectory");
+  check_seeds(r, t);
   check_ratios(r, t, root);
   if (const Node v = root["parameter_variation"]; !v.is_null()) {
     r.parameter_variation.emplace();

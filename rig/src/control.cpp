@@ -269,6 +269,7 @@ class Controller {
   void finish();
   std::vector<double> record_stream(PoseTrace& t);
   std::string schedule_mismatch(bool finished, std::uint64_t lost) const;
+  std::string dropped_pose() const;
 };
 
 // A robot on another experiment or reference than this controller (another camera or controller
@@ -318,7 +319,8 @@ void Controller::finish() {
   const bool finished = (robot_ended_ || (last_status_.state == bridge::RobotState::Stopped &&
                                          last_status_.reason == bridge::StopReason::Finished)) &&
                         end_reason_.empty();
-  const std::string why = !end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason));
+  const std::string why = (finished ? "" : dropped_pose()) +
+                          (!end_reason_.empty() ? end_reason_ : std::string(bridge::name_of(last_status_.reason)));
   // The robot's stop tick becomes the stop's time in one place (rig::stopped_record).
   if (!finished) {  // frames received past a refused pose (the trace ends before it) did reach this controller
     t.metadata.stopped = rig::stopped_record(s_.reference.clock, why, std::max(frames, role_.highest_frame() + 1),
@@ -362,6 +364,21 @@ void Controller::finish() {
   if (!finished)
     fail("control", "the run ended early at frame " + std::to_string(frames) + ": " + why + invalid_before_end(invalid, frames) +
                         " (the trace up to there is " + o_.out + ")");
+}
+
+// A frame on the pose stream dropped as malformed after the last pose received (docs/protocol.md:
+// counted and dropped) leaves the lockstep waiting for that frame: the cause of an early end, said
+// by its frame before the timeout it led to (probe 24's E: "controller heartbeat lost" alone).
+std::string Controller::dropped_pose() const {
+  const auto& d = recorder_.dropped_since_last_message();
+  if (!d) return "";
+  const std::string what = bridge::describe(d->error);
+  if (d->type == bridge::MessageType::Pose && d->frame)
+    return "the pose of frame " + std::to_string(*d->frame) + " on " + o_.endpoints.poses + " was malformed (" + what +
+           ") and dropped" + (d->count > 1 ? " with " + std::to_string(d->count - 1) + " malformed frame(s) after it" : "") +
+           ", as every frame that does not decode is, so it was never answered; then ";
+  return std::to_string(d->count) + " malformed frame(s) on " + o_.endpoints.poses + " after the last pose received (the first: " +
+         what + ") were dropped, as every frame that does not decode is; then ";
 }
 
 // The sidecar's record of the run and its stream (what the poses said, checked:

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/core/trace.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
@@ -231,6 +232,23 @@ TEST(CliProvenance, RecordingsOfTwoRobotsAreNotOneIdentificationAndTwoReferences
   c = identify_pair("twin.csv", "loaded5.csv");
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("twin.csv was recorded on source \"twin\", "), std::string::npos) << c.out;
+  // Probe 24's D: a payload trace along another reference (one robot) was fitted on its own
+  // reference and the report recorded only the first: refused before the fit, naming both
+  // traces and both references — with the references recorded, or one given as --reference.
+  ASSERT_EQ(run_vcloe("run --seed 2 --payload-mass 5 --payload-inertia 0.02 0.02 0.03 --reference " + ref2 + " --out " +
+                      (d / "loaded-r2.csv").string()).status, 0);
+  for (const std::string& given : {std::string(), " --reference " + ref}) {
+    c = run_vcloe("identify --quiet --config " + settings.string() + " --measured " + (d / "plain.csv").string() +
+                  " --payload-trace " + (d / "loaded-r2.csv").string() + given + " --out " + (d / "m.yaml").string());
+    EXPECT_EQ(c.status, 2) << c.out;
+    EXPECT_EQ(c.out, "vcloe: error: " + (d / "loaded-r2.csv").string() + ": does not belong with " + (d / "plain.csv").string() +
+                         " (--measured): " + (d / "plain.csv").string() + " ran the reference " + ref + " (SHA-256 " +
+                         vcloe::sha256_file_now(ref).substr(0, 12) + "…), " + (d / "loaded-r2.csv").string() + " another, " +
+                         ref2 + " (SHA-256 " + vcloe::sha256_file_now(ref2).substr(0, 12) +
+                         "…): one reference was expected (the two experiments of one identification)\n")
+        << given;
+    EXPECT_FALSE(fs::exists(d / "m.yaml"));
+  }
   // compare: two references said, exit 0; one reference (a run and its twin): nothing said.
   c = run_vcloe("compare " + (d / "plain.csv").string() + " " + (d / "other.csv").string());
   EXPECT_EQ(c.status, 0) << c.out;

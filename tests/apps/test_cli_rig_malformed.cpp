@@ -239,3 +239,68 @@ TEST(RigRun, AControllersEndBeforeTheRunsEndIsAControlledStopAtOnce) {
   EXPECT_NE(robot.find("the controller said its end before the run's end"), std::string::npos) << robot;
   EXPECT_LT(stop.tick, 600) << robot;  // at frame 50-ish (tick 500), not at the 2 s run's end
 }
+
+// Probe 24's E: a pose source sent z = NaN from frame 10 on. The poses were dropped
+// (docs/protocol.md: frames that do not decode are counted and dropped), the lockstep starved,
+// and control ended with "controller heartbeat lost" alone. The early-end line (and the sidecar's
+// stopped.reason) now says which frame's pose was malformed and dropped first, or, for bytes with
+// no frame number, that frames which did not decode came after the last pose; then the stop it
+// led to. (One malformed pose alone does not starve the run: the robot goes on at the next frame,
+// the frame is missing in the trace.)
+TEST(RigRun, AMalformedPoseThatStarvesTheLockstepIsNamedInTheEarlyEndByItsFrame) {
+  const struct {
+    const char* name;
+    bool nan;  // every pose from frame 10 with z = NaN; else 3 frames of bytes that are no frame for each
+    std::string said;
+  } cases[] = {
+      {"nan", true, "the pose of frame 10 on "},
+      {"bytes", false, " malformed frame(s) on "},
+  };
+  for (const auto& c : cases) {
+    const fs::path d = cli_test::fresh_dir("vcloe-rig", std::string("starved-") + c.name);
+    const fs::path ref = reference(d, 1);
+    const RigStreams s(d);
+    const fs::path out = d / "trace.csv";
+    zmq::context_t ctx;
+    zmq::socket_t poses = publisher(ctx, s.poses);
+    bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
+    bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
+    Process robot("robot serve --heartbeat-timeout 0.3 --pose-timeout 0.3 --reference " + ref.string() + s.robot(),
+                  d / "robot.log");
+    Process control("control --reference " + ref.string() + " --out " + out.string() + s.control(), d / "control.log");
+    Stamper stamp;
+    bool running = false, stopped = false, heard_camera = false;
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!stopped && seconds_since(t0) < 30) {
+      bridge::Subscriber::wait_any({&camera, &status}, 2ms);
+      while (auto m = status.receive(0ms))
+        if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
+          running = running || st->state == bridge::RobotState::Running;
+          stopped = st->state == bridge::RobotState::Stopped;
+        }
+      if (!running && heard_camera) stamp.send(poses, hello_as(bridge::Role::Vision, ref));
+      while (auto m = camera.receive(0ms))
+        if (heard_camera = true; const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
+          bridge::PoseMessage p = *truth;
+          if (p.frame < 10) stamp.send(poses, p);
+          else if (c.nan) p.pose(2) = std::nan(""), stamp.send(poses, p);
+          else
+            for (int k = 0; k < 3; ++k) poses.send(zmq::buffer(std::string(30 + k, 'x')), zmq::send_flags::none);
+        }
+    }
+    EXPECT_EQ(robot.wait(), 2) << robot.output();
+    ASSERT_EQ(control.wait(), 2) << control.output();
+    const std::string head = "control: the run ended early at frame 10: ", o = control.output();
+    const std::string said = c.nan ? head + c.said + s.poses + " was malformed (non-finite pose or angle) and dropped"
+                                   : c.said + s.poses + " after the last pose received (the first: ";
+    EXPECT_NE(o.find(said), std::string::npos) << o;
+    EXPECT_NE(o.find(c.nan ? ", as every frame that does not decode is, so it was never answered; then "
+                           : ") were dropped, as every frame that does not decode is; then "),
+              std::string::npos) << o;
+    const auto meta = nlohmann::json::parse(text(out.string() + ".meta.json"));
+    const std::string reason = meta["stopped"]["reason"];
+    EXPECT_NE(reason.find(c.nan ? said.substr(head.size()) : said), std::string::npos) << reason;
+    EXPECT_GE(meta["stream"]["malformed"].get<int>(), c.nan ? 1 : 3);
+    EXPECT_EQ(vcloe::read_trace(out.string()).size(), 10u);
+  }
+}

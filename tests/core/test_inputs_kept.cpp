@@ -67,6 +67,38 @@ TEST(InputsKept, AnEarlierRecordingIsNeverDiscardedByForce) {
   EXPECT_EQ(error_of([&] { IoPlan(true).output(partial).check(); }), "");  // an ordinary output: --force replaces it
 }
 
+// Probe 24's E: `control --reference o.csv.partial --out o.csv` was refused as "holds an earlier
+// recording" when the reference (rows after its first line) was named like control's partial. The
+// identity of an output with an input (or another output) is said first, whatever the file holds;
+// the recording's own checks follow only for a file that is neither.
+TEST(InputsKept, AnOutputThatIsAnInputIsRefusedAsSuchBeforeWhatItHolds) {
+  const fs::path d = kept_dir("identity-first");
+  const std::string partial = (d / "o.csv.partial").string();
+  struct Case {
+    const char* held;   // the file's text
+    bool as_input;      // also given as --reference
+    bool as_output;     // also given as another output
+    const char* said;   // the refusal
+  };
+  const Case cases[] = {
+      {"duration: 1\nposes:\n  - [0, 0]\n", true, false, ": is also an input of this command"},
+      {"time,x\n1,2\n", true, false, ": is also an input of this command"},
+      {"time,x\n1,2\n", false, true, ": is also another output of this command"},
+      {"{duration: 1}", true, false, ": is also an input of this command"},
+      {"time,x\n1,2\n", false, false, ": holds an earlier recording"},
+  };
+  for (const Case& c : cases)
+    for (const bool force : {true, false}) {
+      write_text(partial, c.held);
+      IoPlan plan(force);
+      if (c.as_input) plan.input(partial, "--reference");
+      if (c.as_output) plan.output(partial, "--plot");
+      const std::string e = error_of([&] { plan.recording(partial, "the recording of --out").check(); });
+      EXPECT_EQ(e.find(partial + c.said), 0u) << c.held << " force " << force << ": " << e;
+      EXPECT_EQ(vcloe::test::file_text(partial), c.held);  // untouched
+    }
+}
+
 // render --force with fewer frames left the earlier render's frames beside the new ones.
 TEST(InputsKept, AnOutputFolderHoldsNothingButTheOutputs) {
   const fs::path d = kept_dir("folder");

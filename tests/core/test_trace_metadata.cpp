@@ -110,7 +110,7 @@ TEST(TraceMetadata, AFieldOfTheWrongTypeOrRangeIsRefusedNamingTheSidecarAndTheKe
   EXPECT_EQ(refusal(R"({"filter": {"type": "b", "order": 65, "padlen": 1, "cutoff_hz": 1, "sample_rate_hz": 2, "input": null}})"),
             "s.meta.json: key 'filter.order': expected a whole number from 1 to 64, got 65");
   EXPECT_EQ(refusal(R"({"stream": 3})"), "s.meta.json: key 'stream': expected an object, got 3");
-  EXPECT_EQ(refusal(R"({"clock": 1})"), "s.meta.json: key 'clock': expected a string, got 1");
+  EXPECT_EQ(refusal(R"({"clock": 1})"), "s.meta.json: key 'clock': expected \"lockstep\" or \"realtime\", got 1");
   EXPECT_EQ(refusal(R"({"stream_checks": {"repeated_frames": 1, "exposure_backwards": -2, "stamps_ahead": 0}})"),
             "s.meta.json: key 'stream_checks.exposure_backwards': expected a whole number from 0 to 9223372036854775807, got -2");
   EXPECT_EQ(refusal(R"({"stream_checks": {"repeated_frames": 1}})"),
@@ -136,4 +136,35 @@ TEST(TraceMetadata, AFileRecordedAsNoneIsNotLookedUp) {
   EXPECT_FALSE(recorded_file(t, "robot", "t.csv"));  // not recorded at all
   t.metadata.robot = FileRecord{"/nonexistent-vcloe/robot.yaml", ""};
   EXPECT_NE(error_of([&] { recorded_file(t, "robot", "t.csv"); }).find("as the robot file, not found"), std::string::npos);
+}
+
+// Probe 24's C: a hand-edited `"source": "hardware"` in vcloe's own sidecar was read as free text
+// and carried on by `filter`. Every enumerated key of the sidecar is one of its documented values
+// (docs/traces.md, docs/protocol.md), refused otherwise naming the sidecar and the key; `source`
+// of a sidecar without `format` (another tool's export) stays its own (docs/robustness.md).
+TEST(TraceMetadata, AnEnumeratedKeyOutsideItsDocumentedValuesIsRefused) {
+  const std::string vcloe = R"("format": "vcloe-trace-1", )";
+  const std::string sources = R"(expected "twin", "virtual", "rig", "measure" or "render", got )";
+  const struct {
+    std::string json;
+    std::string refusal;  // empty: read
+  } cases[] = {
+      {"{" + vcloe + R"("source": "hardware"})", "s.meta.json: key 'source': " + sources + "\"hardware\""},
+      {"{" + vcloe + R"("source": "Virtual"})", "s.meta.json: key 'source': " + sources + "\"Virtual\""},
+      {"{" + vcloe + R"("source": ""})", "s.meta.json: key 'source': " + sources + "\"\""},
+      {"{" + vcloe + R"("source": 1})", "s.meta.json: key 'source': " + sources + "1"},
+      {"{" + vcloe + R"("source": "twin"})", ""},
+      {"{" + vcloe + R"("source": "virtual"})", ""},
+      {"{" + vcloe + R"("source": "rig"})", ""},
+      {"{" + vcloe + R"("source": "measure"})", ""},
+      {"{" + vcloe + R"("source": "render"})", ""},
+      {R"({"source": "optitrack export"})", ""},  // no format: another tool's, named by itself
+      {R"({"source": 1})", "s.meta.json: key 'source': expected a string, got 1"},
+      {R"({"clock": "wallclock"})", R"(s.meta.json: key 'clock': expected "lockstep" or "realtime", got "wallclock")"},
+      {R"({"clock": "realtime"})", ""},
+      {R"({"clock": "lockstep"})", ""},
+      {R"({"outer_form": "bogus"})", R"(s.meta.json: key 'outer_form': expected "feedforward" or "literal", got "bogus")"},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(error_of([&] { parse_sidecar(c.json, "s.meta.json"); }), c.refusal) << c.json;
 }

@@ -84,6 +84,34 @@ TEST(CalibrationResult, AnotherFormatAMissingParameterOrAValueOutOfRangeIsRefuse
 
 // Probe 18, class K: a parameter's status is one of the four the fit writes (free text was drawn
 // as the status), each of which reads.
+// Probe 24's C (the class, in this reader): the residual's verdict is the writer's sentence of
+// `adequate`; a flag edited against it (or a verdict edited) is refused at the verdict.
+TEST(CalibrationResult, AVerdictThatContradictsItsAdequateFlagIsRefused) {
+  const struct {
+    bool adequate;
+    const char* verdict;
+    bool read;
+  } cases[] = {
+      {true, "residual at the camera noise (0.726 x): the geometric model explains the static poses", true},
+      {false, "model error dominates: the residual is 3.1 x the camera noise (worst axis z, 4.2 x)", true},
+      {false, "residual at the camera noise (0.726 x): the geometric model explains the static poses", false},
+      {true, "model error dominates: the residual is 3.1 x the camera noise (worst axis z, 4.2 x)", false},
+      {true, "fine", false},
+      {false, "", false},
+  };
+  for (const auto& c : cases) {
+    json j = report::to_json(sample(false));
+    j["residual"]["adequate"] = c.adequate;
+    j["residual"]["verdict"] = c.verdict;
+    const std::string head = c.adequate ? "residual at the camera noise" : "model error dominates";
+    std::string got = json(c.verdict).dump();  // as the getters cut it
+    if (got.size() > 40) got = got.substr(0, 40) + "...";
+    EXPECT_EQ(refusal(j), c.read ? "" : "c.json: key 'residual.verdict': expected a verdict beginning \"" + head +
+                                            "…\" (adequate is " + (c.adequate ? "true" : "false") + "), got " + got)
+        << c.verdict;
+  }
+}
+
 TEST(CalibrationResult, AStatusNotOfTheFitsSetIsRefusedNamingTheKey) {
   json j = report::to_json(sample(false));
   for (const char* s : {"identified", "not identified", "fixed", "not identifiable: the encoder offset carries it (kept as drawn)"}) {

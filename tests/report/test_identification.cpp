@@ -65,7 +65,7 @@ report::IdentificationReport sample() {
   }
   r.identified_count = 12;
   r.latency = {true, 1.4e-3, 2.1e-5, 1.2e-5, -5e-3, 5e-3, 0.02, "fitted"};
-  r.anchor = "payload 5 kg";
+  r.anchor = "payload experiment";
   r.iterations = 36;
   r.seconds = 27.1;
   r.cpu_seconds = 31.4;
@@ -321,6 +321,37 @@ TEST(IdentificationReport, AStatusNotOfTheFitsSetIsRefusedAndEveryStatusItWrites
   EXPECT_EQ(refusal(report::to_json(r)), "");
   r.parameters[3].status = "fitted, but only identifiable in combination";  // flagged or not
   EXPECT_EQ(refusal(report::to_json(r)), "");
+}
+
+// Probe 24's C (the class, in this reader): the anchor is one identify writes
+// (oe_ident::Anchor::describe), and a payload anchor has its payload trace among the inputs.
+TEST(IdentificationReport, AnAnchorIdentifyDoesNotWriteIsRefusedAtItsKey) {
+  const std::string expected = "m.report.json: key 'anchor': expected \"none\", \"payload experiment\" or \"known <parameter> "
+                               "= <value> <unit>\" (identify's anchor), got ";
+  const struct {
+    const char* anchor;
+    bool payload_trace;
+    std::string refusal;
+  } cases[] = {
+      {"payload experiment", true, ""},
+      {"none", false, ""},
+      {"none", true, ""},
+      {"known m_p = 24 kg", false, ""},
+      {"known lp = 360 N*m/rad", true, ""},
+      {"payload 5 kg", true, expected + "\"payload 5 kg\""},
+      {"known m_p = 24 g", false, expected + "\"known m_p = 24 g\""},
+      {"known m_zz = 24 kg", false, expected + "\"known m_zz = 24 kg\""},
+      {"known m_p =  kg", false, expected + "\"known m_p =  kg\""},  // no value
+      {"", false, expected + "\"\""},
+      {"payload experiment", false, "m.report.json: key 'anchor': expected not \"payload experiment\" beside inputs.payload_trace "
+                                    "null (the payload anchor is the payload trace's), got \"payload experiment\""},
+  };
+  for (const auto& c : cases) {
+    report::IdentificationReport r = sample();
+    r.anchor = c.anchor;
+    if (!c.payload_trace) r.inputs.payload_trace.reset();
+    EXPECT_EQ(refusal(report::to_json(r)), c.refusal) << c.anchor;
+  }
 }
 
 // The platform's first moments as identify writes them (docs/identification.md): signed, rel_sigma

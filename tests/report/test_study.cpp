@@ -168,6 +168,15 @@ TEST(StudyJson, FieldsThatContradictEachOtherAreRefusedNamingTheKey) {
   e = refusal([](nlohmann::json& j) { j["truths"][0]["verdict"] = "great"; });
   EXPECT_EQ(starts(e, "s.json: key 'truths[0].verdict': expected one of the model-adequacy verdicts"),
             "s.json: key 'truths[0].verdict': expected one of the model-adequacy verdicts");
+  // Probe 24's C: a seed twice in one table is one truth counted twice (each study draws a truth once).
+  const nlohmann::json two = report::study_json({a, report::failed_row(2, "x")}, report::summarise({a, report::failed_row(2, "x")}));
+  for (const std::uint64_t seed : {1ull, 2ull, 3ull}) {
+    nlohmann::json j = two;
+    j["truths"][1]["seed"] = seed;
+    EXPECT_EQ(test::error_of([&] { report::study_from_json(j, "s.json"); }),
+              seed == 1 ? "s.json: key 'truths[1].seed': expected a truth once: seed 1 is also truths[0], got 1" : "")
+        << seed;
+  }
   e = refusal([](nlohmann::json& j) { j["truths"][0]["key_identified"] = true; });
   EXPECT_EQ(starts(e, "s.json: key 'truths[0].key_identified': expected false"), "s.json: key 'truths[0].key_identified': expected false");
   // A value moved to consistency after the fit keeps the fitted value's interval: read as written.

@@ -79,4 +79,37 @@ TEST(ValidationResult, ARatioNotOfItsRowsOrAZeroFloorIsRefusedNamingTheKey) {
   EXPECT_EQ(refusal(j).rfind("v.json: key 'trajectories[1].noise_floor.rms_mrad[2]': expected a positive RMS", 0), 0u) << refusal(j);
 }
 
+// Probe 24's C: trajectory 2's seed edited to trajectory 1's was drawn as a second trajectory of
+// one seed. validate draws trajectory i from the first seed + i (`validate --seed`): any other
+// seed is refused at its key; three rows from the first seed on are read.
+TEST(ValidationResult, SeedsOtherThanTheFirstPlusTheRowsIndexAreRefusedAtTheirKey) {
+  const std::uint64_t top = 18446744073709551614ull;  // 2^64 - 2, the largest seed read
+  const struct {
+    std::vector<std::uint64_t> seeds;
+    std::string refusal;  // the start of it; empty: read
+  } cases[] = {
+      {{1001, 1001}, "v.json: key 'trajectories[1].seed': expected 1002 (the first trajectory's seed 1001 + 1: "},
+      {{1001, 1000}, "v.json: key 'trajectories[1].seed': expected 1002 (the first"},
+      {{1001, 1003}, "v.json: key 'trajectories[1].seed': expected 1002 (the first"},
+      {{1001, 1002, 1002}, "v.json: key 'trajectories[2].seed': expected 1003 (the first trajectory's seed 1001 + 2: "},
+      {{1001, 1002, 1001}, "v.json: key 'trajectories[2].seed': expected 1003"},
+      {{top, 0}, "v.json: key 'trajectories[1].seed': expected 18446744073709551614 + 1 (the first"},
+      {{1001, 1002, 1003}, ""},
+      {{0, 1}, ""},
+      {{top - 1, top}, ""},
+  };
+  for (const auto& c : cases) {
+    json j = report::to_json(sample(false));
+    const json row = j["trajectories"][1];
+    j["trajectories"] = json::array();
+    for (const std::uint64_t seed : c.seeds) {
+      j["trajectories"].push_back(row);
+      j["trajectories"].back()["seed"] = seed;
+    }
+    const std::string e = refusal(j);
+    if (c.refusal.empty()) EXPECT_EQ(e, "") << c.seeds.size();
+    else EXPECT_EQ(e.rfind(c.refusal, 0), 0u) << e;
+  }
+}
+
 }  // namespace test_validation

@@ -95,6 +95,19 @@ void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, cons
   }
 }
 
+// The two experiments of one identification are of one robot (their sidecars' truth, source) and
+// along one reference (`--payload-trace`: "second trace, same reference"; the report records one):
+// refused naming both traces and what each records, before any fit (probe 24's D: a payload trace
+// of another reference was fitted on it, and the report recorded only the first).
+void check_one_identification(const PoseTrace& measured, const PoseTrace& payload, const IdentifyOptions& q) {
+  const Provenance a = provenance_of(measured, q.measured), b = provenance_of(payload, q.payload_trace);
+  for (const Together how : {Together::OneRobot, Together::OneReference})
+    if (const auto m = provenance_mismatch(a, b, how))
+      fail(q.payload_trace, "does not belong with " + q.measured + " (--measured): " + *m +
+                                (how == Together::OneReference ? ": one reference was expected" : "") +
+                                " (the two experiments of one identification)");
+}
+
 }  // namespace
 
 void IdentifyOptions::validate() const {
@@ -132,11 +145,7 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   if (!q.payload_trace.empty()) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
     const PoseTrace pt = read_noting_unbound(q.payload_trace);
-    // The two experiments of one identification are of one robot (their sidecars' truth, source).
-    if (const auto m = provenance_mismatch(provenance_of(measured, q.measured), provenance_of(pt, q.payload_trace),
-                                           Together::OneRobot))
-      fail(q.payload_trace, "does not belong with " + q.measured + " (--measured): " + *m +
-                                " (the two experiments of one identification)");
+    check_one_identification(measured, pt, q);
     const std::string pref = q.reference.empty() ? recorded_path(pt, "reference", q.payload_trace) : q.reference;
     out.payload_setup = rig::load_setup(q.robot, experiment, pref, rig::controller_of_run(q.robot, pt, q.payload_trace));
     rig::use_recorded_precorrection(*out.payload_setup, pt, q.payload_trace);

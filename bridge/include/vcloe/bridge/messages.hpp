@@ -130,6 +130,10 @@ struct Decoded {
   std::optional<Message> message;
   DecodeError error = DecodeError::None;
   std::uint16_t version = kSchemaVersion;  // BadVersion: the version the (CRC-checked) frame states
+  // NonFinite or BadEnum of a pose or command: its type and frame number, read before the fault
+  // (a peer's message names the frame it dropped).
+  std::optional<MessageType> type = std::nullopt;
+  std::optional<std::int64_t> frame = std::nullopt;
 };
 Decoded decode(std::string_view frame);
 // CRC-32 (zlib's) of a frame with its CRC field (bytes 12-15) taken as zero.

@@ -68,6 +68,16 @@ class Subscriber {
   // too): a peer that speaks it (a half-upgraded rig), to be refused by name, not timed out.
   const std::optional<std::uint16_t>& foreign_version() const { return foreign_version_; }
   const StreamCounters& counters(MessageType type) { return counters_[type]; }
+  // The malformed frames dropped since the last well-formed message, if any: why the first did
+  // not decode and, for a pose or command, the frame it was of (the cause of a run that then
+  // starved, named by its frame rather than by the timeout that followed), and how many.
+  struct Dropped {
+    DecodeError error = DecodeError::None;
+    std::optional<MessageType> type = std::nullopt;
+    std::optional<std::int64_t> frame = std::nullopt;
+    std::uint64_t count = 0;  // malformed frames since the last well-formed message, the first included
+  };
+  const std::optional<Dropped>& dropped_since_last_message() const { return dropped_; }
 
   // Waits until one of `subscribers` has a frame to read, or `timeout` passes (then false).
   static bool wait_any(std::initializer_list<Subscriber*> subscribers, std::chrono::microseconds timeout);
@@ -76,6 +86,7 @@ class Subscriber {
   std::unique_ptr<zmq::socket_t> socket_;
   std::uint64_t malformed_ = 0;
   std::optional<std::uint16_t> foreign_version_;
+  std::optional<Dropped> dropped_;
   std::map<MessageType, StreamCounters> counters_;
 };
 

@@ -130,8 +130,8 @@ class IoPlan {
   // said with the system's reason before any work), it is no directory, device or pipe, it
   // does not exist unless force; it is no input, no other output and no recording in progress
   // (being_recorded) or earlier recording (holds_a_recording, for recording()), even with
-  // force. Throws
-  // vcloe::Error naming both files of a collision.
+  // force — identity first: an output that is an input is refused as an input, whatever it
+  // holds. Throws vcloe::Error naming both files of a collision.
   void check() const;
 
  private:

@@ -16,6 +16,13 @@
 namespace vcloe {
 
 inline constexpr const char* kTraceFormat = "vcloe-trace-1";
+// The `source` a vcloe sidecar records (docs/traces.md): the twin (`simulate`), the virtual robot
+// (`run`), the live rig (`control`, `rig run`), stereo poses (`measure`), true poses (`render`).
+// Read from a sidecar that states the format, nothing else is taken; one without `format` (another
+// tool's export) may name itself.
+inline const std::vector<std::string> kTraceSources = {"twin", "virtual", "rig", "measure", "render"};
+// The rig's clocks (docs/protocol.md), the `clock` a live rig's sidecar records.
+inline const std::vector<std::string> kRigClocks = {"lockstep", "realtime"};
 
 struct EngineRecord {  // the virtual robot's physics engine
   std::string name;
