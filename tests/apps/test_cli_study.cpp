@@ -10,6 +10,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "vcloe/core/file_record.hpp"
 #include "vcloe/report/study.hpp"
 #include "vcloe/sim/robot.hpp"
+#include "vcloe/workflow/study.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
@@ -55,6 +57,18 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   EXPECT_NE(table.find("| 5 | — | — | — | — | — | — | — | — | — | no result: run: "), std::string::npos) << table;
   EXPECT_NE(table.find("1 of 2 truths have no result"), std::string::npos) << table;
   EXPECT_FALSE(fs::exists(dir / "truth-4") || fs::exists(dir / "truth-6")) << "the first shard's truths";
+  // Every file the study and its steps wrote is one its input/output check declared (study_plan):
+  // none can be written over an input unchecked.
+  vcloe::workflow::StudyOptions o;
+  o.truths = 4, o.seed = 4, o.shard = 2, o.shards = 2, o.n = 1, o.force = true;
+  o.reference = ref.string(), o.config = settings.string(), o.dir = dir.string();
+  o.priors = vcloe::defaults::robot_file(), o.experiment = vcloe::defaults::experiment_file();
+  const std::vector<std::string> declared = vcloe::workflow::study_plan(o).output_paths();
+  const std::set<std::string> planned(declared.begin(), declared.end());
+  int written = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && ++written) EXPECT_EQ(planned.count(e.path().string()), 1u) << e.path() << " was not declared";
+  EXPECT_GE(written, 20);  // truth 7's chain, truth 5's first steps, the tables
   // `study merge` joins shards' tables by seed; the same truth in two of them is refused.
   const CommandResult merged = cli_test::run_vcloe("study merge --out " + (d / "merged").string() + " " + dir.string());
   ASSERT_EQ(merged.status, 0) << merged.out;
