@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <map>
 #include <set>
 
 #include "vcloe/core/error.hpp"
@@ -105,7 +106,28 @@ void check_folder(const std::string& dir, const std::string& role, const std::ve
 }
 
 // What a reader may open beside a file without being told: a trace's sidecar, a model's report.
-constexpr const char* kCompanions[] = {".meta.json", ".report.json"};
+constexpr const char* kSidecar = ".meta.json";
+constexpr const char* kReport = ".report.json";
+constexpr const char* kCompanions[] = {kSidecar, kReport};
+
+// The outputs seen so far, found by what makes two names one file (same_file: the same device
+// and inode, or the same resolved path), in log time: a study declares thousands.
+class OutputsSeen {
+ public:
+  // The index of an earlier output that is `id`'s file, if any; else `id` is kept as `index`.
+  std::optional<std::size_t> add(const Identity& id, std::size_t index) {
+    if (id.node)
+      if (auto it = nodes_.find(*id.node); it != nodes_.end()) return it->second;
+    if (auto it = names_.find(id.resolved); it != names_.end()) return it->second;
+    if (id.node) nodes_.emplace(*id.node, index);
+    names_.emplace(id.resolved, index);
+    return std::nullopt;
+  }
+
+ private:
+  std::map<std::pair<dev_t, ino_t>, std::size_t> nodes_;
+  std::map<std::string, std::size_t> names_;
+};
 
 bool exists_as_entry(const std::string& path) {
   std::error_code ec;
@@ -166,19 +188,42 @@ IoPlan& IoPlan::recording(const std::string& path, const std::string& role) {
 IoPlan& IoPlan::output_trace(const std::string& path, const std::string& role) {
   if (path.empty()) return *this;
   output(path, role);
-  return output(path + ".meta.json", "the sidecar of " + path);
+  return output(path + kSidecar, "the sidecar of " + path);
+}
+
+IoPlan& IoPlan::output_model(const std::string& path, const std::string& role) {
+  if (path.empty()) return *this;
+  output(path, role);
+  return output(path + kReport, "the report of " + path);
+}
+
+IoPlan& IoPlan::planned(const std::string& path, const std::string& role, Written what) {
+  if (path.empty()) return *this;
+  outputs_.push_back({path, role, false, true});
+  if (what == Written::trace) outputs_.push_back({path + kSidecar, "the sidecar of " + path, false, true});
+  if (what == Written::model) outputs_.push_back({path + kReport, "the report of " + path, false, true});
+  return *this;
+}
+
+std::vector<std::string> IoPlan::output_paths() const {
+  std::vector<std::string> paths;
+  for (const Entry& o : outputs_) paths.push_back(o.path);
+  return paths;
 }
 
 void IoPlan::check() const {
   std::vector<Identity> in;
   for (const Entry& e : inputs_) in.push_back(identity_of(e.path));
   std::vector<Identity> out;
+  OutputsSeen seen;
   std::set<std::string> tried;  // each output directory tried once (render: thousands of images in one)
   for (const Entry& o : outputs_) {
-    check_output_shape(o.path);
-    const fs::path p(o.path);
-    const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-    if (tried.insert(dir).second) check_directory_takes_a_file(o.path, dir);
+    if (!o.planned) {  // a planned output: whoever writes it checks its shape and folder, when it does
+      check_output_shape(o.path);
+      const fs::path p(o.path);
+      const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+      if (tried.insert(dir).second) check_directory_takes_a_file(o.path, dir);
+    }
     // Identity first: a file that is one of this command's inputs (or outputs) is refused as
     // such, whatever it holds — a reference named like control's partial is an input, not an
     // earlier recording (probe 24's E).
@@ -187,20 +232,21 @@ void IoPlan::check() const {
       if (same_file(id, in[i]))
         fail(o.path, "is also an input of this command (" + named(inputs_[i].path, inputs_[i].role) +
                          "); refusing to overwrite it even with --force");
-    for (std::size_t k = 0; k < out.size(); ++k)
-      if (same_file(id, out[k]))
-        fail(o.path, "is also another output of this command (" + named(outputs_[k].path, outputs_[k].role) +
-                         "); two outputs cannot share one file");
-    if (being_recorded(o.path))
-      fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
-                   "--force would overwrite a recording in progress");
-    if (o.recording && holds_a_recording(o.path)) fail(o.path, earlier_recording_kept(o.path));
+    if (const auto k = seen.add(id, out.size()))
+      fail(o.path, "is also another output of this command (" + named(outputs_[*k].path, outputs_[*k].role) +
+                       "); two outputs cannot share one file");
+    if (!o.planned) {
+      if (being_recorded(o.path))
+        fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
+                     "--force would overwrite a recording in progress");
+      if (o.recording && holds_a_recording(o.path)) fail(o.path, earlier_recording_kept(o.path));
+    }
     out.push_back(id);
   }
   for (const Entry& f : folders_) check_folder(f.path, f.role, out);
   if (!force_)
     for (const Entry& o : outputs_)
-      if (exists_as_entry(o.path)) fail(o.path, "exists; pass --force to overwrite");
+      if (!o.planned && exists_as_entry(o.path)) fail(o.path, "exists; pass --force to overwrite");
 }
 
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {

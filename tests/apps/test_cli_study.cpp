@@ -10,6 +10,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -19,9 +20,30 @@
 #include "vcloe/core/file_record.hpp"
 #include "vcloe/report/study.hpp"
 #include "vcloe/sim/robot.hpp"
+#include "vcloe/workflow/study.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::CommandResult;
+
+namespace test_cli_study {
+
+// Every file the study of `o` (as the command line gave it, the priors and experiment the
+// defaults) wrote is one its input/output check declared (study_plan): none can be written over
+// an input unchecked. The number of files written.
+int written_and_undeclared(vcloe::workflow::StudyOptions o) {
+  o.priors = vcloe::defaults::robot_file(), o.experiment = vcloe::defaults::experiment_file();
+  const std::vector<std::string> declared = vcloe::workflow::study_plan(o).output_paths();
+  const std::set<std::string> planned(declared.begin(), declared.end());
+  int written = 0;
+  for (const auto& e : fs::recursive_directory_iterator(o.dir))
+    if (e.is_regular_file()) {
+      ++written;
+      EXPECT_EQ(planned.count(e.path().string()), 1u) << e.path() << " was written but not declared";
+    }
+  return written;
+}
+
+}  // namespace test_cli_study
 
 // `vcloe study` end to end on one truth (2 s records, one LM iteration, one validation
 // trajectory): each step's files in truth-SEED/, the table and the JSON with the truth's row and
@@ -55,6 +77,10 @@ TEST(CliStudy, RunsTheChainPerTruthAndWritesTheTableAndTheJson) {
   EXPECT_NE(table.find("| 5 | — | — | — | — | — | — | — | — | — | no result: run: "), std::string::npos) << table;
   EXPECT_NE(table.find("1 of 2 truths have no result"), std::string::npos) << table;
   EXPECT_FALSE(fs::exists(dir / "truth-4") || fs::exists(dir / "truth-6")) << "the first shard's truths";
+  vcloe::workflow::StudyOptions o;
+  o.truths = 4, o.seed = 4, o.shard = 2, o.shards = 2, o.n = 1, o.force = true;
+  o.reference = ref.string(), o.config = settings.string(), o.dir = dir.string();
+  EXPECT_GE(test_cli_study::written_and_undeclared(o), 20);  // truth 7's chain, truth 5's first steps, the tables
   // `study merge` joins shards' tables by seed; the same truth in two of them is refused.
   const CommandResult merged = cli_test::run_vcloe("study merge --out " + (d / "merged").string() + " " + dir.string());
   ASSERT_EQ(merged.status, 0) << merged.out;
@@ -123,6 +149,10 @@ TEST(CliStudy, TheRealisticChainCarriesBothFitsPerTruthAndAStoppedStepIsARow) {
   EXPECT_NE(table.find("| 11 | calibrated | "), std::string::npos) << table;
   EXPECT_NE(table.find("| 12 | — |"), std::string::npos) << table;
   EXPECT_NE(table.find("Calibrated first"), std::string::npos) << table;
+  vcloe::workflow::StudyOptions o;
+  o.truths = 2, o.seed = 11, o.force = true, o.departures.realistic = true;
+  o.reference = ref.string(), o.config = settings.string(), o.dir = dir.string();
+  EXPECT_GE(test_cli_study::written_and_undeclared(o), 30);  // truth 11's two fits and calibration, truth 12's first steps
 }
 
 namespace test_cli_study {

@@ -185,6 +185,37 @@ TEST(IoPlan, OutputsThatAreInputsOrEachOtherAreRefusedNamingBoth) {
   EXPECT_EQ(error_of([&] { IoPlan(false).output(robot).check(); }), robot + ": exists; pass --force to overwrite");
 }
 
+// What a command that runs steps into a directory (study, demo) will write, declared before the
+// directory is made: checked against every input (and its companions, through a link) and against
+// each other, with the companions of a trace or a model; its directory, shape and --force are for
+// whoever writes it, when it does.
+TEST(IoPlan, PlannedOutputsAreCheckedAgainstEveryInputBeforeTheirDirectoryIsMade) {
+  const fs::path d = fresh("planned");
+  fs::create_directories(d / "s" / "truth-1");
+  put(d / "s" / "truth-1" / "run.out", "the priors, kept here");
+  fs::create_symlink(d / "s" / "truth-1" / "run.out", d / "priors.yaml");
+  const std::string priors = (d / "priors.yaml").string(), s = (d / "s").string();
+  auto refusal = [&](const std::string& out, IoPlan::Written what = IoPlan::Written::file, const std::string& out2 = "") {
+    return error_of([&] {
+      IoPlan(false).input(priors, "--priors").planned(out, "a step's", what).planned(out2, "another step's").check();
+    });
+  };
+  using W = IoPlan::Written;
+  EXPECT_EQ(refusal(s + "/truth-1/run.out"), s + "/truth-1/run.out: is also an input of this command (" + priors +
+                                                 ", --priors); refusing to overwrite it even with --force");
+  EXPECT_NE(refusal(s + "/truth-1/run.out", W::trace).find("is also an input"), std::string::npos);
+  EXPECT_NE(refusal(s + "/m.yaml", W::model, s + "/m.yaml.report.json").find("is also another output"),
+            std::string::npos);  // a model's report is written beside it
+  EXPECT_NE(refusal(s + "/x", W::file, priors + ".meta.json").find("is also an input"), std::string::npos);  // a companion
+  EXPECT_NE(refusal(s + "/m.csv", W::trace, s + "/m.csv.meta.json").find("is also another output"), std::string::npos);
+  // Not yet there, in a directory not made yet, an existing file without force: all for later.
+  EXPECT_EQ(refusal(s + "/truth-2/run.out", W::trace, s + "/truth-2/no/such/dir/x"), "");
+  put(d / "s" / "study.md", "an earlier study's table");
+  EXPECT_EQ(refusal(s + "/study.md"), "");
+  EXPECT_EQ(IoPlan(true).planned(s + "/m.yaml", "", W::model).planned(s + "/t.csv", "", W::trace).output_paths(),
+            (std::vector<std::string>{s + "/m.yaml", s + "/m.yaml.report.json", s + "/t.csv", s + "/t.csv.meta.json"}));
+}
+
 TEST(InputLedger, InputsAreHashedFromTheBytesParsedAndASecondDifferentReadIsRefused) {
   const fs::path d = fresh("ledger");
   const std::string f = (d / "robot.yaml").string();

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "child_step.hpp"
+#include "study_files.hpp"
 #include "study_reference.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
@@ -70,6 +71,9 @@ void StudyOptions::validate(const std::string& where) const {
   if (!reference.empty()) (void)rig::load_setup(priors, experiment, reference);
   else if (!experiment.empty()) (void)servo::load_experiment(experiment);
   if (!config.empty()) (void)oe_ident::load_identification_config(config);
+  // The one input/output check, before the directory or any step: every file the study and its
+  // steps will write (study_plan) against every file it reads.
+  study_plan(*this).check();
 }
 
 namespace {
@@ -111,18 +115,18 @@ std::vector<std::string> operator+(std::vector<std::string> a, const std::vector
 struct TruthChain {
   const StudyOptions& o;
   std::uint64_t seed;
-  std::string d;  // DIR/truth-SEED/
+  TruthFiles f;  // DIR/truth-SEED/
 
   void step(const std::string& name, std::vector<std::string> args) const {
     if (!o.quiet) std::cerr << "\r  truth " << seed << ": " << name << "        " << std::flush;  // one live line
-    const bool identify = name.rfind("identify", 0) == 0;
-    if (name.rfind("validate", 0) != 0) args.push_back("--force");  // (validate writes no file)
+    const bool identify = name.rfind(kIdentifyStep, 0) == 0;
+    if (name.rfind(kValidateStep, 0) != 0) args.push_back("--force");  // (validate writes no file)
     try {
       // identify's stuck fit (exit status 4) is a result: the row says "stuck".
       run_vcloe_step(name + " (truth " + std::to_string(seed) + ")", args, nullptr,
-                     {d + name + ".out", d + name + ".err", identify ? kStuckExitStatus : 0});
+                     {f.log(name), f.errors(name), identify ? kStuckExitStatus : 0});
     } catch (const Error& e) {  // why, in the step's own words
-      fail(name, step_error(d + name + ".err").value_or(e.what()));
+      fail(name, step_error(f.errors(name)).value_or(e.what()));
     }
   }
 
@@ -130,17 +134,17 @@ struct TruthChain {
   // validate its model on fresh trajectories; the fit's figures against the truth and the floors.
   report::FitFigures fit(const std::string& suffix, const std::string& robot, const Traces& traces,
                          const std::vector<std::array<double, 6>>& floors) const {
-    const std::string model = d + "identified" + suffix + ".yaml";
+    const std::string model = f.model(suffix);
     std::vector<std::string> identify = {"identify", "--measured", traces[0].first, "--robot", robot, "--config",
                                          o.config, "--out", model, "--quiet"};
     if (traces.size() > 1) identify = identify + std::vector<std::string>{"--payload-trace", traces[1].first};
-    step("identify" + suffix, identify);
-    step("validate" + suffix, {"validate", "--model", model, "--truth", d + "truth.yaml", "--priors", o.priors,
+    step(kIdentifyStep + suffix, identify);
+    step(kValidateStep + suffix, {"validate", "--model", model, "--truth", f.truth(), "--priors", o.priors,
                                "--experiment", o.experiment,
                                "--n", std::to_string(o.n), "--duration", exact_number(o.validation_duration), "--json"});
-    return report::make_fit("identify report of truth " + std::to_string(seed), sim::load_robot(d + "truth.yaml").lambda,
+    return report::make_fit("identify report of truth " + std::to_string(seed), sim::load_robot(f.truth()).lambda,
                             report::read_identification_report(model + ".report.json"), floors,
-                            report::read_validation(d + "validate" + suffix + ".out"));
+                            report::read_validation(f.log(kValidateStep + suffix)));
   }
 
   // The kinematic calibration of the truth from the drawn file (the library call of `vcloe
@@ -148,14 +152,14 @@ struct TruthChain {
   report::CalibrationFigures calibrate() const {
     if (!o.quiet) std::cerr << "\r  truth " << seed << ": calibrate kinematics        " << std::flush;
     CalibrateKinematicsOptions c = o.calibration;  // its count, candidates and timings
-    c.robot = o.priors, c.truth = d + "truth.yaml", c.measure_out = d + "static.csv", c.out = d + "calibrated.yaml";
-    c.poses.clear(), c.result = d + "calibration.json", c.seed = seed, c.force = true, c.quiet = true;
+    c.robot = o.priors, c.truth = f.truth(), c.measure_out = f.static_poses(), c.out = f.calibrated();
+    c.poses.clear(), c.result = f.calibration(), c.seed = seed, c.force = true, c.quiet = true;
     // The truth holds the pose of the camera's base frame O' in O; the measurement takes O in O'.
     const Vec6d o_in_camera = Rigid<double>::of(hw::load_virtual_rig(c.truth).camera_from_base_error).inverse().pose();
     c.camera_residual.assign(o_in_camera.data(), o_in_camera.data() + 6);
     const std::clock_t cpu = std::clock();  // this process's: the selection, the measurement and the fit
     try {
-      write_file_atomically(d + "calibrate.out", calibrate_kinematics_files(c).text, true);
+      write_file_atomically(f.calibration_log(), calibrate_kinematics_files(c).text, true);
     } catch (const Error& e) {
       fail("calibrate kinematics", e.what());
     }
@@ -165,27 +169,27 @@ struct TruthChain {
 };
 
 TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
-  const TruthChain chain{o, seed, o.dir + "/truth-" + std::to_string(seed) + "/"};
-  const std::string& d = chain.d;
-  create_output_directory(d);
-  std::vector<std::string> truth_args = {"truth", "random", "--seed", std::to_string(seed), "--out", d + "truth.yaml",
+  const TruthChain chain{o, seed, TruthFiles(o.dir, seed)};
+  const TruthFiles& f = chain.f;
+  create_output_directory(f.dir);
+  std::vector<std::string> truth_args = {"truth", "random", "--seed", std::to_string(seed), "--out", f.truth(),
                                          "--priors", o.priors};
   if (o.unmodelled) truth_args.push_back("--unmodelled");
   if (o.far) truth_args.push_back("--far");
-  chain.step("truth", truth_args + realistic_words(o));
-  const std::vector<std::string> run = {"run", "--truth", d + "truth.yaml", "--robot", o.priors, "--experiment",
+  chain.step(kTruthStep, truth_args + realistic_words(o));
+  const std::vector<std::string> run = {"run", "--truth", f.truth(), "--robot", o.priors, "--experiment",
                                         o.experiment, "--reference", o.reference};
-  chain.step("run", run + std::vector<std::string>{"--seed", "1", "--out", d + "measured.csv"});
-  Traces traces = {{d + "measured.csv", std::nullopt}};
+  chain.step(kRunStep, run + std::vector<std::string>{"--seed", "1", "--out", f.measured()});
+  Traces traces = {{f.measured(), std::nullopt}};
   if (cfg.options.anchor.kind == oe_ident::AnchorKind::Payload) {
     const oe_ident::Payload& p = *cfg.payload;
-    chain.step("run-payload", run + std::vector<std::string>{"--seed", "2", "--payload-mass", exact_number(p.mass),
-                                                             "--payload-inertia", exact_number(p.inertia(0)),
-                                                             exact_number(p.inertia(1)), exact_number(p.inertia(2)),
-                                                             "--out", d + "measured-payload.csv"});
-    traces.emplace_back(d + "measured-payload.csv", p);
+    chain.step(kRunPayloadStep, run + std::vector<std::string>{"--seed", "2", "--payload-mass", exact_number(p.mass),
+                                                               "--payload-inertia", exact_number(p.inertia(0)),
+                                                               exact_number(p.inertia(1)), exact_number(p.inertia(2)),
+                                                               "--out", f.measured_payload()});
+    traces.emplace_back(f.measured_payload(), p);
   }
-  const std::vector<std::array<double, 6>> floors = noise_floors(o, d + "truth.yaml", traces);
+  const std::vector<std::array<double, 6>> floors = noise_floors(o, f.truth(), traces);
   TruthRow row;
   row.seed = seed;
   if (!o.departures.realistic) {  // one fit: its failure is the row's
@@ -194,7 +198,7 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
     return row;
   }
   row.calibration = chain.calibrate();  // the static poses: the robot's next motion
-  row.latency_truth = hw::load_virtual_rig(d + "truth.yaml").latency_offset;
+  row.latency_truth = hw::load_virtual_rig(f.truth()).latency_offset;
   // The two fits in turn, each failure its own line's "no result": the other fit still stands.
   auto fit_or_why = [&](const std::string& suffix, const std::string& robot) {
     try {
@@ -204,7 +208,7 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
     }
   };
   static_cast<report::FitFigures&>(row) = fit_or_why("", o.priors);
-  row.calibrated = fit_or_why("-calibrated", d + "calibrated.yaml");
+  row.calibrated = fit_or_why(kCalibrated, f.calibrated());
   if (!o.quiet) std::cerr << "\r" << std::string(40, ' ') << "\r" << std::flush;
   return row;
 }
@@ -214,8 +218,9 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
 void write_tables(const std::string& dir, const std::vector<TruthRow>& rows, const report::StudySettings& settings) {
   const report::StudySummary s = report::summarise(rows);
   // One pair, written together: never the table of one state beside the JSON of another.
-  write_files_atomically({{dir + "/study.json", report::study_json(rows, s, settings).dump(2) + "\n"},
-                          {dir + "/study.md", report::markdown_table(rows, s)}},
+  const StudyFiles files{dir};
+  write_files_atomically({{files.json(), report::study_json(rows, s, settings).dump(2) + "\n"},
+                          {files.table(), report::markdown_table(rows, s)}},
                          true);
 }
 
@@ -262,10 +267,11 @@ std::vector<std::string> realistic_words(const StudyOptions& o) {
 
 void excite_once(StudyOptions& o) {
   if (!o.reference.empty()) return;
-  o.reference = o.dir + "/excitation.yaml";
-  std::cout << "optimising the default excitation once for all truths (" << o.dir << "/excite.out)\n" << std::flush;
+  const StudyFiles files{o.dir};
+  o.reference = files.excitation();
+  std::cout << "optimising the default excitation once for all truths (" << files.excite_log() << ")\n" << std::flush;
   run_vcloe_step("excite", {"excite", "--robot", o.priors, "--out", o.reference, "--force"}, nullptr,
-                 {o.dir + "/excite.out", o.dir + "/excite.err"});
+                 {files.excite_log(), files.excite_errors()});
 }
 
 void study(StudyOptions o) {
@@ -302,11 +308,11 @@ void study(StudyOptions o) {
     write_tables(o.dir, rows, settings);
   }
   std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
-  std::cout << "wrote " << o.dir << "/study.md and " << o.dir << "/study.json\n";
+  std::cout << "wrote " << StudyFiles{o.dir}.table() << " and " << StudyFiles{o.dir}.json() << "\n";
   if (std::none_of(rows.begin(), rows.end(), [](const TruthRow& r) {
         return r.failed.empty() && (r.no_result.empty() || (r.calibrated && r.calibrated->no_result.empty()));
       }))
-    fail(o.dir + "/study.md", "no truth has a result (its table says why for each): nothing was measured");
+    fail(StudyFiles{o.dir}.table(), "no truth has a result (its table says why for each): nothing was measured");
 }
 
 std::optional<SettingProblem> StudyMergeOptions::problem() const {
@@ -317,20 +323,20 @@ std::optional<SettingProblem> StudyMergeOptions::problem() const {
 
 void StudyMergeOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
-  for (const std::string& in : inputs) require_input_file(in + "/study.json");
+  for (const std::string& in : inputs) require_input_file(StudyFiles{in}.json());
   // The one input/output check: a shard's table is an input, never replaced even with --force.
   create_output_directory(out);
   IoPlan plan(force);
-  for (const std::string& in : inputs) plan.input(in + "/study.json", "the table of a study merged");
-  plan.output(out + "/study.md", "the joined table of --out").output(out + "/study.json", "the joined table of --out").check();
+  for (const std::string& in : inputs) plan.input(StudyFiles{in}.json(), "the table of a study merged");
+  plan.output(StudyFiles{out}.table(), "the joined table of --out").output(StudyFiles{out}.json(), "the joined table of --out").check();
 }
 
 void study_merge(const StudyMergeOptions& o) {
   o.validate();
   std::vector<report::StudyResult> parts;
-  for (const std::string& in : o.inputs) parts.push_back(report::read_study(in + "/study.json"));
+  for (const std::string& in : o.inputs) parts.push_back(report::read_study(StudyFiles{in}.json()));
   std::vector<std::string> names;
-  for (const std::string& in : o.inputs) names.push_back(in + "/study.json");
+  for (const std::string& in : o.inputs) names.push_back(StudyFiles{in}.json());
   report::StudySettings settings = report::common_settings(parts, names);  // one study's shards
   if (settings.empty())
     std::cerr << "vcloe: warning: " << names[0] << (names.size() > 1 ? " and the others record" : " records")
@@ -339,8 +345,8 @@ void study_merge(const StudyMergeOptions& o) {
   if (!settings.empty())  // the truths the merged study holds, whichever part ran each (report::kTruthSelection)
     settings["seeds"] = report::seeds_of(rows), settings["shards"] = std::to_string(o.inputs.size()) + " studies merged";
   write_tables(o.out, rows, settings);
-  std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << o.out << "/study.md and " << o.out
-            << "/study.json (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";
+  std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << StudyFiles{o.out}.table() << " and "
+            << StudyFiles{o.out}.json() << " (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";
 }
 
 }  // namespace vcloe::workflow

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "study_files.hpp"
 #include "study_reference.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/subprocess.hpp"
@@ -94,7 +95,7 @@ std::string submit(const StudyOptions& o, std::vector<std::string> extra, const 
   for (const std::string& option : o.slurm.sbatch_options) argv.push_back("--" + option);
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back(script);
-  const std::string out = script + ".submitted", err = script + ".refused";
+  const std::string out = SlurmFiles::submitted(script), err = SlurmFiles::refused(script);
   const ChildExit e = run_child(argv, {"", out, err});
   const std::string id = job_id(read_text(out));
   if (id.empty() || (!e.ok() && !waited))
@@ -132,12 +133,13 @@ std::optional<SettingProblem> slurm_problem(const StudyOptions& o) {
 
 SlurmScripts slurm_scripts(const StudyOptions& o, const std::string& exe) {
   const std::string n = std::to_string(o.truths);
-  SlurmScripts s;
+  const SlurmFiles files{o.dir};
+  SlurmScripts s;  // the task's --dir: SlurmFiles::shard(K), K the task's number as the shell has it
   s.array = script("Task K of the job array: truth K of " + n,
                    command_line(exe, shared_study_words(o)) + " --shard \"$SLURM_ARRAY_TASK_ID/" + n + "\" --dir " +
-                       shell_word(o.dir, "--dir") + "/shard-\"$SLURM_ARRAY_TASK_ID\"");
+                       shell_word(o.dir, "--dir") + SlurmFiles::kShard + "\"$SLURM_ARRAY_TASK_ID\"");
   std::vector<std::string> merge = {"study", "merge", "--force", "--out", o.dir};
-  for (int k = 1; k <= o.truths; ++k) merge.push_back(o.dir + "/shard-" + std::to_string(k));
+  for (int k = 1; k <= o.truths; ++k) merge.push_back(files.shard(k));
   s.merge = script("The shards' tables joined", command_line(exe, merge));
   return s;
 }
@@ -145,32 +147,34 @@ SlurmScripts slurm_scripts(const StudyOptions& o, const std::string& exe) {
 void study_on_slurm(StudyOptions o) {
   for (std::string* path : {&o.dir, &o.reference, &o.priors, &o.config, &o.experiment}) *path = absolute(*path);
   o.validate();
+  const SlurmFiles files{o.dir};
+  const StudyFiles tables{o.dir};
   create_output_directory(o.dir);
-  create_output_directory(o.dir + "/slurm");
+  create_output_directory(files.folder());
   excite_once(o);
   const SlurmScripts scripts = slurm_scripts(o, fs::read_symlink("/proc/self/exe").string());
-  const std::string array = o.dir + "/slurm/array.sbatch", merge = o.dir + "/slurm/merge.sbatch";
+  const std::string array = files.array(), merge = files.merge();
   write_file_atomically(array, scripts.array, true);
   write_file_atomically(merge, scripts.merge, true);
-  const std::string logs = o.dir + "/slurm/";
   const std::string array_job = submit(o, {"--job-name=vcloe-study", "--array=1-" + std::to_string(o.truths),
-                                           "--output=" + logs + "truth-%a.out"}, array);
-  std::cout << "submitted job array " << array_job << " (" << o.truths << " tasks, one truth each; logs in " << o.dir
-            << "/slurm/)\n" << std::flush;
+                                           "--output=" + files.task_logs()}, array);
+  std::cout << "submitted job array " << array_job << " (" << o.truths << " tasks, one truth each; logs in "
+            << files.folder() << "/)\n" << std::flush;
   std::vector<std::string> after = {"--job-name=vcloe-study-merge", "--dependency=afterany:" + array_job,
-                                    "--output=" + logs + "merge.out"};
+                                    "--output=" + files.merge_log()};
   if (!o.slurm.wait) {
     const std::string merge_job = submit(o, after, merge);
-    std::cout << "submitted merge job " << merge_job << ": when it ends, the table is " << o.dir << "/study.md\n";
+    std::cout << "submitted merge job " << merge_job << ": when it ends, the table is " << tables.table() << "\n";
     return;
   }
   after.push_back("--wait");
   bool merged = false;
   const std::string merge_job = submit(o, after, merge, &merged);
-  if (!merged) fail("merge job " + merge_job, "failed: see " + logs + "merge.out and the tasks' logs truth-K.out there");
-  const report::StudyResult result = report::read_study(o.dir + "/study.json");
-  std::cout << "\n" << report::markdown_table(result.rows, result.summary) << "wrote " << o.dir << "/study.md and " << o.dir
-            << "/study.json (merge job " << merge_job << ")\n";
+  if (!merged)
+    fail("merge job " + merge_job, "failed: see " + files.merge_log() + " and the tasks' logs truth-K.out in " + files.folder());
+  const report::StudyResult result = report::read_study(tables.json());
+  std::cout << "\n" << report::markdown_table(result.rows, result.summary) << "wrote " << tables.table() << " and "
+            << tables.json() << " (merge job " << merge_job << ")\n";
 }
 
 }  // namespace vcloe::workflow

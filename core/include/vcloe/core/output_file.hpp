@@ -119,6 +119,18 @@ class IoPlan {
   IoPlan& output(const std::string& path, const std::string& role = "");
   // A trace written: the CSV and its sidecar.
   IoPlan& output_trace(const std::string& path, const std::string& role = "");
+  // A model written: the YAML file and its identification report (`<model>.report.json`).
+  IoPlan& output_model(const std::string& path, const std::string& role = "");
+  // A file an orchestrating command (study, demo) or one of its steps will write in the directory
+  // it makes, declared before any step runs (`what`: the file alone, or with its companion as a
+  // trace or a model writes it): checked here against every input and every other output, even
+  // with force. Its directory, its shape and whether it may be replaced are checked by whoever
+  // writes it, when it does (the directory may not exist yet; check_output_directory has said
+  // whether the command's directory may be used).
+  enum class Written { file, trace, model };
+  IoPlan& planned(const std::string& path, const std::string& role, Written what = Written::file);
+  // The outputs declared so far, in order (companions included).
+  std::vector<std::string> output_paths() const;
   // A directory whose files are read as one folder (render's images): it may hold nothing but
   // this plan's outputs, even with force (an earlier run's extra frames would be read with them).
   IoPlan& output_folder(const std::string& dir, const std::string& role = "");
@@ -131,13 +143,15 @@ class IoPlan {
   // does not exist unless force; it is no input, no other output and no recording in progress
   // (being_recorded) or earlier recording (holds_a_recording, for recording()), even with
   // force — identity first: an output that is an input is refused as an input, whatever it
-  // holds. Throws vcloe::Error naming both files of a collision.
+  // holds; a planned() output only against the inputs and the other outputs. Throws
+  // vcloe::Error naming both files of a collision.
   void check() const;
 
  private:
   struct Entry {
     std::string path, role;
     bool recording = false;
+    bool planned = false;  // written later, in a directory that may not exist yet (planned())
   };
   bool force_;
   std::vector<Entry> inputs_, outputs_, folders_;

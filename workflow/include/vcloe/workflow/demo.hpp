@@ -2,7 +2,10 @@
 // `vcloe demo`: the whole chain on the virtual rig with the default configs (excite -> run, and
 // again with the known payload -> identify -> validate -> precorrect, run pre-corrected, predict
 // -> report with its tracking and load sections), each step printed as the
-// command a user would type and run as a child process (the `vcloe` executable itself).
+// command a user would type and run as a child process (the `vcloe` executable itself). Before
+// --dir is made or any step runs, one input/output check: every file a step will write (named
+// once, with the step's command line) against the default config files the steps read, so none
+// is ever written over, even with --force (docs/robustness.md, "Session 24's probe").
 #include <optional>
 #include <string>
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/settings.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/report/study.hpp"
@@ -47,8 +48,8 @@ struct StudyOptions {
 
   // problem(): the counts in range (core/settings.hpp, the messages beginning with the option),
   // and with --slurm the sbatch options (each "name[=value]", none that the job array sets).
-  // validate(): those, then --dir usable and every input file read as its step will read it
-  // (the file system, so not in problem(), which stays pure).
+  // validate(): those, then --dir usable, every input file read as its step will read it, and
+  // study_plan checked (the file system, so not in problem(), which stays pure).
   std::optional<SettingProblem> problem() const;
   void validate(const std::string& where = "") const;
 };
@@ -59,6 +60,14 @@ struct StudyOptions {
 // validation and (realistic) the calibration's counts and timings. `study merge` refuses shards
 // whose settings differ (report::common_settings), naming the key and both values.
 report::StudySettings study_settings(const StudyOptions& options);
+
+// The study's one input/output check (StudyOptions::validate runs it, before the directory or
+// any step): every file it reads (priors, settings, experiment, reference, and what their
+// companions record) and every file it and its steps will write — each truth's step outputs and
+// logs, the tables, the excitation optimised once, with --slurm the scripts, sbatch's answers,
+// the jobs' logs and each task's study — so that no output ever replaces an input, even with
+// --force.
+IoPlan study_plan(const StudyOptions& options);
 
 // Runs the study here, or with options.slurm.enabled submits it (study_on_slurm).
 void study(StudyOptions options);
