@@ -265,7 +265,7 @@ TEST(RigRun, AMalformedPoseThatStarvesTheLockstepIsNamedInTheEarlyEndByItsFrame)
     zmq::socket_t poses = publisher(ctx, s.poses);
     bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
     bridge::Subscriber status(ctx, s.status, bridge::Subscriber::Keep::All);
-    Process robot("robot serve --heartbeat-timeout 0.3 --pose-timeout 0.3 --reference " + ref.string() + s.robot(),
+    Process robot("robot serve --heartbeat-timeout 1 --pose-timeout 1 --reference " + ref.string() + s.robot(),
                   d / "robot.log");
     Process control("control --reference " + ref.string() + " --out " + out.string() + s.control(), d / "control.log");
     Stamper stamp;
