@@ -42,6 +42,26 @@ struct Garbage {
   }
 };
 
+// Plays vision serve's side beside a robot and a control this test started: the start handshake
+// as vision serve does it — `hello` once the camera stream is heard, so the first truth pose is
+// never lost to ZeroMQ's slow joiner (it was, now and then: the robot then waited 2 s for pose 0
+// and stopped) — then `on_truth` for each truth pose, until the robot stops or `limit` s pass.
+template <class Hello, class OnTruth>
+void play_vision(bridge::Subscriber& camera, bridge::Subscriber& status, double limit, Hello hello, OnTruth on_truth) {
+  bool running = false, stopped = false, heard_camera = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!stopped && seconds_since(t0) < limit) {
+    bridge::Subscriber::wait_any({&camera, &status}, 2ms);
+    while (auto m = status.receive(0ms))
+      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
+        running = running || st->state == bridge::RobotState::Running;
+        stopped = st->state == bridge::RobotState::Stopped;
+      }
+    if (!running && heard_camera) hello();
+    while (auto m = camera.receive(0ms))
+      if (heard_camera = true; const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) on_truth(*truth);
+  }
+}
 }  // namespace
 
 TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn) {
@@ -61,25 +81,11 @@ TEST(RigRun, TenThousandMalformedFramesOnThePoseStreamAreCountedAndTheRunGoesOn)
   auto send_message = [&](bridge::Message m) { stamp.send(poses, std::move(m)); };
   Garbage garbage;
   auto send_garbage = [&](int n, const std::string& good) { garbage.send(poses, n, good); };
-  bool running = false, stopped = false, heard_camera = false;
-  const auto t0 = std::chrono::steady_clock::now();
-  while (!stopped && seconds_since(t0) < 60) {
-    bridge::Subscriber::wait_any({&camera, &status}, 2ms);
-    while (auto m = status.receive(0ms))
-      if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
-        running = running || st->state == bridge::RobotState::Running;
-        stopped = st->state == bridge::RobotState::Stopped;
-      }
-    // The start handshake as vision serve does it: heartbeats once the camera stream is heard,
-    // so the first truth pose is never lost to ZeroMQ's slow joiner (it was, now and then: the
-    // robot then waited 2 s for pose 0 and stopped).
-    if (!running && heard_camera) send_message(hello_as(bridge::Role::Vision, ref));
-    while (auto m = camera.receive(0ms))
-      if (heard_camera = true; const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
-        send_message(*truth);
-        send_garbage(50, bridge::encode(*truth));
-      }
-  }
+  play_vision(camera, status, 60, [&] { send_message(hello_as(bridge::Role::Vision, ref)); },
+              [&](const bridge::PoseMessage& truth) {
+                send_message(truth);
+                send_garbage(50, bridge::encode(truth));
+              });
   EXPECT_EQ(garbage.sent, 10000);
   ASSERT_EQ(robot.wait(), 0) << robot.output();
   ASSERT_EQ(control.wait(), 0) << control.output();
@@ -269,25 +275,13 @@ TEST(RigRun, AMalformedPoseThatStarvesTheLockstepIsNamedInTheEarlyEndByItsFrame)
                   d / "robot.log");
     Process control("control --reference " + ref.string() + " --out " + out.string() + s.control(), d / "control.log");
     Stamper stamp;
-    bool running = false, stopped = false, heard_camera = false;
-    const auto t0 = std::chrono::steady_clock::now();
-    while (!stopped && seconds_since(t0) < 30) {
-      bridge::Subscriber::wait_any({&camera, &status}, 2ms);
-      while (auto m = status.receive(0ms))
-        if (const auto* st = std::get_if<bridge::StatusMessage>(&*m)) {
-          running = running || st->state == bridge::RobotState::Running;
-          stopped = st->state == bridge::RobotState::Stopped;
-        }
-      if (!running && heard_camera) stamp.send(poses, hello_as(bridge::Role::Vision, ref));
-      while (auto m = camera.receive(0ms))
-        if (heard_camera = true; const auto* truth = std::get_if<bridge::PoseMessage>(&*m)) {
-          bridge::PoseMessage p = *truth;
-          if (p.frame < 10) stamp.send(poses, p);
-          else if (c.nan) p.pose(2) = std::nan(""), stamp.send(poses, p);
-          else
-            for (int k = 0; k < 3; ++k) poses.send(zmq::buffer(std::string(30 + k, 'x')), zmq::send_flags::none);
-        }
-    }
+    play_vision(camera, status, 30, [&] { stamp.send(poses, hello_as(bridge::Role::Vision, ref)); },
+                [&](bridge::PoseMessage p) {
+                  if (p.frame < 10) stamp.send(poses, p);
+                  else if (c.nan) p.pose(2) = std::nan(""), stamp.send(poses, p);
+                  else
+                    for (int k = 0; k < 3; ++k) poses.send(zmq::buffer(std::string(30 + k, 'x')), zmq::send_flags::none);
+                });
     EXPECT_EQ(robot.wait(), 2) << robot.output();
     ASSERT_EQ(control.wait(), 2) << control.output();
     const std::string head = "control: the run ended early at frame 10: ", o = control.output();
