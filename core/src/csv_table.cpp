@@ -93,8 +93,8 @@ double read_cell(const std::string& cell, const std::string& name, const std::st
     fail(where, "column '" + name + "': expected a number, got '" + cell + "'");
   if (!std::isfinite(v)) fail(where, "column '" + name + "': non-finite value '" + cell + "'");
   if (std::abs(v) > kMaxTraceMagnitude)
-    fail(where, "column '" + name + "': " + cell + " is beyond any time, position or angle a trace holds (at most " +
-                    exact_number(kMaxTraceMagnitude) + " s, m, rad)");
+    fail(where, "column '" + name + "': " + cell + " is beyond any value a vcloe table holds (at most " +
+                    exact_number(kMaxTraceMagnitude) + " in the column's unit: s, m, rad, N·m, N)");
   return v;
 }
 

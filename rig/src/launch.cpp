@@ -205,13 +205,19 @@ std::vector<std::string> control_args(const ControlOptions& o) {
 
 // After an interruption: one line saying so and what was kept, then this process ends by the
 // same signal (the status a shell expects of an interrupted command: 130, 143).
-[[noreturn]] void report_interrupted(int sig, const RigRun& r) {
+// What the recording left under its partial name: "the N poses recorded are kept in OUT.partial",
+// or "" when it holds no pose.
+std::string partial_kept(const RigRun& r) {
   const std::string partial = r.out + ".partial";
   std::ifstream in(partial);
   long lines = 0;
   for (std::string line; std::getline(in, line);) ++lines;
-  const std::string kept = lines > 1 ? "the " + std::to_string(lines - 1) + " poses recorded are kept in " + partial
-                                     : "nothing was recorded";
+  return lines > 1 ? "the " + std::to_string(lines - 1) + " poses recorded are kept in " + partial : "";
+}
+
+[[noreturn]] void report_interrupted(int sig, const RigRun& r) {
+  std::string kept = partial_kept(r);
+  if (kept.empty()) kept = "nothing was recorded";
   std::cout << std::flush;
   std::cerr << "vcloe: error: rig run: interrupted by " << signal_name(sig)
             << ": robot, vision and control have ended (the robot at its controlled stop); " << kept << "; " << r.out
@@ -289,19 +295,26 @@ RigEndpoints final_endpoints(const RigRun& r, const std::string& dir) {
 
 // The roles' ends said once: the standard error of each role that ended on its own (the first
 // failure, its own words), none of those rig run stopped because of it (their "interrupted"
-// lines), then one line naming the role that failed.
-void report_roles(const std::vector<ChildGroup::Ended>& ended, const std::string& dir) {
+// lines), then one line naming the role that failed — "its message above" only of a role that
+// printed one (a role killed by a signal prints nothing: said so) — and what the recording kept.
+void report_roles(const std::vector<ChildGroup::Ended>& ended, const std::string& dir, const std::string& kept) {
   std::string failed, stopped;
+  int failures = 0, said = 0;
   for (const ChildGroup::Ended& c : ended) {
-    if (!c.exit.stopped) std::cerr << read_text_if_any(dir + "/" + c.name + ".stderr") << std::flush;
+    const std::string text = c.exit.stopped ? "" : read_text_if_any(dir + "/" + c.name + ".stderr");
+    std::cerr << text << std::flush;
     if (c.exit.ok()) continue;
     std::string& list = c.exit.stopped ? stopped : failed;
-    list += (list.empty() ? "" : ", ") + c.name + (c.exit.stopped ? "" : " (" + c.exit.describe() + ")");
+    const bool silent = text.find_first_not_of(" \n") == std::string::npos;
+    if (!c.exit.stopped) ++failures, said += silent ? 0 : 1;
+    list += (list.empty() ? "" : ", ") + c.name +
+            (c.exit.stopped ? "" : " (" + c.exit.describe() + (silent ? ", with no message of its own" : "") + ")");
   }
   if (failed.empty() && stopped.empty()) return;
-  if (failed.empty()) fail("rig run", "ended with " + stopped + " stopped");
-  fail("rig run", "ended with " + failed + (failed.find(',') == std::string::npos ? ", its" : ", their") +
-                      " message above" + (stopped.empty() ? "" : "; " + stopped + " stopped"));
+  const std::string rest = (stopped.empty() ? "" : "; " + stopped + " stopped") + (kept.empty() ? "" : "; " + kept);
+  if (failed.empty()) fail("rig run", "ended with " + stopped + " stopped" + (kept.empty() ? "" : "; " + kept));
+  const std::string above = said == 0 ? "" : said == 1 && failures == 1 ? ", its message above" : ", their messages above";
+  fail("rig run", "ended with " + failed + above + rest);
 }
 
 }  // namespace
@@ -344,7 +357,7 @@ void run_rig(const RigRun& r) {
     dir.remove();  // report_interrupted ends the process by the signal: no destructor runs
     report_interrupted(sig, r);
   }
-  report_roles(ended, dir.path());
+  report_roles(ended, dir.path(), partial_kept(r));
 }
 
 }  // namespace vcloe::rig

@@ -33,6 +33,7 @@ class Process {
     }
   }
   void kill(int signal) { ::kill(pid_, signal); }
+  pid_t pid() const { return pid_; }
   // Its exit status (128 + signal if killed); -1 if it is still running after `timeout` (0:
   // looked at once).
   int wait(std::chrono::seconds timeout = std::chrono::seconds(120)) {

@@ -197,3 +197,56 @@ TEST(RigRun, VisionServesAFolderOfImagePairsAtTheCameraRateThroughThePosePipelin
   EXPECT_FALSE(got[2].valid);
   EXPECT_NEAR((got[1].header.exposure_ns - got[0].header.exposure_ns) * 1e-9, 0.01, 1e-6);  // the camera rate
 }
+
+namespace {
+
+// The pid of the child of `parent` whose command line holds `role` ("vision serve"), or -1.
+pid_t child_running(pid_t parent, const std::string& role) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat"), cmdline(e.path() / "cmdline");
+    std::string line, args;
+    std::getline(stat, line);
+    std::getline(cmdline, args, '\0');
+    for (std::string word; std::getline(cmdline, word, '\0');) args += " " + word;
+    const std::size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(line.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    fields >> state >> ppid;
+    if (ppid == parent && args.find(role) != std::string::npos) return static_cast<pid_t>(std::stol(name));
+  }
+  return -1;
+}
+
+}  // namespace
+
+// Probe 25's class A: a role killed by a signal prints nothing, and rig run said "its message
+// above" of it; now it says that the role left no message and where the rows went.
+TEST(CliRig, ARoleKilledByASignalIsSaidToHaveLeftNoMessageAndTheRecordingKeptIsNamed) {
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "role-killed");
+  const fs::path ref = reference(d, 20), out = d / "a.csv";
+  Process rig("rig run --reference " + ref.string() + " --out " + out.string(), d / "rig.log");
+  std::size_t rows = 0;
+  for (const auto t0 = std::chrono::steady_clock::now(); rows < 50 && seconds_since(t0) < 60;) {
+    std::this_thread::sleep_for(50ms);
+    std::ifstream in(out.string() + ".partial");
+    rows = static_cast<std::size_t>(std::count(std::istreambuf_iterator<char>(in), {}, '\n'));
+  }
+  ASSERT_GE(rows, 50u) << rig.output();
+  const pid_t vision = child_running(rig.pid(), "vision serve");
+  ASSERT_GT(vision, 0) << rig.output();
+  ::kill(vision, SIGKILL);
+  EXPECT_EQ(rig.wait(), 2) << rig.output();
+  const std::string o = rig.output();
+  EXPECT_NE(o.find("vcloe: error: rig run: ended with vision (killed by signal 9, Killed, with no message of its own); "
+                   "robot, control stopped; the "),
+            std::string::npos)
+      << o;
+  EXPECT_NE(o.find(" poses recorded are kept in " + out.string() + ".partial"), std::string::npos) << o;
+  EXPECT_EQ(o.find("message above"), std::string::npos) << o;
+  EXPECT_TRUE(fs::exists(out.string() + ".partial"));
+  EXPECT_FALSE(fs::exists(out));
+}

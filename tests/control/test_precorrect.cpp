@@ -215,7 +215,7 @@ TEST(PrecorrectionFile, ASpreadsheetsSavedCopyReadsBackTheSameCommands) {
   huge.replace(huge.rfind(',') + 1, std::string::npos, "1e300\n");
   rewrite(huge);
   EXPECT_EQ(test::error_of([&] { control::read_precorrection(path); }),
-            path + ":4: column 'cmd_theta6': 1e300 is beyond any time, position or angle a trace holds (at most 1e+06 s, "
-                   "m, rad)");
+            path + ":4: column 'cmd_theta6': 1e300 is beyond any value a vcloe table holds (at most 1e+06 in the column's unit: s, m, rad, "
+                   "N·m, N)");
   std::filesystem::remove_all(dir);
 }

@@ -39,7 +39,7 @@ TEST(CsvTable, WhatCannotBeMeantIsRefusedNamingTheFileLineAndColumn) {
   EXPECT_EQ(csv_refusal("t,a,b\n0,1,2\n0,nan,2\n"), "t.csv:3: column 'a': non-finite value 'nan'");
   EXPECT_EQ(csv_refusal("t,a,b\n0,+-1,2\n"), "t.csv:2: column 'a': expected a number, got '+-1'");
   EXPECT_EQ(csv_refusal("t,a,b\n0,1e300,2\n"),
-            "t.csv:2: column 'a': 1e300 is beyond any time, position or angle a trace holds (at most 1e+06 s, m, rad)");
+            "t.csv:2: column 'a': 1e300 is beyond any value a vcloe table holds (at most 1e+06 in the column's unit: s, m, rad, N·m, N)");
   EXPECT_EQ(csv_refusal("t,a,b\n0,1\n"), "t.csv:2: expected 3 columns, got 2");
   EXPECT_EQ(csv_refusal("t,a,a\n"), "t.csv:1: column 'a' appears twice (columns 2 and 3)");
   EXPECT_EQ(csv_refusal("t;a;b\n"), "t.csv:1: the header row is separated by semicolons; expected comma-separated columns (t,a,b)");

@@ -67,7 +67,7 @@ TEST(Trace, MalformedFilesNameTheLine) {
             std::string::npos);
   // One cell of 1e300 made the fit's cost infinite and `compare` print "RMS inf".
   EXPECT_NE(error_of([] { read_trace(write_text("m6.csv", kHeader + "0,0,0,0,0,0,0\n0.01,1e300,0,0,0,0,0\n")); })
-                .find("m6.csv:3: column 'x': 1e300 is beyond any time, position or angle a trace holds"),
+                .find("m6.csv:3: column 'x': 1e300 is beyond any value a vcloe table holds"),
             std::string::npos);
   EXPECT_NE(error_of([] { read_trace(write_text("m4.csv", kHeader + "0.02,0,0,0,0,0,0\n0.01,0,0,0,0,0,0\n")); })
                 .find("m4.csv:3: time 0.01 s does not increase"),
