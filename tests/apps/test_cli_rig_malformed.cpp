@@ -262,8 +262,11 @@ TEST(RigRun, AMalformedPoseThatStarvesTheLockstepIsNamedInTheEarlyEndByItsFrame)
       {"nan", true, "the pose of frame 10 on "},
       {"bytes", false, " malformed frame(s) on "},
   };
-  for (const auto& c : cases) {
-    const fs::path d = cli_test::fresh_dir("vcloe-rig", std::string("starved-") + c.name);
+  // Up to three runs of a case: a run whose control did not reach frame 10 (its start lost to
+  // a loaded host, as tests/apps/test_cli_rig_stop.cpp retries) tested nothing; again.
+  for (const auto& c : cases)
+    for (int attempt = 1;; ++attempt) {
+    const fs::path d = cli_test::fresh_dir("vcloe-rig", std::string("starved-") + c.name + std::to_string(attempt));
     const fs::path ref = reference(d, 1);
     const RigStreams s(d);
     const fs::path out = d / "trace.csv";
@@ -282,8 +285,14 @@ TEST(RigRun, AMalformedPoseThatStarvesTheLockstepIsNamedInTheEarlyEndByItsFrame)
                   else
                     for (int k = 0; k < 3; ++k) poses.send(zmq::buffer(std::string(30 + k, 'x')), zmq::send_flags::none);
                 });
-    EXPECT_EQ(robot.wait(), 2) << robot.output();
-    ASSERT_EQ(control.wait(), 2) << control.output();
+    const int robot_status = robot.wait(), control_status = control.wait();
+    const bool reached = fs::exists(out) && vcloe::read_trace(out.string()).size() == 10u;
+    if (!reached && attempt < 3) {
+      std::printf("run %d: control did not reach frame 10 (%s); again\n", attempt, control.output().c_str());
+      continue;
+    }
+    EXPECT_EQ(robot_status, 2) << robot.output();
+    ASSERT_EQ(control_status, 2) << control.output();
     const std::string head = "control: the run ended early at frame 10: ", o = control.output();
     const std::string said = c.nan ? head + c.said + s.poses + " was malformed (non-finite pose or angle) and dropped"
                                    : c.said + s.poses + " after the last pose received (the first: ";
@@ -296,5 +305,6 @@ TEST(RigRun, AMalformedPoseThatStarvesTheLockstepIsNamedInTheEarlyEndByItsFrame)
     EXPECT_NE(reason.find(c.nan ? said.substr(head.size()) : said), std::string::npos) << reason;
     EXPECT_GE(meta["stream"]["malformed"].get<int>(), c.nan ? 1 : 3);
     EXPECT_EQ(vcloe::read_trace(out.string()).size(), 10u);
-  }
+    break;
+    }
 }
