@@ -9,6 +9,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/excitation/pose_path.hpp"
+#include "vcloe/report/gnuplot.hpp"
 #include "vcloe/report/pose_plot.hpp"
 #include "vcloe/excitation/workflows.hpp"
 
@@ -42,15 +43,16 @@ void add_excite_command(CLI::App& app) {
     // missing directory, never over an existing file without --force.
     o->seed_given = seed->count() > 0;
     o->validate();
-    if (!o->plot.empty()) report::check_plot_name(o->plot);
-    IoPlan(o->force).input(o->robot, "--robot").input(o->config, "--config").input(o->experiment, "--experiment").output(o->out, "--out")
-        .output(o->plot, "--plot").check();
+    IoPlan plan(o->force);
+    plan.input(o->robot, "--robot").input(o->config, "--config").input(o->experiment, "--experiment").output(o->out, "--out");
+    report::plan_figure(plan, o->plot, "--plot");
+    plan.check();
     const excitation::ExciteRun run = excitation::excite(*o, o->quiet ? nullptr : &std::cerr);
     if (!o->plot.empty()) {
       const std::string name = "optimised (" + excitation::to_string(run.problem.criterion) + ")";
       try {  // after the trajectory: a plot that fails says the trajectory is there
         report::plot_pose_series({report::sample_series(name, excitation::pose_path(run.result.trajectory))}, o->plot,
-                                 "Optimal excitation trajectory", o->force);
+                                 "Optimal excitation trajectory");
       } catch (const Error& e) {
         throw Error(std::string(e.what()) + "; the trajectory " + o->out + " was written");
       }

@@ -14,6 +14,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/recorded_files.hpp"
 #include "vcloe/core/output_file.hpp"
+#include "vcloe/core/subprocess.hpp"
 
 namespace vcloe {
 
@@ -134,6 +135,14 @@ bool exists_as_entry(const std::string& path) {
   return fs::exists(fs::symlink_status(path, ec));
 }
 
+// A program and its temporary directory, as the step that runs it will need them.
+void check_program(const std::string& name, const std::string& path, const std::string& role, const std::string& install) {
+  const std::string who = role.empty() ? "it" : role;
+  if (find_program(name).empty())
+    fail(path, who + " needs " + name + ", which is not found on PATH; " + install + "; nothing was run");
+  const TemporaryDirectory tried(path, who);  // made and removed: TMPDIR missing, read-only or full is said now
+}
+
 }  // namespace
 
 // Every file read comes with the companions a reader may open beside it without being told
@@ -205,6 +214,12 @@ IoPlan& IoPlan::planned(const std::string& path, const std::string& role, Writte
   return *this;
 }
 
+IoPlan& IoPlan::program(const std::string& name, const std::string& path, const std::string& role,
+                        const std::string& install) {
+  if (!path.empty()) programs_.push_back({name, path, role, install});
+  return *this;
+}
+
 std::vector<std::string> IoPlan::output_paths() const {
   std::vector<std::string> paths;
   for (const Entry& o : outputs_) paths.push_back(o.path);
@@ -247,6 +262,7 @@ void IoPlan::check() const {
   if (!force_)
     for (const Entry& o : outputs_)
       if (!o.planned && exists_as_entry(o.path)) fail(o.path, "exists; pass --force to overwrite");
+  for (const Program& p : programs_) check_program(p.name, p.path, p.role, p.install);
 }
 
 void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {

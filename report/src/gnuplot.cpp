@@ -23,6 +23,18 @@ std::string gnuplot_terminal(const std::string& file, const std::string& size) {
   fail(file, "unknown plot format '" + fs::path(file).extension().string() + "' (expected .png, .svg or .pdf)");
 }
 
+constexpr char kInstallGnuplot[] = "install Debian's gnuplot-nox (scripts/install-deps.sh does)";
+
+void plan_figure(IoPlan& plan, const std::string& output, const std::string& role) {
+  if (output.empty()) return;
+  gnuplot_terminal(output, "1,1");
+  plan_gnuplot(plan.output(output, role), output, role);
+}
+
+void plan_gnuplot(IoPlan& plan, const std::string& output, const std::string& role) {
+  plan.program("gnuplot", output, role, kInstallGnuplot);
+}
+
 std::string gnuplot_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) {
@@ -37,7 +49,7 @@ std::string gnuplot_quote(const std::string& s) {
 GnuplotJob::GnuplotJob(std::string output) : output_(std::move(output)), dir_(output_, "the plot") {
   gnuplot_terminal(output_, "1,1");
   if (find_program("gnuplot").empty())
-    fail(output_, "gnuplot not found; install Debian's gnuplot-nox (scripts/install-deps.sh does)");
+    fail(output_, std::string("gnuplot not found; ") + kInstallGnuplot);
 }
 
 std::string GnuplotJob::data(const std::string& name) const { return gnuplot_quote(name); }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "figures.hpp"
+#include "vcloe/report/gnuplot.hpp"
 #include "sections.hpp"
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
@@ -58,7 +59,7 @@ std::string trace_figures(const ReportTraces& t, const fs::path& dir, const Vec6
   const std::string p = (dir / "poses.png").string(), res = (dir / "residuals.png").string(),
                     hist = (dir / "histogram.png").string(), miss = (dir / "miss.png").string();
   plot_pose_series({series("measured", measured), series("twin at the priors", before), series("twin identified", after)}, p,
-                   "Experiment 1: measured and twin poses before and after identification", true);
+                   "Experiment 1: measured and twin poses before and after identification");
   PoseSeries miss_before{"measured - twin at the priors", {}, {}}, miss_after{"measured - twin identified", {}, {}};
   for (std::size_t j = 0; j < std::min({measured.size(), before.size(), after.size()}); ++j) {
     miss_before.time.push_back(measured.time[j]);
@@ -66,7 +67,7 @@ std::string trace_figures(const ReportTraces& t, const fs::path& dir, const Vec6
     miss_after.time.push_back(measured.time[j]);
     miss_after.pose.push_back(pose_difference(measured.measured[j], after.measured[j]));
   }
-  plot_pose_series({miss_before, miss_after}, miss, "Experiment 1: measured - twin, before and after identification", true);
+  plot_pose_series({miss_before, miss_after}, miss, "Experiment 1: measured - twin, before and after identification");
   plot_residuals(r, res, "Experiment 1: measured - identified twin, with the declared camera noise");
   plot_residual_histogram(r, hist);
   return "<section id=\"traces\"><h2>Pose traces and residuals (Figs. 12-13 form)</h2>" +
@@ -91,7 +92,7 @@ std::string diagnostic_figures(const IdentificationReport& r, const ReportTraces
     h << html_figure(s, "singular values of the weighted Jacobian (fit coordinates) and the rank cut");
   }
   const std::string exc = (dir / "excitation.png").string();
-  plot_pose_series({t.reference}, exc, "Excitation trajectory", true);
+  plot_pose_series({t.reference}, exc, "Excitation trajectory");
   h << "</section>\n<section id=\"excitation\"><h2>Excitation (Fig. 11 form)</h2><p>Observability index (eq. 39) at the priors: "
     << html_number(t.observability_index) << "; <code>" << html_escape(r.inputs.reference.path) << "</code></p>"
     << html_figure(exc, "the excitation trajectory") << "</section>\n";
@@ -126,10 +127,12 @@ std::string identification_report_html(const ReportInput& in, const ReportTraces
   return h.str();
 }
 
-void check_report_name(const std::string& path) {
+void plan_report(IoPlan& plan, const std::string& path, const std::string& role) {
+  if (path.empty()) return;
   const std::string ext = file_extension(path);
   if (ext != ".html" && ext != ".htm")
     fail(path, "expected an HTML file name (.html or .htm), got '" + fs::path(path).extension().string() + "'");
+  plan_gnuplot(plan.output(path, role), path, role);
 }
 
 }  // namespace vcloe::report

@@ -8,8 +8,6 @@
 
 namespace vcloe::report {
 
-void check_plot_name(const std::string& file) { gnuplot_terminal(file, "1,1"); }
-
 PoseSeries sample_series(const std::string& name, const PosePath& path, double step) {
   PoseSeries s{name, {}, {}};
   for (double t = 0; t <= path.duration + 1e-9; t += step) {
@@ -20,10 +18,8 @@ PoseSeries sample_series(const std::string& name, const PosePath& path, double s
 }
 
 void plot_pose_series(const std::vector<PoseSeries>& series, const std::string& file, const std::string& title,
-                      bool force, PoseChannels channels) {
+                      PoseChannels channels) {
   if (series.empty()) fail(file, "nothing to plot");
-  check_plot_name(file);
-  (void)force;  // checked by the command's IoPlan before any work
   const GnuplotJob job(file);
   for (std::size_t s = 0; s < series.size(); ++s) {
     std::ostringstream d;

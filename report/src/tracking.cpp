@@ -142,8 +142,8 @@ std::string tracking_section(const std::vector<TrackingRun>& runs, const std::st
     error.push_back(std::move(e));
   }
   const std::string positions = dir + "/tracking-positions.png", angles = dir + "/tracking-angles.png";
-  plot_pose_series(error, positions, "Tracking: measured - reference, positions", true, PoseChannels::positions);
-  plot_pose_series(error, angles, "Tracking: measured - reference, angles", true, PoseChannels::angles);
+  plot_pose_series(error, positions, "Tracking: measured - reference, positions", PoseChannels::positions);
+  plot_pose_series(error, angles, "Tracking: measured - reference, angles", PoseChannels::angles);
   return "<section id=\"tracking\"><h2>Tracking (measured &minus; reference)</h2><p>Runs of one reference (checked: the "
          "SHA-256 their sidecars record), measured pose &minus; reference with the angles compared as rotations; RMS over "
          "each run, in mm and mrad and in units of the camera noise &sigma; the run's sidecar declares.</p>\n" +

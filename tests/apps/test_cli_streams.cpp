@@ -72,7 +72,7 @@ TEST(CliStreams, APlotWithoutATemporaryDirectorySaysWhichOne) {
   ::unsetenv("TMPDIR");
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("vcloe: error: " + (dir / "p.png").string() +
-                       ": the plot needs a directory for temporary files: TMPDIR=/nonexistent-vcloe-tmp: "),
+                       ": --plot needs a directory for temporary files: TMPDIR=/nonexistent-vcloe-tmp: "),
             std::string::npos)
       << c.out;
 }

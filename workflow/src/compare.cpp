@@ -7,14 +7,16 @@
 
 #include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace_compare.hpp"
+#include "vcloe/report/gnuplot.hpp"
 #include "vcloe/report/pose_plot.hpp"
 
 namespace vcloe::workflow {
 
 void CompareOptions::validate() const {
   if (!plot.empty()) {
-    report::check_plot_name(plot);
-    IoPlan(force).input_trace(a, "trace A").input_trace(b, "trace B").output(plot, "--plot").check();
+    IoPlan plan(force);
+    report::plan_figure(plan.input_trace(a, "trace A").input_trace(b, "trace B"), plot, "--plot");
+    plan.check();
   }
 }
 
@@ -44,7 +46,7 @@ void compare(const CompareOptions& o) {
   }
   if (!o.plot.empty()) {
     report::plot_pose_series({{"A: " + o.a, a.time, columns_of(a, wa, o.a)}, {"B: " + o.b, b.time, columns_of(b, wb, o.b)}},
-                     o.plot, "Pose traces", o.force);
+                     o.plot, "Pose traces");
   }
 }
 

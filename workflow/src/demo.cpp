@@ -14,6 +14,7 @@
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/oe_ident/config.hpp"
+#include "vcloe/report/gnuplot.hpp"
 
 namespace vcloe::workflow {
 
@@ -39,6 +40,7 @@ struct DemoStep {
   std::string title;
   std::vector<std::string> args;
   std::vector<std::pair<std::string, Written>> writes;
+  bool draws = false;  // runs gnuplot for what it writes: checked with the files (report::plan_gnuplot)
 };
 
 // The steps in order, each file named once here: in the command line that writes it and in
@@ -98,7 +100,7 @@ std::vector<DemoStep> demo_steps(const DemoOptions& o, const oe_ident::Identific
   steps.push_back({"9. the report (one self-contained HTML file)",
                    with({"report", "--identification", model + ".report.json", "--validation", validation, "--servo-alone",
                          measured, "--precorrected", precorrected, "--prediction", loads, "--out", report}),
-                   {{report, Written::file}}});
+                   {{report, Written::file}}, true});
   return steps;
 }
 
@@ -113,7 +115,11 @@ void check_demo_plan(const DemoOptions& o, const std::vector<DemoStep>& steps) {
       .input(defaults::excitation_file(), "the default excitation settings" + from)
       .input(o.config, "the identification settings");
   for (const DemoStep& s : steps)
-    for (const auto& [path, what] : s.writes) plan.planned(path, "written by step " + s.title.substr(0, s.title.find('.')), what);
+    for (const auto& [path, what] : s.writes) {
+      const std::string role = "step " + s.title.substr(0, s.title.find('.'));
+      plan.planned(path, "written by " + role, what);
+      if (s.draws) report::plan_gnuplot(plan, path, role);
+    }
   plan.check();
 }
 

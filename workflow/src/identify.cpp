@@ -111,13 +111,14 @@ void check_one_identification(const PoseTrace& measured, const PoseTrace& payloa
 }  // namespace
 
 void IdentifyOptions::validate() const {
-  if (!report.empty()) report::check_report_name(report);
   IoPlan plan(force);
   plan.input_trace(measured, "--measured").input_trace(payload_trace, "--payload-trace").input(config, "--config")
       .input(robot, "--robot").input(reference, "--reference").input(experiment, "--experiment")
       .input(payload_file, "--payload");
   // The files the traces' sidecars record are inputs too (IoPlan::input: files_recorded_in).
-  plan.output(out, "--out").output(out + ".report.json", "the report of --out").output(report, "--report").check();
+  plan.output(out, "--out").output(out + ".report.json", "the report of --out");
+  report::plan_report(plan, report, "--report");
+  plan.check();
 }
 
 std::pair<double, std::string> IdentifyOutcome::worst_fit_over_noise() const {
@@ -223,7 +224,11 @@ int identify(const IdentifyOptions& q) {
   if (q.json) std::cout << text;
   else report::print_identification(r, std::cout);
   if (!q.report.empty()) {
-    write_report({q.out + ".report.json", "", q.report, "", {}, q.force});
+    try {  // after the model: a report that fails (a file-size limit, a full disk) says the model is there
+      write_report({q.out + ".report.json", "", q.report, "", {}, q.force});
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + "; the model " + q.out + " and its report " + q.out + ".report.json were written");
+    }
     std::cerr << "wrote " << q.report << "\n";
   }
   if (stuck) {  // the residual is the optimiser's: no word on the model, a non-zero exit

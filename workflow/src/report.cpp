@@ -174,7 +174,6 @@ report::ReportTraces report_traces(const report::IdentificationReport& rep, cons
 }  // namespace
 
 void ReportOptions::validate() const {
-  report::check_report_name(out);
   IoPlan plan(force);
   plan.input(identification, "--identification").input(validation, "--validation").input(calibration, "--calibration");
   plan.input_trace(tracking.servo_alone, "--servo-alone").input_trace(tracking.precorrected, "--precorrected")
@@ -186,7 +185,8 @@ void ReportOptions::validate() const {
     if (f.experiment) plan.input(f.experiment->path, "the experiment named in " + identification);
   } catch (const Error&) {
   }
-  plan.output(out, "--out").check();
+  report::plan_report(plan, out, "--out");
+  plan.check();
 }
 
 void write_report(const ReportOptions& o) {

@@ -137,6 +137,11 @@ class IoPlan {
   // A recording written as it grows (a StreamedFile: control's TRACE.partial): an output that,
   // even with force, may not replace an earlier recording (holds_a_recording).
   IoPlan& recording(const std::string& path, const std::string& role = "");
+  // A program a step of the command runs for `path` (gnuplot drawing a figure of it), on files
+  // in a private temporary directory (TemporaryDirectory): found on PATH, and such a directory
+  // made and removed under TMPDIR, with the outputs, before any work — a fit of minutes never
+  // ends in "gnuplot not found" (probe 25's B). `install`: how to get it, said when it is missing.
+  IoPlan& program(const std::string& name, const std::string& path, const std::string& role, const std::string& install);
   // Each output: its name fits, its directory exists and takes a new file (one is created and
   // removed there: a read-only mount, a directory without write permission, no inode left are
   // said with the system's reason before any work), it is no directory, device or pipe, it
@@ -144,7 +149,7 @@ class IoPlan {
   // (being_recorded) or earlier recording (holds_a_recording, for recording()), even with
   // force — identity first: an output that is an input is refused as an input, whatever it
   // holds; a planned() output only against the inputs and the other outputs. Throws
-  // vcloe::Error naming both files of a collision.
+  // vcloe::Error naming both files of a collision. Then each program().
   void check() const;
 
  private:
@@ -153,8 +158,12 @@ class IoPlan {
     bool recording = false;
     bool planned = false;  // written later, in a directory that may not exist yet (planned())
   };
+  struct Program {
+    std::string name, path, role, install;
+  };
   bool force_;
   std::vector<Entry> inputs_, outputs_, folders_;
+  std::vector<Program> programs_;
 };
 
 // True if `path` is a StreamedFile another process holds open (a recording in progress).

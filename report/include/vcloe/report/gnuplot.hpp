@@ -30,6 +30,13 @@ class GnuplotJob {
   TemporaryDirectory dir_;
 };
 
+// The figure `output` as a command's IoPlan checks it before any work: a known extension
+// (gnuplot_terminal), the file an output named `role`, gnuplot on PATH and a temporary
+// directory under TMPDIR (IoPlan::program). Every plotting command declares its plots here.
+void plan_figure(IoPlan& plan, const std::string& output, const std::string& role);
+// gnuplot and its temporary directory alone, for a file `output` drawn with figures (the HTML report).
+void plan_gnuplot(IoPlan& plan, const std::string& output, const std::string& role);
+
 // gnuplot's terminal for a file's extension; throws vcloe::Error for an unknown one.
 std::string gnuplot_terminal(const std::string& file, const std::string& size);
 

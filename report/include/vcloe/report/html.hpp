@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/report/calibration.hpp"
 #include "vcloe/report/identification.hpp"
@@ -47,8 +48,9 @@ struct ReportTraces {
 // The HTML text.
 std::string identification_report_html(const ReportInput& input, const ReportTraces& traces);
 
-// An HTML report's name: .html or .htm (a report written under report.png opened as a broken
-// image). Where it may be written is the command's IoPlan's to check (core/output_file.hpp).
-void check_report_name(const std::string& path);
+// An HTML report as a command's IoPlan checks it before any work: its name .html or .htm (a
+// report written under report.png opened as a broken image), the file an output named `role`,
+// and what its figures need (gnuplot and a temporary directory: IoPlan::program).
+void plan_report(IoPlan& plan, const std::string& path, const std::string& role);
 
 }  // namespace vcloe::report
