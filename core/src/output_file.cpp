@@ -19,8 +19,12 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/file_extension.hpp"
 #include "vcloe/core/input_ledger.hpp"
+#include "write_all.hpp"
 
 namespace vcloe {
+
+using file_io::write_all;
+using file_io::write_failure;
 
 namespace {
 
@@ -66,18 +70,6 @@ bool is_ours_inode(const std::string& path, dev_t device, ino_t inode) {
   return ::lstat(path.c_str(), &st) == 0 && st.st_dev == device && st.st_ino == inode;
 }
 
-// Writes all of `text` to fd; the errno of the failure, or 0.
-int write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n < 0 ? errno : EIO;
-    done += static_cast<std::size_t>(n);
-  }
-  return 0;
-}
-
 // A file descriptor closed with its owner.
 class OwnedFd {
  public:
@@ -115,12 +107,6 @@ void discard(Temporary& t) {
   if (!t.path.empty() && is_ours_inode(t.path, t.device, t.inode)) ::unlink(t.path.c_str());
 }
 
-std::string write_failure(int e) {
-  const char* why = e == ENOSPC || e == EDQUOT ? " (disk full or over quota)"
-                    : e == EFBIG              ? " (larger than the file-size limit, ulimit -f)"
-                                              : "";
-  return "write failed: " + errno_text(e) + why;
-}
 
 // Creates the temporary file anew (never through a link, never an existing file), writes and
 // syncs it: anonymous in the target's directory, or named where O_TMPFILE is not supported.
@@ -320,95 +306,6 @@ NewFile create_named_beside(const std::string& path, mode_t mode) {
   });
   if (f.fd < 0) f.name.clear();
   return f;
-}
-
-TemporaryDirectory::TemporaryDirectory(const std::string& where, const std::string& who) {
-  const char* env = std::getenv("TMPDIR");
-  const std::string base = env && *env ? env : "/tmp";
-  // Absolute: a relative TMPDIR ("t") is used by children in other working directories (gnuplot).
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(base, ec);
-  std::string pattern = (ec ? fs::path(base) : absolute).string() + "/vcloe-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr)
-    fail(where, who + " needs a directory for temporary files: " + std::string(env && *env ? "TMPDIR=" : "") + base +
-                    ": " + errno_text(errno));
-  path_ = pattern;
-}
-
-TemporaryDirectory::~TemporaryDirectory() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-StreamedFile::~StreamedFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void StreamedFile::open(const std::string& path, bool force) {
-  close();
-  path_ = path;
-  std::error_code ec;
-  const fs::file_status st = fs::symlink_status(path, ec);
-  if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");
-  if (fs::exists(st)) {
-    if (!force) fail(path, "exists; pass --force to overwrite");
-    if (holds_a_recording(path)) fail(path, earlier_recording_kept(path));
-    if (::unlink(path.c_str()) != 0) {
-      const int e = errno;
-      fail(path, "cannot replace it (" + errno_text(e) + ")");
-    }
-  }
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd_ < 0) {
-    const int e = errno;
-    fail(path, "cannot be written (" + errno_text(e) + ")");
-  }
-  (void)::flock(fd_, LOCK_EX | LOCK_NB);  // the mark of a live recording (being_recorded); ours, just made
-}
-
-// Anything after the first line (a header): rows a run recorded. Read without following a link
-// or blocking on a pipe; a link, an unreadable or empty file, a header alone hold none.
-bool holds_a_recording(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  bool rows = false;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    char buf[4096];
-    bool header_ended = false;
-    for (ssize_t n; !rows && (n = ::read(fd, buf, sizeof buf)) > 0;)
-      for (ssize_t i = 0; i < n && !rows; ++i) {
-        if (header_ended) rows = true;
-        else header_ended = buf[i] == '\n';
-      }
-  }
-  ::close(fd);
-  return rows;
-}
-
-std::string earlier_recording_kept(const std::string& path) {
-  return "holds an earlier recording (rows after its header line), which --force does not discard: keep it under "
-         "another name (e.g. mv " + path + " " + path + ".kept) or remove it, then run again";
-}
-
-bool being_recorded(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return false;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  ::close(fd);
-  return held;
-}
-
-void StreamedFile::write(const std::string& text) {
-  if (fd_ < 0) fail(path_, "not open for writing");
-  if (const int e = write_all(fd_, text); e != 0) fail(path_, write_failure(e));
-}
-
-void StreamedFile::close() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
 }
 
 }  // namespace vcloe
