@@ -14,5 +14,7 @@ else
 fi
 
 jobs="${VCLOE_JOBS:-$(nproc)}"
+start=$SECONDS
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
+echo "build.sh: built in $((SECONDS - start)) s"  # CI's log keeps the build's share of its time
