@@ -1,7 +1,10 @@
 #pragma once
 // Helpers shared by the specifications: the message of the vcloe::Error a call throws, a fresh
 // scratch directory, a file's bytes.
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -36,6 +39,28 @@ inline std::filesystem::path fresh_directory(const std::string& prefix, const st
   std::filesystem::create_directories(d);
   return d;
 }
+
+// A full disk or a quota, as the file-size limit makes it (EFBIG once past it), while it lives.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit l = old_;
+    l.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &l);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
 
 // A file's bytes ("" if it cannot be read).
 inline std::string file_text(const std::filesystem::path& p) {

@@ -4,15 +4,19 @@
 #include <fcntl.h>
 #include <stdio.h>  // renameat2
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -53,15 +57,21 @@ std::string old_file_note(const std::string& path) {
   return fs::exists(fs::symlink_status(path, ec)) ? "; " + path + " is left as it was" : "; nothing was written";
 }
 
-// The same for a group that failed before any of its files was put in place: every one named
+// The same for a group that failed before any of its files was put in place: the set named
 // ("nothing was written" of one file read as "of the command" while its other output was there:
-// session 21's probe, class O).
-std::string group_note(const std::vector<FileText>& files, const std::string& path) {
-  if (files.size() == 1) return old_file_note(path);
+// session 21's probe, class O). `members` empty: a group of one file.
+std::string group_note(const std::string& members, const std::string& path) {
+  if (members.empty()) return old_file_note(path);
+  return "; written together, none of " + members + " was (an old one is left as it was)";
+}
+
+// The names of a group as its messages say them: "A", "A and B", "A, B and C".
+std::string member_names(const std::vector<FileText>& files) {
+  if (files.size() == 1) return "";
   std::string names;
   for (std::size_t i = 0; i < files.size(); ++i)
     names += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i].path;
-  return "; written together, none of " + names + " was (an old one is left as it was)";
+  return names;
 }
 
 // `path` is (still) the file of that device and inode, not followed if a link.
@@ -69,6 +79,11 @@ bool is_ours_inode(const std::string& path, dev_t device, ino_t inode) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 && st.st_dev == device && st.st_ino == inode;
 }
+
+}  // namespace
+
+// (Named, not anonymous: FileGroup::State holds them.)
+namespace file_group {
 
 // A file descriptor closed with its owner.
 class OwnedFd {
@@ -100,6 +115,13 @@ struct Temporary {
   OwnedFd anonymous;
 };
 
+}  // namespace file_group
+
+namespace {
+
+using file_group::OwnedFd;
+using file_group::Temporary;
+
 // Removes a temporary this process made, and nothing else: a named one only while its name is
 // still our file; an anonymous one vanishes with its descriptor.
 void discard(Temporary& t) {
@@ -110,8 +132,7 @@ void discard(Temporary& t) {
 
 // Creates the temporary file anew (never through a link, never an existing file), writes and
 // syncs it: anonymous in the target's directory, or named where O_TMPFILE is not supported.
-Temporary write_temporary(const FileText& f, const std::vector<FileText>& group) {
-  const std::string& path = f.path;
+Temporary write_temporary(const std::string& path, const std::string& text, const std::string& group) {
   Temporary t;
   NewFile made = create_beside(path, 0666);
   if (made.fd < 0)
@@ -120,7 +141,7 @@ Temporary write_temporary(const FileText& f, const std::vector<FileText>& group)
   const int fd = made.fd;
   t.path = made.name;
   if (made.name.empty()) t.anonymous = OwnedFd(fd);
-  int e = write_all(fd, f.text);
+  int e = write_all(fd, text);
   struct stat st {};
   if (e == 0 && ::fstat(fd, &st) != 0) e = errno;
   if (e == 0 && ::fsync(fd) != 0) e = errno;
@@ -136,7 +157,7 @@ Temporary write_temporary(const FileText& f, const std::vector<FileText>& group)
 
 // An anonymous temporary linked to a fresh name beside `path` (linkat never replaces), just
 // before it is renamed over `path`: a write killed before this left nothing behind.
-void name_temporary(Temporary& t, const std::string& path, const std::vector<FileText>& group) {
+void name_temporary(Temporary& t, const std::string& path, const std::string& group) {
   if (!t.path.empty()) return;
   const std::string proc = "/proc/self/fd/" + std::to_string(t.anonymous.get());
   auto [name, e] = fresh_name(path, [&](const std::string& n) {
@@ -202,10 +223,10 @@ bool is_ours(const std::string& path, const Temporary& t) { return is_ours_inode
 // Where a group's file is kept when its name was taken meanwhile: `o.csv` -> `o.kept-<pid>.csv`,
 // and a companion named after another file of the group keeps that relation
 // (`o.csv.meta.json` -> `o.kept-<pid>.csv.meta.json`).
-std::string kept_name(const std::vector<FileText>& files, const std::string& path) {
+std::string kept_name(const std::vector<std::string>& files, const std::string& path) {
   std::string base = path;
-  for (const FileText& f : files)
-    if (f.path.size() < base.size() && path.compare(0, f.path.size(), f.path) == 0) base = f.path;
+  for (const std::string& f : files)
+    if (f.size() < base.size() && path.compare(0, f.size(), f) == 0) base = f;
   const fs::path b(base);
   const std::string kept = (b.parent_path() / (b.stem().string() + ".kept-" + std::to_string(::getpid()) +
                                                b.extension().string())).string();
@@ -213,22 +234,23 @@ std::string kept_name(const std::vector<FileText>& files, const std::string& pat
 }
 
 // Without --force: every file renamed without replacing, or none (see the header).
-void place_without_replacing(const std::vector<FileText>& files, std::vector<Temporary>& tmp) {
+void place_without_replacing(const std::vector<std::string>& files, std::vector<Temporary>& tmp,
+                             const std::string& group) {
   std::size_t placed = 0;
   int e = 0;
   for (; placed < files.size(); ++placed)
-    if ((e = rename_no_replace(tmp[placed].path, files[placed].path)) != 0) break;
+    if ((e = rename_no_replace(tmp[placed].path, files[placed])) != 0) break;
   if (e == 0) return;
   for (std::size_t j = 0; j < placed; ++j)  // taken back, if still ours
-    if (is_ours(files[j].path, tmp[j])) rename_no_replace(files[j].path, tmp[j].path);
-  const std::string& taken = files[placed].path;
+    if (is_ours(files[j], tmp[j])) rename_no_replace(files[j], tmp[j].path);
+  const std::string& taken = files[placed];
   if (e != EEXIST) {
     for (Temporary& t : tmp) discard(t);
-    fail(taken, "cannot be put in place (" + errno_text(e) + ")" + old_file_note(taken));
+    fail(taken, "cannot be put in place (" + errno_text(e) + ")" + group_note(group, taken));
   }
   std::vector<std::string> kept;  // all of the group, or none
   for (std::size_t j = 0; j < files.size(); ++j) {
-    const std::string k = kept_name(files, files[j].path);
+    const std::string k = kept_name(files, files[j]);
     if (kept.size() == j && rename_no_replace(tmp[j].path, k) == 0) kept.push_back(k);
     else discard(tmp[j]);
   }
@@ -236,15 +258,91 @@ void place_without_replacing(const std::vector<FileText>& files, std::vector<Tem
     for (const std::string& k : kept) ::unlink(k.c_str());
   std::string where = "this command's result could not be kept beside it";
   if (kept.size() == files.size()) {
-    std::string base = files.front().path;
-    for (const FileText& f : files) base = f.path.size() < base.size() ? f.path : base;
+    std::string base = files.front();
+    for (const std::string& f : files) base = f.size() < base.size() ? f : base;
     where = "this command's result is kept as " + kept_name(files, base);
     if (files.size() > 1) where += " (and its " + std::to_string(files.size() - 1) + " companion" + (files.size() > 2 ? "s" : "") + ")";
   }
   fail(taken, "exists (written meanwhile by another command?) and is not replaced without --force; " + where);
 }
 
+// A name a file of a group may have: not empty, no directory (nor a link to one).
+void check_file_name(const std::string& path) {
+  if (path.empty()) fail("(empty output path)", "expected a file name");
+  std::error_code ec;
+  const fs::file_status link = fs::symlink_status(path, ec);
+  if (fs::is_directory(link) || (fs::is_symlink(link) && fs::is_directory(fs::status(path, ec))))
+    fail(path, "is a directory, expected a file name");
+}
+
+// How many temporaries a group keeps anonymous (one open descriptor each): a quarter of the
+// process's descriptors; the ones after are given their names at once.
+std::size_t anonymous_bound() {
+  struct rlimit r {};
+  if (::getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 256;
+  return std::max<std::size_t>(16, static_cast<std::size_t>(r.rlim_cur / 4));
+}
+
 }  // namespace
+
+struct FileGroup::State {
+  std::string members;
+  std::vector<std::string> paths;
+  std::vector<file_group::Temporary> tmp;
+  std::size_t anonymous = 0, anonymous_bound = vcloe::anonymous_bound();
+};
+
+FileGroup::FileGroup(std::string members) : state_(std::make_unique<State>()) { state_->members = std::move(members); }
+
+FileGroup::~FileGroup() {
+  for (Temporary& t : state_->tmp) discard(t);
+}
+
+void FileGroup::add(const std::string& path, const std::string& text) {
+  State& g = *state_;
+  check_file_name(path);
+  Temporary t = write_temporary(path, text, g.members);
+  if (t.path.empty() && ++g.anonymous > g.anonymous_bound) {
+    try {
+      name_temporary(t, path, g.members);
+    } catch (const Error&) {
+      discard(t);
+      throw;
+    }
+  }
+  g.paths.push_back(path);
+  g.tmp.push_back(std::move(t));
+}
+
+void FileGroup::commit(bool force) {
+  State& g = *state_;
+  if (g.paths.empty()) return;
+  std::vector<Temporary> tmp = std::move(g.tmp);
+  g.tmp.clear();
+  const std::vector<std::string>& files = g.paths;
+  std::optional<RenameLock> lock;
+  try {
+    lock.emplace(files.front());
+    for (std::size_t i = 0; i < files.size(); ++i) name_temporary(tmp[i], files[i], g.members);
+  } catch (const Error&) {
+    for (Temporary& t : tmp) discard(t);
+    throw;
+  }
+  if (!force) place_without_replacing(files, tmp, g.members);
+  for (std::size_t i = 0; force && i < files.size(); ++i) {
+    try {
+      move_into_place(tmp[i].path, files[i]);
+    } catch (const Error&) {
+      for (std::size_t j = i + 1; j < files.size(); ++j) discard(tmp[j]);
+      throw;
+    }
+  }
+  std::set<std::string> directories;  // each synced once: a render puts thousands of files in one
+  for (const std::string& f : files) {
+    if (directories.insert(parent_of(fs::path(f)).string()).second) sync_directory(f);
+    forget_input(f);
+  }
+}
 
 std::string file_extension(const std::string& path) {
   std::string e = fs::path(path).extension().string();
@@ -257,38 +355,11 @@ void write_file_atomically(const std::string& path, const std::string& text, boo
 }
 
 void write_files_atomically(const std::vector<FileText>& files, bool force) {
-  for (const FileText& f : files) {
-    if (f.path.empty()) fail("(empty output path)", "expected a file name");
-    std::error_code ec;
-    const fs::file_status link = fs::symlink_status(f.path, ec);
-    if (fs::is_directory(link) || (fs::is_symlink(link) && fs::is_directory(fs::status(f.path, ec))))
-      fail(f.path, "is a directory, expected a file name");
-  }
-  std::vector<Temporary> tmp;
-  std::optional<RenameLock> lock;
-  try {
-    for (const FileText& f : files) tmp.push_back(write_temporary(f, files));
-    lock.emplace(files.front().path);
-    for (std::size_t i = 0; i < files.size(); ++i) name_temporary(tmp[i], files[i].path, files);
-  } catch (const Error&) {
-    for (Temporary& t : tmp) discard(t);
-    throw;
-  }
-  if (!force) place_without_replacing(files, tmp);
-  for (std::size_t i = 0; force && i < files.size(); ++i) {
-    try {
-      move_into_place(tmp[i].path, files[i].path);
-    } catch (const Error&) {
-      for (std::size_t j = i + 1; j < files.size(); ++j) discard(tmp[j]);
-      throw;
-    }
-  }
-  for (const FileText& f : files) {
-    sync_directory(f.path);
-    forget_input(f.path);
-  }
+  for (const FileText& f : files) check_file_name(f.path);
+  FileGroup group(member_names(files));
+  for (const FileText& f : files) group.add(f.path, f.text);
+  group.commit(force);
 }
-
 NewFile create_beside(const std::string& path, mode_t mode) {
   NewFile f;
   f.fd = ::open(parent_of(fs::path(path)).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);

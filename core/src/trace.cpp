@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "vcloe/core/error.hpp"
@@ -82,7 +83,7 @@ std::string trace_csv_row(const PoseTrace& t, std::size_t i) {
   return out + '\n';
 }
 
-void write_trace(const std::string& path, const PoseTrace& t, bool force) {
+std::vector<FileText> trace_files(const std::string& path, const PoseTrace& t) {
   const std::size_t n = t.time.size();
   if (n == 0) fail(path, "refusing to write an empty trace");
   auto check = [&](const std::vector<Vec6d>& v, const char* what, bool required) {
@@ -114,7 +115,11 @@ void write_trace(const std::string& path, const PoseTrace& t, bool force) {
   // Both files complete under temporary names, then the sidecar renamed first: a kill between
   // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
   // beside no CSV, never a new CSV that an old sidecar seems to describe.
-  write_files_atomically({{sidecar_path(path), meta.dump(2) + "\n"}, {path, out}}, force);
+  return {{sidecar_path(path), meta.dump(2) + "\n"}, {path, std::move(out)}};
+}
+
+void write_trace(const std::string& path, const PoseTrace& t, bool force) {
+  write_files_atomically(trace_files(path, t), force);
 }
 
 TraceMetadata parse_sidecar(const std::string& json_text, const std::string& name) {

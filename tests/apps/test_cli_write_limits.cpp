@@ -7,7 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <utility>
+#include <vector>
 
 #include "cli_fixtures.hpp"
 
@@ -92,6 +95,30 @@ TEST(CliWriteLimits, AFileSizeLimitIsAOneLineWriteErrorInEveryWriterAndLeavesNot
   }
   EXPECT_FALSE(fs::exists(d / "s.csv") || fs::exists(d / "s.csv.meta.json") || fs::exists(d / "p.png") || fs::exists(d / "q.png"));
   EXPECT_EQ(read_file(d / "old.yaml"), "the user's trajectory\n");
+}
+
+// Probe 26's class D: `render --force` over an earlier render put its images in place one by one,
+// and the disk filling at truth.csv left the new images beside the old truth; `measure --truth`
+// then read the mix and printed a wrong error (4 mm). The images and the truth are one group:
+// a failure anywhere leaves the folder as it was, and the line says none of the set was written.
+TEST(CliWriteLimits, ARenderThatFailsPartwayLeavesTheEarlierSetAsItWas) {
+  const fs::path d = fresh_dir("vcloe-cli-write-limits", "render");
+  write_small_rig(d / "rig.yaml");  // PNGs of under 5 kB
+  const std::string render = "render --rig rig.yaml --noise-dn 0 --frames 24 --out img";
+  ASSERT_EQ(run_under_file_limit(RLIM_INFINITY, d, render).status, 0);
+  std::vector<std::pair<std::string, std::string>> before;
+  for (const auto& f : fs::directory_iterator(d / "img")) before.emplace_back(f.path().filename().string(), read_file(f.path()));
+  std::sort(before.begin(), before.end());
+  // Every image fits the limit; truth.csv (24 rows, 9 kB) does not: the last file of the set.
+  const CommandResult r = run_under_file_limit(6000, d, render + " --blur-px 2 --force");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("img/truth.csv: write failed: File too large"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; written together, none of the 48 images and truth.csv of img was"), std::string::npos) << r.out;
+  std::vector<std::pair<std::string, std::string>> after;
+  for (const auto& f : fs::directory_iterator(d / "img")) after.emplace_back(f.path().filename().string(), read_file(f.path()));
+  std::sort(after.begin(), after.end());
+  EXPECT_EQ(after.size(), before.size());
+  EXPECT_TRUE(after == before) << "the earlier render was changed";  // no new image, no temporary
 }
 
 // An output directory without write permission (a read-only mount the same: EROFS) was found at

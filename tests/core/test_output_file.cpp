@@ -74,23 +74,7 @@ TEST(OneWriter, ALinkAtTheNameIsReplacedNeverWrittenThrough) {
   EXPECT_TRUE(fs::is_symlink(d / "again.yaml"));
 }
 
-// A full disk or a quota, as the file-size limit makes it (EFBIG once past it).
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    ::getrlimit(RLIMIT_FSIZE, &old_);
-    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit l = old_;
-    l.rlim_cur = bytes;
-    ::setrlimit(RLIMIT_FSIZE, &l);
-  }
-  ~FileSizeLimit() {
-    ::setrlimit(RLIMIT_FSIZE, &old_);
-    std::signal(SIGXFSZ, old_handler_);
-  }
-
- private:
-  rlimit old_{};
+using vcloe::test::FileSizeLimit;
   void (*old_handler_)(int) = nullptr;
 };
 

@@ -113,12 +113,12 @@ std::string image_name(const std::string& dir, const char* side, int k) {
   return (fs::path(dir) / n.str()).string();
 }
 
-// Encoded in memory, then written under a temporary name and renamed: an interrupted render
-// leaves no torn image under its final name.
-void write_png(const std::string& path, const cv::Mat& image, bool force) {
+// Encoded in memory, then written to its temporary in the render's group (placed with the
+// others at the end): an interrupted or failed render leaves no image under its final name.
+void write_png(FileGroup& set, const std::string& path, const cv::Mat& image) {
   std::vector<uchar> png;
   if (!cv::imencode(".png", image, png)) fail(path, "cannot encode the image");
-  write_file_atomically(path, std::string(png.begin(), png.end()), force);
+  set.add(path, std::string(png.begin(), png.end()));
 }
 
 TraceMetadata truth_metadata(const RenderPairsOptions& o) {
@@ -154,6 +154,10 @@ Report render_pairs(const RenderPairsOptions& o, const PosePathLoader& load_refe
   for (int k = 0; k < o.frames; ++k)
     plan.output(image_name(o.out, "left", k), "an image of --out").output(image_name(o.out, "right", k), "an image of --out");
   plan.output_trace(trace_path, "the truth of --out").output_folder(o.out, "--out").check();
+  // The images and the truth are one set (measure reads them together): written as one group, so
+  // a failure anywhere (a disk filling partway) leaves the folder as it was, never a mix of two
+  // renders under --force nor frames without their truth (probe 26's class D).
+  FileGroup set("the " + std::to_string(2 * o.frames) + " images and truth.csv of " + o.out);
   PoseTrace trace;
   for (int k = 0; k < o.frames; ++k) {
     const double t = k / o.rate;
@@ -164,13 +168,14 @@ Report render_pairs(const RenderPairsOptions& o, const PosePathLoader& load_refe
     s.blur_sigma_px = o.blur_px;
     s.occluded = o.occluded;
     const StereoImages img = render_markers(rig, markers, transform_from_pose(chi), s);
-    write_png(image_name(o.out, "left", k), img.left, o.force);
-    write_png(image_name(o.out, "right", k), img.right, o.force);
+    write_png(set, image_name(o.out, "left", k), img.left);
+    write_png(set, image_name(o.out, "right", k), img.right);
     for (auto* column : {&trace.measured, &trace.reference, &trace.truth}) column->push_back(chi);
     trace.time.push_back(t);
   }
   trace.metadata = truth_metadata(o);
-  write_trace(trace_path, trace, o.force);
+  for (const FileText& f : trace_files(trace_path, trace)) set.add(f.path, f.text);
+  set.commit(o.force);
   std::ostringstream text;
   text << "wrote " << o.frames << " image pairs (" << rig.left.width << "x" << rig.left.height
        << ", 16-bit PNG, 12-bit values) and " << trace_path << " to " << o.out << "\n";

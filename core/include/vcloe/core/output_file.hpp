@@ -15,6 +15,7 @@
 // refused naming both.
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,30 @@ struct FileText {
   std::string path, text;
 };
 void write_files_atomically(const std::vector<FileText>& files, bool force);
+
+// A group produced one file at a time and placed as one (render's images and their truth, a
+// set of hundreds of MB): add() writes that file's complete temporary beside its name at once
+// (fsync'd, not held in memory; anonymous while the group holds fewer than a quarter of the
+// process's descriptors, named `path.tmp-<pid>` at once after that), commit() places every file
+// as write_files_atomically does (it is a FileGroup: the same order, flock, RENAME_NOREPLACE
+// without force, the group taken back and kept on a collision). A failure in any add() or before
+// commit's first rename leaves every name as it was and no temporary beside it; the error names
+// the set: "written together, none of <members> was" (`members`, e.g. "the 12 images and
+// truth.csv of img"; empty: a group of one file, "… is left as it was" / "nothing was written").
+// The destructor discards every temporary not placed (a group abandoned by an exception).
+class FileGroup {
+ public:
+  explicit FileGroup(std::string members = "");
+  ~FileGroup();
+  FileGroup(const FileGroup&) = delete;
+  FileGroup& operator=(const FileGroup&) = delete;
+  void add(const std::string& path, const std::string& text);  // throws vcloe::Error (disk full, ...)
+  void commit(bool force);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // A file written as it grows, each write reaching the file at once (a live recording). Opening
 // removes an existing entry at the name (a file, or a symbolic link — the link, never its

@@ -38,6 +38,9 @@ struct PoseTrace {
 // vcloe::Error if either exists and !force, if the columns have different lengths, or if a
 // value is not finite (the file could not be read back).
 void write_trace(const std::string& path, const PoseTrace& trace, bool force);
+// The two files write_trace writes, in its order (the sidecar first), with the same checks: for a
+// writer that puts the trace in a larger group (render's truth.csv with its images: FileGroup).
+std::vector<FileText> trace_files(const std::string& path, const PoseTrace& trace);
 // Reads the CSV and its sidecar if present (parse_trace and parse_sidecar on the files' text).
 // A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files. The rows of
 // unmeasured_frames are left out (the one rule of which rows are measurements: every command
