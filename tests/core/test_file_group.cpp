@@ -25,8 +25,6 @@ fs::path fresh(const std::string& name) { return test::fresh_directory("vcloe-fi
 void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 using vcloe::test::FileSizeLimit;
-  void (*old_handler_)(int) = nullptr;
-};
 
 // Every entry of `d` with its bytes, to compare a folder before and after.
 std::vector<std::pair<std::string, std::string>> contents(const fs::path& d) {

@@ -75,8 +75,6 @@ TEST(OneWriter, ALinkAtTheNameIsReplacedNeverWrittenThrough) {
 }
 
 using vcloe::test::FileSizeLimit;
-  void (*old_handler_)(int) = nullptr;
-};
 
 TEST(OneWriter, AFullDiskLeavesTheOldFileAndSaysSo) {
   const fs::path d = fresh("full");
