@@ -116,9 +116,11 @@ std::string said_of_count(const CLI::Option& o, const std::string& detail) {
   if (detail.rfind("At Most ", 0) == 0) {
     // A value per occurrence: each value was one more --model. Several (--pose's six): the
     // occurrences are not told apart in the results, so the values are quoted.
-    if (per == 1) return name + ": given " + std::to_string(values.size()) + " times; give it once";
-    return name + ": expected " + std::to_string(per) + " values, given once, got " + std::to_string(values.size()) +
-           ": " + typed(values);
+    const auto most = static_cast<std::size_t>(std::max(o.get_items_expected_max(), 1));
+    if (most == 1) return name + ": given " + std::to_string(values.size()) + " times; give it once";
+    const std::string expected =
+        most == per ? std::to_string(per) + " values, given once" : "at most " + std::to_string(most) + " values";
+    return name + ": expected " + expected + ", got " + std::to_string(values.size()) + ": " + typed(values);
   }
   if (detail.rfind("At least ", 0) == 0)
     return name + ": expected " + std::to_string(per) + " values, got " + std::to_string(values.size()) +

@@ -26,20 +26,37 @@ const std::vector<std::string> kLibraryPhrases = {
     " not in {", "is not an allowed value", "Should be true/false", "too many inputs for a flag", "flag override"};
 
 void expect_vcloe_words(const std::string& said, const std::string& context) {
-  for (const std::string& phrase : kLibraryPhrases) EXPECT_EQ(said.find(phrase), std::string::npos) << context << ": " << said;
+  for (const std::string& phrase : kLibraryPhrases)
+    EXPECT_EQ(said.find(phrase), std::string::npos) << context << ": " << said;
   EXPECT_EQ(said.find('\n'), std::string::npos) << context << ": " << said;
+}
+
+// Thrown when a line parses, before any command runs: a line of the table below that parses (an
+// option that may be repeated) must not run the command in the test's process. The root's
+// parse-complete callback runs before every command's (CLI::App::run_callback).
+struct Parsed {};
+
+// The binary's tree, built once (each parse begins by clearing what the last one left).
+CLI::App& command_tree() {
+  static CLI::App* app = [] {
+    auto* tree = new CLI::App;
+    tree->require_subcommand(1);
+    vcloe::app::build_command_tree(*tree);
+    tree->parse_complete_callback([] { throw Parsed{}; });
+    return tree;
+  }();
+  return *app;
 }
 
 // What vcloe says of `line` (the words after `vcloe`), parsed in-process by the binary's tree;
 // "" if it parses.
 std::string said_of(const std::string& line) {
-  CLI::App app;
-  app.require_subcommand(1);
-  vcloe::app::build_command_tree(app);
+  CLI::App& app = command_tree();
   try {
     app.parse(line, false);
   } catch (const CLI::ParseError& e) {
     return vcloe::app::said_of_command_line(e, app);
+  } catch (const Parsed&) {
   }
   return "";
 }
@@ -70,7 +87,8 @@ TEST(CliProbe26Bc, EachMalformedLineIsSaidInVcloesWordsQuotingWhatWasTyped) {
       {"run --reference r.yaml --out t.csv --noise-position 2e-5m", "--noise-position: expected a number, got '2e-5m'"},
       {"kinematics --pose 0 0 0.18 0 0 x", "--pose: expected 6 numbers, got 'x' as the 6th"},
       {"kinematics --pose 0 y 0.18 0 0 0", "--pose: expected 6 numbers, got 'y' as the 2nd"},
-      {"run --reference r.yaml --out t.csv --payload-mass 5 --payload-inertia 1 2 3e", "--payload-inertia: expected 3 numbers, got '3e' as the 3rd"},
+      {"run --reference r.yaml --out t.csv --payload-mass 5 --payload-inertia 1 2 3e",
+       "--payload-inertia: expected 3 numbers, got '3e' as the 3rd"},
       {"filter run.csv --out b.csv --cutoff 1e-400",
        "--cutoff: 1e-400 is outside the range of a real number (about 1e-308 to 1e308)"},
       {"filter run.csv --out b.csv --cutoff 1e999",
@@ -106,7 +124,8 @@ void options_of(CLI::App& app, const std::string& path, std::vector<Named>& out)
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     const std::string command = path.empty() ? sub->get_name() : path + " " + sub->get_name();
     for (CLI::Option* o : sub->get_options())
-      if (!o->get_lnames().empty() && o->get_type_size() != 0) out.push_back({command, o});
+      if (!o->get_lnames().empty() && o->get_items_expected_max() > 0 && o != sub->get_help_ptr())
+        out.push_back({command, o});
     options_of(*sub, command, out);
   }
 }
@@ -114,10 +133,8 @@ void options_of(CLI::App& app, const std::string& path, std::vector<Named>& out)
 // Every option that takes a value, of every command: given twice, given without its value, and
 // given a word where a number belongs — each said naming the option, without CLI11's words.
 TEST(CliProbe26Bc, EveryOptionOfEveryCommandIsRefusedInVcloesWords) {
-  CLI::App app;
-  vcloe::app::build_command_tree(app);
   std::vector<Named> options;
-  options_of(app, "", options);
+  options_of(command_tree(), "", options);
   ASSERT_GE(options.size(), 150u) << "the command tree's options were not found";
   std::size_t reals = 0;
   for (const Named& n : options) {
@@ -162,8 +179,6 @@ TEST(CliProbe26Bc, EveryOptionOfEveryCommandIsRefusedInVcloesWords) {
 TEST(CliProbe26Bc, TheProbesLinesAreOneLineExitTwoEndToEnd) {
   const std::vector<Case> cases = {
       {"validate --model m.yaml --model m.yaml --n 1 --duration 1 --quiet", "--model: given 2 times; give it once"},
-      {"run --reference r.yaml --out t.csv --payload-mass 5 --payload-inertia 1 2",
-       "--payload-inertia: expected 3 values, got 2: 1 2"},
       {"run --reference r.yaml --out t.csv --seed", "--seed: expects a value (a whole number)"},
       {"filter run.csv --out b.csv --cutoff 1e-400",
        "--cutoff: 1e-400 is outside the range of a real number (about 1e-308 to 1e308)"},
