@@ -179,7 +179,6 @@ TEST(CliProbe26Bc, EveryOptionOfEveryCommandIsRefusedInVcloesWords) {
 TEST(CliProbe26Bc, TheProbesLinesAreOneLineExitTwoEndToEnd) {
   const std::vector<Case> cases = {
       {"validate --model m.yaml --model m.yaml --n 1 --duration 1 --quiet", "--model: given 2 times; give it once"},
-      {"run --reference r.yaml --out t.csv --seed", "--seed: expects a value (a whole number)"},
       {"filter run.csv --out b.csv --cutoff 1e-400",
        "--cutoff: 1e-400 is outside the range of a real number (about 1e-308 to 1e308)"},
       {"kinematics --pose 0 0 0.18 0 0 x", "--pose: expected 6 numbers, got 'x' as the 6th"},
