@@ -1,6 +1,6 @@
 // Specification of OpenCV's codecs and cameras as a plugin loaded on first use
 // (vcloe/vision/opencv_io.hpp, docs/architecture.md): the `vcloe` binary does not link them (each
-// start would resolve their ~200 libraries again), and a plugin that cannot be loaded is one line.
+// start would resolve their 205 libraries again), and a plugin that cannot be loaded is one line.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -15,22 +15,23 @@ namespace {
 // The plugin once loaded, or why it could not be (dlerror's text, kept: it is per thread).
 struct LoadedPlugin {
   std::string path;
+  void* handle = nullptr;  // kept for the process's life (never dlclose'd)
   const OpenCvIoTable* table = nullptr;
   std::string problem;
 };
 
 LoadedPlugin load_plugin() {
-  LoadedPlugin p{opencv_io_plugin_path(), nullptr, ""};
+  LoadedPlugin p{opencv_io_plugin_path(), nullptr, nullptr, ""};
   // Never closed: the codecs' and cameras' libraries stay for the rest of the process.
-  void* handle = ::dlopen(p.path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
+  p.handle = ::dlopen(p.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!p.handle) {
     const char* why = ::dlerror();
     p.problem = why ? why : "dlopen failed";
     if (p.problem.rfind(p.path + ": ", 0) == 0) p.problem.erase(0, p.path.size() + 2);  // named once
     return p;
   }
   using Entry = const OpenCvIoTable* (*)();
-  const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "vcloe_opencv_io_table"));
+  const auto entry = reinterpret_cast<Entry>(::dlsym(p.handle, "vcloe_opencv_io_table"));
   if (!entry) {
     const char* why = ::dlerror();
     p.problem = why ? why : "no symbol vcloe_opencv_io_table";

@@ -1,5 +1,5 @@
 // The plugin vcloe_opencv_io (a CMake MODULE library, loaded by opencv_io.cpp on first use): the
-// only code linking opencv_imgcodecs and opencv_videoio, whose ~200 shared libraries `vcloe`
+// only code linking opencv_imgcodecs and opencv_videoio, whose 205 shared libraries `vcloe`
 // would otherwise resolve at every start (vcloe/vision/opencv_io.hpp says why).
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -3,11 +3,11 @@
 // plugin of ours (vcloe_opencv_io, vision/src/opencv_io_plugin.cpp): the one code linking
 // opencv_imgcodecs and opencv_videoio.
 //
-// Why: those two libraries pull in some 200 shared libraries (FFmpeg, GStreamer, GDAL, ...) whose
-// symbols the dynamic linker resolved at every start of `vcloe`: 0.31 CPU-s for `vcloe --help`,
-// two thirds of it in the dynamic linker, for the three places that decode, encode or grab an
-// image (docs/architecture.md, "OpenCV's codecs and cameras: a plugin"). Loaded here, once per
-// process and only by a command that reads, writes or grabs an image, never unloaded.
+// Why: those two libraries pull in 205 of the 265 shared libraries `vcloe` loaded (FFmpeg,
+// GStreamer, GDAL, ...), whose symbols the dynamic linker resolved at every start: 0.30 CPU-s for
+// `vcloe --help`, mostly in the dynamic linker, 0.024 CPU-s without them (docs/architecture.md,
+// "OpenCV's codecs and cameras: a plugin"). Loaded here, once per process and only by a command
+// that reads, writes or grabs an image, never unloaded.
 //
 // Where: the installation's <libdir>/vcloe/ beside the binary's bin/ (found from the running
 // binary, like the default config), else the build tree the binary was built in. A plugin that
