@@ -1,6 +1,5 @@
 #include "vcloe/vision/image_file.hpp"
 
-#include <opencv2/imgcodecs.hpp>
 #include <array>
 #include <cctype>
 #include <cstdint>
@@ -14,6 +13,7 @@
 #include "vcloe/core/image_bytes.hpp"
 #include "vcloe/core/input_file.hpp"
 #include "vcloe/vision/camera.hpp"
+#include "vcloe/vision/opencv_io.hpp"
 
 namespace vcloe::vision {
 
@@ -80,11 +80,12 @@ cv::Mat read_image(const std::string& path, ImageDepth depth) {
   // 100 Mpx of 16-bit samples is 200 MB uncompressed; a file above 1 GiB is no camera image.
   const std::string bytes = read_input_file(path, InputKind::Image);
   if (is_png(bytes)) check_png_chunks(path, bytes);
+  const OpenCvIoTable& io = opencv_io(path, "decode the image");
   const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<char*>(bytes.data()));
   cv::Mat m;
   try {
     const CerrHeldBack quiet;
-    m = cv::imdecode(buffer, depth == ImageDepth::AsStored ? cv::IMREAD_ANYDEPTH | cv::IMREAD_GRAYSCALE : cv::IMREAD_GRAYSCALE);
+    m = io.decode_gray(buffer, depth == ImageDepth::AsStored);
   } catch (const cv::Exception&) {
     m.release();  // OpenCV's text names its own source lines, not the file: said below
   }
