@@ -2,7 +2,10 @@
 #include "command_tree.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -61,6 +64,34 @@ void check_integer_options(CLI::App& app) {
   }
 }
 
+// Every real-number option of every command (CLI11's FLOAT: --cutoff, --pose, --payload-inertia,
+// …): a typed number that a double cannot hold is refused quoting the text, not read as the 0 or
+// inf it became (session 26's probe: `--cutoff 1e-400` was refused as "got 0", `1e999` as "got
+// inf"). strtod's ERANGE marks it (an overflow, or an underflow below the normal range: 1e-400,
+// 4.9e-324); inf and nan are no measure either. The text is only checked, never rewritten, so a
+// number in range is read by CLI11 as before, bit for bit; one that is not a number at all is
+// left to the conversion, which command_line_errors.cpp says. Declared from the option's type,
+// so a new real-number option cannot miss it.
+void check_real_options(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* o : sub->get_options()) {
+      if (o->get_type_name().rfind("FLOAT", 0) != 0) continue;
+      o->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            errno = 0;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size()) return "";  // not a number: said by the conversion
+            if (errno == ERANGE) return text + " is outside the range of a real number (about 1e-308 to 1e308)";
+            if (!std::isfinite(v)) return "expected a finite number, got '" + text + "'";
+            return "";
+          },
+          "", kRealRangeRule));
+    }
+    check_real_options(*sub);
+  }
+}
+
 // Every option that takes a value: an empty value (`--out ''`, `--precorrection ''`) is refused
 // naming the option — the commands read an empty path as "not given", so it would silently mean
 // no output, no pre-correction, no plot; and a value spelled like an option (`--out --force`) is
@@ -115,6 +146,7 @@ void build_command_tree(CLI::App& app) {
   add_commands(app);
   check_integer_options(app);
   check_seeds(app);
+  check_real_options(app);
   check_option_values(app);
   tie_options_to_their_modes(app);
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli_options.hpp"
+#include "command_line_errors.hpp"
 #include "command_tree.hpp"
 #include "commands.hpp"
 #include "vcloe/core/error.hpp"
@@ -37,52 +38,6 @@ int check_stdout_written() {
   std::cerr << "vcloe: error: stdout: the output could not be written (" << (errno ? std::strerror(errno) : "write error")
             << ")\n";
   return 2;
-}
-
-// CLI11 says the first requirement a mistyped word left unmet ("A subcommand is required" for
-// `vcloe frobnicate`, "--reference is required" for `--ref X`, "a is required" for a file named
-// -a.csv): the one place that says the word itself — the first one the deepest command given did
-// not take — and what was expected there (docs/robustness.md, "vague messages").
-// A name the user may have meant by `word`: one it begins (an abbreviation CLI11 does not
-// expand), or one at most two edits away (a typo).
-bool resembles(const std::string& name, const std::string& word) {
-  if (name.size() > word.size() && name.compare(0, word.size(), word) == 0) return true;
-  std::vector<std::size_t> row(word.size() + 1), next(word.size() + 1);
-  for (std::size_t j = 0; j <= word.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= name.size(); ++i) {
-    next[0] = i;
-    for (std::size_t j = 1; j <= word.size(); ++j)
-      next[j] = std::min({row[j] + 1, next[j - 1] + 1, row[j - 1] + (name[i - 1] == word[j - 1] ? 0 : 1)});
-    row.swap(next);
-  }
-  return row[word.size()] <= 2 && word.size() > 3;
-}
-
-std::string unknown_word_problem(CLI::App& app) {
-  CLI::App* at = &app;
-  std::string path = "vcloe";
-  while (!at->get_subcommands().empty()) at = at->get_subcommands().front(), path += " " + at->get_name();
-  const std::vector<std::string> rest = at->remaining();
-  if (rest.empty()) return "";
-  const std::string& word = rest.front();
-  std::string like;  // the names the user may have meant
-  auto consider = [&](const std::string& name) {
-    if (resembles(name, word)) like += (like.empty() ? "" : ", ") + name;
-  };
-  const bool commands = !at->get_subcommands([](CLI::App*) { return true; }).empty();
-  if (word.size() > 1 && word[0] == '-') {
-    for (const CLI::Option* o : at->get_options())
-      for (const std::string& n : o->get_lnames()) consider("--" + n);
-    return "unknown option '" + word + "' for `" + path + "`" + (like.empty() ? "" : " (did you mean " + like + "?)") +
-           "; `" + path + " --help` lists its options" +
-           (word[1] != '-' ? " (a file whose name starts with '-': write ./" + word + ")" : "");
-  }
-  if (commands) {
-    for (const CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; })) consider(sub->get_name());
-    return "unknown command '" + word + "' for `" + path + "`" + (like.empty() ? "" : " (did you mean " + like + "?)") +
-           "; `" + path + " --help` lists the commands";
-  }
-  return "unexpected argument '" + word + "' for `" + path + "` (it takes no more; `" + path + " --help`)";
 }
 
 // The file descriptors a command may hold at once. A role of `rig run` held at most 24 (ZeroMQ:
@@ -156,9 +111,8 @@ int run_command(int argc, char** argv) {
     return written != 0 ? written : e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     // A malformed command line is bad input like any other: one line, exit status 2 (CLI11's
-    // own codes, 101-115, said nothing to scripts that test for 2).
-    const std::string unknown = unknown_word_problem(app);
-    std::cerr << "vcloe: error: " << (unknown.empty() ? std::string(e.what()) + " (see --help)" : unknown) << "\n";
+    // own codes, 101-115, said nothing to scripts that test for 2), in vcloe's words.
+    std::cerr << "vcloe: error: " << vcloe::app::said_of_command_line(e, app) << "\n";
     return 2;
   } catch (const vcloe::app::CommandExit& e) {
     const int written = check_stdout_written();

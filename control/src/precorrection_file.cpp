@@ -77,7 +77,10 @@ PrecorrectionFile precorrection_of_csv(const std::string& path, const std::strin
   const std::string side = sidecar_path(path);
   const nlohmann::json document = read_json_file(side);
   check_sidecar_kind(document, path, kPrecorrectionFormat, "a pre-corrected command");
-  const JsonNode root = JsonNode::root(document, side, "(written by vcloe precorrect)");
+  // A learnt command's sidecar is vcloe learn's: a key missing there is said of that writer (probe 26's k6-p01).
+  const auto kind = document.is_object() ? document.find("kind") : document.end();
+  const bool learnt = document.is_object() && kind != document.end() && kind->is_string() && *kind == kKindLearnt;
+  const JsonNode root = JsonNode::root(document, side, learnt ? "(written by vcloe learn)" : "(written by vcloe precorrect)");
   root.object();
   if (root.need("format").string() != kPrecorrectionFormat)
     root.need("format").refuse(std::string("\"") + kPrecorrectionFormat + "\"");

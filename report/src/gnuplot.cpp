@@ -8,6 +8,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/file_extension.hpp"
+#include "vcloe/core/image_bytes.hpp"
 #include "vcloe/core/output_file.hpp"
 #include "vcloe/core/subprocess.hpp"
 
@@ -91,6 +92,12 @@ void GnuplotJob::run(const std::string& body, const std::string& size) const {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   if (!in.good() && !in.eof()) fail(output_, "cannot read gnuplot's image back");
+  // gnuplot exits 0 when its own write of the image met a full disk (session 26's probe, A):
+  // the image is kept only whole.
+  if (const auto problem = image_problem(bytes.str(), file_extension(output_)))
+    fail(output_, "gnuplot left an incomplete image (" + *problem + ") in its temporary directory under " +
+                      fs::path(dir_.path()).parent_path().string() + (first.empty() ? "" : " (" + first + ")") +
+                      ": a full disk? nothing written");
   write_file_atomically(output_, bytes.str(), true);  // the caller checked the name (IoPlan) before any work
 }
 

@@ -13,6 +13,7 @@
 
 #include "vcloe/bridge/transport.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/rig/common.hpp"
 #include "vcloe/rig/serve.hpp"
 
 namespace vcloe::rig {
@@ -105,6 +106,10 @@ void listen(const ListenOptions& o) {
   const nlohmann::json j = summary(s, sub);
   if (o.json) std::cout << j.dump(2) << "\n";
   else std::cout << "summary: " << j.dump() << "\n";
+  // A stream of another schema version is no stream of poses to this listener: said by its version, as the roles
+  // say it (protocol.md, "Versions"; probe 26's k7-oldversion: "no pose received" alone).
+  if (const std::string v = version_problem(sub, "the pose source", o.endpoint, "listener"); s.poses == 0 && !v.empty())
+    fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s: " + v);
   if (s.poses == 0) fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s");
 }
 

@@ -15,9 +15,7 @@
 #include <optional>
 #include <utility>
 #include <vector>
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 #include "vcloe/calib/image_pairs.hpp"
 #include "vcloe/calib/measure.hpp"
@@ -28,6 +26,7 @@
 #include "vcloe/rig/roles.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/servo/timing.hpp"
+#include "vcloe/vision/opencv_io.hpp"
 #include "vcloe/vision/pose.hpp"
 
 namespace vcloe::rig {
@@ -272,7 +271,7 @@ class VisionServer {
     const auto comma = devices.find(',');
     if (comma == std::string::npos) fail("--source", "camera:LEFT,RIGHT needs two devices, got '" + devices + "'");
     const vision::PosePipeline& p = *prepared_.pipeline;
-    cv::VideoCapture left = open_device(devices.substr(0, comma)), right = open_device(devices.substr(comma + 1));
+    vision::VideoDevice left = open_device(devices.substr(0, comma)), right = open_device(devices.substr(comma + 1));
     wait_for_start(nullptr);
     cv::Mat l, r;
     auto gray = [](const cv::Mat& m) {
@@ -296,13 +295,12 @@ class VisionServer {
   // every backend also tries FireWire and USB still-camera libraries, which leak on failure); any
   // other name goes to OpenCV as it is (a GStreamer pipeline, a stream URL). A device that does
   // not exist, or one given as both cameras, was refused before (cameras_problem).
-  static cv::VideoCapture open_device(const std::string& name) {
-    // OpenCV's own "[ WARN … cap_v4l.cpp …]" lines are not for the user: vcloe says what failed.
-    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
-    cv::VideoCapture c;
+  // Opened through OpenCV's camera plugin (vision/opencv_io.hpp), which silences OpenCV's own
+  // "[ WARN … cap_v4l.cpp …]" lines: vcloe says what failed.
+  static vision::VideoDevice open_device(const std::string& name) {
     const bool index = is_device_index(name), device = name.rfind("/dev/", 0) == 0;
-    const bool ok = index ? c.open(std::stoi(name), cv::CAP_V4L2) : device ? c.open(name, cv::CAP_V4L2) : c.open(name);
-    if (!ok) fail("--source", "cannot open camera '" + name + "' (a device index or path OpenCV can open)");
+    vision::VideoDevice c(index ? std::stoi(name) : -1, name, device, "--source");
+    if (!c.is_open()) fail("--source", "cannot open camera '" + name + "' (a device index or path OpenCV can open)");
     return c;
   }
 

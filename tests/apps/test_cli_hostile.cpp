@@ -35,7 +35,7 @@ TEST(CliHostile, AMalformedCommandLineIsAOneLineErrorWithStatusTwo) {
       {"simulate", "vcloe: error: --reference is required (see --help)"},
       {"excite --out x.yaml --seed nan", "vcloe: error: --seed: expected a whole number in decimal digits, got 'nan'"},
       {"run --reference x --out y --seed 99999999999999999999", "got '99999999999999999999'"},  // was stored as 2^64 - 1
-      {"run --backend mujoco --reference x --out y", "--backend: mujoco not in {virtual}"},
+      {"run --backend mujoco --reference x --out y", "--backend: expected one of virtual, got 'mujoco'"},
       {"validate --model x --seed -5", "--seed: expected a whole number of 0 or more, got '-5'"},  // every UINT option
       {"run --reference x --out y --rate-hz 5", "unknown option '--rate-hz' for `vcloe run`"},  // the word, not CLI11's list
   });
@@ -56,20 +56,20 @@ TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
       {"validate --model " + config + "truth.yaml --n 100000000", "--n: expected 1 to 1000 trajectories"},
       {"demo --n 100000000 --dir " + (d / "demo").string(), "--n: expected 1 to 1000 validation trajectories"},
       {"run" + ref + out + " --noise-position 1e300", "--noise-position: expected a camera noise sigma in [0, 0.01] m"},
-      {"run" + ref + out + " --noise-angle inf", "--noise-angle: expected a camera noise sigma in [0, 0.1] rad"},
+      {"run" + ref + out + " --noise-angle inf", "--noise-angle: expected a finite number, got 'inf'"},  // every real option
       {"run" + ref + out + " --payload-mass 1e-300 --payload-inertia 0 0 0",
        "expected a payload mass in [0.001, 10000] kg"},
       {"run" + ref + out + " --camera stereo --centroid-noise-px 1e9", "--centroid-noise-px: expected a centroid noise"},
       {"trajectory random --f0 1e-300 --out " + (d / "r.yaml").string(),
        "f0: expected a fundamental frequency of at least one cycle a day"},
       {"trajectory check " + config + "reference.yaml --max-joint-velocity nan",
-       "--max-joint-velocity: expected a positive limit of at most 1000 rad/s, got nan"},  // a NaN limit passed everything
+       "--max-joint-velocity: expected a finite number, got 'nan'"},  // a NaN limit passed everything
       {"calibrate stereo --images " + d.string() + " --board 99999999999x6 --square 0.025 --out " +
            (d / "s.yaml").string(),
        "--board: expected COLSxROWS inner corners"},  // was std::stoi's exception, exit 3
       {"calibrate stereo --images " + d.string() + " --board 9x6 --square 0.025 --max-view-rms nan --out " +
            (d / "s.yaml").string(),
-       "max_view_rms_px (--max-view-rms): expected a value in (0, 100], got nan"},
+       "--max-view-rms: expected a finite number, got 'nan'"},
   });
   EXPECT_FALSE(fs::exists(d / "x.csv"));
   EXPECT_FALSE(fs::exists(d / "demo"));
@@ -157,8 +157,8 @@ TEST(CliHostile, AnOptionTheChosenModeDoesNotUseIsRefusedNotIgnored) {
       {"vision serve --source images:" + d.string() + " --camera-stream ipc://" + (d / "c").string(),
        "--camera-stream: does not apply to --source images:"},  // help "virtual camera: …" (it was ignored)
       {"truth random --seed 1 --out " + (d / "t.yaml").string() + " --tolerance 0.001", "--tolerance requires --unmodelled"},
-      {rig + " --pose-timeout nan", "--pose-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s, got nan"},
-      {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected 0 (the clock's default) or a time in [0.01, 60] s"},
+      {rig + " --pose-timeout nan", "--pose-timeout: expected a finite number, got 'nan'"},
+      {rig + " --heartbeat-timeout inf", "--heartbeat-timeout: expected a finite number, got 'inf'"},
       {rig + " --noise-angle -1", "--noise-angle: expected a camera noise sigma in [0, 0.1] rad, got -1"},
       // With --poses nothing is measured: calibrate kinematics' measuring options (--measure wrote nothing, exit 0).
       {kin + " --truth " + config + "truth.yaml --measure " + (d / "m.csv").string(),

@@ -166,6 +166,18 @@ TEST(PrecorrectionFile, ReadsBackWhatWasWrittenAndRefusesAnotherReference) {
     side.erase("loop");  // a file of before the key: inside the servo
     std::ofstream(sidecar_path(path)) << side.dump();
     EXPECT_EQ(control::read_precorrection(path).loop, control::kLoopServo);
+    // A learnt command's sidecar is vcloe learn's: a key missing there names that writer (probe 26's k6-p01).
+    side["kind"] = control::kKindLearnt;
+    std::ofstream(sidecar_path(path)) << side.dump();
+    EXPECT_EQ(test::error_of([&] { control::read_precorrection(path); }),
+              sidecar_path(path) + ": key 'truth': missing (written by vcloe learn)");
+    side["kind"] = control::kKindPrecorrection;
+    side.erase("ticks");
+    std::ofstream(sidecar_path(path)) << side.dump();
+    EXPECT_EQ(test::error_of([&] { control::read_precorrection(path); }),
+              sidecar_path(path) + ": key 'ticks': missing (written by vcloe precorrect)");
+    side["ticks"] = 3;
+    std::ofstream(sidecar_path(path)) << side.dump();
   }
   std::ofstream(path, std::ios::app) << "0.003,0,0,0,0,0,0\n";  // the CSV changed behind its sidecar
   EXPECT_NE(test::error_of([&] { control::read_precorrection(path); }).find("does not belong to its sidecar"),

@@ -1,6 +1,5 @@
 #include "vcloe/vision/image_file.hpp"
 
-#include <opencv2/imgcodecs.hpp>
 #include <array>
 #include <cctype>
 #include <cstdint>
@@ -9,37 +8,22 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <zlib.h>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/image_bytes.hpp"
 #include "vcloe/core/input_file.hpp"
 #include "vcloe/vision/camera.hpp"
+#include "vcloe/vision/opencv_io.hpp"
 
 namespace vcloe::vision {
 
 namespace {
 
-constexpr std::array<unsigned char, 8> kPngSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 // The last 12 bytes of every complete PNG: IEND's length 0, its type and its CRC.
 constexpr std::array<unsigned char, 12> kPngEnd{0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
 
 std::uint32_t big_endian(const unsigned char* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
-}
-
-// A chunk type as text; a type of other bytes than letters (a damaged file) in hex.
-std::string printable_type(const unsigned char* type) {
-  std::string s;
-  for (int i = 0; i < 4; ++i) {
-    if (!std::isalpha(type[i])) {
-      static const char* hex = "0123456789abcdef";
-      s = "0x";
-      for (int j = 0; j < 4; ++j) (s += hex[type[j] >> 4]) += hex[type[j] & 15];
-      return s;
-    }
-    s += static_cast<char>(type[i]);
-  }
-  return s;
 }
 
 // OpenCV 4.6's imdecode writes a decoder's exception to std::cerr itself (loadsave.cpp), then
@@ -56,28 +40,13 @@ class CerrHeldBack {
   std::streambuf* saved_;
 };
 
-bool is_png(const std::string& head) {
-  return head.size() >= kPngSignature.size() && std::memcmp(head.data(), kPngSignature.data(), kPngSignature.size()) == 0;
-}
+bool is_png(const std::string& head) { return starts_as_png(head); }
 
-// Every chunk of a PNG held in memory lies within it and IEND is reached: libpng prints its own
-// "libpng error: …" line for a chunk that runs past the end.
+// Every chunk of a PNG held in memory lies within it, with its CRC, and IEND is reached
+// (core/image_bytes.hpp): libpng prints its own "libpng error: …" line for a chunk that runs
+// past the end.
 void check_png_chunks(const std::string& path, const std::string& bytes) {
-  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
-  for (std::size_t at = kPngSignature.size(); at + 12 <= bytes.size();) {
-    const std::uint64_t length = big_endian(b + at);
-    if (at + 12 + length > bytes.size())
-      fail(path, "damaged PNG: the chunk at byte " + std::to_string(at) + " runs past the end of the file");
-    // The CRC-32 of type and data (PNG spec. 5.3): a damaged byte anywhere is named here, not
-    // in libpng's own stderr line.
-    const auto crc = crc32(crc32(0L, Z_NULL, 0), b + at + 4, static_cast<uInt>(4 + length));
-    if (crc != big_endian(b + at + 8 + length))
-      fail(path, "damaged PNG: the chunk '" + printable_type(b + at + 4) + "' at byte " + std::to_string(at) +
-                     " fails its CRC check");
-    if (std::memcmp(b + at + 4, "IEND", 4) == 0) return;
-    at += 12 + length;
-  }
-  fail(path, "truncated PNG (no IEND chunk)");
+  if (const auto problem = png_problem(bytes)) fail(path, *problem);
 }
 
 }  // namespace
@@ -111,11 +80,12 @@ cv::Mat read_image(const std::string& path, ImageDepth depth) {
   // 100 Mpx of 16-bit samples is 200 MB uncompressed; a file above 1 GiB is no camera image.
   const std::string bytes = read_input_file(path, InputKind::Image);
   if (is_png(bytes)) check_png_chunks(path, bytes);
+  const OpenCvIoTable& io = opencv_io(path, "decode the image");
   const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<char*>(bytes.data()));
   cv::Mat m;
   try {
     const CerrHeldBack quiet;
-    m = cv::imdecode(buffer, depth == ImageDepth::AsStored ? cv::IMREAD_ANYDEPTH | cv::IMREAD_GRAYSCALE : cv::IMREAD_GRAYSCALE);
+    m = io.decode_gray(buffer, depth == ImageDepth::AsStored);
   } catch (const cv::Exception&) {
     m.release();  // OpenCV's text names its own source lines, not the file: said below
   }

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
-#include <opencv2/imgcodecs.hpp>
 #include <sstream>
 
 #include "vcloe/core/defaults.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/seed_range.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/vision/opencv_io.hpp"
 #include "vcloe/vision/pose.hpp"
 #include "vcloe/vision/render.hpp"
 
@@ -117,7 +117,7 @@ std::string image_name(const std::string& dir, const char* side, int k) {
 // others at the end): an interrupted or failed render leaves no image under its final name.
 void write_png(FileGroup& set, const std::string& path, const cv::Mat& image) {
   std::vector<uchar> png;
-  if (!cv::imencode(".png", image, png)) fail(path, "cannot encode the image");
+  if (!opencv_io(path, "encode the image").encode_png(image, png)) fail(path, "cannot encode the image");
   set.add(path, std::string(png.begin(), png.end()));
 }
 
