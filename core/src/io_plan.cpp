@@ -60,6 +60,20 @@ void check_directory_takes_a_file(const std::string& path, const std::string& di
   if (!probe.name.empty()) ::unlink(probe.name.c_str());  // the name it just made
 }
 
+// Why an output's directory is not one: a file on its way ("m.csv/o.yaml": m.csv is a file; probe
+// 27, class A), else missing.
+std::string not_a_directory(const fs::path& parent) {
+  fs::path prefix;
+  for (const fs::path& part : parent) {
+    prefix /= part;
+    std::error_code ec;
+    const fs::file_status st = fs::status(prefix, ec);
+    if (!fs::exists(st)) break;
+    if (!fs::is_directory(st)) return prefix.string() + " is a file, not a directory";
+  }
+  return "its directory " + parent.string() + " does not exist";
+}
+
 // The output's own shape: name length, directory, no directory/device/pipe in the way.
 void check_output_shape(const std::string& path) {
   if (path.empty()) fail("(empty output path)", "expected a file name");
@@ -71,8 +85,9 @@ void check_output_shape(const std::string& path) {
   const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
   const fs::file_status dir = fs::status(parent, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "its directory cannot be used: " + ec.message());
-  if (!fs::is_directory(dir)) fail(path, "its directory " + parent.string() + " does not exist");
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    fail(path, "its directory cannot be used: " + ec.message());
+  if (!fs::is_directory(dir)) fail(path, not_a_directory(parent));
   const fs::file_status st = fs::status(p, ec);  // a symbolic-link loop, a name too long: said, not thrown
   if (ec && ec != std::errc::no_such_file_or_directory) fail(path, "cannot be written: " + ec.message());
   if (fs::is_directory(st)) fail(path, "is a directory, expected a file name");

@@ -35,6 +35,17 @@ std::optional<std::string> robot_mismatch(const Provenance& a, const Provenance&
          ": the recordings of one robot were expected";
 }
 
+// Two runs under two experiments: two outer controllers (probe 27, class E: a payload trace run
+// with other gains was fitted as if one controller had run both). Unknown (no record) passes.
+std::optional<std::string> experiment_mismatch(const Provenance& a, const Provenance& b) {
+  if (!a.experiment || !b.experiment || *a.experiment == *b.experiment ||
+      (!a.experiment->none() && !b.experiment->none() && same_file(*a.experiment, *b.experiment)))
+    return std::nullopt;
+  auto ran = [](const FileRecord& e) { return e.none() ? std::string("the built-in experiment") : "the experiment " + said(e); };
+  return a.file + " ran " + ran(*a.experiment) + ", " + b.file + " " + ran(*b.experiment) +
+         ": one outer controller was expected";
+}
+
 }  // namespace
 
 Provenance provenance_of(const PoseTrace& t, const std::string& file) {
@@ -44,11 +55,13 @@ Provenance provenance_of(const PoseTrace& t, const std::string& file) {
   p.source = t.metadata.source.value_or("");
   p.truth = t.metadata.truth;
   p.reference = t.metadata.reference;
+  p.experiment = t.metadata.experiment;
   return p;
 }
 
 std::optional<std::string> provenance_mismatch(const Provenance& a, const Provenance& b, Together how) {
   if (how == Together::OneRobot) return robot_mismatch(a, b);
+  if (how == Together::OneExperiment) return experiment_mismatch(a, b);
   if (!a.reference || !b.reference || a.reference->none() || b.reference->none() || same_file(*a.reference, *b.reference))
     return std::nullopt;
   return a.file + " ran the reference " + said(*a.reference) + ", " + b.file + " another, " + said(*b.reference);

@@ -92,6 +92,11 @@ TEST(CliHostile, OutputsAreCheckedBeforeTheWorkAndNeverOverwriteAnInput) {
       {"excite --robot " + robot + " --out " + robot + " --force", "is also an input of this command"},
       {"excite --out " + (d / "missing" / "e.yaml").string(), "its directory " + (d / "missing").string() + " does not exist"},
       {"excite --out " + (d / "e.yaml").string() + " --plot " + (d / "missing" / "e.png").string(), "does not exist"},
+      // A file on the output's way is said as a file, not as a missing directory (probe 27, class A).
+      {"excite --out " + robot + "/e.yaml", robot + "/e.yaml: " + robot + " is a file, not a directory"},
+      {"filter " + trace + " --cutoff 10 --out " + trace + "/ --force", trace + "/: " + trace + " is a file, not a directory"},
+      {"simulate --reference " + ref + " --out " + ref + "/.. --force", ref + " is a file, not a directory"},
+      {"identify --measured " + trace + " --out " + trace + "/sub/o.yaml", trace + " is a file, not a directory"},
       {"trajectory random --robot " + robot + " --out " + robot + " --force", "is also an input of this command"},
       {"calibrate base --rig " + rig + " --out " + rig + " --force", "is also an input of this command"},
       {"compare " + config + "reference.yaml x.csv --plot " + (d / "missing" / "p.png").string(), "does not exist"},

@@ -148,4 +148,23 @@ TEST(CliProbe24, NoFileTheDemosStepsWriteIsOneOfItsConfigs) {
   }
 }
 
+// An sbatch whose answer is not a job id (one that ignores --parsable, a stand-in) exits 0, and
+// was said as "sbatch refused it (exit status 0): " with nothing after it (probe 27, class F): now
+// what it printed and what was expected.
+TEST(CliProbe27, AnSbatchAnswerThatIsNotAJobIdIsSaidAsSuch) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-probe27", "sbatch");
+  fs::create_directories(d / "bin");
+  std::ofstream(d / "bin" / "sbatch") << "#!/bin/sh\necho 'Submitted batch job 4242'\n";
+  fs::permissions(d / "bin" / "sbatch", fs::perms::owner_all);
+  const std::string ref = (d / "r.yaml").string();
+  ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 0.5 --out " + ref).status, 0);
+  const CommandResult r = run_shell("PATH=" + (d / "bin").string() + ":$PATH " + std::string(VCLOE_BINARY) + " study --dir " +
+                                    (d / "s").string() + " --reference " + ref +
+                                    " --truths 1 --n 1 --validation-duration 1 --slurm --quiet 2>&1");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.out, "vcloe: error: " + (d / "s" / "slurm" / "array.sbatch").string() +
+                       ": sbatch (exit status 0) printed 'Submitted batch job 4242' where a job id was expected (sbatch "
+                       "--parsable prints the id alone)\n");
+}
+
 }  // namespace test_cli_probe24_ab

@@ -249,6 +249,21 @@ TEST(CliProvenance, RecordingsOfTwoRobotsAreNotOneIdentificationAndTwoReferences
         << given;
     EXPECT_FALSE(fs::exists(d / "m.yaml"));
   }
+  // Probe 27's E: a payload trace run under other outer gains (another experiment, one robot and
+  // reference) was fitted as if one controller had run both: refused before the fit, naming both.
+  std::string experiment = cli_test::read_file(cli_test::config_dir + "experiment.yaml");
+  const std::size_t ki = experiment.find("ki: 2.4");
+  ASSERT_NE(ki, std::string::npos);
+  std::ofstream(d / "e2.yaml") << experiment.replace(ki, 7, "ki: 1.2");
+  ASSERT_EQ(run_vcloe("run --experiment " + (d / "e2.yaml").string() + payload + " --out " + (d / "loaded-e2.csv").string()).status, 0);
+  c = identify_pair("plain.csv", "loaded-e2.csv");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("loaded-e2.csv: does not belong with " + (d / "plain.csv").string() + " (--measured): "), std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("loaded-e2.csv ran the experiment " + (d / "e2.yaml").string() + " (SHA-256 "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(": one outer controller was expected (the two experiments of one identification)\n"), std::string::npos)
+      << c.out;
+  EXPECT_FALSE(fs::exists(d / "m.yaml"));
   // compare: two references said, exit 0; one reference (a run and its twin): nothing said.
   c = run_vcloe("compare " + (d / "plain.csv").string() + " " + (d / "other.csv").string());
   EXPECT_EQ(c.status, 0) << c.out;

@@ -53,4 +53,30 @@ TEST(Provenance, RecordingsOfTwoRobotsOrTwoReferencesAreToldNamingBoth) {
   EXPECT_EQ(*ref, "a.csv ran the reference /r/r.yaml (SHA-256 rrrrrrrrrrrr…), b.csv another, /r/q.yaml (SHA-256 qqqqqqqqqqqq…)");
 }
 
+// Two runs under two experiments are two outer controllers (probe 27, class E); the same content
+// under another path is one experiment; the built-in one is said as such; unknown passes.
+TEST(Provenance, RunsUnderTwoExperimentsAreToldNamingBoth) {
+  auto under = [](const std::string& file, const std::string& path, char sha) {
+    Provenance p;
+    p.file = file;
+    p.experiment = FileRecord{path, path.empty() ? "" : std::string(64, sha)};
+    return p;
+  };
+  const Provenance a = under("a.csv", "/e/a.yaml", 'a');
+  EXPECT_FALSE(provenance_mismatch(a, under("b.csv", "/e/copy.yaml", 'a'), Together::OneExperiment));
+  const auto other = provenance_mismatch(a, under("b.csv", "/e/b.yaml", 'b'), Together::OneExperiment);
+  ASSERT_TRUE(other);
+  EXPECT_EQ(*other, "a.csv ran the experiment /e/a.yaml (SHA-256 aaaaaaaaaaaa…), b.csv the experiment /e/b.yaml "
+                    "(SHA-256 bbbbbbbbbbbb…): one outer controller was expected");
+  const auto builtin = provenance_mismatch(under("d.csv", "", 'x'), a, Together::OneExperiment);
+  ASSERT_TRUE(builtin);
+  EXPECT_EQ(builtin->rfind("d.csv ran the built-in experiment, a.csv the experiment /e/a.yaml", 0), 0u) << *builtin;
+  EXPECT_FALSE(provenance_mismatch(under("d.csv", "", 'x'), under("e.csv", "", 'y'), Together::OneExperiment));
+  Provenance unknown;
+  unknown.file = "u.csv";
+  EXPECT_FALSE(provenance_mismatch(unknown, a, Together::OneExperiment));
+  // The other checks do not look at the experiment.
+  EXPECT_FALSE(provenance_mismatch(a, under("b.csv", "/e/b.yaml", 'b'), Together::OneReference));
+}
+
 }  // namespace test_provenance

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/json_file.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/core/trace_compare.hpp"
 
@@ -205,6 +206,20 @@ TEST(Trace, SidecarFieldsAreCheckedForTypeAndRangeAndJsonKeysForRepeats) {
   const std::string e = refusal("{\"camera_hz\": 1e400}");
   EXPECT_EQ(e.find("[json.exception"), std::string::npos) << e;
   EXPECT_EQ(e.rfind("s.meta.json: not valid JSON: ", 0), 0u) << e;
+}
+
+// A number a double cannot hold, in any JSON vcloe reads (probe 27, class B): an overflow was
+// nlohmann's words without a place, an underflow read as 0. Now each is refused at its line,
+// column and key, as the CSV and YAML readers refuse them; strings holding such digits are text.
+TEST(Trace, JsonNumbersADoubleCannotHoldAreRefusedAtTheirPlace) {
+  auto refusal = [](const std::string& json) { return error_of([&] { parse_json(json, "s.meta.json"); }); };
+  const std::string range = " is beyond the range of a double (2.2e-308 to 1.8e308 in magnitude)";
+  EXPECT_EQ(refusal("{\"camera_hz\": 1e400}"), "s.meta.json: not valid JSON: line 1, column 15 (key 'camera_hz'): 1e400" + range);
+  EXPECT_EQ(refusal("{\"a\": 1,\n \"latency_s\": -1E-400}"),
+            "s.meta.json: not valid JSON: line 2, column 15 (key 'latency_s'): -1E-400" + range);
+  EXPECT_EQ(refusal("{\"sv\": [1, 2,\n  3e-320]}"), "s.meta.json: not valid JSON: line 2, column 3 (key 'sv'): 3e-320" + range);
+  EXPECT_EQ(refusal("[0.5, 1e309]"), "s.meta.json: not valid JSON: line 1, column 7: 1e309" + range);
+  EXPECT_NO_THROW(parse_json("{\"n\": \"1e400 \\\" 1e-400\", \"z\": 0e-500, \"m\": 1.7e308, \"t\": 2.3e-308}", "ok.json"));
 }
 
 // The rows against the sidecar's camera rate, in the one reader of a trace with a sidecar (every

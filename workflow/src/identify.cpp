@@ -95,13 +95,14 @@ void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, cons
   }
 }
 
-// The two experiments of one identification are of one robot (their sidecars' truth, source) and
-// along one reference (`--payload-trace`: "second trace, same reference"; the report records one):
+// The two experiments of one identification are of one robot (their sidecars' truth, source),
+// along one reference (`--payload-trace`: "second trace, same reference"; the report records one)
+// and under one experiment (one outer controller: the twin runs one; probe 27, class E):
 // refused naming both traces and what each records, before any fit (probe 24's D: a payload trace
 // of another reference was fitted on it, and the report recorded only the first).
 void check_one_identification(const PoseTrace& measured, const PoseTrace& payload, const IdentifyOptions& q) {
   const Provenance a = provenance_of(measured, q.measured), b = provenance_of(payload, q.payload_trace);
-  for (const Together how : {Together::OneRobot, Together::OneReference})
+  for (const Together how : {Together::OneRobot, Together::OneReference, Together::OneExperiment})
     if (const auto m = provenance_mismatch(a, b, how))
       fail(q.payload_trace, "does not belong with " + q.measured + " (--measured): " + *m +
                                 (how == Together::OneReference ? ": one reference was expected" : "") +

@@ -98,8 +98,10 @@ std::string submit(const StudyOptions& o, std::vector<std::string> extra, const 
   const std::string out = SlurmFiles::submitted(script), err = SlurmFiles::refused(script);
   const ChildExit e = run_child(argv, {"", out, err});
   const std::string id = job_id(read_text(out));
-  if (id.empty() || (!e.ok() && !waited))
-    fail(script, "sbatch refused it (" + e.describe() + "): " + one_line(err));
+  if (!e.ok() && !waited) fail(script, "sbatch refused it (" + e.describe() + "): " + one_line(err));
+  if (id.empty())  // an sbatch that ignores --parsable, or a stand-in (probe 27, class F)
+    fail(script, "sbatch (" + e.describe() + ") printed '" + one_line(out) + "' where a job id was expected (sbatch --parsable " +
+                     "prints the id alone)" + (read_text(err).empty() ? "" : "; it said: " + one_line(err)));
   if (waited) *waited = e.ok();
   return id;
 }

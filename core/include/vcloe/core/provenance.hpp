@@ -2,8 +2,9 @@
 // vcloe/core/provenance.hpp — whether recorded inputs belong together: the one check of every
 // command that combines recorded files (identify's two experiments, compare's two traces, report's
 // identification and validation). A recording says where it comes from (a trace's sidecar: its
-// `source`, the virtual robot's `truth` file and the `reference`, each with its SHA-256); two
-// recordings whose records differ were not made on one robot, or along one reference.
+// `source`, the virtual robot's `truth` file, the `reference` and the `experiment`, each with its
+// SHA-256); two recordings whose records differ were not made on one robot, along one reference,
+// or under one experiment.
 #include <optional>
 #include <string>
 
@@ -19,12 +20,14 @@ struct Provenance {
   std::string source;                // twin | virtual | rig | measure | render
   std::optional<FileRecord> truth;   // the virtual robot's truth file
   std::optional<FileRecord> reference;
+  std::optional<FileRecord> experiment;  // none: the built-in experiment
 };
 Provenance provenance_of(const PoseTrace& t, const std::string& file);
 
 enum class Together {
   OneRobot,      // recorded on one robot: the same virtual truth (SHA-256), or the same kind of source
   OneReference,  // recorded along one reference (SHA-256)
+  OneExperiment, // run under one experiment (SHA-256: the outer loop's gains, rates and latency)
 };
 
 // Why a and b do not belong together as `how` asks, in one sentence naming both files and what
