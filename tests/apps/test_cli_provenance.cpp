@@ -260,7 +260,7 @@ TEST(CliProvenance, RecordingsOfTwoRobotsAreNotOneIdentificationAndTwoReferences
   EXPECT_EQ(c.status, 2) << c.out;
   EXPECT_NE(c.out.find("loaded-e2.csv: does not belong with " + (d / "plain.csv").string() + " (--measured): "), std::string::npos)
       << c.out;
-  EXPECT_NE(c.out.find("loaded-e2.csv ran the experiment " + (d / "e2.yaml").string() + " (SHA-256 "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("loaded-e2.csv the experiment " + (d / "e2.yaml").string() + " (SHA-256 "), std::string::npos) << c.out;
   EXPECT_NE(c.out.find(": one outer controller was expected (the two experiments of one identification)\n"), std::string::npos)
       << c.out;
   EXPECT_FALSE(fs::exists(d / "m.yaml"));

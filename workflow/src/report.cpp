@@ -74,7 +74,7 @@ void check_validation_robot(const report::ValidationResult& v, const std::string
                             const report::ReportInputs& files) {
   std::error_code ec;
   if (v.truth.empty() || !std::filesystem::is_regular_file(v.truth, ec)) return;  // a truth gone: cannot tell
-  check_same_robot({validation_file, "virtual", file_record(v.truth), std::nullopt}, "a validation", files);
+  check_same_robot({validation_file, "virtual", file_record(v.truth), std::nullopt, std::nullopt}, "a validation", files);
 }
 
 // The model of a prediction shown beside the identification: still as the prediction recorded
@@ -121,7 +121,7 @@ void check_calibration(const report::CalibrationReport& c, const std::string& fi
                        "one recorded there): the calibration drawn is not of these poses; run vcloe calibrate "
                        "kinematics again");
   if (c.truth && !c.truth->none() && std::filesystem::is_regular_file(c.truth->path, ec))
-    check_same_robot({file, "virtual", *c.truth, std::nullopt}, "a kinematic calibration", f);
+    check_same_robot({file, "virtual", *c.truth, std::nullopt, std::nullopt}, "a kinematic calibration", f);
   if (!poses_here) return;
   const std::size_t n = calib::read_static_trace(c.poses.path).poses.size();
   if (n != static_cast<std::size_t>(c.poses_used))
