@@ -286,13 +286,6 @@ void check_output_path(const std::string& path, bool force, const std::vector<st
   plan.output(path).check();
 }
 
-void check_output_directory(const std::string& dir, bool force, const std::string& option, const std::string& what) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(dir, ec);
-  if (fs::exists(st) && !fs::is_directory(st)) fail(dir, "is a file; " + option + " names a directory");
-  if (fs::exists(st) && !force) fail(dir, "exists; pass --force to overwrite " + what + " in it");
-}
-
 void create_output_directory(const std::string& dir) {
   if (dir.empty()) fail("(empty directory name)", "expected a directory");
   std::error_code ec;

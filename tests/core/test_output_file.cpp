@@ -408,14 +408,15 @@ TEST(OneOutputCheck, ARecordingInProgressIsRefusedEvenWithForceAndADirThatIsAFil
   EXPECT_EQ(error_of([&] { IoPlan(true).output((d / "o.csv.partial").string()).check(); }), "");
   put(d / "f", "x");
   for (const bool force : {false, true})
-    EXPECT_NE(error_of([&] { check_output_directory((d / "f").string(), force, "--dir", "the demo files"); })
+    EXPECT_NE(error_of([&] { OutputDirectory((d / "f").string(), force, "--dir", "the demo files"); })
                   .find("f: is a file; --dir names a directory"),
               std::string::npos);
   fs::create_directory(d / "g");
-  EXPECT_NE(error_of([&] { check_output_directory((d / "g").string(), false, "--dir", "the demo files"); })
+  EXPECT_NE(error_of([&] { OutputDirectory((d / "g").string(), false, "--dir", "the demo files"); })
                 .find("g: exists; pass --force to overwrite the demo files in it"),
             std::string::npos);
-  EXPECT_EQ(error_of([&] { check_output_directory((d / "g").string(), true, "--dir", "the demo files"); }), "");
+  EXPECT_EQ(error_of([&] { OutputDirectory((d / "g").string(), true, "--dir", "the demo files"); }), "");
+  EXPECT_TRUE(fs::is_directory(d / "g"));  // used with force, not made: kept though empty
 }
 
 }  // namespace test_output_file

@@ -24,10 +24,10 @@ std::optional<SettingProblem> DemoOptions::problem() const {
   return std::nullopt;
 }
 
-void DemoOptions::validate(const std::string& where) const {
+OutputDirectory DemoOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // --dir: the file system, so here and not in problem() (which stays pure).
-  check_output_directory(dir, force, "--dir", "the demo files");
+  return OutputDirectory(dir, force, "--dir", "the demo files");
 }
 
 namespace {
@@ -132,11 +132,10 @@ void step(const DemoStep& s) {
 }  // namespace
 
 void demo(const DemoOptions& o) {
-  o.validate();
+  const OutputDirectory dir = o.validate();  // a refusal below removes it if it was made here
   const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(o.config);
   const std::vector<DemoStep> steps = demo_steps(o, cfg);
-  check_demo_plan(o, steps);  // before the directory or any step
-  create_output_directory(o.dir);
+  check_demo_plan(o, steps);  // before any step
   const auto start = std::chrono::steady_clock::now();
   for (const DemoStep& s : steps) step(s);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -62,9 +62,9 @@ std::optional<SettingProblem> StudyOptions::problem() const {
   return std::nullopt;
 }
 
-void StudyOptions::validate(const std::string& where) const {
+OutputDirectory StudyOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
-  check_output_directory(dir, force, "--dir", "the study's files");
+  OutputDirectory claimed(dir, force, "--dir", "the study's files");  // removed again if a check below refuses
   // Each file read as its step will read it, before the directory or any step: a trace given
   // as --reference or priors with a negative gain failed inside a child's log.
   (void)sim::load_robot(priors);
@@ -74,6 +74,7 @@ void StudyOptions::validate(const std::string& where) const {
   // The one input/output check, before the directory or any step: every file the study and its
   // steps will write (study_plan) against every file it reads.
   study_plan(*this).check();
+  return claimed;
 }
 
 namespace {
@@ -215,13 +216,14 @@ TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig
 
 // The table and the JSON as they stand: written after every truth, so that the rows already
 // finished are kept whatever stops the study later.
-void write_tables(const std::string& dir, const std::vector<TruthRow>& rows, const report::StudySettings& settings) {
+// `force`: whether a table already there may be replaced (the study's own, after its first truth).
+void write_tables(const std::string& dir, const std::vector<TruthRow>& rows, const report::StudySettings& settings, bool force) {
   const report::StudySummary s = report::summarise(rows);
   // One pair, written together: never the table of one state beside the JSON of another.
   const StudyFiles files{dir};
   write_files_atomically({{files.json(), report::study_json(rows, s, settings).dump(2) + "\n"},
                           {files.table(), report::markdown_table(rows, s)}},
-                         true);
+                         force);
 }
 
 }  // namespace
@@ -276,8 +278,7 @@ void excite_once(StudyOptions& o) {
 
 void study(StudyOptions o) {
   if (o.slurm.enabled) return study_on_slurm(std::move(o));
-  o.validate();
-  create_output_directory(o.dir);
+  const OutputDirectory dir = o.validate();
   const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(o.config);
   excite_once(o);
   const report::StudySettings settings = study_settings(o);  // the reference is the excitation's now
@@ -305,7 +306,7 @@ void study(StudyOptions o) {
     else
       std::cout << "truth " << r.seed << ": no result: " << r.failed << "\n";
     std::cout << std::flush;
-    write_tables(o.dir, rows, settings);
+    write_tables(o.dir, rows, settings, o.force || rows.size() > 1);  // after the first: its own tables
   }
   std::cout << "\n" << report::markdown_table(rows, report::summarise(rows));
   std::cout << "wrote " << StudyFiles{o.dir}.table() << " and " << StudyFiles{o.dir}.json() << "\n";
@@ -321,18 +322,22 @@ std::optional<SettingProblem> StudyMergeOptions::problem() const {
   return std::nullopt;
 }
 
-void StudyMergeOptions::validate(const std::string& where) const {
+OutputDirectory StudyMergeOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   for (const std::string& in : inputs) require_input_file(StudyFiles{in}.json());
-  // The one input/output check: a shard's table is an input, never replaced even with --force.
-  create_output_directory(out);
+  // The one input/output check: a shard's table is an input, never replaced even with --force —
+  // said first, before --out is claimed (which would advise --force over an input).
+  const StudyFiles joined{out};
   IoPlan plan(force);
   for (const std::string& in : inputs) plan.input(StudyFiles{in}.json(), "the table of a study merged");
-  plan.output(StudyFiles{out}.table(), "the joined table of --out").output(StudyFiles{out}.json(), "the joined table of --out").check();
+  plan.planned(joined.table(), "the joined table of --out").planned(joined.json(), "the joined table of --out").check();
+  OutputDirectory claimed(out, force, "--out", "the joined tables");
+  IoPlan(force).output(joined.table(), "the joined table of --out").output(joined.json(), "the joined table of --out").check();
+  return claimed;
 }
 
 void study_merge(const StudyMergeOptions& o) {
-  o.validate();
+  const OutputDirectory out = o.validate();
   std::vector<report::StudyResult> parts;
   for (const std::string& in : o.inputs) parts.push_back(report::read_study(StudyFiles{in}.json()));
   std::vector<std::string> names;
@@ -344,7 +349,7 @@ void study_merge(const StudyMergeOptions& o) {
   const std::vector<TruthRow> rows = report::merge_rows(parts, names);
   if (!settings.empty())  // the truths the merged study holds, whichever part ran each (report::kTruthSelection)
     settings["seeds"] = report::seeds_of(rows), settings["shards"] = std::to_string(o.inputs.size()) + " studies merged";
-  write_tables(o.out, rows, settings);
+  write_tables(o.out, rows, settings, o.force);
   std::cout << report::markdown_table(rows, report::summarise(rows)) << "wrote " << StudyFiles{o.out}.table() << " and "
             << StudyFiles{o.out}.json() << " (" << rows.size() << " truths from " << o.inputs.size() << " studies)\n";
 }

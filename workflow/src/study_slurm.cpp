@@ -148,10 +148,9 @@ SlurmScripts slurm_scripts(const StudyOptions& o, const std::string& exe) {
 
 void study_on_slurm(StudyOptions o) {
   for (std::string* path : {&o.dir, &o.reference, &o.priors, &o.config, &o.experiment}) *path = absolute(*path);
-  o.validate();
+  const OutputDirectory dir = o.validate();
   const SlurmFiles files{o.dir};
   const StudyFiles tables{o.dir};
-  create_output_directory(o.dir);
   create_output_directory(files.folder());
   excite_once(o);
   const SlurmScripts scripts = slurm_scripts(o, fs::read_symlink("/proc/self/exe").string());

@@ -15,6 +15,7 @@
 // refused naming both.
 #include <sys/types.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -150,7 +151,7 @@ class IoPlan {
   // it makes, declared before any step runs (`what`: the file alone, or with its companion as a
   // trace or a model writes it): checked here against every input and every other output, even
   // with force. Its directory, its shape and whether it may be replaced are checked by whoever
-  // writes it, when it does (the directory may not exist yet; check_output_directory has said
+  // writes it, when it does (the directory may not exist yet; OutputDirectory has claimed
   // whether the command's directory may be used).
   enum class Written { file, trace, model };
   IoPlan& planned(const std::string& path, const std::string& role, Written what = Written::file);
@@ -205,9 +206,31 @@ void check_output_path(const std::string& path, bool force, const std::vector<st
 // the way or a place the system refuses is a vcloe::Error naming it.
 void create_output_directory(const std::string& dir);
 
-// An output directory given as `option` (study --dir, demo --dir), before any work: a file there
-// is refused as such ("is a file; --dir names a directory"), an existing directory unless
-// `force` ("exists; pass --force to overwrite <what> in it").
-void check_output_directory(const std::string& dir, bool force, const std::string& option, const std::string& what);
+// An output directory given as `option` (study --dir, study merge --out, demo --dir), claimed
+// before any work: made with mkdir(2) (its missing parents too, as mkdir -p), so that of two
+// commands given one new directory at once exactly one has it. Without `force` a directory
+// already there is refused ("exists; pass --force to overwrite <what> in it"), with `force` it
+// is used; a file there is refused as such ("is a file; --dir names a directory"). Held for the
+// command's run: when it goes (a later check refused, the command failed or ended), each
+// directory it made that is still empty is removed — a refusal leaves nothing behind, a
+// directory with files in it is kept. Throws vcloe::Error naming the directory.
+class OutputDirectory {
+ public:
+  OutputDirectory(const std::string& dir, bool force, const std::string& option, const std::string& what);
+  OutputDirectory(OutputDirectory&& other) noexcept;
+  OutputDirectory(const OutputDirectory&) = delete;
+  OutputDirectory& operator=(const OutputDirectory&) = delete;
+  OutputDirectory& operator=(OutputDirectory&&) = delete;
+  ~OutputDirectory();
+  const std::string& path() const { return path_; }
+  bool made() const { return made_self_; }  // this command made it (else: there, used with force)
+
+ private:
+  bool make(const std::filesystem::path& p, bool claim, bool force, const std::string& option, const std::string& what);
+  void release() noexcept;
+  std::string path_;
+  std::vector<std::string> made_;  // the directories made, outermost first
+  bool made_self_ = false;
+};
 
 }  // namespace vcloe

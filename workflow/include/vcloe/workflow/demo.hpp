@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "vcloe/core/output_file.hpp"
 #include "vcloe/core/settings.hpp"
 
 namespace vcloe::workflow {
@@ -20,9 +21,10 @@ struct DemoOptions {
   std::string config;  // the identification settings the demo's identify uses (their anchor)
 
   // Before any step runs (they take minutes): problem() the count (core/settings.hpp, the message
-  // beginning with the option); validate() then --dir, which is the file system.
+  // beginning with the option); validate() then --dir claimed (OutputDirectory: made now, or
+  // with --force used), which is the file system.
   std::optional<SettingProblem> problem() const;
-  void validate(const std::string& where = "") const;
+  [[nodiscard]] OutputDirectory validate(const std::string& where = "") const;
 };
 
 void demo(const DemoOptions& options);

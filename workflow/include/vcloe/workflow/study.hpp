@@ -48,10 +48,11 @@ struct StudyOptions {
 
   // problem(): the counts in range (core/settings.hpp, the messages beginning with the option),
   // and with --slurm the sbatch options (each "name[=value]", none that the job array sets).
-  // validate(): those, then --dir usable, every input file read as its step will read it, and
+  // validate(): those, then --dir claimed (OutputDirectory: made now, or with --force used; the
+  // claim held while the study runs), every input file read as its step will read it, and
   // study_plan checked (the file system, so not in problem(), which stays pure).
   std::optional<SettingProblem> problem() const;
-  void validate(const std::string& where = "") const;
+  [[nodiscard]] OutputDirectory validate(const std::string& where = "") const;
 };
 
 // What makes the rows of two studies comparable, recorded in DIR/study.json ("settings"): the
@@ -79,7 +80,8 @@ struct StudyMergeOptions {
   std::vector<std::string> inputs;  // study directories
   bool force = false;
   std::optional<SettingProblem> problem() const;  // at least one input, an output
-  void validate(const std::string& where = "") const;
+  // The shards' tables read, the outputs checked against them, then --out claimed (OutputDirectory).
+  [[nodiscard]] OutputDirectory validate(const std::string& where = "") const;
 };
 
 void study_merge(const StudyMergeOptions& options);
