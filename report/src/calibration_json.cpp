@@ -5,6 +5,7 @@
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/report/calibration.hpp"
+#include "identification_consistency.hpp"
 
 namespace vcloe::report {
 
@@ -89,6 +90,41 @@ std::vector<CalibrationGroup> read_groups(const Node& s) {
   return out;
 }
 
+// The null space as the named combinations found in it and the unnamed directions make it up
+// (calib/kinematic_identifiability.cpp): the drawn "N directions, N - unnamed named" lists them.
+void check_null_space_parts(const CalibrationReport& r, const Node& root) {
+  int named = 0;
+  for (const CalibrationCombination& c : r.combinations) named += c.in_null_space ? c.dimension : 0;
+  const CalibrationNullSpace& n = r.null_space;
+  if (named + n.unnamed != n.dimension)
+    root["combinations"].refuse("combinations in the null space whose dimensions sum to null_space.dimension - unnamed = " +
+                                std::to_string(n.dimension - n.unnamed) + " (dimension " + std::to_string(n.dimension) +
+                                ", unnamed " + std::to_string(n.unnamed) + "); theirs sum to " + std::to_string(named));
+  if (n.unnamed_largest.size() != static_cast<std::size_t>(n.unnamed))
+    root["null_space"]["unnamed_largest"].refuse("one entry per unnamed direction (" + std::to_string(n.unnamed) + ")");
+}
+
+// The summary recomputed from the parameters (calibration_summary_of, the writer's function).
+void check_summary(const CalibrationReport& r, const Node& summary) {
+  const std::vector<CalibrationGroup> want = calibration_summary_of(r.parameters);
+  std::string kinds;
+  for (const CalibrationGroup& g : want) kinds += (kinds.empty() ? "" : ", ") + g.name;
+  if (r.summary.size() != want.size()) summary.refuse("the " + std::to_string(want.size()) + " kinds " + kinds);
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    const CalibrationGroup &w = want[k], &g = r.summary[k];
+    const Node n = summary[g.name];
+    if (g.name != w.name) summary.refuse("the " + std::to_string(want.size()) + " kinds " + kinds + " (no \"" + g.name + "\")");
+    if (g.unit != w.unit) n["unit"].refuse("\"" + w.unit + "\", the unit of the " + w.name);
+    if (!detail::same_figure(g.sigma, w.sigma))
+      n["sigma"].refuse("the largest sigma of the " + w.name + " in parameters, " + exact_number(w.sigma));
+    if (g.error.has_value() != w.error.has_value())
+      n["error"].refuse(w.error ? "the largest |value - truth_in_gauge| of the " + w.name + ", " + exact_number(*w.error)
+                                : std::string("nothing: the parameters have no truth_in_gauge"));
+    if (w.error && !detail::same_figure(*g.error, *w.error))
+      n["error"].refuse("the largest |value - truth_in_gauge| of the " + w.name + " in parameters, " + exact_number(*w.error));
+  }
+}
+
 }  // namespace
 
 json to_json(const CalibrationReport& r) {
@@ -135,6 +171,8 @@ CalibrationReport calibration_from_json(const json& document, const std::string&
   r.null_space = read_null_space(root.need("null_space"));
   r.residual = read_residual(root.need("residual"));
   r.summary = read_groups(root.need("summary"));
+  check_null_space_parts(r, root);  // derived fields: of the primary ones, or refused
+  check_summary(r, root["summary"]);
   r.poses_used = root.need("poses").integer(1, 1 << 20);
   r.iterations = root.need("iterations").integer(0, 1 << 30);
   r.cpu_seconds = root.need("cpu_seconds").non_negative();

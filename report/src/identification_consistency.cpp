@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <set>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/oe_ident/adequacy.hpp"
@@ -90,7 +92,8 @@ void check_fitted(const IdentificationReport& r, int k, const JsonNode& n) {
   const bool floored = oe_ident::has_first_moment_floor(k);
   if (!same_figure(p.rel_sigma, s.rel_sigma))
     n["rel_sigma"].refuse(std::string(floored ? "sigma / max(|value|, m_p x 1 mm) = " : "sigma / |value| = ") +
-                          exact_number(s.rel_sigma) + " (sigma " + exact_number(p.sigma) + ", value " + exact_number(p.value) + ")");
+                          exact_number(s.rel_sigma) + " (sigma " + exact_number(p.sigma) + ", value " + exact_number(p.value) +
+                          "; of its value before the move if moved_to_consistency lists it)");
   if (p.interval95) check_interval(p, s, floored, n);
 }
 
@@ -101,9 +104,82 @@ void check_left_out(const ParameterEntry& p, const JsonNode& n) {
   if (p.flagged) n["flagged"].refuse("false: the parameter was left out of the fit (\"" + p.status + "\")");
 }
 
+constexpr const char* kNullSpace = "unidentifiable at the solution (null space of the Jacobian)";
+
+// The weighted Jacobian's singular values (oe_ident/identifiability.cpp, analyse_solution): one per
+// coordinate of the fit at the solution — a fitted parameter (a tied group shares one), the latency
+// offset when fitted, a coordinate then found in the null space (a tied one unmarked) — largest
+// first, and some below rank_tolerance x the largest exactly when something was put in the null space.
+void check_singular_values(const IdentificationReport& r, const JsonNode& root) {
+  int fitted = 0, tied = 0, null_space = 0;
+  for (const ParameterEntry& p : r.parameters) {
+    if (p.status == kNullSpace) ++null_space;
+    else if (is_fitted_status(p.status)) ++(fitted_base(p.status) != p.status ? tied : fitted);
+  }
+  const bool latency = r.latency.fitted, latency_null = r.latency.status == kNullSpace;
+  const int exact = fitted + latency + latency_null;
+  const int low = exact + (tied > 0) + (null_space > 0), high = exact + tied + null_space;
+  const std::vector<double>& sv = r.singular_values;
+  const int n = static_cast<int>(sv.size());
+  if (n < low || n > high) {
+    std::string coords = std::to_string(fitted) + " fitted parameters" + (tied ? ", " + std::to_string(tied) + " tied ones" : "") +
+                         (null_space ? ", " + std::to_string(null_space) + " in the null space" : "") +
+                         (latency || latency_null ? " and the latency offset" : "");
+    root["singular_values"].refuse("an array of " + (low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high)) +
+                                   " (one per coordinate of the fit: " + coords + "; this one holds " + std::to_string(n) + ")");
+  }
+  for (int i = 1; i < n; ++i)
+    if (sv[static_cast<std::size_t>(i)] > sv[static_cast<std::size_t>(i - 1)])
+      root["singular_values"][static_cast<std::size_t>(i)].refuse("at most singular_values[" + std::to_string(i - 1) + "] = " +
+                                                                   exact_number(sv[static_cast<std::size_t>(i - 1)]) + " (largest first)");
+  const bool below = n > 0 && sv.back() < r.rank_tolerance * sv.front();
+  if (below != (null_space > 0 || latency_null))
+    root["singular_values"].refuse(below ? "none below rank_tolerance x the largest: no parameter is \"" + std::string(kNullSpace) + "\""
+                                         : "some below rank_tolerance x the largest: a parameter is \"" + std::string(kNullSpace) + "\"");
+}
+
+// One line of moved_to_consistency (oe_ident/consistency.cpp): "<parameter> <from> -> <to> <unit>
+// (<why>)", the parameter's value now `to` (printed to 4 digits); the parameter's index.
+std::size_t check_move_line(const IdentificationReport& r, const JsonNode& n, const std::string& line) {
+  const std::string expected = "a line \"<parameter> <from> -> <to> kg*m^2 (<why>)\" of a moment or first moment moved to consistency";
+  const std::string name = line.substr(0, line.find(' '));
+  std::size_t k = 0;
+  while (k < r.parameters.size() && r.parameters[k].name != name) ++k;
+  double from = 0, to = 0;
+  char unit[16] = {0}, open = 0;
+  if (k == r.parameters.size() ||
+      std::sscanf(line.c_str() + name.size(), " %lf -> %lf %15s %c", &from, &to, unit, &open) != 4 || open != '(' ||
+      (std::string(unit) != "kg*m^2" && std::string(unit) != "kg*m") || line.back() != ')')
+    n.refuse(expected);
+  const double value = r.parameters[k].value;
+  if (!(std::abs(to - value) <= 6e-4 * std::abs(value) + 1e-300))
+    n.refuse("a move to parameters[" + std::to_string(k) + "].value (" + name + " = " + exact_number(value) + ")");
+  return k;
+}
+
+// moved_to_consistency, checked on its own before the figures it explains (a moved parameter's
+// rel_sigma is of its value before the move): its lines, once each, and every parameter fixed
+// before the fit whose value is not its prior listed (only the move changes it).
+void check_moved(const IdentificationReport& r, const JsonNode& root) {
+  const JsonNode list = root["moved_to_consistency"];
+  std::set<std::size_t> listed;
+  for (std::size_t i = 0; i < r.moved_to_consistency.size(); ++i)
+    if (!listed.insert(check_move_line(r, list[i], r.moved_to_consistency[i])).second)
+      list[i].refuse("one line per parameter (" + r.moved_to_consistency[i].substr(0, r.moved_to_consistency[i].find(' ')) +
+                     " is listed twice)");
+  for (std::size_t k = 0; k < r.parameters.size(); ++k) {
+    const ParameterEntry& p = r.parameters[k];
+    if ((p.status == "fixed" || p.status == "fixed (configuration)") && !same_figure(p.value, p.prior) && !listed.count(k))
+      list.refuse("a line for " + p.name + ": parameters[" + std::to_string(k) + "] is \"" + p.status + "\", its value " +
+                  exact_number(p.value) + " not its prior " + exact_number(p.prior) + ": only a move to consistency changes it");
+  }
+}
+
 }  // namespace
 
 void check_parameters_consistent(const IdentificationReport& r, const JsonNode& params, const JsonNode& root) {
+  check_moved(r, root);
+  check_singular_values(r, root);
   int identified = 0;
   for (std::size_t k = 0; k < r.parameters.size(); ++k) {
     const ParameterEntry& p = r.parameters[k];

@@ -67,6 +67,8 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   for (int k = 0; k < vcloe::report::kCalibrationParameters; ++k)
     cal.parameters.push_back({"q" + std::to_string(k), "m", 0.1, 0.1 + 1e-5, 2e-6, "identified", std::nullopt});
   cal.combinations = {{"base", "a common translation of the base joints is the camera-to-base translation", 3, true}};
+  cal.null_space = {3, 0, 69, {}, 120};  // the combination above is the whole null space, as the writer counts it
+  cal.summary = vcloe::report::calibration_summary_of(cal.parameters);  // the writer's function
   cal.residual.verdict = "residual at the camera noise (0.7 x)", cal.residual.adequate = true;
   cal.poses_used = 30;
   std::ofstream(calibration) << vcloe::report::to_json(cal).dump();

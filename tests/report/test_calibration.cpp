@@ -29,13 +29,14 @@ report::CalibrationReport sample(bool with_truth) {
     c.parameters.push_back(p);
   }
   c.combinations = {{"base translation", "a common translation of the base joints is ...", 3, true},
-                    {"encoder", "each crank's direction ...", 6, false}};
+                    {"encoder", "each crank's direction ...", 6, false},
+                    {"crank angles", "each crank's angle ...", 12, true}};  // 3 + 12 + 1 unnamed: 16
   c.null_space = {16, 1, 56, {"leg 2 link_length"}, 2270};
   Vec6d noise;
   noise << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5;
   c.residual = {0.7 * noise, 0.2 * noise, noise, 0.726, true, "residual at the camera noise"};
-  c.summary = {{"base joint centres", "m", 7.9e-5, with_truth ? std::optional<double>(7.5e-5) : std::nullopt},
-               {"encoder offsets", "rad", 1.3e-4, with_truth ? std::optional<double>(6e-5) : std::nullopt}};
+  c.parameters[3].sigma = 1.17e-4;  // leg 1's crank length: the largest of its kind
+  c.summary = report::calibration_summary_of(c.parameters);
   c.poses_used = 30, c.iterations = 14, c.cpu_seconds = 0.02;
   return c;
 }
@@ -122,6 +123,46 @@ TEST(CalibrationResult, AStatusNotOfTheFitsSetIsRefusedNamingTheKey) {
     j["parameters"][2]["status"] = s;
     EXPECT_EQ(refusal(j).rfind("c.json: key 'parameters[2].status': expected \"identified\", ", 0), 0u) << refusal(j);
   }
+}
+
+// Probe 27's C (k6-66, k6-67): the combinations found in the null space and the unnamed directions
+// make up its dimension; the summary is the largest sigma (and |error|) per kind of the parameters.
+TEST(CalibrationResult, ACombinationsOrSummaryNotOfTheRestOfTheFileIsRefusedNamingTheKey) {
+  const report::CalibrationReport c = sample(true);
+  auto edited = [&](auto edit) {
+    json j = report::to_json(c);
+    edit(j);
+    return refusal(j);
+  };
+  EXPECT_EQ(c.summary[3].name, "crank lengths");  // (by name, the file's order)
+  EXPECT_EQ(c.summary[3].sigma, 1.17e-4);
+  const std::string sum = "c.json: key 'combinations': expected combinations in the null space whose dimensions sum to "
+                          "null_space.dimension - unnamed = 15 (dimension 16, unnamed 1); theirs sum to ";
+  EXPECT_EQ(edited([](json& j) { j["combinations"] = json::array(); }), sum + "0, got []");
+  EXPECT_EQ(edited([](json& j) { j["combinations"][2]["dimension"] = 11; }).rfind(sum + "14, got [", 0), 0u);
+  EXPECT_EQ(edited([](json& j) { j["combinations"][1]["in_null_space"] = true; }).rfind(sum + "21, got [", 0), 0u);
+  EXPECT_EQ(edited([](json& j) { j["null_space"]["unnamed_largest"] = json::array(); }),
+            "c.json: key 'null_space.unnamed_largest': expected one entry per unnamed direction (1), got []");
+  EXPECT_EQ(edited([](json& j) { j["summary"]["crank lengths"]["sigma"] = 1.234e300; }),
+            "c.json: key 'summary.crank lengths.sigma': expected the largest sigma of the crank lengths in parameters, "
+            "0.000117, got 1.234e+300");
+  EXPECT_EQ(edited([](json& j) { j["parameters"][13]["sigma"] = 2e-4; }),  // leg 2's crank length
+            "c.json: key 'summary.crank lengths.sigma': expected the largest sigma of the crank lengths in parameters, "
+            "2e-04, got 0.000117");
+  const std::string error = edited([](json& j) { j["summary"]["link lengths"]["error"] = 0.5; });
+  EXPECT_EQ(error.rfind("c.json: key 'summary.link lengths.error': expected the largest |value - truth_in_gauge| of the link "
+                        "lengths in parameters, ", 0), 0u) << error;
+  EXPECT_EQ(edited([](json& j) { j["summary"]["link lengths"].erase("error"); }).rfind("c.json: key 'summary.link lengths.error': "
+                                                                                     "expected the largest |value", 0), 0u);
+  EXPECT_EQ(edited([](json& j) { j["summary"]["encoder offsets"]["unit"] = "m"; }),
+            "c.json: key 'summary.encoder offsets.unit': expected \"rad\", the unit of the encoder offsets, got \"m\"");
+  EXPECT_EQ(edited([](json& j) { j["summary"].erase("link lengths"); }).rfind("c.json: key 'summary': expected the 9 kinds ", 0), 0u);
+  EXPECT_EQ(edited([](json& j) { j["summary"]["crank angles"] = j["summary"]["link lengths"]; j["summary"].erase("link lengths"); })
+                .rfind("c.json: key 'summary': expected the 9 kinds ", 0), 0u);
+  json no_truth = report::to_json(sample(false));
+  no_truth["summary"]["crank lengths"]["error"] = 0.0;
+  EXPECT_EQ(refusal(no_truth), "c.json: key 'summary.crank lengths.error': expected nothing: the parameters have no "
+                               "truth_in_gauge, got 0.0");
 }
 
 }  // namespace test_calibration

@@ -43,14 +43,24 @@ void set_correlation(report::IdentificationReport& r) {
   r.correlation.matrix[0][1] = r.correlation.matrix[1][0] = -0.25;
 }
 
+// One singular value per coordinate of the fit, largest first; with `null_space`, the last below the
+// rank cut (1e-7 x the largest).
+void set_singular_values(report::IdentificationReport& r, int coordinates, bool null_space = false) {
+  r.singular_values.clear();
+  for (int c = 0; c < coordinates; ++c) r.singular_values.push_back(10.0 / (c + 1));
+  if (null_space) r.singular_values.back() = 1e-9;
+}
+
 report::IdentificationReport sample() {
   report::IdentificationReport r;
   r.before_rms_all = {{0.467, 0.254, 0.117, 2.75, 4.78, 0.76}, {0.5, 0.3, 0.1, 2.5, 4.5, 0.7}};
   r.after_rms_all = {{0.0228, 0.0218, 0.0224, 0.101, 0.114, 0.063}, {0.023, 0.022, 0.022, 0.1, 0.11, 0.06}};
   const auto& reg = sim::parameter_registry();
   for (std::size_t k = 0; k < reg.size(); ++k) {
-    report::ParameterEntry p{reg[k].name, reg[k].unit, 1.0 + k, 1.1 + k, 0, 0, 0, std::nullopt, 0, false, false, "fixed"};
+    // (a parameter fixed before the fit keeps its prior unless moved to consistency)
+    report::ParameterEntry p{reg[k].name, reg[k].unit, 1.0 + k, 1.0 + k, 0, 0, 0, std::nullopt, 0, false, false, "fixed"};
     if (k % 3 == 0) {
+      p.value = 1.1 + k;
       p.sigma = 0.01 * (k + 1);
       p.rel_sigma = p.sigma / p.value;
       p.sigma_camera = p.sigma / 2;
@@ -78,10 +88,11 @@ report::IdentificationReport sample() {
   r.adequacy = {"model error visible", "the residual is mostly camera noise", "beta of experiment 1", 0.4, 0.21, 1.3,
                 1.14, {{{1, 1, 1, 1.2, 1.1, 1}, {0.1, 0, -0.1, 0.5, 0.4, 0}, {0.1, 0, 0, 0.5, 0.4, 0}}, {}}};
   set_correlation(r);
-  r.singular_values = {10, 1, 1e-9};
+  set_singular_values(r, 25);  // 24 fitted parameters and the latency offset
   r.rank_tolerance = 1e-7;
   r.consistency = {};
-  r.moved_to_consistency = {"Iz_w1 moved 3e-5 -> 4e-5"};
+  r.parameters[7].value = 8.5;  // Iz_w1 (fixed) moved
+  r.moved_to_consistency = {"Iz_w1 8 -> 8.5 kg*m^2 (not determined by the poses; moved to obey the triangle inequalities)"};
   r.termination = "converged (relative cost change below tol1)";
   r.after_over_noise = 1.8;
   r.inputs = {{"/r/robot.yaml", hash('a')}, {"/r/m.csv", hash('b')}, {"/r/ref.yaml", hash('c')}, {"/r/model.yaml", hash('d')},
@@ -305,6 +316,63 @@ TEST(IdentificationReport, ADerivedFieldNotOfItsPrimaryOnesIsRefusedNamingTheKey
   EXPECT_EQ(count, "m.report.json: key 'identified_count': expected the number of parameters marked identified (12), got 13");
 }
 
+// Probe 27's C (k6-17, k6-26, k6-58): the singular values are the weighted Jacobian's, one per
+// coordinate of the fit (each fitted parameter, a tied group one, the latency offset), largest first,
+// some below the rank cut exactly when a parameter was put in the null space.
+TEST(IdentificationReport, SingularValuesNotOnePerCoordinateOfTheFitAreRefused) {
+  const report::IdentificationReport r = sample();
+  auto edited = [&](auto edit) {
+    json j = report::to_json(r);
+    edit(j);
+    return refusal(j);
+  };
+  const std::string want = "m.report.json: key 'singular_values': expected an array of 25 (one per coordinate of the fit: 24 "
+                           "fitted parameters and the latency offset; this one holds ";
+  EXPECT_EQ(edited([](json& j) { j["singular_values"] = json::array(); }), want + "0), got []");
+  const std::string cut = edited([](json& j) { j["singular_values"].erase(j["singular_values"].begin() + 3, j["singular_values"].end()); });
+  EXPECT_EQ(cut.rfind(want + "3), got [10", 0), 0u) << cut;
+  const std::string doubled = edited([](json& j) { for (int c = 0; c < 25; ++c) j["singular_values"].push_back(j["singular_values"][c]); });
+  EXPECT_EQ(doubled.rfind(want + "50), got [10", 0), 0u) << doubled;
+  EXPECT_EQ(edited([](json& j) { j["singular_values"][1] = 11.0; }),
+            "m.report.json: key 'singular_values[1]': expected at most singular_values[0] = 10 (largest first), got 11.0");
+  const std::string below = edited([](json& j) { j["singular_values"][24] = 1e-9; });
+  EXPECT_EQ(below.rfind("m.report.json: key 'singular_values': expected none below rank_tolerance x the largest", 0), 0u) << below;
+  // A null-space parameter adds its coordinate and a value below the cut; a tied pair may share one.
+  report::IdentificationReport n = sample();
+  n.parameters[1].status = "unidentifiable at the solution (null space of the Jacobian)";
+  EXPECT_EQ(refusal(report::to_json(n)).rfind("m.report.json: key 'singular_values': expected an array of 26 (", 0), 0u);
+  n.singular_values.push_back(1e-9);
+  EXPECT_EQ(refusal(report::to_json(n)), "");
+  report::IdentificationReport t = sample();
+  for (std::size_t k : {0u, 6u}) t.parameters[k].status += " (tied)";
+  EXPECT_EQ(refusal(report::to_json(t)), "");  // 22 + 1 group + latency ... 22 + 2 + latency
+  t.singular_values.resize(23);
+  EXPECT_EQ(refusal(report::to_json(t)).rfind("m.report.json: key 'singular_values': expected an array of 24 to 25 (", 0), 0u)
+      << refusal(report::to_json(t));
+}
+
+// Probe 27's D (k6-52, k6-53): moved_to_consistency is checked itself, before the rel_sigma it
+// explains: each line a move of a parameter of the file to its value, once, and every parameter
+// fixed before the fit that is not at its prior listed; a refusal names that key.
+TEST(IdentificationReport, AnEditedMovedToConsistencyIsRefusedAtThatKey) {
+  const report::IdentificationReport r = sample();
+  auto with = [&](const json& moved) {
+    json j = report::to_json(r);
+    j["moved_to_consistency"] = moved;
+    return refusal(j);
+  };
+  const std::string line = "a line \"<parameter> <from> -> <to> kg*m^2 (<why>)\" of a moment or first moment moved to consistency";
+  EXPECT_EQ(with({"garbage text"}), "m.report.json: key 'moved_to_consistency[0]': expected " + line + ", got \"garbage text\"");
+  EXPECT_EQ(with({"Iz_w9 8 -> 8.5 kg*m^2 (why)"}).rfind("m.report.json: key 'moved_to_consistency[0]': expected a line", 0), 0u);
+  EXPECT_EQ(with({"Iz_w1 8 -> 8.5 kg (why)"}).rfind("m.report.json: key 'moved_to_consistency[0]': expected a line", 0), 0u);
+  EXPECT_EQ(with({"Iz_w1 8 -> 9.5 kg*m^2 (why)"}).rfind("m.report.json: key 'moved_to_consistency[0]': expected a move to "
+                                                      "parameters[7].value (Iz_w1 = 8.5)", 0), 0u);
+  const std::string twice = with({r.moved_to_consistency[0], r.moved_to_consistency[0]});
+  EXPECT_EQ(twice.rfind("m.report.json: key 'moved_to_consistency[1]': expected one line per parameter (Iz_w1 is listed twice)", 0), 0u) << twice;
+  EXPECT_EQ(with(json::array()), "m.report.json: key 'moved_to_consistency': expected a line for Iz_w1: parameters[7] is \"fixed\", "
+                                 "its value 8.5 not its prior 8: only a move to consistency changes it, got []");
+}
+
 TEST(IdentificationReport, AStatusNotOfTheFitsSetIsRefusedAndEveryStatusItWritesIsRead) {
   report::IdentificationReport r = sample();
   json j = report::to_json(r);
@@ -315,6 +383,8 @@ TEST(IdentificationReport, AStatusNotOfTheFitsSetIsRefusedAndEveryStatusItWrites
                                   "only in combination with lp, li", "unidentifiable at the solution (null space of the Jacobian)"};
   for (const char* s : left_out) {
     r.parameters[1].status = s;
+    const bool null_space = std::string(s).rfind("unidentifiable", 0) == 0;  // a coordinate of the fit, below the cut
+    set_singular_values(r, 25 + null_space, null_space);
     EXPECT_EQ(refusal(report::to_json(r)), "") << s;
   }
   r.parameters[0].status = "identified (tied)";  // a tied parameter: identified, the suffix after
@@ -376,6 +446,7 @@ TEST(IdentificationReport, FirstMomentsNearZeroOrNegativeReadBackEqual) {
     p.status = "identified";
   }
   set_correlation(r);
+  set_singular_values(r, static_cast<int>(r.correlation.parameters.size()) + 1);  // and the latency offset
   const json j = report::to_json(r);
   EXPECT_EQ(refusal(j), "");
   EXPECT_EQ(report::identification_from_json(j, "m.report.json"), r);

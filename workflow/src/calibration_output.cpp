@@ -13,30 +13,15 @@ namespace {
 
 using calib::kKinematicParameters;
 
-// Largest σ (or |error|) over the entries of one kind.
-struct Group {
-  const char* name;
-  const char* unit;
-  double scale;
-  bool (*member)(int);
-};
-const Group kGroups[] = {
-    {"base joint centres", "um", 1e6, [](int k) { return k < calib::kMarkerOffset && k % calib::kLegParameters < 3; }},
-    {"platform joint centres", "um", 1e6, [](int k) { return k < calib::kMarkerOffset && k % calib::kLegParameters >= calib::kPlatformX; }},
-    {"crank lengths", "um", 1e6, [](int k) { return k < calib::kMarkerOffset && k % calib::kLegParameters == calib::kCrankLength; }},
-    {"link lengths", "um", 1e6, [](int k) { return k < calib::kMarkerOffset && k % calib::kLegParameters == calib::kLinkLength; }},
-    {"encoder offsets", "mrad", 1e3, [](int k) { return k < calib::kMarkerOffset && k % calib::kLegParameters == calib::kEncoderOffset; }},
-    {"marker frame position", "um", 1e6, [](int k) { return k >= calib::kMarkerOffset && k < calib::kMarkerOffset + 3; }},
-    {"marker frame angles", "mrad", 1e3, [](int k) { return k >= calib::kMarkerOffset + 3 && k < calib::kCameraOffset; }},
-    {"camera-to-base position", "um", 1e6, [](int k) { return k >= calib::kCameraOffset && k < calib::kCameraOffset + 3; }},
-    {"camera-to-base angles", "mrad", 1e3, [](int k) { return k >= calib::kCameraOffset + 3; }},
-};
+using Kind = report::CalibrationKind;
 
-double largest(const calib::KinematicVector& v, const Group& g) {
-  double m = 0;
-  for (int k = 0; k < kKinematicParameters; ++k)
-    if (g.member(k)) m = std::max(m, std::abs(v(k)));
-  return m;
+// A kind's figures as printed: µm or mrad.
+double shown_scale(const Kind& g) { return std::string(g.unit) == "m" ? 1e6 : 1e3; }
+const char* shown_unit(const Kind& g) { return std::string(g.unit) == "m" ? "um" : "mrad"; }
+
+// Largest |entry| over the members of one kind (report::calibration_kinds, the summary's table).
+double largest(const calib::KinematicVector& v, const Kind& g) {
+  return g.largest(std::vector<double>(v.data(), v.data() + v.size()));
 }
 
 }  // namespace
@@ -59,13 +44,7 @@ report::CalibrationReport calibration_result(const calib::KinematicCalibrationRe
   c.null_space = {r.null_space.dimension, r.null_space.unnamed, r.free_directions, r.null_space.unnamed_largest,
                   r.condition_number};
   c.residual = {r.residual_rms, r.mean_noise, r.frame_noise, r.ratio, r.adequate, r.verdict};
-  const calib::KinematicVector error = in.truth_in_gauge ? calib::KinematicVector(x - *in.truth_in_gauge) : calib::KinematicVector::Zero();
-  for (const Group& g : kGroups) {
-    report::CalibrationGroup s{g.name, g.scale == 1e6 ? "m" : "rad", largest(r.sigma, g), std::nullopt};
-    if (in.truth_in_gauge) s.error = largest(error, g);
-    c.summary.push_back(s);
-  }
-  std::sort(c.summary.begin(), c.summary.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  c.summary = report::calibration_summary_of(c.parameters);  // the reader checks it by the same function
   c.poses_used = r.poses, c.iterations = r.iterations, c.cpu_seconds = r.cpu_seconds;
   return c;
 }
@@ -85,9 +64,9 @@ Report calibration_report(const calib::KinematicCalibrationResult& r, const Cali
   for (const std::string& u : r.null_space.unnamed_largest) t += "  - UNNAMED combination, largest in: " + u + "\n";
   t += "largest 1-sigma" + std::string(in.truth_in_gauge ? " and largest |error| against the truth (in the gauge)" : "") + ":\n";
   const calib::KinematicVector error = in.truth_in_gauge ? calib::KinematicVector(x - *in.truth_in_gauge) : calib::KinematicVector::Zero();
-  for (const Group& g : kGroups) {
-    t += "  " + std::string(g.name) + ": sigma " + fixed(largest(r.sigma, g) * g.scale, 3) + " " + g.unit;
-    if (in.truth_in_gauge) t += ", error " + fixed(largest(error, g) * g.scale, 3) + " " + g.unit;
+  for (const Kind& g : report::calibration_kinds()) {
+    t += "  " + std::string(g.name) + ": sigma " + fixed(largest(r.sigma, g) * shown_scale(g), 3) + " " + shown_unit(g);
+    if (in.truth_in_gauge) t += ", error " + fixed(largest(error, g) * shown_scale(g), 3) + " " + shown_unit(g);
     t += "\n";
   }
   return rep;
@@ -101,8 +80,8 @@ std::string calibrated_robot_header(const calib::KinematicCalibrationResult& r, 
   h += sim::calibrated_from_line(in.robot);
   h += "#   and static poses " + in.poses.path + " (SHA-256 " + in.poses.sha256 + ")\n";
   h += "#   residual: " + r.verdict + "\n";
-  for (const Group& g : kGroups)
-    h += "#   largest 1-sigma, " + std::string(g.name) + ": " + fixed(largest(r.sigma, g) * g.scale, 3) + " " + g.unit + "\n";
+  for (const Kind& g : report::calibration_kinds())
+    h += "#   largest 1-sigma, " + std::string(g.name) + ": " + fixed(largest(r.sigma, g) * shown_scale(g), 3) + " " + shown_unit(g) + "\n";
   h += "#   every parameter with its sigma and status: " + result_file + "\n";
   return h;
 }
@@ -141,7 +120,7 @@ std::vector<FileText> calibration_files(const calib::KinematicCalibrationResult&
   if (const std::string moved = sim::calibration_reach_problem(calibrated, drawn.model); !moved.empty()) {
     char sigma[96];
     std::snprintf(sigma, sizeof sigma, "largest 1-sigma of a joint centre %.1f mm",
-                  std::max(largest(r.sigma, kGroups[0]), largest(r.sigma, kGroups[1])) * 1e3);
+                  std::max(largest(r.sigma, report::calibration_kinds()[0]), largest(r.sigma, report::calibration_kinds()[1])) * 1e3);
     fail(poses_file, poses + " is no calibration of " + drawn_file + ": " + moved +
                          " (a built robot departs +-0.5 mm from its drawing; " + sigma +
                          "): too few poses or too short holds to determine it, or poses not of this robot (its "

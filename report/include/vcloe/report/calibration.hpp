@@ -68,6 +68,19 @@ struct CalibrationReport {
 
 inline constexpr int kCalibrationParameters = 72;  // calib::kKinematicParameters
 
+// A kind of parameter the summary groups: its name, SI unit ("m" or "rad") and which of the 72
+// (index in the model's order) belong to it. The crank angles belong to none.
+struct CalibrationKind {
+  const char* name;
+  const char* unit;
+  bool (*member)(int);
+  double largest(const std::vector<double>& per_parameter) const;  // max |x_k| over the members
+};
+const std::vector<CalibrationKind>& calibration_kinds();  // the writer's table order
+// The summary as a function of the parameters (sorted by name, the file's order): per kind the
+// largest sigma and, when every parameter has its truth_in_gauge, the largest |value - truth|.
+std::vector<CalibrationGroup> calibration_summary_of(const std::vector<CalibrationParameter>& parameters);
+
 nlohmann::json to_json(const CalibrationReport& report);
 // `file` names the document in errors.
 CalibrationReport calibration_from_json(const nlohmann::json& document, const std::string& file);
