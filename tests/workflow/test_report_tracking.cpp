@@ -175,6 +175,7 @@ std::string write_run_edited(const std::filesystem::path& dir, const std::string
   const std::string path = write_run(dir, name, kReference, command);
   PoseTrace t = read_trace(path);
   t.metadata.controller_hz = 1000, t.metadata.camera_hz = 100, t.metadata.latency_s = 0.01, t.metadata.duration_s = 0.2;
+  t.metadata.experiment = FileRecord{};  // the built-in experiment, as `run` records it without --experiment
   edit(t.metadata);
   write_trace(path, t, true);
   return path;
@@ -196,14 +197,18 @@ TEST(ReportTracking, RunsUnderAnotherExperimentOrPayloadOrCutShortAreRefusedNami
       {[](TraceMetadata& m) { m.payload = PayloadRecord{5, Vec3d(0.02, 0.02, 0.03)}; },
        "it carried a payload of 5 kg (moments 0.02, 0.02, 0.03 kg m^2), not no payload"},
       {[](TraceMetadata& m) { m.experiment = FileRecord{"/e/fast.yaml", std::string(64, '7')}; },
-       "its experiment is /e/fast.yaml, not the default"}};
+       "SERVO ran the built-in experiment, PRE the experiment /e/fast.yaml (SHA-256 777777777777…): one outer "
+       "controller was expected"}};
   for (const Case& c : cases) {
     workflow::TrackingFiles files;
     files.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, same);
     files.precorrected = write_run_edited(d, "pre.csv", command(), c.edit);
     const std::string e = test::error_of([&] { workflow::read_tracking_inputs(files); });
+    std::string says = c.says;  // the files' names in it
+    if (const auto at = says.find("SERVO"); at != std::string::npos) says.replace(at, 5, files.servo_alone);
+    if (const auto at = says.find("PRE"); at != std::string::npos) says.replace(at, 3, files.precorrected);
     EXPECT_EQ(e, files.precorrected + " (--precorrected): does not belong with " + files.servo_alone +
-                     " (--servo-alone): " + c.says + " (the runs compared differ only in how they were driven)");
+                     " (--servo-alone): " + says + " (the runs compared differ only in how they were driven)");
   }
   // A run holding 1 s of its 2 s (its sidecar re-made): not the run; the whole runs are taken.
   workflow::TrackingFiles cut;

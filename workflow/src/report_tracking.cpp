@@ -94,8 +94,9 @@ std::string payload_text(const std::optional<PayloadRecord>& p) {
          exact_number(p->inertia(1)) + ", " + exact_number(p->inertia(2)) + " kg m^2)";
 }
 
-// What differs between two runs' conditions other than how they were driven: the experiment
-// (its file and its timing: the loop a ratio of RMS is about) and the payload carried; "" if none.
+// What differs between two runs' conditions other than how they were driven, beyond their
+// experiments' files (Together::OneExperiment): the loop's timing they record, which a ratio of
+// RMS is about, and the payload carried; "" if none.
 std::string conditions_differ(const TraceMetadata& a, const TraceMetadata& b) {
   const std::pair<const char*, std::pair<std::optional<double>, std::optional<double>>> timing[] = {
       {"controller rate", {a.controller_hz, b.controller_hz}}, {"camera rate", {a.camera_hz, b.camera_hz}},
@@ -104,10 +105,6 @@ std::string conditions_differ(const TraceMetadata& a, const TraceMetadata& b) {
     if (v.first != v.second)
       return std::string("its ") + what + " is " + optional_text(v.second, what[0] == 'l' ? " s" : " Hz") + ", not " +
              optional_text(v.first, what[0] == 'l' ? " s" : " Hz");
-  const bool ea = a.experiment && !a.experiment->none(), eb = b.experiment && !b.experiment->none();
-  if (ea != eb || (ea && a.experiment->sha256 != b.experiment->sha256))
-    return "its experiment is " + (eb ? b.experiment->path : std::string("the default")) + ", not " +
-           (ea ? a.experiment->path : std::string("the default")) + (ea && eb ? " (SHA-256 differs)" : "");
   const bool pa = a.payload.has_value(), pb = b.payload.has_value();
   if (pa != pb || (pa && (a.payload->mass != b.payload->mass || a.payload->inertia != b.payload->inertia)))
     return "it carried " + payload_text(b.payload) + ", not " + payload_text(a.payload);
@@ -121,10 +118,14 @@ void check_runs_together(const std::vector<report::TrackingRun>& runs) {
   for (std::size_t b = 1; b < runs.size(); ++b)
     for (std::size_t a = 0; a < b; ++a) {
       const Provenance pa = provenance_of(runs[a].trace, runs[a].file), pb = provenance_of(runs[b].trace, runs[b].file);
-      for (const Together how : {Together::OneReference, Together::OneRobot})
+      const std::pair<Together, const char*> together[] = {
+          {Together::OneReference, "the runs compared must be of one reference on one robot"},
+          {Together::OneRobot, "the runs compared must be of one reference on one robot"},
+          {Together::OneExperiment, "the runs compared differ only in how they were driven"}};
+      for (const auto& [how, why] : together)
         if (const auto m = provenance_mismatch(pa, pb, how))
-          fail(named(runs[b].file, runs[b].kind), "does not belong with " + named(runs[a].file, runs[a].kind) + ": " + *m +
-                                                      " (the runs compared must be of one reference on one robot)");
+          fail(named(runs[b].file, runs[b].kind),
+               "does not belong with " + named(runs[a].file, runs[a].kind) + ": " + *m + " (" + why + ")");
       if (const std::string d = conditions_differ(runs[a].trace.metadata, runs[b].trace.metadata); !d.empty())
         fail(named(runs[b].file, runs[b].kind), "does not belong with " + named(runs[a].file, runs[a].kind) + ": " + d +
                                                     " (the runs compared differ only in how they were driven)");
