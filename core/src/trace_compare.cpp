@@ -43,6 +43,7 @@ TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColu
   d.interpolated = a.time.size() != b.time.size();
   for (std::size_t i = 0; !d.interpolated && i < a.time.size(); ++i) d.interpolated = std::abs(a.time[i] - b.time[i]) > tol;
   Vec6d sum_sq = Vec6d::Zero(), max_abs = Vec6d::Zero();
+  double rotation_sq = 0;
   std::size_t k = 0;
   for (std::size_t i = 0; i < a.time.size(); ++i) {
     Vec6d q;
@@ -61,7 +62,13 @@ TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColu
     const Vec6d e = pose_difference(pa[i], q);  // angles as rotations (a wrap at +-pi is no error)
     sum_sq += e.cwiseProduct(e);
     max_abs = max_abs.cwiseMax(e.cwiseAbs());
+    const double rotation = rotation_between(Vec3d(pa[i].tail<3>()), Vec3d(q.tail<3>()));
+    rotation_sq += rotation * rotation;
+    d.max_rotation_mrad = std::max(d.max_rotation_mrad, rotation * 1e3);
+    if (const double ratio = e.tail<3>().norm() / std::max(rotation, 1e-6); ratio > d.overstatement.ratio)
+      d.overstatement = {ratio, a.time[i], e.tail<3>().norm() * 1e3, rotation * 1e3};
   }
+  d.rms_rotation_mrad = std::sqrt(rotation_sq / static_cast<double>(a.time.size())) * 1e3;
   d.samples = a.time.size();
   for (int c = 0; c < 3; ++c) {
     d.rms_mm[static_cast<std::size_t>(c)] = std::sqrt(sum_sq(c) / static_cast<double>(d.samples)) * 1e3;

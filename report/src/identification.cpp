@@ -111,6 +111,7 @@ IdentificationReport make_identification_report(const oe_ident::IdentificationRe
   out.moved_to_consistency = r.moved;
   out.termination = r.termination;
   out.after_over_noise = worst_fit_over_noise(r.after_rms, noise_sigma).first;
+  for (std::size_t c = 0; c < 6; ++c) out.noise_sigma[c] = noise_sigma(static_cast<int>(c));
   return out;
 }
 

@@ -111,6 +111,9 @@ void check_derived_fields(const IdentificationReport& r, const JsonNode& root) {
   check_adequacy(r.adequacy, root["adequacy"]);
   check_convergence(r.convergence, root["convergence"]);
   check_termination(r, root);
+  const Vec6d sigma = Eigen::Map<const Vec6d>(r.noise_sigma.data());
+  if (const double want = worst_fit_over_noise(r.after_rms_all, sigma).first; !same_figure(r.after_over_noise, want))
+    root["after_over_noise"].refuse("the largest after_rms_all over noise_sigma, " + exact_number(want));
   if (r.rejected_steps > r.iterations)
     root["rejected_steps"].refuse("at most iterations (" + std::to_string(r.iterations) + "): each rejected step is an iteration");
 }

@@ -124,6 +124,7 @@ json to_json(const IdentificationReport& r) {
           {"moved_to_consistency", r.moved_to_consistency},
           {"termination", r.termination},
           {"after_over_noise", r.after_over_noise},
+          {"noise_sigma", r.noise_sigma},
           {"inputs", {{"robot", file_json(in.robot)},
                       {"measured", file_json(in.measured)},
                       {"payload_trace", file_json(in.payload_trace)},
@@ -355,6 +356,9 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.moved_to_consistency = root.need("moved_to_consistency").strings();
   r.termination = root.need("termination").string();
   r.after_over_noise = root.need("after_over_noise").non_negative();
+  r.noise_sigma = root.need("noise_sigma").fixed<6>();
+  for (std::size_t c = 0; c < 6; ++c)
+    if (!(r.noise_sigma[c] > 0)) root["noise_sigma"][c].refuse("a positive camera sigma (m for x, y, z; rad for the angles)");
   r.inputs = read_inputs(root["inputs"]);
   if (r.anchor == "payload experiment" && !r.inputs.payload_trace)
     root["anchor"].refuse("not \"payload experiment\" beside inputs.payload_trace null (the payload anchor is the payload trace's)");

@@ -16,6 +16,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/trace_compare.hpp"
 
 using namespace vcloe;
@@ -40,6 +41,50 @@ TEST(TraceCompare, RmsAndMaxPerAxisInMillimetresAndMilliradians) {
   EXPECT_NEAR(d.max_mrad[1], 2.0, 1e-12);
   EXPECT_EQ(d.samples, 4u);
   EXPECT_FALSE(d.interpolated);
+}
+
+// Probe 28, I: at gimbal lock one orientation has a continuum of Euler triples; the per-angle
+// columns then say 300 mrad where the rotation row says 0, and the difference is flagged.
+TEST(TraceCompare, TheRotationRowIsTheAngleBetweenOrientationsWhateverTheirEulerTriples) {
+  auto one_sample = [](const Vec3d& angles) {
+    PoseTrace t;
+    t.time = {0.0, 1.0};
+    Vec6d p = Vec6d::Zero();
+    p.tail<3>() = angles;
+    t.measured = {p, p};
+    return t;
+  };
+  auto differ = [&](const Vec3d& a, const Vec3d& b) {
+    return compare_traces(one_sample(a), one_sample(b), TraceColumns::Measured, TraceColumns::Measured);
+  };
+  const TraceDifference lock = differ({0.3, M_PI / 2, 0.0}, {0.0, M_PI / 2, 0.3});
+  EXPECT_NEAR(lock.max_mrad[0], 300, 1e-6);
+  EXPECT_LT(lock.max_rotation_mrad, 1e-4);
+  EXPECT_TRUE(lock.per_angle_overstated());
+  EXPECT_NEAR(lock.overstatement.per_angle_mrad, 300 * std::sqrt(2.0), 1e-6);
+  // Away from it the rotation is the per-angle norm for a turn about one axis: 20 mrad about x.
+  const TraceDifference level = differ({0.02, 0.1, -0.2}, {0.0, 0.1, -0.2});
+  EXPECT_NEAR(level.max_rotation_mrad, 20, 1e-6);
+  EXPECT_NEAR(level.rms_rotation_mrad, 20, 1e-6);
+  EXPECT_FALSE(level.per_angle_overstated());
+  // Equal orientations: nothing, and nothing flagged.
+  const TraceDifference same = differ({0.1, -0.4, 3.0}, {0.1, -0.4, 3.0});
+  EXPECT_EQ(same.max_rotation_mrad, 0);
+  EXPECT_FALSE(same.per_angle_overstated());
+  // The other Euler branch of one rotation: no difference in either measure.
+  const TraceDifference branch = differ({0.1, 0.4, 0.2}, {0.1 + M_PI, M_PI - 0.4, 0.2 + M_PI});
+  EXPECT_LT(branch.max_rotation_mrad, 1e-4);
+  EXPECT_LT(branch.max_mrad[1], 1e-9);
+}
+
+TEST(TraceCompare, RotationBetweenIsTheAngleOfTheRelativeRotation) {
+  for (const Vec3d& b : {Vec3d(0, 0, 0), Vec3d(0.4, -0.3, 1.2), Vec3d(-2.5, 1.4, 0.7)}) {
+    const Mat3d rb = rotation_xyz(b(0), b(1), b(2));
+    const Mat3d ra = rb * Eigen::AngleAxisd(0.25, Vec3d(1, 2, -2).normalized()).toRotationMatrix();
+    const Vec3d a = ra.eulerAngles(0, 1, 2);  // Eigen's x-y-z: R = Rx Ry Rz, as rotation_xyz
+    EXPECT_NEAR(rotation_between(a, b), 0.25, 1e-12) << b.transpose();
+    EXPECT_NEAR(rotation_between(b, a), 0.25, 1e-12) << b.transpose();
+  }
 }
 
 TEST(TraceCompare, InterpolatesBOntoTheTimesOfA) {

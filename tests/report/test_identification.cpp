@@ -121,7 +121,8 @@ report::IdentificationReport sample() {
   r.parameters[7].value = 8.5;  // Iz_w1 (fixed) moved
   r.moved_to_consistency = {"Iz_w1 8 -> 8.5 kg*m^2 (not determined by the poses; moved to obey the triangle inequalities)"};
   r.termination = std::string(oe_ident::kStuckTermination) + "Function tolerance reached.)";
-  r.after_over_noise = 1.8;
+  r.noise_sigma = {2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5};
+  r.after_over_noise = 0.114e-3 / 5e-5;  // beta of experiment 1
   r.inputs = {{"/r/robot.yaml", hash('a')}, {"/r/m.csv", hash('b')}, {"/r/ref.yaml", hash('c')}, {"/r/model.yaml", hash('d')},
               report::FileEntry{"/r/mp.csv", hash('e')}, std::nullopt, report::FileEntry{"/r/identify.yaml", hash('f')}};
   return r;
@@ -590,6 +591,10 @@ TEST(IdentificationReport, ADerivedFigureDisagreeingWithItsSourcesIsRefusedAtIts
                  k + "convergence.removed_share': expected 0 (no second start ran)");
   expect_refused(not_checked(), [](json& j) { j["convergence"]["second_start_cost"] = 100; },
                  k + "convergence.second_start_cost': expected -1: the verdict \"not checked\" is of no second start");
+  expect_refused(sample(), [](json& j) { j["after_over_noise"] = 0.5; },  // probe 28, k6-13
+                 k + "after_over_noise': expected the largest after_rms_all over noise_sigma, 2.28");
+  expect_refused(sample(), [](json& j) { j["noise_sigma"][3] = 0.0; },
+                 k + "noise_sigma[3]': expected a positive camera sigma (m for x, y, z; rad for the angles), got 0");
   expect_refused(sample(), [](json& j) { j["rejected_steps"] = 50; },
                  k + "rejected_steps': expected at most iterations (36): each rejected step is an iteration, got 50");
   expect_refused(not_checked(), [](json& j) {

@@ -70,6 +70,15 @@ Vec3<T> euler_nearest(const Vec3<T>& b, const Vec3<T>& a) {
              : same;
 }
 
+// The angle (rad, in [0, pi]) of the rotation between the orientations of Euler triples a and b:
+// that of R(b)^T R(a), whatever the convention writes them as. Unlike euler_difference it stays
+// well defined at gimbal lock (beta = +-pi/2), where only alpha + gamma (or alpha - gamma) is.
+inline double rotation_between(const Vec3d& a, const Vec3d& b) {
+  const Mat3d r = rotation_xyz(b(0), b(1), b(2)).transpose() * rotation_xyz(a(0), a(1), a(2));
+  const Eigen::Quaterniond q(r);
+  return 2 * std::atan2(q.vec().norm(), std::abs(q.w()));
+}
+
 // a - b for poses: positions subtracted, angles by euler_difference.
 template <typename T>
 Vec6<T> pose_difference(const Vec6<T>& a, const Vec6<T>& b) {

@@ -17,9 +17,24 @@ const std::vector<Vec6d>& columns_of(const PoseTrace& t, TraceColumns which, con
 struct TraceDifference {
   std::array<double, 3> rms_mm{}, max_mm{};      // x, y, z
   std::array<double, 3> rms_mrad{}, max_mrad{};  // alpha, beta, gamma
+  // The angle of the rotation between A's and B's orientations (rotation_between): the measure that
+  // does not depend on the Euler convention.
+  double rms_rotation_mrad = 0, max_rotation_mrad = 0;
+  // The sample where the per-angle difference |(d alpha, d beta, d gamma)| most overstates that
+  // rotation (ratio over max(rotation, 1 urad)): near 1 far from gimbal lock; beyond
+  // kEulerOverstatement the orientations are near beta = +-pi/2, where the per-angle columns are
+  // ill-conditioned and the rotation is the one to read.
+  struct Overstatement {
+    double ratio = 0, time_s = 0, per_angle_mrad = 0, rotation_mrad = 0;
+  } overstatement;
   std::size_t samples = 0;
   bool interpolated = false;  // B resampled onto A's times
+  bool per_angle_overstated() const;
 };
+// Per-angle differences of small rotations exceed the rotation by at most 1 / sqrt(1 - |sin beta|)
+// for R = Rx Ry Rz: 2 at |beta| = 49 deg. Beyond it, `compare` says the per-angle columns overstate.
+inline constexpr double kEulerOverstatement = 2;
+inline bool TraceDifference::per_angle_overstated() const { return overstatement.ratio > kEulerOverstatement; }
 
 // Throws vcloe::Error if B does not cover A's time span or a column set is missing.
 TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColumns which_a, TraceColumns which_b,

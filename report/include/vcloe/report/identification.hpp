@@ -123,7 +123,8 @@ struct IdentificationReport {
   double rank_tolerance = 0;
   std::vector<std::string> consistency, moved_to_consistency;
   std::string termination;
-  double after_over_noise = 0;  // the largest after-fit RMS in camera-noise sigmas
+  double after_over_noise = 0;  // the largest after-fit RMS in camera-noise sigmas (worst_fit_over_noise)
+  std::array<double, 6> noise_sigma{};  // the settings' camera noise, its yardstick (m, m, m, rad, rad, rad)
   ReportInputs inputs;
   bool operator==(const IdentificationReport&) const = default;
 };
