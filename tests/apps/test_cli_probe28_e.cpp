@@ -72,8 +72,8 @@ TEST(CliProbe28E, ASidecarsEditedCopiesOfItsExperimentAreRefusedByFilterAndCompa
       {"hz150", [](nlohmann::json& j) { j["controller_hz"] = 150.0; },
        ".meta.json: key 'camera_hz': " + rule + "timing.camera_hz must divide timing.controller_hz (got 100 and 150 Hz)"},
       {"long", [](nlohmann::json& j) { j["duration_s"] = 50.0; },
-       ".meta.json: key 'duration_s': expected the length of the run its CSV's rows cover (rows up to t = 0.3 s: from 0.3 "
-       "to 0.315 s), got 50"},
+       ".meta.json: key 'duration_s': expected the length of the run its CSV's rows cover (rows up to t = 0.29 s: from 0.29 "
+       "to 0.305 s), got 50"},
   };
   for (const auto& c : cases) {
     const fs::path t = edited(r, c.name, c.edit);

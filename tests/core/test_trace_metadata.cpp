@@ -188,7 +188,7 @@ TEST(TraceMetadata, CopiesOfTheExperimentsTimingAreHeldToTheExperimentFilesRules
       {R"({"controller_hz": 200000})", "s.meta.json: key 'controller_hz': " + rule + "timing.controller_hz must be in (0, 100000] Hz"},
       {R"({"controller_hz": 2000, "substeps": 1000})",
        "s.meta.json: key 'substeps': " + rule +
-           "timing.controller_hz x timing.substeps is 2000000 integration steps per second; at most 10^6 (a step of 1 us)"},
+           "timing.controller_hz x timing.substeps is 2e+06 integration steps per second; at most 10^6 (a step of 1 us)"},
       {R"({"controller_hz": 1000, "camera_hz": 100, "latency_s": 0.01, "substeps": 4})", ""},
       {R"({"controller_hz": 1000, "latency_s": 0.003})", ""},  // camera_hz not copied: not judged
       {R"({"camera_hz": 150, "latency_s": 0.0105})", ""},      // no controller_hz: no loop copied (measure)
