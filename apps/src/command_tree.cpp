@@ -68,7 +68,7 @@ void check_integer_options(CLI::App& app) {
 // …): a typed number that a double cannot hold is refused quoting the text, not read as the 0 or
 // inf it became (session 26's probe: `--cutoff 1e-400` was refused as "got 0", `1e999` as "got
 // inf"). strtod's ERANGE marks it (an overflow, or an underflow below the normal range: 1e-400,
-// 4.9e-324); inf and nan are no measure either. The text is only checked, never rewritten, so a
+// 4.9e-324); inf and nan are no measure either, and a hexadecimal spelling is refused. The text is only checked, never rewritten, so a
 // number in range is read by CLI11 as before, bit for bit; one that is not a number at all is
 // left to the conversion, which command_line_errors.cpp says. Declared from the option's type,
 // so a new real-number option cannot miss it.
@@ -82,6 +82,10 @@ void check_real_options(CLI::App& app) {
             errno = 0;
             const double v = std::strtod(text.c_str(), &end);
             if (text.empty() || end != text.c_str() + text.size()) return "";  // not a number: said by the conversion
+            // Decimal only, as a trace's cells and a YAML file's numbers (session 28's probe, H:
+            // strtod read `0x10` as 16, then quoted "got 16", and `0x1p-5` as 0.03125).
+            if (text.find_first_of("xX") != std::string::npos)
+              return "expected a real number written in decimal, got '" + text + "' (a hexadecimal spelling)";
             if (errno == ERANGE) return text + " is outside the range of a real number (about 1e-308 to 1e308)";
             if (!std::isfinite(v)) return "expected a finite number, got '" + text + "'";
             return "";

@@ -57,24 +57,6 @@ void jacobian_at(const LegFrames& frames, const std::vector<StaticPose>& poses, 
   }
 }
 
-std::string verdict_of(const KinematicCalibrationResult& o) {
-  std::ostringstream s;
-  s.precision(3);
-  static const char* axes[] = {"x", "y", "z", "alpha", "beta", "gamma"};
-  if (o.adequate) {
-    s << "residual at the camera noise (" << o.ratio << " x): the geometric model explains the static poses";
-    return s.str();
-  }
-  int worst = 0;
-  for (int c = 1; c < 6; ++c)
-    if (o.residual_rms(c) / o.mean_noise(c) > o.residual_rms(worst) / o.mean_noise(worst)) worst = c;
-  s << "model error dominates: the residual is " << o.ratio << " x the camera noise (worst axis " << axes[worst]
-    << ", " << o.residual_rms(worst) / o.mean_noise(worst)
-    << " x); the poses show a departure the model lacks (joint axis tilt, backlash, link compliance, poses not at "
-       "rest, another marker layout); sigma widened by " << o.ratio;
-  return s.str();
-}
-
 }  // namespace
 
 void analyse_solution(const sim::RobotModel& nominal, const LegFrames& frames, const std::vector<StaticPose>& poses,
@@ -95,7 +77,6 @@ void analyse_solution(const sim::RobotModel& nominal, const LegFrames& frames, c
   const double dof = static_cast<double>(r.size() - N.cols());
   out.ratio = std::sqrt(r.squaredNorm() / dof);
   out.adequate = out.ratio <= o.adequate_ratio;
-  out.verdict = verdict_of(out);
   out.combinations = named_combinations(nominal, x);
   out.null_space = check_null_space(J, out.combinations);
 

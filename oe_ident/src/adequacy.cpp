@@ -68,33 +68,41 @@ std::string Adequacy::summary() const {
   return s.str();
 }
 
-Adequacy assess_adequacy(const std::vector<double>& r, const std::vector<std::size_t>& frames,
-                         const std::vector<std::array<double, 6>>& scale) {
+Adequacy adequacy_of(const std::vector<std::array<ChannelResidual, 6>>& experiments) {
   Adequacy a;
-  std::size_t row = 0;
+  a.experiments = experiments;
   double share_sum = 0, chi2_sum = 0;
-  for (std::size_t e = 0; e < frames.size(); ++e) {
-    std::array<ChannelResidual, 6> ch{};
-    for (int c = 0; c < 6; ++c) {
-      ch[static_cast<std::size_t>(c)] = channel(r, row, frames[e], c, scale[e][static_cast<std::size_t>(c)]);
-      const double share = ch[static_cast<std::size_t>(c)].model_share();
+  for (std::size_t e = 0; e < experiments.size(); ++e)
+    for (std::size_t c = 0; c < 6; ++c) {
+      const double share = experiments[e][c].model_share();
       share_sum += share;
-      chi2_sum += ch[static_cast<std::size_t>(c)].rms_over_noise * ch[static_cast<std::size_t>(c)].rms_over_noise;
+      chi2_sum += experiments[e][c].rms_over_noise * experiments[e][c].rms_over_noise;
       if (share > a.worst_share) {
         a.worst_share = share;
         a.worst_channel = std::string(kChannel[c]) + " of experiment " + std::to_string(e + 1);
       }
     }
-    a.experiments.push_back(ch);
-    row += 6 * frames[e];
-  }
-  const double channels = 6.0 * static_cast<double>(std::max<std::size_t>(1, frames.size()));
+  const double channels = 6.0 * static_cast<double>(std::max<std::size_t>(1, experiments.size()));
   a.mean_share = share_sum / channels;
   a.chi2_per_dof = chi2_sum / channels;
   a.verdict = a.mean_share > kDominantShare                                       ? Verdict::ModelErrorDominates
               : a.mean_share > kVisibleShare || a.worst_share > kDominantShare ? Verdict::ModelErrorVisible
                                                                                 : Verdict::NoiseLevel;
   return a;
+}
+
+Adequacy assess_adequacy(const std::vector<double>& r, const std::vector<std::size_t>& frames,
+                         const std::vector<std::array<double, 6>>& scale) {
+  std::vector<std::array<ChannelResidual, 6>> experiments;
+  std::size_t row = 0;
+  for (std::size_t e = 0; e < frames.size(); ++e) {
+    std::array<ChannelResidual, 6> ch{};
+    for (int c = 0; c < 6; ++c)
+      ch[static_cast<std::size_t>(c)] = channel(r, row, frames[e], c, scale[e][static_cast<std::size_t>(c)]);
+    experiments.push_back(ch);
+    row += 6 * frames[e];
+  }
+  return adequacy_of(experiments);
 }
 
 }  // namespace vcloe::oe_ident

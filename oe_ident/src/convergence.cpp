@@ -1,6 +1,8 @@
 // oe_ident/src/convergence.cpp — the convergence verdict in words (convergence.hpp).
 #include "vcloe/oe_ident/convergence.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace vcloe::oe_ident {
@@ -12,6 +14,12 @@ const char* ConvergenceCheck::name(Convergence c) {
     case Convergence::NotChecked: return "not checked";
   }
   return "";
+}
+
+double ConvergenceCheck::over_noise(double end_cost, double noise_cost) { return std::sqrt(end_cost / std::max(noise_cost, 1.0)); }
+
+double ConvergenceCheck::removed(double end_cost, double second_start_cost, double noise_cost) {
+  return (end_cost - second_start_cost) / std::max(end_cost - noise_cost, 1e-300);
 }
 
 std::string ConvergenceCheck::summary() const {

@@ -242,8 +242,7 @@ void check_convergence(const Context& cx, Fit& fit, Eigen::MatrixXd& J, Identifi
 // that stopped the optimiser.
 std::string termination(const ceres::Solver::Summary& summary, const ConvergenceCheck& c) {
   if (c.verdict != Convergence::Stuck) return summary.BriefReport();
-  return "STUCK: the fit stopped where a second start finds a lower cost; not an estimate (the optimiser's own rule: " +
-         summary.message + ")";
+  return kStuckTermination + summary.message + ")";
 }
 
 // Fixed entries (configuration, anchor) at their values in `base`; the rest free, and the latency

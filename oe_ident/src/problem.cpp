@@ -103,6 +103,13 @@ void check_identification_inputs(const std::vector<Experiment>& exps, const Iden
   fail("identify", "no free parameter left to identify (every one is fixed or the anchor)");
 }
 
+std::string LatencyResult::fitted_status(double value, double low, double high) {
+  const double margin = 1e-3 * (high - low);
+  return value - low < margin || high - value < margin
+             ? "fitted, at its bound (the true offset may lie beyond: check the experiment file's latency)"
+             : "fitted";
+}
+
 std::string Anchor::describe() const {
   switch (kind) {
     case AnchorKind::None:

@@ -120,10 +120,7 @@ void report_latency(const Context& cx, const Fit& fit, const FitStatus& st, cons
   l.sigma = std::sqrt(std::max(0.0, u.latency_var));
   l.sigma_camera = std::sqrt(std::max(0.0, u.latency_var_camera));
   l.prior_pull = l.sigma > 0 ? std::abs(u.latency_prior_shift) / l.sigma : 0;
-  const double margin = 1e-3 * (l.high - l.low);
-  l.status = l.value - l.low < margin || l.high - l.value < margin
-                 ? "fitted, at its bound (the true offset may lie beyond: check the experiment file's latency)"
-                 : "fitted";
+  l.status = LatencyResult::fitted_status(l.value, l.low, l.high);
 }
 
 void make_result_consistent(IdentificationResult& result, const sim::RobotModel& geometry) {

@@ -132,7 +132,7 @@ ConvergenceCheck check_end_point(const sim::RobotModel& model, const servo::Oute
   ConvergenceCheck c;
   for (double v : r_end) c.end_cost += 0.5 * v * v;
   c.noise_cost = 0.5 * static_cast<double>(r_end.size());
-  c.end_over_noise = std::sqrt(c.end_cost / std::max(c.noise_cost, 1.0));
+  c.end_over_noise = ConvergenceCheck::over_noise(c.end_cost, c.noise_cost);
   c.verdict = o.start.check ? Convergence::Converged : Convergence::NotChecked;
   if (!o.start.check || c.end_over_noise <= o.start.check_above_noise) return c;
   PrefixCost short_cost(model, gains, exps, map, o, search_horizon(o));
@@ -140,7 +140,7 @@ ConvergenceCheck check_end_point(const sim::RobotModel& model, const servo::Oute
   better = search_directions(short_cost, family_directions(map), end, o.start, second);
   PrefixCost whole(model, gains, exps, map, o, 1.0);
   c.second_start_cost = better == end ? c.end_cost : whole(better);
-  c.removed_share = (c.end_cost - c.second_start_cost) / std::max(c.end_cost - c.noise_cost, 1e-300);
+  c.removed_share = ConvergenceCheck::removed(c.end_cost, c.second_start_cost, c.noise_cost);
   if (c.removed_share > o.start.stuck_share) c.verdict = Convergence::Stuck;
   c.cpu_seconds = process_cpu_seconds() - cpu;
   return c;

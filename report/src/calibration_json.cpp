@@ -75,6 +75,10 @@ CalibrationResidual read_residual(const Node& r) {
   const std::string head = out.adequate ? "residual at the camera noise" : "model error dominates";
   if (out.verdict.rfind(head, 0) != 0)
     r["verdict"].refuse("a verdict beginning \"" + head + "…\" (adequate is " + (out.adequate ? "true" : "false") + ")");
+  // ... and the whole sentence the writer's of its figures: a ratio edited alone disagrees with it.
+  const std::string want = calibration_verdict(out.rms, out.mean_noise, out.ratio, out.adequate);
+  if (out.verdict != want)
+    r["verdict"].refuse("the sentence of residual.ratio " + exact_number(out.ratio) + ", rms and mean_noise, \"" + want + "\"");
   return out;
 }
 
@@ -102,6 +106,26 @@ void check_null_space_parts(const CalibrationReport& r, const Node& root) {
                                 ", unnamed " + std::to_string(n.unnamed) + "); theirs sum to " + std::to_string(named));
   if (n.unnamed_largest.size() != static_cast<std::size_t>(n.unnamed))
     root["null_space"]["unnamed_largest"].refuse("one entry per unnamed direction (" + std::to_string(n.unnamed) + ")");
+}
+
+// The fit's free directions (calib: free_directions): the 72 less the rank of the combinations'
+// constraints (one row per direction) and of the fixed parameters, which may overlap them; a
+// parameter "identified" has a sigma (an identified one of sigma 0 drew an empty error/sigma).
+void check_parameters_and_directions(const CalibrationReport& r, const Node& root) {
+  int constrained = 0, fixed = 0;
+  for (const CalibrationCombination& c : r.combinations) constrained += c.dimension;
+  for (std::size_t k = 0; k < r.parameters.size(); ++k) {
+    const CalibrationParameter& p = r.parameters[k];
+    fixed += p.status == "fixed";
+    if (p.status == "identified" && !(p.sigma > 0 && std::isfinite(p.sigma)))
+      root["parameters"][k]["sigma"].refuse("a positive sigma: the parameter's status is \"identified\"");
+  }
+  const int high = kCalibrationParameters - constrained, low = high - fixed, got = r.null_space.free_directions;
+  if (got < low || got > high)
+    root["null_space"]["free_directions"].refuse(
+        (low == high ? std::to_string(high) : "from " + std::to_string(low) + " to " + std::to_string(high)) + ": the " +
+        std::to_string(kCalibrationParameters) + " parameters less the combinations' " + std::to_string(constrained) +
+        " directions" + (fixed ? " and up to " + std::to_string(fixed) + " fixed" : std::string()));
 }
 
 // The summary recomputed from the parameters (calibration_summary_of, the writer's function).
@@ -172,6 +196,7 @@ CalibrationReport calibration_from_json(const json& document, const std::string&
   r.residual = read_residual(root.need("residual"));
   r.summary = read_groups(root.need("summary"));
   check_null_space_parts(r, root);  // derived fields: of the primary ones, or refused
+  check_parameters_and_directions(r, root);
   check_summary(r, root["summary"]);
   r.poses_used = root.need("poses").integer(1, 1 << 20);
   r.iterations = root.need("iterations").integer(0, 1 << 30);

@@ -1,8 +1,10 @@
 // The calibration result's summary — the largest sigma and |error| per kind of parameter — as a
 // function of its parameters (calibration.hpp): one table of kinds, used by the writer
-// (workflow/calibration_output.cpp) and checked by the reader.
+// (workflow/calibration_output.cpp) and checked by the reader; and the residual's verdict in words,
+// likewise the writer's and the reader's one function.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "vcloe/report/calibration.hpp"
 
@@ -58,6 +60,24 @@ std::vector<CalibrationGroup> calibration_summary_of(const std::vector<Calibrati
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });  // the file's order
   return out;
+}
+
+std::string calibration_verdict(const Vec6d& rms, const Vec6d& mean_noise, double ratio, bool adequate) {
+  std::ostringstream s;
+  s.precision(3);
+  static const char* axes[] = {"x", "y", "z", "alpha", "beta", "gamma"};
+  if (adequate) {
+    s << "residual at the camera noise (" << ratio << " x): the geometric model explains the static poses";
+    return s.str();
+  }
+  int worst = 0;
+  for (int c = 1; c < 6; ++c)
+    if (rms(c) / mean_noise(c) > rms(worst) / mean_noise(worst)) worst = c;
+  s << "model error dominates: the residual is " << ratio << " x the camera noise (worst axis " << axes[worst] << ", "
+    << rms(worst) / mean_noise(worst)
+    << " x); the poses show a departure the model lacks (joint axis tilt, backlash, link compliance, poses not at "
+       "rest, another marker layout); sigma widened by " << ratio;
+  return s.str();
 }
 
 }  // namespace vcloe::report

@@ -77,7 +77,9 @@ void GnuplotJob::run(const std::string& body, const std::string& size) const {
                             body + "\nunset output\n");
   // A plot of a day-long trace draws in seconds: a gnuplot still running after a minute never returns.
   constexpr double kTimeLimit = 60;
-  const ChildExit e = run_child({"gnuplot", "plot.gp"}, {dir_.path(), dir_.file("out.txt"), dir_.file("err.txt")}, 5.0, kTimeLimit);
+  // -d (--default-settings): neither the user's ~/.gnuplot nor the system's gnuplotrc is read —
+  // a figure depends on its inputs alone, and no command but our script runs (session 28's probe, A).
+  const ChildExit e = run_child({"gnuplot", "-d", "plot.gp"}, {dir_.path(), dir_.file("out.txt"), dir_.file("err.txt")}, 5.0, kTimeLimit);
   if (e.interrupted_by) fail(output_, "interrupted by signal " + std::to_string(e.interrupted_by) + " while gnuplot drew it; nothing written");
   std::string first;
   {

@@ -9,6 +9,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/oe_ident/adequacy.hpp"
+#include "vcloe/oe_ident/problem.hpp"
 #include "vcloe/oe_ident/spread.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -176,6 +177,21 @@ void check_moved(const IdentificationReport& r, const JsonNode& root) {
 }
 
 }  // namespace
+
+void check_latency(const LatencyEntry& l, const JsonNode& n) {
+  if (l.fitted) {
+    const std::string want = oe_ident::LatencyResult::fitted_status(l.value, l.low, l.high);
+    if (l.status != want)
+      n["status"].refuse("\"" + want + "\", the status of an offset fitted (fitted is true) to " + exact_number(l.value) +
+                         " s within [" + exact_number(l.low) + ", " + exact_number(l.high) + "] s");
+    return;
+  }
+  if (l.status != "held (latency.fit: false)" && l.status != "not fitted (no free parameter of Lambda)" && !is_left_out_status(l.status))
+    n["status"].refuse("\"held (latency.fit: false)\", \"not fitted (no free parameter of Lambda)\" or the status of a "
+                       "coordinate left out of the fit (fitted is false)");
+  for (const auto& [key, v] : {std::pair{"sigma", l.sigma}, {"sigma_camera", l.sigma_camera}, {"prior_pull", l.prior_pull}})
+    if (v != 0) n[key].refuse("0: the latency offset was not fitted (fitted is false)");
+}
 
 void check_parameters_consistent(const IdentificationReport& r, const JsonNode& params, const JsonNode& root) {
   check_moved(r, root);

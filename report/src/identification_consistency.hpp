@@ -19,6 +19,16 @@ bool same_figure(double a, double b);
 // else refused naming the key (the identification report's and the study's readers).
 std::string adequacy_verdict(const vcloe::JsonNode& n);
 
+// Refuses, naming the key, a derived figure or sentence that is not what the writer derives from
+// the file's own fields (identification_derived.cpp): adequacy (oe_ident::adequacy_of), convergence
+// (oe_ident::ConvergenceCheck), termination (Ceres' report, or oe_ident::kStuckTermination),
+// rejected_steps at most iterations.
+void check_derived_fields(const IdentificationReport& r, const JsonNode& root);
+
+// Refuses a latency offset whose status is not the writer's for `fitted` (a fitted one's by
+// oe_ident::LatencyResult::fitted_status) or that holds a sigma without being fitted.
+void check_latency(const LatencyEntry& l, const JsonNode& n);
+
 void check_parameters_consistent(const IdentificationReport& r, const vcloe::JsonNode& params, const vcloe::JsonNode& root);
 
 }  // namespace vcloe::report::detail

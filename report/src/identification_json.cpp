@@ -292,17 +292,18 @@ LatencyEntry read_latency(const Node& l) {
   return out;
 }
 
-// The anchor as identify writes it (oe_ident::Anchor::describe): "none", "payload experiment", or
-// "known <parameter> = <value> <unit>" of a parameter of the registry in its SI unit.
+// The anchor as identify writes it (oe_ident::Anchor::describe): "payload experiment", or "known
+// <parameter> = <value> <unit>" of a parameter of the registry in its SI unit. Never "none":
+// identify refuses a fit without an anchor (docs/identification.md, "Scale anchor").
 std::string read_anchor(const Node& a) {
   const std::string s = a.string();
-  if (s == "none" || s == "payload experiment") return s;
+  if (s == "payload experiment") return s;
   for (const sim::ParameterInfo& info : sim::parameter_registry()) {
     const std::string head = "known " + info.name + " = ", tail = " " + info.unit;
     if (s.size() > head.size() + tail.size() && s.rfind(head, 0) == 0 && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
       return s;
   }
-  a.refuse("\"none\", \"payload experiment\" or \"known <parameter> = <value> <unit>\" (identify's anchor)");
+  a.refuse("\"payload experiment\" or \"known <parameter> = <value> <unit>\" (identify's anchor; it refuses a fit without one)");
 }
 
 FileEntry read_file_entry(const Node& f) { return {f["path"].string(), f["sha256"].sha256()}; }
@@ -357,7 +358,9 @@ IdentificationReport identification_from_json(const json& document, const std::s
   r.inputs = read_inputs(root["inputs"]);
   if (r.anchor == "payload experiment" && !r.inputs.payload_trace)
     root["anchor"].refuse("not \"payload experiment\" beside inputs.payload_trace null (the payload anchor is the payload trace's)");
-  detail::check_parameters_consistent(r, params, root);  // derived fields: of the primary ones, or refused
+  detail::check_latency(r.latency, root["latency_offset"]);  // derived fields: of the primary ones, or refused
+  detail::check_parameters_consistent(r, params, root);
+  detail::check_derived_fields(r, root);
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/core/json_file.hpp"
+#include "vcloe/sim/parameters.hpp"
 #include "identification_consistency.hpp"
 
 namespace vcloe::report {
@@ -58,6 +59,35 @@ void check_ratios(const ValidationResult& r, const Node& t, const Node& root) {
   }
   if (!detail::same_figure(r.worst_ratio, worst))
     root["worst_ratio"].refuse("the largest worst_ratio of the trajectories, " + exact_number(worst));
+}
+
+// A maximum over a trajectory is at least its RMS (validate.cpp: both of the same difference), per
+// axis of the model's row and of the noise floor's.
+void check_max_at_least_rms(const ValidationResult& r, const Node& t) {
+  for (std::size_t i = 0; i < r.trajectories.size(); ++i)
+    for (const char* which : {"model", "noise_floor"}) {
+      const AxesDifference& d = std::string(which) == "model" ? r.trajectories[i].model : r.trajectories[i].noise_floor;
+      for (std::size_t c = 0; c < 3; ++c) {
+        if (!(d.max_mm[c] >= d.rms_mm[c]))
+          t[i][which]["max_mm"][c].refuse("at least rms_mm[" + std::to_string(c) + "] = " + exact_number(d.rms_mm[c]) + " (a maximum is not below the RMS)");
+        if (!(d.max_mrad[c] >= d.rms_mrad[c]))
+          t[i][which]["max_mrad"][c].refuse("at least rms_mrad[" + std::to_string(c) + "] = " + exact_number(d.rms_mrad[c]) + " (a maximum is not below the RMS)");
+      }
+    }
+}
+
+// The re-identifications' table (validate.cpp, variation): the 70 parameters of the registry in
+// its order and units, rel_std = std / |mean| (0 at a mean of 0), every row over the same runs.
+void check_variation(const std::vector<ParameterVariation>& v, const Node& n) {
+  const auto& reg = sim::parameter_registry();
+  n.array_size(reg.size());
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (v[k].name != reg[k].name) n[k]["name"].refuse("\"" + reg[k].name + "\" (parameter " + std::to_string(k) + " of the registry)");
+    if (v[k].unit != reg[k].unit) n[k]["unit"].refuse("\"" + reg[k].unit + "\", the SI unit of " + reg[k].name);
+    const double rel = std::abs(v[k].mean) > 0 ? v[k].std / std::abs(v[k].mean) : 0.0;
+    if (!detail::same_figure(v[k].rel_std, rel)) n[k]["rel_std"].refuse("std / |mean| = " + exact_number(rel));
+    if (v[k].runs != v.front().runs) n[k]["runs"].refuse(std::to_string(v.front().runs) + ", the runs of every parameter (parameter_variation[0].runs)");
+  }
 }
 
 // validate draws trajectory i from the first seed + i (`validate --seed`: "then +1, +2, ...";
@@ -115,10 +145,12 @@ ValidationResult validation_from_json(const json& document, const std::string& f
                               t[i]["worst_ratio"].non_negative()});
   if (t.array_size() == 0) t.refuse("one entry per trajectory");
   check_seeds(r, t);
+  check_max_at_least_rms(r, t);
   check_ratios(r, t, root);
   if (const Node v = root["parameter_variation"]; !v.is_null()) {
     r.parameter_variation.emplace();
     for (std::size_t i = 0; i < v.array_size(); ++i) r.parameter_variation->push_back(read_variation(v[i]));
+    check_variation(*r.parameter_variation, v);
   }
   return r;
 }

@@ -242,13 +242,20 @@ namespace {
 std::optional<SettingProblem> start_timeout_problem(double seconds, double camera_period, double move_s,
                                                     const std::string& experiment_file) {
   const double least = least_start_timeout(camera_period, move_s);
+  constexpr double kLongest = 3600;
+  // A move to the start longer than any start timeout: the speed is the culprit, not the timeout
+  // (session 28's probe, H: `--move-speed 1e-6` was said as --start-timeout's empty range).
+  if (least > kLongest && move_s > 0)
+    return SettingProblem{"--move-speed", "--move-speed: the move to the start would take " + exact_number(move_s) +
+                                              " s, and no start timeout may exceed " + exact_number(kLongest) +
+                                              " s: expected a faster --move-speed"};
   std::string why = "the handshake and the run's first status (" + std::to_string(kHandshakeHellos) +
                     " handshake periods of " + exact_number(kHandshakePeriod) +
                     " s, robot -> vision -> control each answering the one before, and " +
                     one_camera_period(camera_period, experiment_file);
   if (move_s > 0) why += ", and the move to the start at --move-speed, " + exact_number(move_s) + " s";
   why += ": " + exact_number(least) + " s), before which no run can begin";
-  return timeout_problem("--start-timeout", seconds, least, why, 3600);
+  return timeout_problem("--start-timeout", seconds, least, why, kLongest);
 }
 }  // namespace
 

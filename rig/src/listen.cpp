@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -33,8 +34,11 @@ struct Stream {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
     return v[k];
   }
-  // From the exposures of new frames with sane stamps only (strictly increasing: never negative).
-  double rate_hz() const { return sane > 1 ? (sane - 1) / ((last_ns - first_ns) * 1e-9) : 0; }
+  // From the exposures of new frames with sane exposures only (strictly increasing: never
+  // negative); NaN (null, "n/a") with fewer than two: nothing was measured, not 0 Hz.
+  double rate_hz() const {
+    return sane > 1 ? (sane - 1) / ((last_ns - first_ns) * 1e-9) : std::numeric_limits<double>::quiet_NaN();
+  }
 };
 
 nlohmann::json summary(Stream& s, bridge::Subscriber& sub) {
@@ -87,7 +91,7 @@ void listen(const ListenOptions& o) {
       ++s.poses;
       s.invalid += !p.valid;
       if (s.frames.count(p, now)) {
-        s.latency_ms.push_back(*bridge::publish_to_receive_ms(p.header, now));  // plausible stamps: counted true
+        if (const auto ms = bridge::publish_to_receive_ms(p.header, now)) s.latency_ms.push_back(*ms);
         s.first_ns = s.sane == 0 ? p.header.exposure_ns : s.first_ns;
         s.last_ns = p.header.exposure_ns;
         ++s.sane;
@@ -96,7 +100,9 @@ void listen(const ListenOptions& o) {
     if (!o.json && Clock::now() >= next_line) {
       next_line += std::chrono::seconds(1);
       const nlohmann::json j = summary(s, sub);
-      std::cout << std::fixed << std::setprecision(2) << "poses " << s.poses << "  rate " << s.rate_hz() << " Hz  latency ";
+      std::cout << std::fixed << std::setprecision(2) << "poses " << s.poses << "  rate ";
+      if (std::isnan(s.rate_hz())) std::cout << "n/a (fewer than two frames with plausible exposures)  latency ";
+      else std::cout << s.rate_hz() << " Hz  latency ";
       if (s.latency_ms.empty()) std::cout << "n/a (no pose with plausible stamps)";
       else std::cout << "p50 " << s.quantile(0.5) << " ms  p99 " << s.quantile(0.99) << " ms";
       std::cout << "  frame gaps " << s.frames.frame_gaps << "  repeated " << s.frames.repeated_frames << "  lost " << j["sequence_gaps"] << "  invalid " << s.invalid << "  malformed " << j["malformed"] << "\n"

@@ -309,6 +309,9 @@ TEST(CliHostile, AStartTimeoutNoRunCanKeepIsRefusedBeforeAnyProcessStarts) {
       // The move to the start (0.5 rad at rig run's --move-speed) is waited through by control and vision.
       {rig + " --stand-at 0.5 0 0 0 0 0 --move-speed 0.5 --start-timeout 0.5",
        "and the move to the start at --move-speed, "},
+      // Session 28's probe, H (rr-01): a move longer than any start timeout is the speed's fault,
+      // not an empty range of --start-timeout.
+      {rig + " --stand-at 0.3 0.3 0.3 0.3 0.3 0.3 --move-speed 1e-6", "--move-speed: the move to the start would take "},
   });
   EXPECT_FALSE(fs::exists(d / "o.csv"));
 }

@@ -152,19 +152,23 @@ TEST(CliProbe24, NoFileTheDemosStepsWriteIsOneOfItsConfigs) {
 // was said as "sbatch refused it (exit status 0): " with nothing after it (probe 27, class F): now
 // what it printed and what was expected.
 TEST(CliProbe27, AnSbatchAnswerThatIsNotAJobIdIsSaidAsSuch) {
+  // Probe 27, F: sbatch's usual sentence; probe 28, G: 0 and a number no 32-bit job id holds.
   const fs::path d = cli_test::fresh_dir("vcloe-cli-probe27", "sbatch");
   fs::create_directories(d / "bin");
-  std::ofstream(d / "bin" / "sbatch") << "#!/bin/sh\necho 'Submitted batch job 4242'\n";
-  fs::permissions(d / "bin" / "sbatch", fs::perms::owner_all);
   const std::string ref = (d / "r.yaml").string();
   ASSERT_EQ(run_vcloe("trajectory random --seed 4 --duration 0.5 --out " + ref).status, 0);
-  const CommandResult r = run_shell("PATH=" + (d / "bin").string() + ":$PATH " + std::string(VCLOE_BINARY) + " study --dir " +
-                                    (d / "s").string() + " --reference " + ref +
-                                    " --truths 1 --n 1 --validation-duration 1 --slurm --quiet 2>&1");
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_EQ(r.out, "vcloe: error: " + (d / "s" / "slurm" / "array.sbatch").string() +
-                       ": sbatch (exit status 0) printed 'Submitted batch job 4242' where a job id was expected (sbatch "
-                       "--parsable prints the id alone)\n");
+  for (const std::string answer : {"Submitted batch job 4242", "0", "99999999999999999999999", "4294967294"}) {
+    std::ofstream(d / "bin" / "sbatch") << "#!/bin/sh\necho '" << answer << "'\n";
+    fs::permissions(d / "bin" / "sbatch", fs::perms::owner_all);
+    fs::remove_all(d / "s");
+    const CommandResult r = run_shell("PATH=" + (d / "bin").string() + ":$PATH " + std::string(VCLOE_BINARY) + " study --dir " +
+                                      (d / "s").string() + " --reference " + ref +
+                                      " --truths 1 --n 1 --validation-duration 1 --slurm --quiet 2>&1");
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_EQ(r.out, "vcloe: error: " + (d / "s" / "slurm" / "array.sbatch").string() + ": sbatch (exit status 0) printed '" +
+                         answer + "' where a job id was expected (sbatch --parsable prints the id alone, a whole number " +
+                         "from 1 to 4294967293)\n");
+  }
 }
 
 }  // namespace test_cli_probe24_ab

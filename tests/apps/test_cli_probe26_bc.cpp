@@ -162,11 +162,12 @@ TEST(CliProbe26Bc, EveryOptionOfEveryCommandIsRefusedInVcloesWords) {
       ADD_FAILURE() << n.command << " " << name << ": no '" << vcloe::app::kRealRangeRule << "' check";
       continue;
     }
-    for (const char* out_of_range : {"1e-400", "1e999", "-1e999", "2.2e-308", "inf", "nan"}) {
+    // Session 28's probe, H: a hexadecimal spelling is refused, as in a trace or a YAML file.
+    for (const char* out_of_range : {"1e-400", "1e999", "-1e999", "2.2e-308", "inf", "nan", "0x10", "0x1p4", "-0X1P-5"}) {
       std::string text = out_of_range;
       EXPECT_NE((*rule)(text), "") << n.command << " " << name << " " << out_of_range;
     }
-    for (const char* in_range : {"0.25", "-0", "1e-300", "1e308", "0x1p4", "", "abc"}) {
+    for (const char* in_range : {"0.25", "-0", "1e-300", "1e308", "1E2", "", "abc"}) {
       std::string text = in_range;
       EXPECT_EQ((*rule)(text), "") << n.command << " " << name << " " << in_range;
       EXPECT_EQ(text, in_range);  // checked, never rewritten: read as before, bit for bit
@@ -182,6 +183,8 @@ TEST(CliProbe26Bc, TheProbesLinesAreOneLineExitTwoEndToEnd) {
       {"filter run.csv --out b.csv --cutoff 1e-400",
        "--cutoff: 1e-400 is outside the range of a real number (about 1e-308 to 1e308)"},
       {"kinematics --pose 0 0 0.18 0 0 x", "--pose: expected 6 numbers, got 'x' as the 6th"},
+      {"filter run.csv --out b.csv --cutoff 0x10",
+       "--cutoff: expected a real number written in decimal, got '0x10' (a hexadecimal spelling)"},
   };
   for (const Case& c : cases) {
     const cli_test::CommandResult r = run_vcloe(c.line);

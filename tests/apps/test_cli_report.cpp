@@ -69,7 +69,8 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   cal.combinations = {{"base", "a common translation of the base joints is the camera-to-base translation", 3, true}};
   cal.null_space = {3, 0, 69, {}, 120};  // the combination above is the whole null space, as the writer counts it
   cal.summary = vcloe::report::calibration_summary_of(cal.parameters);  // the writer's function
-  cal.residual.verdict = "residual at the camera noise (0.7 x)", cal.residual.adequate = true;
+  cal.residual.ratio = 0.7, cal.residual.adequate = true;  // its verdict the writer's sentence
+  cal.residual.verdict = vcloe::report::calibration_verdict(cal.residual.rms, cal.residual.mean_noise, 0.7, true);
   cal.poses_used = 30;
   std::ofstream(calibration) << vcloe::report::to_json(cal).dump();
   const CommandResult c = run_vcloe("report --identification " + r.report_json.string() + " --validation " +

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "cli_fixtures.hpp"
@@ -75,6 +76,29 @@ TEST(CliStreams, APlotWithoutATemporaryDirectorySaysWhichOne) {
                        ": --plot needs a directory for temporary files: TMPDIR=/nonexistent-vcloe-tmp: "),
             std::string::npos)
       << c.out;
+}
+
+TEST(CliStreams, APlotIsTheSameWhateverTheUsersGnuplotInitFileSays) {
+  // Session 28's probe, A: gnuplot read $HOME/.gnuplot before our script — its ranges cut every
+  // figure, exit 0, and a system() in it ran.
+  const fs::path dir = cli_test::fresh_dir("vcloe-cli-streams", "gnuplotrc");
+  const std::string ref = (dir / "t.yaml").string(), a = (dir / "a.csv").string();
+  ASSERT_EQ(run_vcloe("trajectory random --seed 2 --duration 1 --out " + ref).status, 0);
+  ASSERT_EQ(run_vcloe("simulate --reference " + ref + " --out " + a).status, 0);
+  ASSERT_EQ(run_vcloe("compare " + a + " " + a + " --plot " + (dir / "clean.svg").string()).status, 0);
+  fs::create_directory(dir / "home");
+  std::ofstream(dir / "home" / ".gnuplot") << "set xrange [0:0.3]\nset label 1 'NOT OURS' at graph 0.5, 0.5\nsystem('touch "
+                                          << (dir / "ran").string() << "')\n";
+  const char* home = std::getenv("HOME");
+  const std::string saved = home ? home : "";
+  ::setenv("HOME", (dir / "home").c_str(), 1);
+  const CommandResult c = run_vcloe("compare " + a + " " + a + " --plot " + (dir / "home.svg").string());
+  if (home) ::setenv("HOME", saved.c_str(), 1); else ::unsetenv("HOME");
+  ASSERT_EQ(c.status, 0) << c.out;
+  EXPECT_FALSE(fs::exists(dir / "ran"));  // no command of the init file ran
+  auto bytes = [](const fs::path& f) { std::ifstream in(f, std::ios::binary); return std::string(std::istreambuf_iterator<char>(in), {}); };
+  EXPECT_EQ(bytes(dir / "home.svg"), bytes(dir / "clean.svg"));  // the same figure
+  EXPECT_EQ(bytes(dir / "home.svg").find("NOT OURS"), std::string::npos);
 }
 
 }  // namespace test_cli_streams

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "vcloe/bridge/messages.hpp"
 
@@ -344,7 +345,10 @@ TEST(FrameCounters, ExposuresGoingBackwardsAndStampsAheadOfTheReceiveTimeAreCoun
   EXPECT_EQ(c.exposure_backwards, 2u);
   EXPECT_TRUE(c.count(frame_at(3, 6000, 6100), 6200)) << "the stream recovers";
   const std::int64_t eleven_days = 11LL * 86400 * 1000000000;
-  EXPECT_FALSE(c.count(frame_at(4, 7000, 7000 + eleven_days), 7200)) << "published 11 days after it was received";
+  // Published 11 days after it was received: no latency, but its exposure counts for the rate
+  // (session 28's probe, F: such a stream of clean exposures showed a rate of 0).
+  EXPECT_TRUE(c.count(frame_at(4, 7000, 7000 + eleven_days), 7200)) << "published 11 days after it was received";
+  EXPECT_FALSE(publish_to_receive_ms(frame_at(4, 7000, 7000 + eleven_days).header, 7200));
   EXPECT_FALSE(c.count(frame_at(5, 8000 + eleven_days, 8100), 8200)) << "exposed after it was received";
   EXPECT_EQ(c.stamps_ahead, 2u);
   EXPECT_TRUE(c.count(frame_at(6, 9000, 9100), 9200)) << "a stamp far ahead did not become the newest exposure";
@@ -361,15 +365,16 @@ TEST(FrameCounters, StaleStampsAreCountedAndGiveNoLatencyWhateverTheirValue) {
   EXPECT_TRUE(c.count(frame_at(0, receive - 2000000, receive - 1000000), receive));
   ASSERT_TRUE(publish_to_receive_ms(frame_at(0, receive - 2000000, receive - 1000000).header, receive));
   EXPECT_DOUBLE_EQ(*publish_to_receive_ms(frame_at(0, receive - 2000000, receive - 1000000).header, receive), 1.0);
-  const std::pair<std::int64_t, std::int64_t> stale[] = {
-      {receive - 1000, kMin}, {kMin, receive - 1000}, {kMin, kMin}, {receive - 1000, 0}, {0, receive - 1000},
-      {receive - 1000, receive - kMaxStampAgeNs - 1}};
+  // (exposure, publish, whether the exposure counts for the rate: only a stale publish stamp)
+  const std::tuple<std::int64_t, std::int64_t, bool> stale[] = {
+      {receive - 999, kMin, true}, {kMin, receive - 1000, false}, {kMin, kMin, false}, {receive - 996, 0, true},
+      {0, receive - 1000, false}, {receive - 994, receive - kMaxStampAgeNs - 1, true}};
   std::int64_t frame = 1;
-  for (const auto& [exposure, publish] : stale) {
+  for (const auto& [exposure, publish, rate] : stale) {
     const PoseMessage p = frame_at(frame++, exposure, publish);
     EXPECT_EQ(check_stamps(p.header, receive), StampCheck::Stale) << exposure << " " << publish;
     EXPECT_FALSE(publish_to_receive_ms(p.header, receive)) << exposure << " " << publish;
-    EXPECT_FALSE(c.count(p, receive)) << exposure << " " << publish;
+    EXPECT_EQ(c.count(p, receive), rate) << exposure << " " << publish;
   }
   EXPECT_EQ(c.stamps_stale, 6u);
   EXPECT_EQ(c.stamps_ahead, 0u);

@@ -142,10 +142,9 @@ TEST(KinematicCalibration, AMissingDepartureIsToldByTheResidual) {
   const std::vector<StaticPose> poses =
       measure(tilted, truth, random_joint_sets(tilted, truth, 40, 52), 50, kFrameNoise, 53);
   const KinematicCalibrationResult r = calibrate_kinematics(nominal, poses, {});
-  std::cout << r.verdict << "\n";
-  EXPECT_FALSE(r.adequate);
+  std::cout << "residual " << r.ratio << " x the camera noise\n";
+  EXPECT_FALSE(r.adequate);  // (its sentence, "model error dominates: ...", is report::calibration_verdict's)
   EXPECT_GT(r.ratio, 1.5);
-  EXPECT_NE(r.verdict.find("model error dominates"), std::string::npos);
 }
 
 TEST(KinematicCalibration, RefusesTooFewPosesAndUnknownNoise) {

@@ -4,6 +4,8 @@
 // file and the key.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/report/calibration.hpp"
@@ -31,10 +33,10 @@ report::CalibrationReport sample(bool with_truth) {
   c.combinations = {{"base translation", "a common translation of the base joints is ...", 3, true},
                     {"encoder", "each crank's direction ...", 6, false},
                     {"crank angles", "each crank's angle ...", 12, true}};  // 3 + 12 + 1 unnamed: 16
-  c.null_space = {16, 1, 56, {"leg 2 link_length"}, 2270};
+  c.null_space = {16, 1, 51, {"leg 2 link_length"}, 2270};  // 72 less the combinations' 21 directions
   Vec6d noise;
   noise << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5;
-  c.residual = {0.7 * noise, 0.2 * noise, noise, 0.726, true, "residual at the camera noise"};
+  c.residual = {0.7 * noise, 0.2 * noise, noise, 0.726, true, report::calibration_verdict(0.7 * noise, 0.2 * noise, 0.726, true)};
   c.parameters[3].sigma = 1.17e-4;  // leg 1's crank length: the largest of its kind
   c.summary = report::calibration_summary_of(c.parameters);
   c.poses_used = 30, c.iterations = 14, c.cpu_seconds = 0.02;
@@ -90,11 +92,11 @@ TEST(CalibrationResult, AnotherFormatAMissingParameterOrAValueOutOfRangeIsRefuse
 TEST(CalibrationResult, AVerdictThatContradictsItsAdequateFlagIsRefused) {
   const struct {
     bool adequate;
-    const char* verdict;
+    std::string verdict;
     bool read;
   } cases[] = {
       {true, "residual at the camera noise (0.726 x): the geometric model explains the static poses", true},
-      {false, "model error dominates: the residual is 3.1 x the camera noise (worst axis z, 4.2 x)", true},
+      {false, report::calibration_verdict(sample(false).residual.rms, sample(false).residual.mean_noise, 0.726, false), true},
       {false, "residual at the camera noise (0.726 x): the geometric model explains the static poses", false},
       {true, "model error dominates: the residual is 3.1 x the camera noise (worst axis z, 4.2 x)", false},
       {true, "fine", false},
@@ -110,6 +112,42 @@ TEST(CalibrationResult, AVerdictThatContradictsItsAdequateFlagIsRefused) {
     EXPECT_EQ(refusal(j), c.read ? "" : "c.json: key 'residual.verdict': expected a verdict beginning \"" + head +
                                             "…\" (adequate is " + (c.adequate ? "true" : "false") + "), got " + got)
         << c.verdict;
+  }
+}
+
+// Probe 28's C and D: the verdict is the writer's whole sentence of ratio, rms and mean_noise (a
+// ratio edited alone disagrees with it); the free directions are the 72 less the combinations'
+// directions (and up to the fixed ones); an "identified" parameter has a sigma.
+TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey) {
+  const struct {
+    std::function<void(json&)> edit;
+    std::string head;
+  } cases[] = {
+      {[](json& j) { j["residual"]["ratio"] = 0.1; },
+       "c.json: key 'residual.verdict': expected the sentence of residual.ratio 0.1, rms and mean_noise, \"residual at the camera "
+       "noise (0.1 x): the geometric model explains the static poses\", got \"residual at the camera noise (0.726 x)"},
+      {[](json& j) { j["residual"]["verdict"] = "residual at the camera noise (0.5 x): the geometric model explains the static poses"; },
+       "c.json: key 'residual.verdict': expected the sentence of residual.ratio 0.726"},
+      {[](json& j) { j["null_space"]["free_directions"] = 3; },
+       "c.json: key 'null_space.free_directions': expected 51: the 72 parameters less the combinations' 21 directions, got 3"},
+      {[](json& j) { j["null_space"]["free_directions"] = 56; }, "c.json: key 'null_space.free_directions': expected 51: "},
+      {[](json& j) { j["parameters"][2]["status"] = "fixed"; j["parameters"][4]["status"] = "fixed"; j["null_space"]["free_directions"] = 48; },
+       "c.json: key 'null_space.free_directions': expected from 49 to 51: the 72 parameters less the combinations' 21 directions and "
+       "up to 2 fixed, got 48"},
+      {[](json& j) { j["parameters"][1]["sigma"] = 0; },
+       "c.json: key 'parameters[1].sigma': expected a positive sigma: the parameter's status is \"identified\", got 0"},
+  };
+  for (const auto& c : cases) {
+    json j = report::to_json(sample(false));
+    ASSERT_EQ(refusal(j), "");
+    c.edit(j);
+    EXPECT_EQ(refusal(j).rfind(c.head, 0), 0u) << refusal(j);
+  }
+  json fixed = report::to_json(sample(false));  // fixed parameters inside a combination's span: fewer removed
+  fixed["parameters"][2]["status"] = "fixed", fixed["parameters"][4]["status"] = "fixed";
+  for (int free : {49, 50, 51}) {
+    fixed["null_space"]["free_directions"] = free;
+    EXPECT_EQ(refusal(fixed), "") << free;
   }
 }
 

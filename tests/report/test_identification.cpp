@@ -4,6 +4,7 @@
 // are each refused or read as documented, naming the file and the key in one line.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <sstream>
 
 #include <algorithm>
@@ -13,6 +14,9 @@
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
+#include "vcloe/oe_ident/adequacy.hpp"
+#include "vcloe/oe_ident/convergence.hpp"
+#include "vcloe/oe_ident/problem.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
 
@@ -51,6 +55,26 @@ void set_singular_values(report::IdentificationReport& r, int coordinates, bool 
   if (null_space) r.singular_values.back() = 1e-9;
 }
 
+// The adequacy entry of per-experiment (rms_over_noise, lag1) as identify writes it: each channel's
+// share max(1 - 1/ratio^2, lag1), the worst and mean, chi2, verdict and sentence (oe_ident::adequacy_of).
+report::AdequacyEntry adequacy_of(const std::vector<std::array<double, 6>>& rms, const std::vector<std::array<double, 6>>& lag1) {
+  std::vector<std::array<oe_ident::ChannelResidual, 6>> channels;
+  for (std::size_t e = 0; e < rms.size(); ++e) {
+    channels.emplace_back();
+    for (std::size_t c = 0; c < 6; ++c) channels.back()[c] = {rms[e][c], lag1[e][c]};
+  }
+  const oe_ident::Adequacy a = oe_ident::adequacy_of(channels);
+  report::AdequacyEntry out{oe_ident::Adequacy::name(a.verdict), a.summary(), a.worst_channel, a.worst_share, a.mean_share,
+                            a.chi2_per_dof, a.sigma_scale(), {}};
+  for (const auto& e : channels) {
+    out.experiments.emplace_back();
+    for (std::size_t c = 0; c < 6; ++c)
+      out.experiments.back().rms_over_noise[c] = e[c].rms_over_noise, out.experiments.back().lag1[c] = e[c].lag1,
+      out.experiments.back().model_share[c] = e[c].model_share();
+  }
+  return out;
+}
+
 report::IdentificationReport sample() {
   report::IdentificationReport r;
   r.before_rms_all = {{0.467, 0.254, 0.117, 2.75, 4.78, 0.76}, {0.5, 0.3, 0.1, 2.5, 4.5, 0.7}};
@@ -81,19 +105,22 @@ report::IdentificationReport sample() {
   r.cpu_seconds = 31.4;
   r.start = {true, 0.15, {"lp", "masses", "common scale"}, {0.63, 1.59, 1.0}, 3.2e7, 2.1e5, 97, 6.2,
              {0.0, -4e-3, -2e-3, 2e-3, 4e-3}, {5534, 5554, 5515, 3396, 3398}, 1.753};
-  r.convergence = {"stuck", "STUCK: a second start removes 60 % of the cost above the noise", 33, 1e7, 1.2e4, 4e6, 0.6, 1, 9.5};
+  // Stuck (once restarted): end_over_noise sqrt(end_cost / noise_cost), removed_share (end - second) / (end - noise).
+  oe_ident::ConvergenceCheck k;
+  k.verdict = oe_ident::Convergence::Stuck, k.end_cost = 1e7, k.noise_cost = 1.2e4, k.second_start_cost = 4e6, k.escapes = 1;
+  k.end_over_noise = std::sqrt(1e7 / 1.2e4), k.removed_share = (1e7 - 4e6) / (1e7 - 1.2e4);
+  r.convergence = {"stuck", k.summary(), k.end_over_noise, 1e7, 1.2e4, 4e6, k.removed_share, 1, 9.5};
   r.jacobian_cost_ratio = 5.8;
   r.rejected_steps = 2;
   r.failed_simulations = 1;
-  r.adequacy = {"model error visible", "the residual is mostly camera noise", "beta of experiment 1", 0.4, 0.21, 1.3,
-                1.14, {{{1, 1, 1, 1.2, 1.1, 1}, {0.1, 0, -0.1, 0.5, 0.4, 0}, {0.1, 0, 0, 0.5, 0.4, 0}}, {}}};
+  r.adequacy = adequacy_of({{1, 1, 1, 1.2, 1.1, 1}, {1, 1, 1, 1.3, 1.1, 1}}, {{0.1, 0, -0.1, 0.5, 0.4, 0}, {0.2, 0, 0, 0.6, 0.4, 0.1}});
   set_correlation(r);
   set_singular_values(r, 25);  // 24 fitted parameters and the latency offset
   r.rank_tolerance = 1e-7;
   r.consistency = {};
   r.parameters[7].value = 8.5;  // Iz_w1 (fixed) moved
   r.moved_to_consistency = {"Iz_w1 8 -> 8.5 kg*m^2 (not determined by the poses; moved to obey the triangle inequalities)"};
-  r.termination = "converged (relative cost change below tol1)";
+  r.termination = std::string(oe_ident::kStuckTermination) + "Function tolerance reached.)";
   r.after_over_noise = 1.8;
   r.inputs = {{"/r/robot.yaml", hash('a')}, {"/r/m.csv", hash('b')}, {"/r/ref.yaml", hash('c')}, {"/r/model.yaml", hash('d')},
               report::FileEntry{"/r/mp.csv", hash('e')}, std::nullopt, report::FileEntry{"/r/identify.yaml", hash('f')}};
@@ -264,7 +291,8 @@ TEST(IdentificationReport, AValueOutsideTheBoundsItStatesOrANameOrUnitNotTheRegi
                              "bounds [-0.005, 0.005] s, got 1e+300", 0), 0u) << refusal(j);
   j["latency_offset"]["value"] = -0.0051;
   EXPECT_NE(refusal(j).find("key 'latency_offset.value'"), std::string::npos) << refusal(j);
-  j["latency_offset"]["value"] = 0.005;  // on the bound: the fit's bounds are closed
+  j["latency_offset"]["value"] = 0.005;  // on the bound: the fit's bounds are closed (its status says so)
+  j["latency_offset"]["status"] = oe_ident::LatencyResult::fitted_status(0.005, -0.005, 0.005);
   EXPECT_EQ(refusal(j), "");
   j = good;
   j["parameters"][0]["unit"] = "g";
@@ -394,18 +422,18 @@ TEST(IdentificationReport, AStatusNotOfTheFitsSetIsRefusedAndEveryStatusItWrites
 }
 
 // Probe 24's C (the class, in this reader): the anchor is one identify writes
-// (oe_ident::Anchor::describe), and a payload anchor has its payload trace among the inputs.
+// (oe_ident::Anchor::describe; never "none"), and a payload anchor has its payload trace among the inputs.
 TEST(IdentificationReport, AnAnchorIdentifyDoesNotWriteIsRefusedAtItsKey) {
-  const std::string expected = "m.report.json: key 'anchor': expected \"none\", \"payload experiment\" or \"known <parameter> "
-                               "= <value> <unit>\" (identify's anchor), got ";
+  const std::string expected = "m.report.json: key 'anchor': expected \"payload experiment\" or \"known <parameter> "
+                               "= <value> <unit>\" (identify's anchor; it refuses a fit without one), got ";
   const struct {
     const char* anchor;
     bool payload_trace;
     std::string refusal;
   } cases[] = {
       {"payload experiment", true, ""},
-      {"none", false, ""},
-      {"none", true, ""},
+      {"none", false, expected + "\"none\""},  // identify refuses an unanchored fit (probe 28, k6-47)
+      {"none", true, expected + "\"none\""},
       {"known m_p = 24 kg", false, ""},
       {"known lp = 360 N*m/rad", true, ""},
       {"payload 5 kg", true, expected + "\"payload 5 kg\""},
@@ -486,4 +514,85 @@ TEST(IdentificationReport, AValueOrPriorNotTheRecordedFilesIsRefusedNamingThePar
   EXPECT_NE(test::error_of([&] { report::check_values_of_file(r, "m.report.json", "prior", priors, "the robot file"); })
                 .find("key 'parameters[69].prior' (ld): 70, but the robot file holds 240"),
             std::string::npos);
+}
+
+namespace {
+
+// The sample with the end point not checked (start.check: false): Ceres' own termination.
+report::IdentificationReport not_checked() {
+  report::IdentificationReport r = sample();
+  oe_ident::ConvergenceCheck k;
+  k.end_cost = 1.5e5, k.noise_cost = 600, k.end_over_noise = std::sqrt(1.5e5 / 600);
+  r.convergence = {"not checked", k.summary(), k.end_over_noise, 1.5e5, 600, -1, 0, 0, 0};
+  r.termination = "Ceres Solver Report: Iterations: 4, Initial cost: 5.461225e+05, Final cost: 1.541388e+05, Termination: NO_CONVERGENCE";
+  return r;
+}
+
+// The refusal of `r` written with one field edited begins with `head` (file, key, "expected ...").
+void expect_refused(const report::IdentificationReport& r, const std::function<void(json&)>& edit, const std::string& head) {
+  json j = report::to_json(r);
+  ASSERT_EQ(refusal(j), "");
+  edit(j);
+  const std::string got = refusal(j);
+  EXPECT_EQ(got.rfind(head, 0), 0u) << got;
+  EXPECT_NE(got.find(", got "), std::string::npos) << got;
+}
+
+}  // namespace
+
+// Probe 28's B: a verdict or sentence of the report is the writer's function of its figures
+// (oe_ident::adequacy_of, ConvergenceCheck::summary, LatencyResult::fitted_status, Ceres' report):
+// one edited against them is refused at its key, not drawn.
+TEST(IdentificationReport, AVerdictOrSentenceDisagreeingWithItsFiguresIsRefusedAtItsKey) {
+  const std::string k = "m.report.json: key '";
+  expect_refused(sample(), [](json& j) { j["adequacy"]["summary"] = "Camera noise only: the model is adequate."; },
+                 k + "adequacy.summary': expected the sentence of its verdict and figures, \"Model error is visible");
+  expect_refused(sample(), [](json& j) { j["adequacy"]["verdict"] = "noise level"; },
+                 k + "adequacy.verdict': expected \"model error visible\", the verdict of mean_model_share");
+  expect_refused(not_checked(), [](json& j) { j["convergence"]["verdict"] = "converged"; },
+                 k + "convergence.verdict': expected \"not checked\", the verdict its summary states, got \"converged\"");
+  expect_refused(not_checked(), [](json& j) { j["convergence"]["summary"] = "Checked: a second start found no lower minimum."; },
+                 k + "convergence.summary': expected the sentence of its verdict and figures, \"The end point was not checked");
+  expect_refused(sample(), [](json& j) { j["convergence"]["verdict"] = "converged"; }, k + "convergence.verdict': expected \"stuck\"");
+  expect_refused(not_checked(), [](json& j) { j["termination"] = "Ceres Solver Report: Iterations: 4, Termination: CONVERGENCE"; },
+                 k + "termination': expected Ceres' report \"Ceres Solver Report: Iterations: <n>");
+  expect_refused(sample(), [](json& j) { j["termination"] = not_checked().termination; },
+                 k + "termination': expected \"STUCK: the fit stopped where");
+  expect_refused(not_checked(), [](json& j) { j["termination"] = sample().termination; },
+                 k + "termination': expected Ceres' report of the last stage (convergence.verdict is not \"stuck\")");
+  expect_refused(sample(), [](json& j) { j["latency_offset"]["status"] = "held"; },
+                 k + "latency_offset.status': expected \"fitted\", the status of an offset fitted (fitted is true)");
+  expect_refused(sample(), [](json& j) { j["latency_offset"]["value"] = 4.999e-3; },  // within 1e-3 of the span of a bound
+                 k + "latency_offset.status': expected \"fitted, at its bound");
+  expect_refused(sample(), [](json& j) { j["latency_offset"]["fitted"] = false; },
+                 k + "latency_offset.status': expected \"held (latency.fit: false)\", \"not fitted");
+}
+
+// Probe 28's C: a figure derived from others of the file (a share, a mean, a ratio, a count) is
+// recomputed by the writer's function, or bounded as its derivation bounds it.
+TEST(IdentificationReport, ADerivedFigureDisagreeingWithItsSourcesIsRefusedAtItsKey) {
+  const std::string k = "m.report.json: key '";
+  expect_refused(sample(), [](json& j) { j["adequacy"]["experiments"][0]["model_share"][0] = 1.7; },
+                 k + "adequacy.experiments[0].model_share[0]': expected the channel's share max(1 - 1/rms_over_noise^2, lag1) within [0, 1], 0.1");
+  expect_refused(sample(), [](json& j) { j["adequacy"]["worst_model_share"] = 0.9; },
+                 k + "adequacy.worst_model_share': expected the largest model_share of the experiments, 0.6");
+  expect_refused(sample(), [](json& j) { j["adequacy"]["worst_channel"] = "x of experiment 1"; },
+                 k + "adequacy.worst_channel': expected \"alpha of experiment 2\"");
+  expect_refused(sample(), [](json& j) { j["adequacy"]["mean_model_share"] = 0.1; },
+                 k + "adequacy.mean_model_share': expected the mean model_share over the channels");
+  expect_refused(sample(), [](json& j) { j["adequacy"]["chi2_per_dof"] = 256.8; }, k + "adequacy.chi2_per_dof': expected the mean");
+  expect_refused(sample(), [](json& j) { j["adequacy"]["sigma_scale"] = 3; }, k + "adequacy.sigma_scale': expected sqrt(max(1, chi2_per_dof)) = ");
+  expect_refused(not_checked(), [](json& j) { j["convergence"]["end_over_noise"] = 1.0; },
+                 k + "convergence.end_over_noise': expected sqrt(end_cost / max(noise_cost, 1)) = 15.8");
+  expect_refused(sample(), [](json& j) { j["convergence"]["removed_share"] = 0.1; },
+                 k + "convergence.removed_share': expected (end_cost - second_start_cost) / (end_cost - noise_cost) = 0.6");
+  expect_refused(not_checked(), [](json& j) { j["convergence"]["removed_share"] = 0.3; },
+                 k + "convergence.removed_share': expected 0 (no second start ran)");
+  expect_refused(not_checked(), [](json& j) { j["convergence"]["second_start_cost"] = 100; },
+                 k + "convergence.second_start_cost': expected -1: the verdict \"not checked\" is of no second start");
+  expect_refused(sample(), [](json& j) { j["rejected_steps"] = 50; },
+                 k + "rejected_steps': expected at most iterations (36): each rejected step is an iteration, got 50");
+  expect_refused(not_checked(), [](json& j) {
+    j["termination"] = "Ceres Solver Report: Iterations: 90, Initial cost: 5.461225e+05, Final cost: 1.541388e+05, Termination: CONVERGENCE";
+  }, k + "termination': expected at most iterations + 1 = 37 Ceres iterations");
 }

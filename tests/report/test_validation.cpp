@@ -3,9 +3,12 @@
 // row, a negative RMS refused naming the file and the key.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/report/validation.hpp"
+#include "vcloe/sim/parameters.hpp"
 
 using namespace vcloe;
 using nlohmann::json;
@@ -23,7 +26,11 @@ report::ValidationResult sample(bool reidentified) {
   b.rms_mm[1] *= 1.1;
   v.trajectories = {{1001, a, a, 1.0}, {1002, b, a, b.rms_mm[1] / a.rms_mm[1]}};
   v.worst_ratio = v.trajectories[1].worst_ratio;
-  if (reidentified) v.parameter_variation = {{{"m_p", "kg", 25.5, 25.4, 0.2, 0.008, 2, 2}}};
+  if (reidentified) {  // the 70 of the registry, as validate writes them: rel_std = std / |mean|
+    v.parameter_variation.emplace();
+    for (const sim::ParameterInfo& p : sim::parameter_registry())
+      v.parameter_variation->push_back({p.name, p.unit, 25.5, 25.4, 0.2, 0.2 / 25.4, 2, 2});
+  }
   return v;
 }
 
@@ -109,6 +116,30 @@ TEST(ValidationResult, SeedsOtherThanTheFirstPlusTheRowsIndexAreRefusedAtTheirKe
     const std::string e = refusal(j);
     if (c.refusal.empty()) EXPECT_EQ(e, "") << c.seeds.size();
     else EXPECT_EQ(e.rfind(c.refusal, 0), 0u) << e;
+  }
+}
+
+// Probe 28's C: a maximum below its RMS, a rel_std not std / |mean|, a row of another parameter
+// or over other runs: each refused at its key (the figures are derived, validate.cpp).
+TEST(ValidationResult, ADerivedFigureDisagreeingWithItsSourcesIsRefusedAtItsKey) {
+  const struct {
+    std::function<void(json&)> edit;
+    std::string head;
+  } cases[] = {
+      {[](json& j) { j["trajectories"][0]["model"]["max_mm"][0] = 0.001; },
+       "v.json: key 'trajectories[0].model.max_mm[0]': expected at least rms_mm[0] = 0.02 (a maximum is not below the RMS), got 0.001"},
+      {[](json& j) { j["trajectories"][1]["noise_floor"]["max_mrad"][2] = 0.05; },
+       "v.json: key 'trajectories[1].noise_floor.max_mrad[2]': expected at least rms_mrad[2] = 0.06"},
+      {[](json& j) { j["parameter_variation"][3]["rel_std"] = 0.5; }, "v.json: key 'parameter_variation[3].rel_std': expected std / |mean| = 0.00787"},
+      {[](json& j) { j["parameter_variation"][1]["name"] = "m_p"; }, "v.json: key 'parameter_variation[1].name': expected \""},
+      {[](json& j) { j["parameter_variation"][5]["runs"] = 3; }, "v.json: key 'parameter_variation[5].runs': expected 2, the runs of every parameter"},
+      {[](json& j) { j["parameter_variation"].erase(69); }, "v.json: key 'parameter_variation': expected an array of 70"},
+  };
+  for (const auto& c : cases) {
+    json j = report::to_json(sample(true));
+    ASSERT_EQ(refusal(j), "");
+    c.edit(j);
+    EXPECT_EQ(refusal(j).rfind(c.head, 0), 0u) << refusal(j);
   }
 }
 

@@ -43,7 +43,8 @@ report::CalibrationReport calibration_result(const calib::KinematicCalibrationRe
                               n < r.null_space.named_found.size() && r.null_space.named_found[n]});
   c.null_space = {r.null_space.dimension, r.null_space.unnamed, r.free_directions, r.null_space.unnamed_largest,
                   r.condition_number};
-  c.residual = {r.residual_rms, r.mean_noise, r.frame_noise, r.ratio, r.adequate, r.verdict};
+  c.residual = {r.residual_rms, r.mean_noise, r.frame_noise, r.ratio, r.adequate,
+                report::calibration_verdict(r.residual_rms, r.mean_noise, r.ratio, r.adequate)};  // the reader checks it by the same function
   c.summary = report::calibration_summary_of(c.parameters);  // the reader checks it by the same function
   c.poses_used = r.poses, c.iterations = r.iterations, c.cpu_seconds = r.cpu_seconds;
   return c;
@@ -56,7 +57,7 @@ Report calibration_report(const calib::KinematicCalibrationResult& r, const Cali
   std::string& t = rep.text;
   t += "kinematic calibration: " + std::to_string(r.poses) + " static poses, " + std::to_string(r.free_directions) +
        " free directions, " + std::to_string(r.iterations) + " iterations, " + fixed(r.cpu_seconds, 2) + " s CPU\n";
-  t += "residual: " + r.verdict + "\n";
+  t += "residual: " + report::calibration_verdict(r.residual_rms, r.mean_noise, r.ratio, r.adequate) + "\n";
   t += "null space: " + std::to_string(r.null_space.dimension) + " directions, " +
        std::to_string(r.null_space.dimension - r.null_space.unnamed) + " named:\n";
   for (std::size_t n = 0; n < r.combinations.size(); ++n)
@@ -79,7 +80,7 @@ std::string calibrated_robot_header(const calib::KinematicCalibrationResult& r, 
                   "# are expressed in the frame the camera reports poses in (camera-to-base residual applied).\n";
   h += sim::calibrated_from_line(in.robot);
   h += "#   and static poses " + in.poses.path + " (SHA-256 " + in.poses.sha256 + ")\n";
-  h += "#   residual: " + r.verdict + "\n";
+  h += "#   residual: " + report::calibration_verdict(r.residual_rms, r.mean_noise, r.ratio, r.adequate) + "\n";
   for (const Kind& g : report::calibration_kinds())
     h += "#   largest 1-sigma, " + std::string(g.name) + ": " + fixed(largest(r.sigma, g) * shown_scale(g), 3) + " " + shown_unit(g) + "\n";
   h += "#   every parameter with its sigma and status: " + result_file + "\n";

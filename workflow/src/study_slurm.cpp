@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -59,14 +61,22 @@ std::string command_line(const std::string& exe, const std::vector<std::string>&
   return line;
 }
 
+// A Slurm job id: a whole number Slurm's 32-bit job_id holds, 0 and its NO_VAL (0xfffffffe) and
+// above excluded (session 28's probe, G: a stand-in's "0" and a 23-digit answer were taken).
+bool is_job_id(const std::string& number) {
+  std::uint64_t v = 0;
+  const char* end = number.data() + number.size();
+  const auto [at, ec] = std::from_chars(number.data(), end, v);
+  return !number.empty() && ec == std::errc() && at == end && v >= 1 && v < 0xfffffffeULL;
+}
+
 // The job id as --parsable prints it ("<id>" or "<id>;<cluster>"); nothing if none was printed.
 std::string job_id(const std::string& printed) {
   std::istringstream lines(printed);
   std::string line, id;
-  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   while (std::getline(lines, line)) {
     const std::string number = line.substr(0, line.find(';'));
-    if (!number.empty() && std::all_of(number.begin(), number.end(), digit)) id = number;
+    if (is_job_id(number)) id = number;
   }
   return id;
 }
@@ -101,7 +111,7 @@ std::string submit(const StudyOptions& o, std::vector<std::string> extra, const 
   if (!e.ok() && !waited) fail(script, "sbatch refused it (" + e.describe() + "): " + one_line(err));
   if (id.empty())  // an sbatch that ignores --parsable, or a stand-in (probe 27, class F)
     fail(script, "sbatch (" + e.describe() + ") printed '" + one_line(out) + "' where a job id was expected (sbatch --parsable " +
-                     "prints the id alone)" + (read_text(err).empty() ? "" : "; it said: " + one_line(err)));
+                     "prints the id alone, a whole number from 1 to 4294967293)" + (read_text(err).empty() ? "" : "; it said: " + one_line(err)));
   if (waited) *waited = e.ok();
   return id;
 }

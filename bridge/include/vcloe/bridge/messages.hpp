@@ -158,7 +158,8 @@ struct StreamCounters {
 // no message takes an hour to arrive). Compared without forming a difference that could overflow.
 enum class StampCheck { Plausible, Ahead, Stale };
 constexpr std::int64_t kMaxStampAgeNs = 3600LL * 1000000000LL;
-StampCheck check_stamps(const Header& h, std::int64_t receive_ns);
+StampCheck check_stamp(std::int64_t stamp_ns, std::int64_t receive_ns);  // one stamp
+StampCheck check_stamps(const Header& h, std::int64_t receive_ns);       // both: the worse of the two
 // Publish -> receive (ms) of a message with plausible stamps, else nothing: the one place a
 // latency is formed from a peer's stamps (rig listen, control's trace and summary).
 std::optional<double> publish_to_receive_ms(const Header& h, std::int64_t receive_ns);
@@ -173,8 +174,9 @@ struct FrameCounters {
   std::uint64_t frame_gaps = 0, repeated_frames = 0, exposure_backwards = 0, stamps_ahead = 0, stamps_stale = 0;
   std::optional<std::int64_t> newest_frame;
   std::optional<std::int64_t> newest_exposure_ns;
-  // Counts pose p received at `receive_ns`; true when it is a new frame with sane stamps (its
-  // latency, receive - publish, then measures something and its exposure counts for the rate).
+  // Counts pose p received at `receive_ns`; true when it is a new frame whose exposure is
+  // plausible and after the previous one's (it counts for the rate; its latency, receive -
+  // publish, measures something only if its publish stamp is plausible too: publish_to_receive_ms).
   bool count(const PoseMessage& p, std::int64_t receive_ns);
 };
 

@@ -47,8 +47,7 @@ struct KinematicCalibrationResult {
   Vec6d residual_rms = Vec6d::Zero();   // per axis (m, rad) of measured − predicted mean poses
   Vec6d mean_noise = Vec6d::Zero();     // per axis: RMS of the poses' mean noise σ/√frames
   double ratio = 0;                     // sqrt(χ²/ν): residual over the camera noise
-  bool adequate = false;                // ratio ≤ adequate_ratio
-  std::string verdict;
+  bool adequate = false;                // ratio ≤ adequate_ratio (in words: report::calibration_verdict)
   int iterations = 0;
   double cpu_seconds = 0;
   int poses = 0;

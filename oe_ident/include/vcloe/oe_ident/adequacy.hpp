@@ -40,6 +40,11 @@ struct Adequacy {
 constexpr double kVisibleShare = 0.2;
 constexpr double kDominantShare = 0.5;
 
+// The adequacy of per-channel residuals (their shares, worst and mean, chi2 per dof and the
+// verdict): the one derivation, used by assess_adequacy and by the report's reader to check the
+// figures a report holds against its channels (report/identification_consistency.hpp).
+Adequacy adequacy_of(const std::vector<std::array<ChannelResidual, 6>>& experiments);
+
 // r: weighted residuals (measured - twin) / weight, rows 6 j + c of each experiment in turn,
 // frames[e] rows of 6 per experiment e; scale[e][c] = weight / declared camera sigma.
 Adequacy assess_adequacy(const std::vector<double>& r, const std::vector<std::size_t>& frames,

@@ -46,6 +46,11 @@ struct StartRecord {
 
 enum class Convergence { Converged, Stuck, NotChecked };
 
+// How a stuck fit's termination begins (Ceres' own rule then follows, in parentheses): the
+// writer's (identify.cpp) and the report reader's one wording.
+inline constexpr const char* kStuckTermination =
+    "STUCK: the fit stopped where a second start finds a lower cost; not an estimate (the optimiser's own rule: ";
+
 // The verdict on the end point of the fit.
 struct ConvergenceCheck {
   Convergence verdict = Convergence::NotChecked;
@@ -58,6 +63,10 @@ struct ConvergenceCheck {
   double cpu_seconds = 0;           // of the check (and any restart)
   std::string summary() const;      // in words, one or two sentences
   static const char* name(Convergence c);  // "converged", "stuck", "not checked"
+  // The derived figures, of the costs (check_end_point; the report's reader checks by them):
+  // sqrt(end_cost / max(noise_cost, 1)), and the share of end_cost - noise_cost the second start removed.
+  static double over_noise(double end_cost, double noise_cost);
+  static double removed(double end_cost, double second_start_cost, double noise_cost);
 };
 
 }  // namespace vcloe::oe_ident

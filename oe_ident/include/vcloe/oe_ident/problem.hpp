@@ -156,6 +156,9 @@ struct LatencyResult {
   double low = 0, high = 0;             // s: the bounds it was fitted in (LatencyBounds)
   double prior_pull = 0;                // shift by the weak prior, in sigma
   std::string status;                   // "fitted", "held (latency.fit: false)", "not excited ...", ...
+  // The status of a fitted offset: "fitted", or "fitted, at its bound (...)" within 1e-3 of the
+  // bounds' span of one (the writer's and the report reader's one rule).
+  static std::string fitted_status(double value, double low, double high);
 };
 
 struct IdentificationResult {

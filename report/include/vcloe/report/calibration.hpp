@@ -81,6 +81,11 @@ const std::vector<CalibrationKind>& calibration_kinds();  // the writer's table 
 // largest sigma and, when every parameter has its truth_in_gauge, the largest |value - truth|.
 std::vector<CalibrationGroup> calibration_summary_of(const std::vector<CalibrationParameter>& parameters);
 
+// The residual's verdict in words (calibrate's result and terminal text, checked by the reader):
+// "residual at the camera noise (<ratio> x): ..." when adequate, else "model error dominates: the
+// residual is <ratio> x the camera noise (worst axis <axis>, <rms/mean_noise> x); ...".
+std::string calibration_verdict(const Vec6d& rms, const Vec6d& mean_noise, double ratio, bool adequate);
+
 nlohmann::json to_json(const CalibrationReport& report);
 // `file` names the document in errors.
 CalibrationReport calibration_from_json(const nlohmann::json& document, const std::string& file);
