@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/experiment_copies.hpp"
 #include "vcloe/core/input_file.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/recorded_files.hpp"
@@ -31,6 +32,7 @@ std::string sidecar_path(const std::string& trace_path) { return trace_path + ".
 
 namespace {
 namespace fs = std::filesystem;
+void check_rows_cover_duration(const std::vector<double>& time, const TraceMetadata& m, const std::string& meta);
 }  // namespace
 
 nlohmann::json file_entry(const std::string& path) { return to_json(file_record(path)); }
@@ -112,6 +114,9 @@ std::vector<FileText> trace_files(const std::string& path, const PoseTrace& t) {
   TraceMetadata recorded = t.metadata;
   recorded.csv_sha256 = sha256(out);
   const nlohmann::json meta = to_json(recorded);
+  // Nothing its own reader would refuse (probe 28, E: filter wrote a sidecar's edited copies on):
+  // the sidecar read back by the one sidecar reader, its duration against the rows.
+  check_rows_cover_duration(t.time, trace_metadata_from_json(meta, sidecar_path(path)), sidecar_path(path));
   // Both files complete under temporary names, then the sidecar renamed first: a kill between
   // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
   // beside no CSV, never a new CSV that an old sidecar seems to describe.
@@ -164,6 +169,23 @@ void check_rows_at_camera_rate(const PoseTrace& t, const std::string& path, cons
                    ", which records no frame left out: one row per exposure expected (rows at another rate, or rows dropped?)");
     previous = k;
   }
+}
+
+// The rows against the run's length the sidecar copies (`duration_s`, the reference's): no row
+// after it, and, for a run that records no early stop (`stopped`) and no frame left out, rows up
+// to its last exposure (within 1.5 camera periods). A sidecar's duration_s of 50 s under the rows
+// of a 1 s run was carried on by `filter` and `compare` (probe 28, E).
+void check_rows_cover_duration(const std::vector<double>& time, const TraceMetadata& m, const std::string& meta) {
+  if (!m.duration_s || time.empty()) return;
+  const double d = *m.duration_s, last = time.back();
+  const bool short_allowed = m.stopped || !m.camera_hz || m.frames || m.missing_frames || m.invalid_frames ||
+                             !unmeasured_frames(m).empty();
+  const double shortest = short_allowed ? 0.0 : d - 1.5 / *m.camera_hz;
+  if (last <= d + 1e-9 * std::max(1.0, d) && last >= shortest) return;
+  fail(meta, "key 'duration_s': expected the length of the run its CSV's rows cover (rows up to t = " + exact_number(last) +
+                 " s: " + (short_allowed ? "at least " + exact_number(last)
+                                         : "from " + exact_number(last) + " to " + exact_number(last + 1.5 / *m.camera_hz)) +
+                 " s), got " + exact_number(d));
 }
 
 // The rows of frames that are no measurement (unmeasured_frames) taken out, as `measure` never
@@ -224,6 +246,8 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
       t.sidecar_bound = true;
     }
     check_rows_at_camera_rate(t, path, meta);
+    check_rows_cover_duration(t.time, t.metadata, meta);
+    check_copies_of_recorded_experiment(t.metadata, path);
     drop_unmeasured_rows(t);
   }
   return t;

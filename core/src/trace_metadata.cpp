@@ -8,6 +8,7 @@
 #include <set>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/experiment_copies.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/core/trace.hpp"
 
@@ -218,6 +219,14 @@ void read_live_rig(const JsonNode& f, TraceMetadata& m) {
   }
 }
 
+// The rate `filter` filtered at is the camera's: its rows are one per exposure (read_trace), so a
+// sample_rate_hz other than camera_hz is an edit of one of the two.
+void check_filter_rate(const TraceMetadata& m, const JsonNode& f) {
+  if (!m.filter || !m.camera_hz) return;
+  if (std::abs(m.filter->sample_rate_hz - *m.camera_hz) > 1e-6 * *m.camera_hz)
+    f["filter"]["sample_rate_hz"].refuse("the camera_hz the sidecar records, " + exact_number(*m.camera_hz) + " Hz");
+}
+
 }  // namespace
 
 TraceMetadata trace_metadata_from_json(const json& j, const std::string& name) {
@@ -228,6 +237,8 @@ TraceMetadata trace_metadata_from_json(const json& j, const std::string& name) {
   read_virtual_robot(f, m);
   read_camera_side(f, m);
   read_live_rig(f, m);
+  check_copied_timing(m, name);  // the copies of the experiment, by the experiment file's rules
+  check_filter_rate(m, f);
   for (const auto& [key, value] : j.items())
     if (!known_keys().count(key)) m.other[key] = value;
   return m;

@@ -12,6 +12,7 @@
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/rotation_difference.hpp"
+#include "vcloe/core/experiment_copies.hpp"
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
@@ -160,26 +161,14 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
 
 namespace {
 
-// The experiment the sidecar records against the one given now: a twin run on other timing or
-// another reference would be fitted to poses it never produced.
+// The experiment the sidecar records against the one given now (check_experiment_copies, the one
+// comparison of a sidecar's copies): a twin run on other timing or another reference would be
+// fitted to poses it never produced.
 void check_recorded_setup(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name) {
-  const TraceMetadata now = trace_metadata(s, "");
-  const TraceMetadata& rec = measured.metadata;
-  const std::string from = (s.experiment_file.empty() ? std::string("the default experiment") : s.experiment_file);
-  auto differs = [&](const char* k, const std::string& recorded, const std::string& given) {
-    fail(name, "was recorded with " + std::string(k) + " " + recorded + " (" + sidecar_path(name) + "), but " +
-                   (std::string(k) == "duration_s" ? s.reference_file : from) + " gives " + given +
-                   ": the twin would run another experiment than the one measured");
-  };
-  auto number = [&](const char* k, const std::optional<double>& r, const std::optional<double>& g) {
-    if (r && std::abs(*r - *g) > 1e-9 * std::max(1.0, std::abs(*g))) differs(k, exact_number(*r), exact_number(*g));
-  };
-  number("controller_hz", rec.controller_hz, now.controller_hz);
-  number("camera_hz", rec.camera_hz, now.camera_hz);
-  number("latency_s", rec.latency_s, now.latency_s);
-  number("duration_s", rec.duration_s, now.duration_s);
-  if (rec.outer_form && *rec.outer_form != *now.outer_form)
-    differs("outer_form", "\"" + *rec.outer_form + "\"", "\"" + *now.outer_form + "\"");
+  ExperimentGiven given = experiment_given(s.experiment, s.experiment_file);
+  given.duration_s = s.reference.duration;
+  given.reference_file = s.reference_file;
+  check_experiment_copies(measured.metadata, given, name, "the twin would run another experiment than the one measured");
 }
 
 }  // namespace

@@ -168,3 +168,35 @@ TEST(TraceMetadata, AnEnumeratedKeyOutsideItsDocumentedValuesIsRefused) {
   for (const auto& c : cases)
     EXPECT_EQ(error_of([&] { parse_sidecar(c.json, "s.meta.json"); }), c.refusal) << c.json;
 }
+
+// Probe 28, E: a sidecar's copies of its experiment's timing, edited alone (latency 0.0105 s at
+// 1000 Hz, controller_hz 150 over camera_hz 100), were read and written on by `filter`. The one
+// sidecar reader holds them to the experiment file's own rules (LoopTiming::problem).
+TEST(TraceMetadata, CopiesOfTheExperimentsTimingAreHeldToTheExperimentFilesRulesAndFiltersRateToTheCameras) {
+  const std::string rule = "the copied timing breaks the experiment file's rule (docs/experiment-file.md): ";
+  const struct {
+    std::string json;
+    std::string refusal;  // empty: read
+  } cases[] = {
+      {R"({"controller_hz": 1000, "camera_hz": 100, "latency_s": 0.0105})",
+       "s.meta.json: key 'latency_s': " + rule +
+           "timing.latency must be a multiple of the controller period, in [0, 86400] s: 0.001 s (got 0.0105 s)"},
+      {R"({"controller_hz": 150, "camera_hz": 100, "latency_s": 0.02})",
+       "s.meta.json: key 'camera_hz': " + rule + "timing.camera_hz must divide timing.controller_hz (got 100 and 150 Hz)"},
+      {R"({"controller_hz": 1000, "camera_hz": 0.5})",
+       "s.meta.json: key 'camera_hz': " + rule + "timing.camera_hz must be at least 1 Hz (got 0.5 Hz)"},
+      {R"({"controller_hz": 200000})", "s.meta.json: key 'controller_hz': " + rule + "timing.controller_hz must be in (0, 100000] Hz"},
+      {R"({"controller_hz": 2000, "substeps": 1000})",
+       "s.meta.json: key 'substeps': " + rule +
+           "timing.controller_hz x timing.substeps is 2e+06 integration steps per second; at most 10^6 (a step of 1 us)"},
+      {R"({"controller_hz": 1000, "camera_hz": 100, "latency_s": 0.01, "substeps": 4})", ""},
+      {R"({"controller_hz": 1000, "latency_s": 0.003})", ""},  // camera_hz not copied: not judged
+      {R"({"camera_hz": 150, "latency_s": 0.0105})", ""},      // no controller_hz: no loop copied (measure)
+      // filter's rate is the camera's (its rows are one per exposure)
+      {R"({"camera_hz": 100, "filter": {"type": "b", "order": 8, "padlen": 27, "cutoff_hz": 20, "sample_rate_hz": 50, "input": null}})",
+       "s.meta.json: key 'filter.sample_rate_hz': expected the camera_hz the sidecar records, 100 Hz, got 50"},
+      {R"({"camera_hz": 100, "filter": {"type": "b", "order": 8, "padlen": 27, "cutoff_hz": 20, "sample_rate_hz": 100.00000000001, "input": null}})", ""},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(error_of([&] { parse_sidecar(c.json, "s.meta.json"); }), c.refusal) << c.json;
+}

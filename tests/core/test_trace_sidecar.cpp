@@ -251,3 +251,88 @@ TEST(Trace, RowsAtAnotherRateThanTheSidecarsCameraAreRefusedAtTheirLine) {
   EXPECT_EQ(with_times({0, 0.02, 0.03, 0.04, 0.05}, true), "");
   EXPECT_EQ(with_times({0, 0.02, 0.04, 0.06, 0.08}, false, false), "");
 }
+
+namespace {
+// The sidecar of `path` edited as a hand would (its CSV, and so csv_sha256, unchanged).
+void edit_sidecar(const std::string& path, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json j = nlohmann::json::parse(vcloe::test::file_text(sidecar_path(path)));
+  edit(j);
+  std::ofstream(sidecar_path(path)) << j.dump(2) << "\n";
+}
+}  // namespace
+
+// Probe 28, E (k6-28): duration_s 50 under the rows of a 1 s run was read by every command and
+// written on by `filter`. The one trace reader holds duration_s to the rows; the writer writes no
+// sidecar its reader would refuse.
+TEST(Trace, ASidecarsDurationIsHeldToTheRowsOfItsCsv) {
+  const std::string path = (vcloe::test::trace::dir() / "duration.csv").string();
+  auto read_with = [&](double duration, bool stopped = false) {
+    PoseTrace t = vcloe::test::trace::sample_trace();  // rows at 0 … 0.04 s
+    t.metadata.camera_hz = 100.0;
+    write_trace(path, t, true);
+    edit_sidecar(path, [&](nlohmann::json& j) {
+      j["duration_s"] = duration;
+      if (stopped) j["stopped"] = {{"reason", "safety"}, {"frames", 5}, {"time_s", 0.04}};
+    });
+    return vcloe::test::error_of([&] { (void)read_trace(path); });
+  };
+  const std::string refused = sidecar_path(path) + ": key 'duration_s': expected the length of the run its CSV's rows cover (rows up to t = 0.04 s: ";
+  EXPECT_EQ(read_with(50), refused + "from 0.04 to 0.055 s), got 50");
+  EXPECT_EQ(read_with(0.02), refused + "from 0.04 to 0.055 s), got 0.02");
+  EXPECT_EQ(read_with(0.056), refused + "from 0.04 to 0.055 s), got 0.056");
+  EXPECT_EQ(read_with(0.02, true), refused + "at least 0.04 s), got 0.02");
+  EXPECT_EQ(read_with(0.04), "");
+  EXPECT_EQ(read_with(0.05), "");
+  EXPECT_EQ(read_with(50, true), "");  // a run that stopped early: its rows end before
+  // The writer: a trace whose sidecar its reader would refuse is not written.
+  const std::string out = (vcloe::test::trace::dir() / "duration-out.csv").string();
+  PoseTrace t = vcloe::test::trace::sample_trace();
+  t.metadata.camera_hz = 100.0, t.metadata.duration_s = 50.0;
+  EXPECT_EQ(vcloe::test::error_of([&] { write_trace(out, t, true); }),
+            sidecar_path(out) + ": key 'duration_s': expected the length of the run its CSV's rows cover (rows up to t = 0.04 s: "
+                                "from 0.04 to 0.055 s), got 50");
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(sidecar_path(out)));
+  t.metadata.duration_s.reset(), t.metadata.controller_hz = 150.0;  // camera_hz 100 does not divide it
+  EXPECT_NE(vcloe::test::error_of([&] { write_trace(out, t, true); }).find(sidecar_path(out) + ": key 'camera_hz': "),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Probe 28, E (k6-31, k6-35): a sidecar's copy of its experiment edited alone (outer_form
+// "literal" under a feedforward experiment, latency_s 0.5 under 0.01) was read by `filter` and
+// `compare`. The one trace reader compares the copies with the experiment file the sidecar
+// records, while that file is there with its recorded SHA-256 — the one comparison identify makes
+// with the experiment it is given (check_experiment_copies).
+TEST(Trace, ASidecarsCopiesAreComparedWithTheExperimentItRecords) {
+  const std::string experiment = write_text("late-experiment.yaml", "timing: {latency: 0.02}\n");
+  const std::string path = (vcloe::test::trace::dir() / "copies.csv").string();
+  auto read_with = [&](const std::function<void(nlohmann::json&)>& edit) {
+    PoseTrace t = vcloe::test::trace::sample_trace();
+    t.metadata.controller_hz = 1000.0, t.metadata.camera_hz = 100.0, t.metadata.latency_s = 0.02;
+    t.metadata.outer_form = "feedforward", t.metadata.experiment = file_record(experiment);
+    write_trace(path, t, true);
+    edit_sidecar(path, edit);
+    return vcloe::test::error_of([&] { (void)read_trace(path); });
+  };
+  const std::string abs = fs::absolute(experiment).lexically_normal().string();
+  const std::string why = ": the sidecar's copy is not the experiment it records (unchanged since: the same SHA-256); record the trace again";
+  EXPECT_EQ(read_with([](nlohmann::json&) {}), "");
+  EXPECT_EQ(read_with([](nlohmann::json& j) { j["latency_s"] = 0.5; }),
+            path + ": was recorded with latency_s 0.5 (" + sidecar_path(path) + "), but " + abs + " gives 0.02" + why);
+  EXPECT_EQ(read_with([](nlohmann::json& j) { j["outer_form"] = "literal"; }),
+            path + ": was recorded with outer_form \"literal\" (" + sidecar_path(path) + "), but " + abs + " gives \"feedforward\"" + why);
+  EXPECT_EQ(read_with([](nlohmann::json& j) { j["controller_hz"] = 2000.0; }),
+            path + ": was recorded with controller_hz 2000 (" + sidecar_path(path) + "), but " + abs + " gives 1000" + why);
+  // The experiment changed or gone since: nothing recorded to compare with (identify says so).
+  EXPECT_EQ(read_with([&](nlohmann::json& j) {
+              j["latency_s"] = 0.5;
+              std::ofstream(experiment) << "timing: {latency: 0.5}\n# edited\n";
+            }),
+            "");
+  EXPECT_EQ(read_with([&](nlohmann::json& j) {
+              j["latency_s"] = 0.5;
+              fs::remove(experiment);
+            }),
+            "");
+}

@@ -210,12 +210,16 @@ TEST(ReportTracking, RunsUnderAnotherExperimentOrPayloadOrCutShortAreRefusedNami
     EXPECT_EQ(e, files.precorrected + " (--precorrected): does not belong with " + files.servo_alone +
                      " (--servo-alone): " + says + " (the runs compared differ only in how they were driven)");
   }
-  // A run holding 1 s of its 2 s (its sidecar re-made): not the run; the whole runs are taken.
+  // A run holding 0.2 s of its 2 s: not the run; the whole runs are taken. A sidecar re-made so
+  // is refused by the one trace reader (and not written: Trace.ASidecarsDurationIsHeldToTheRowsOfItsCsv);
+  // a run that stopped early has such rows, and is said so here.
   workflow::TrackingFiles cut;
-  cut.servo_alone = write_run_edited(d, "cut.csv", std::nullopt, [](TraceMetadata& m) { m.duration_s = 2; });
+  cut.servo_alone = write_run_edited(d, "cut.csv", std::nullopt, [](TraceMetadata& m) {
+    m.duration_s = 2, m.stopped = StoppedRecord{"the operator stopped it", 20, 0.19};
+  });
   const std::string e = test::error_of([&] { workflow::read_tracking_inputs(cut); });
   EXPECT_EQ(e.rfind(cut.servo_alone + " (--servo-alone): holds rows up to t = 0.19", 0), 0u) << e;
-  EXPECT_NE(e.find(" s of the 2 s its sidecar records (duration_s): a trace cut short; its RMS is not comparable with a "
+  EXPECT_NE(e.find(" s of the 2 s its sidecar records (duration_s): the run stopped; its RMS is not comparable with a "
                    "whole run's"),
             std::string::npos)
       << e;

@@ -1,11 +1,11 @@
-#include "vcloe/servo/timing.hpp"
+#include "vcloe/core/experiment_file.hpp"
 
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 
-namespace vcloe::servo {
+namespace vcloe {
 
 namespace {
 bool is_whole(double x) { return std::abs(x - std::round(x)) < 1e-9 * std::max(1.0, std::abs(x)); }
@@ -83,4 +83,4 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& na
   return parse_document(YamlDoc::parse(text, name));
 }
 
-}  // namespace vcloe::servo
+}  // namespace vcloe
