@@ -43,19 +43,31 @@ class Stop(Exception):
 
 
 class RateLimit:
-    """docs/protocol.md, "Safety": once per controller tick of real time the command applied moves
-    at most v * Tc per joint towards the one due; a command further than v * T_camera from the
-    one applied stops the robot (reason 5). Frames, stamps and heartbeats never enter it."""
+    """docs/protocol.md, "Safety", the rule of bridge::SafetyMonitor::limit: a command due further
+    than v * T_camera from the one applied stops the robot (reason 5); otherwise, once per
+    controller tick of real time, each joint's allowance A refills by v * Tc up to v * T_camera
+    (full at the start hold) and the command applied moves towards the one due by at most A, which
+    the move spends. Over n ticks a joint moves at most (n * Tc + T_camera) * v; frames, stamps and
+    heartbeats never enter it."""
 
     def __init__(self, applied, speed, tc, t_camera):
         self.applied, self.v, self.tc, self.t_camera = list(applied), speed, tc, t_camera
+        self.allowance = [speed * t_camera] * len(self.applied)
+        self.held_back = 0  # ticks on which the limit held a joint back
 
     def tick(self, target):
         for i, (t, a) in enumerate(zip(target, self.applied)):
             if abs(t - a) > self.v * self.t_camera:
                 raise Stop(5, f"joint {i + 1}: {t} rad is {abs(t - a)} rad from the {a} rad applied")
-        step = self.v * self.tc
-        self.applied = [a + max(-step, min(step, t - a)) for t, a in zip(target, self.applied)]
+        full = self.v * self.t_camera
+        moved = []
+        for i, (t, a) in enumerate(zip(target, self.applied)):
+            room = min(self.allowance[i] + self.v * self.tc, full)
+            step = max(-room, min(room, t - a))
+            self.allowance[i] = room - abs(step)
+            moved.append(a + step)
+        self.held_back += any(m != t for m, t in zip(moved, target))
+        self.applied = moved
         return self.applied
 
 

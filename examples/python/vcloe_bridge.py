@@ -10,7 +10,7 @@ import time
 import zlib
 
 VERSION = 3                                              # the schema version this module speaks
-HEADER = struct.Struct("<4sHHIIqqq")  # magic, version, type, body_length, crc32, sequence, exposure_ns, publish_ns
+HEADER = struct.Struct("<4sHHIIQqq")  # magic, version, type, body_length, crc32, sequence (u64), exposure_ns, publish_ns
 POSE, COMMAND, STATUS, HEARTBEAT, HELLO, END = 1, 2, 3, 4, 5, 6
 BODY = {POSE: struct.Struct("<q6ddIB3x"), COMMAND: struct.Struct("<q6d"), STATUS: struct.Struct("<BxH4xQq6d"),
         HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BBB5x32s32s32s32s32s"), END: struct.Struct("<B7xqQ")}

@@ -6,7 +6,10 @@ A. the live streams of `vcloe robot serve`, `vision serve` and `control` decode 
    into what the controller recorded (poses and commands, bit for bit), with contiguous
    sequence numbers and the robot's status ending in "finished";
 B. the example robot adapter (examples/python/robot_adapter.py), driven by `vcloe control` and a
-   pose source written here, applies exactly the commands the controller recorded.
+   pose source written here, applies exactly the commands the controller recorded;
+C. the adapter's rate limit is docs/protocol.md's ("Safety"): a step of v * T_camera once a camera
+   period is applied at once, no sequence of commands moves a joint more than
+   (n * Tc + T_camera) * v in n ticks, and a larger step stops the robot with reason 5.
 
 Usage: live_rig.py VCLOE_BINARY WORK_DIR. Exit status 0 when every check holds.
 """
@@ -155,7 +158,28 @@ def part_b(ref, measured, start):
     check(columns(out, "", POSE_COLUMNS) == [tuple(p) for p in measured], "the controller recorded the poses sent")
 
 
+def part_c():
+    import robot_adapter as ra
+    v, tc, tcam = 10.0, 0.001, 0.01
+    limit = ra.RateLimit([0.0] * 6, v, tc, tcam)
+    applied = limit.tick([v * tcam] * 6)  # a controller's step, once a camera period, at v
+    check(all(abs(a - v * tcam) < 1e-15 for a in applied), f"C: a step of v * T_camera applied at once, got {applied}")
+    limit = ra.RateLimit([0.0] * 6, v, tc, tcam)
+    for n in range(1, 101):  # a peer stepping (just under) v * T_camera ahead of the applied command every tick
+        applied = limit.tick([a + 0.999 * v * tcam for a in limit.applied])
+        reach = (n * tc + tcam) * v
+        if applied[0] > reach + 1e-12:
+            check(False, f"C: {applied[0]} rad after {n} ticks, beyond (n Tc + T_camera) v = {reach}")
+            break
+    try:
+        ra.RateLimit([0.0] * 6, v, tc, tcam).tick([v * tcam * 1.01] + [0.0] * 5)
+        check(False, "C: a step beyond v * T_camera did not stop the robot")
+    except ra.Stop as stop:
+        check(stop.args[0] == 5, f"C: a step beyond v * T_camera stopped with {stop.args}, not reason 5")
+
+
 def main():
+    part_c()
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     ref, run = os.path.join(WORK, "reference.yaml"), os.path.join(WORK, "run.csv")
