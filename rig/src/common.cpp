@@ -234,6 +234,14 @@ std::string one_camera_period(double camera_period, const std::string& experimen
          " Hz in " + experiment_file + ")";
 }
 
+std::string start_timeout_message(const std::string& what, double start_timeout, std::uint64_t refused_peers) {
+  std::string m = what + " within " + exact_number(start_timeout) + " s (--start-timeout)";
+  if (refused_peers > 0)
+    m += "; " + std::to_string(refused_peers) + (refused_peers == 1 ? " peer was" : " peers were") +
+         " refused meanwhile for its keys (not in the rig's allow-list, or none: docs/protocol.md, \"Keys\")";
+  return m;
+}
+
 double least_start_timeout(double camera_period, double move_s) {
   return kHandshakeHellos * kHandshakePeriod + camera_period + std::max(move_s, 0.0);
 }

@@ -165,11 +165,11 @@ class Controller {
     bool pose_stream = false, recorder = false;
     while (!running_) {
       if (now_s() > end)
-        fail("control", (!robot_hello_                ? "no hello from the robot on " + o_.endpoints.status
-                         : !(pose_stream && recorder) ? "no hello from the pose source on " + o_.endpoints.poses +
-                                                            " (the robot's was heard)"
-                                                      : std::string("the robot did not start")) +
-                            " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
+        fail("control", start_timeout_message(!robot_hello_ ? "no hello from the robot on " + o_.endpoints.status
+                                              : !(pose_stream && recorder)
+                                                  ? "no hello from the pose source on " + o_.endpoints.poses + " (the robot's was heard)"
+                                                  : std::string("the robot did not start"),
+                                              o_.start_timeout, commands_.refused_peers()));
       if (const int sig = interrupting_signal())  // the rig stopping it: at once, not after start_timeout
         fail("control", "interrupted by " + signal_name(sig) + " before the run began");
       // Up to the first hello only: a pose of the run may follow it (it is the run's, not ours to drop).

@@ -233,10 +233,10 @@ class RobotServer {
       if (const int sig = interrupting_signal())
         fail("robot serve", "interrupted by " + signal_name(sig) + " before the run began");
       if (now_s() > end)
-        fail("robot serve", std::string("no hello from ") +
-                                (controller_hello_ ? "the pose source on " + o_.endpoints.poses
-                                                   : "the controller on " + o_.endpoints.commands) +
-                                " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
+        fail("robot serve", start_timeout_message(std::string("no hello from ") +
+                                                      (controller_hello_ ? "the pose source on " + o_.endpoints.poses
+                                                                         : "the controller on " + o_.endpoints.commands),
+                                                  o_.start_timeout, refused_peers()));
       camera_pub_.publish(hello_);
       status_pub_.publish(hello_);
       publish_status(bridge::RobotState::Waiting, bridge::StopReason::None);
@@ -268,6 +268,7 @@ class RobotServer {
   void controlled_stop(const bridge::StopCause& why);
   void summary(const std::string& how);
   std::string late_frames() const;
+  std::uint64_t refused_peers() { return status_pub_.refused_peers() + camera_pub_.refused_peers(); }
 };
 
 // From where the drives hold to the start hold (servo::start_hold: a pre-corrected run's first
@@ -356,8 +357,7 @@ void RobotServer::summary(const std::string& how) {
   std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps << ", late "
             << schedule_.late() << late_frames() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
             << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
-            << "; poses " << poses_seen_ << "; peers refused "
-            << status_pub_.refused_peers() + camera_pub_.refused_peers() << "; payload " << payload_ << "\n"
+            << "; poses " << poses_seen_ << "; peers refused " << refused_peers() << "; payload " << payload_ << "\n"
             << std::flush;
   if (monitor_.limited_ticks() > 0)  // the drives did not get what was sent: the run is not its twin's
     std::cerr << "vcloe: warning: robot serve: the rate limit held back " << monitor_.limited_ticks()

@@ -192,8 +192,9 @@ class VisionServer {
     const double end = now_s() + o_.start_timeout;
     while (robot_state_ != bridge::RobotState::Running) {
       if (now_s() > end)
-        fail("vision serve", std::string(robot_hello_ ? "the robot did not start" : "no hello from the robot on " + o_.endpoints.status) +
-                                 " within " + exact_number(o_.start_timeout) + " s (--start-timeout)");
+        fail("vision serve", start_timeout_message(robot_hello_ ? "the robot did not start"
+                                                                : "no hello from the robot on " + o_.endpoints.status,
+                                                   o_.start_timeout, poses_.refused_peers()));
       read_status();
       if (camera && !heard)  // up to the first message only: a truth pose of the run may follow
         if (auto m = camera->receive(std::chrono::milliseconds(0))) {

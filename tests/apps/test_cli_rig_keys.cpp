@@ -81,6 +81,8 @@ TEST(RigRun, AControllerWithoutTheRigsKeyMovesNothingAndHearsNothing) {
   }
   EXPECT_EQ(robot.wait(), 2);
   EXPECT_NE(robot.output().find("no hello from the controller on " + s.commands + " within 2 s"), std::string::npos) << robot.output();
+  // The impostor's subscriber to the robot's status was refused: said, or the user sees only silence (probe 28, k7-21).
+  EXPECT_NE(robot.output().find("refused meanwhile for its keys"), std::string::npos) << robot.output();
   EXPECT_EQ(robot.output().find("Running"), std::string::npos);
   EXPECT_EQ(heard, 0) << "the impostor heard the rig's poses or status";
   EXPECT_EQ(vision.wait(), 2) << vision.output();  // the robot never started

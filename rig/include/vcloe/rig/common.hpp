@@ -79,6 +79,11 @@ std::optional<SettingProblem> timeout_problem(const std::string& option, double 
 // "one camera period (0.01 s at 100 Hz in FILE)": the least of a timeout on a stream sent once a frame.
 std::string one_camera_period(double camera_period, const std::string& experiment_file);
 
+// A role's refusal at its start timeout, the one wording for the three: "<what> within S s
+// (--start-timeout)", and when peers were refused for their keys meanwhile, how many (a peer
+// without the rig's key looks like no peer at all: docs/protocol.md, "Keys").
+std::string start_timeout_message(const std::string& what, double start_timeout, std::uint64_t refused_peers);
+
 // Every time option of the rig — `rig run`'s and each role's — checked in ONE place
 // (rig_times_problem), each against the least it can keep at the experiment's camera rate, said
 // with why; a process fills in the ones it takes (std::nullopt: not an option of it):
