@@ -57,9 +57,13 @@ std::optional<SettingProblem> MeasureOptions::problem() const {
 void MeasureOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The outputs: the file system, so here and not in problem() (which stays pure).
+  std::error_code ec;  // a list file of pairs, or a folder of images
+  const std::string images_are = std::filesystem::is_directory(images, ec) ? "an image of --images" : "--images (the list of pairs)";
   if (!out.empty())
     IoPlan(force).input(rig, "--rig").input(markers, "--markers").input_trace(truth, "--truth")
-        .input_folder(images, "an image of --images").output_trace(out, "--out").check();
+        .input_folder(images, images_are)
+        .output_trace(out, "--out")
+        .check();
 }
 
 namespace {

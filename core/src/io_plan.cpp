@@ -280,10 +280,10 @@ void IoPlan::check() const {
   for (const Program& p : programs_) check_program(p.name, p.path, p.role, p.install);
 }
 
-void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs) {
+void check_output_path(const std::string& path, bool force, const std::vector<NamedInput>& inputs, const std::string& role) {
   IoPlan plan(force);
-  for (const std::string& i : inputs) plan.input(i);
-  plan.output(path).check();
+  for (const NamedInput& i : inputs) plan.input(i.path, i.role);
+  plan.output(path, role).check();
 }
 
 void create_output_directory(const std::string& dir) {

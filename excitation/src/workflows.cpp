@@ -49,7 +49,7 @@ std::string feasibility_text(const FeasibilityReport& r) {
 
 Report write_random_trajectory(const RandomTrajectoryFileOptions& o) {
   o.random.validate("trajectory random options");
-  check_output_path(o.out, o.force, {o.robot});
+  check_output_path(o.out, o.force, {{o.robot, "--robot"}});
   const sim::RobotModel robot = sim::load_robot(o.robot).model;
   const FourierTrajectory tr = random_feasible_trajectory(robot, o.seed, o.random);
   write_file_atomically(o.out, trajectory_to_yaml(tr), o.force);
@@ -99,7 +99,7 @@ std::optional<SettingProblem> ExciteOptions::problem() const {
 
 void ExciteOptions::validate(const std::string& where) const {
   // The output first (as always): the file system, so here and not in problem(), which stays pure.
-  check_output_path(out, force, {robot, config, experiment});
+  check_output_path(out, force, {{robot, "--robot"}, {config, "--config"}, {experiment, "--experiment"}});
   throw_if(problem(), where);
 }
 

@@ -11,7 +11,7 @@ std::optional<SettingProblem> RandomTruthOptions::problem() const { return famil
 void RandomTruthOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
   // The output: the file system, so here and not in problem() (which stays pure).
-  check_output_path(out, force, {priors});
+  check_output_path(out, force, {{priors, "--priors"}});
 }
 
 Report write_random_truth(const RandomTruthOptions& o) {

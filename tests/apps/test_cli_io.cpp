@@ -30,6 +30,8 @@ TEST(CliIo, OutputsOverAnyInputOrAnotherOutputAreRefusedBeforeAnyWork) {
   ASSERT_EQ(run_vcloe("run --reference " + ref + " --experiment " + exp + " --out " + trace).status, 0);
   fs::create_symlink(trace, d / "t.png");
   fs::create_symlink(trace, d / "t.html");
+  fs::create_symlink(exp, d / "e-link.yaml");
+  std::ofstream(d / "pairs.txt") << "img/left_0000.png img/right_0000.png\n";
   const std::string before_exp = cli_test::read_file(exp), before_ref = cli_test::read_file(ref);
   expect_refused({
       // Files recorded in the trace's sidecar, not given on the command line.
@@ -49,6 +51,11 @@ TEST(CliIo, OutputsOverAnyInputOrAnotherOutputAreRefusedBeforeAnyWork) {
        "is also an input of this command (" + rig + ", --camera-rig)"},
       {"measure --images " + (d / "img").string() + " --out " + (d / "img" / "left_0000.png").string() + " --force",
        "an image of --images"},
+      // Each input named by its option, whichever check finds it (probe 28's notes, k1-07 and k1-29).
+      {"excite --experiment " + exp + " --out " + (d / "e-link.yaml").string() + " --force",
+       "is also an input of this command (" + exp + ", --experiment)"},
+      {"measure --images " + (d / "pairs.txt").string() + " --out " + (d / "pairs.txt").string() + " --force",
+       "is also an input of this command (" + (d / "pairs.txt").string() + ", --images (the list of pairs))"},
       // The plot of a comparison: a link to one of the traces compared.
       {"compare " + trace + " " + trace + " --plot " + (d / "t.png").string() + " --force",
        "is also an input of this command (" + trace + ", trace A)"},

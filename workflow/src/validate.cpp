@@ -43,7 +43,9 @@ std::optional<SettingProblem> ValidateOptions::problem() const {
 
 void ValidateOptions::validate(const std::string& where) const {
   throw_if(problem(), where);
-  if (!out.empty()) check_output_path(out, force, {model, truth, priors, experiment, config});
+  if (!out.empty())
+    check_output_path(out, force,
+                      {{model, "--model"}, {truth, "--truth"}, {priors, "--priors"}, {experiment, "--experiment"}, {config, "--config"}});
 }
 
 namespace {

@@ -199,8 +199,13 @@ bool being_recorded(const std::string& path);
 bool holds_a_recording(const std::string& path);
 std::string earlier_recording_kept(const std::string& path);
 
-// One output checked alone against `inputs` (an IoPlan of one output).
-void check_output_path(const std::string& path, bool force, const std::vector<std::string>& inputs = {});
+// One output (the file of option `role`) checked alone against `inputs`, each {path, its option}:
+// an IoPlan of one output, whose refusal names the input's option ("(ex.yaml, --experiment)").
+struct NamedInput {
+  std::string path, role;
+};
+void check_output_path(const std::string& path, bool force, const std::vector<NamedInput>& inputs = {},
+                       const std::string& role = "--out");
 
 // Creates an output directory and its parents (as mkdir -p); an empty name, a loop, a file in
 // the way or a place the system refuses is a vcloe::Error naming it.
