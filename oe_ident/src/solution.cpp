@@ -60,16 +60,12 @@ Uncertainty solution_uncertainty(const Context& cx, const Fit& fit, const Eigen:
   return u;
 }
 
-namespace {
-
-std::string free_status(const ParameterResult& pr, bool combination) {
+std::string fitted_status(bool combination, bool flagged, double prior_pull) {
   if (combination) return "fitted, but only identifiable in combination";
-  if (pr.flagged) return "poorly determined (relative sigma above the flag)";
-  if (pr.prior_pull > kMaxPriorPull) return "set by the weak prior (the data moves it less than the prior does)";
+  if (flagged) return "poorly determined (relative sigma above the flag)";
+  if (prior_pull > kMaxPriorPull) return "set by the weak prior (the data moves it less than the prior does)";
   return "identified";
 }
-
-}  // namespace
 
 void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitStatus& st, const Uncertainty& u,
                        const IdentificationOptions& o, IdentificationResult& result) {
@@ -91,7 +87,7 @@ void report_parameters(const sim::LambdaVector<double>& prior_lambda, const FitS
       pr.interval_high = spread.high;
       pr.prior_pull = pr.sigma > 0 ? std::abs(u.prior_shift(k)) / pr.sigma : 0;
       pr.flagged = pr.rel_sigma > o.rel_sigma_flag;
-      pr.status = free_status(pr, combination);
+      pr.status = fitted_status(combination, pr.flagged, pr.prior_pull);
       pr.identified = pr.status == "identified";
       if (o.spec[k].mode == Mode::Tied) pr.status += " (tied)";
     } else {

@@ -211,6 +211,11 @@ void check_parameters_consistent(const IdentificationReport& r, const JsonNode& 
       n["identified"].refuse(std::string(says_identified ? "true" : "false") + ": the status is \"" + p.status + "\"");
     if (fitted_base(p.status) == kFittedStatuses[2] && !p.flagged)
       n["flagged"].refuse("true: the status is \"" + p.status + "\"");
+    if (fitted && fitted_base(p.status) != kFittedStatuses[1])  // the fit's rule, of flagged and prior_pull
+      if (const std::string want = oe_ident::fitted_status(false, p.flagged, p.prior_pull); fitted_base(p.status) != want)
+        n["status"].refuse("\"" + want + "\", the status of flagged " + (p.flagged ? "true" : "false") + " and prior_pull " +
+                           exact_number(p.prior_pull) + " sigma (set by the weak prior above " +
+                           exact_number(oe_ident::kMaxPriorPull) + ")");
     if (fitted) check_fitted(r, static_cast<int>(k), n);
     else check_left_out(p, n);
     identified += p.identified;

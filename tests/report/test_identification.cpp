@@ -571,6 +571,13 @@ TEST(IdentificationReport, AVerdictOrSentenceDisagreeingWithItsFiguresIsRefusedA
 
 // Probe 28's C: a figure derived from others of the file (a share, a mean, a ratio, a count) is
 // recomputed by the writer's function, or bounded as its derivation bounds it.
+TEST(IdentificationReport, AFlaggedParameterIsPoorlyDeterminedWhateverItsPriorPull) {
+  json j = report::to_json(sample());
+  ASSERT_EQ(j["parameters"][3]["status"], "poorly determined (relative sigma above the flag)");
+  j["parameters"][3]["prior_pull"] = 0.7;  // flagged first (oe_ident::fitted_status)
+  EXPECT_EQ(refusal(j), "");
+}
+
 TEST(IdentificationReport, ADerivedFigureDisagreeingWithItsSourcesIsRefusedAtItsKey) {
   const std::string k = "m.report.json: key '";
   expect_refused(sample(), [](json& j) { j["adequacy"]["experiments"][0]["model_share"][0] = 1.7; },
@@ -591,6 +598,9 @@ TEST(IdentificationReport, ADerivedFigureDisagreeingWithItsSourcesIsRefusedAtIts
                  k + "convergence.removed_share': expected 0 (no second start ran)");
   expect_refused(not_checked(), [](json& j) { j["convergence"]["second_start_cost"] = 100; },
                  k + "convergence.second_start_cost': expected -1: the verdict \"not checked\" is of no second start");
+  expect_refused(sample(), [](json& j) { j["parameters"][0]["prior_pull"] = 50.0; },  // probe 29: identified, yet set by the prior
+                 k + "parameters[0].status': expected \"set by the weak prior (the data moves it less than the prior does)\", "
+                     "the status of flagged false and prior_pull 50 sigma");
   expect_refused(sample(), [](json& j) { j["after_over_noise"] = 0.5; },  // probe 28, k6-13
                  k + "after_over_noise': expected the largest after_rms_all over noise_sigma, 2.28");
   expect_refused(sample(), [](json& j) { j["noise_sigma"][3] = 0.0; },

@@ -186,6 +186,11 @@ struct IdentificationResult {
 
 constexpr double kMaxPriorPull = 0.5;  // a value the weak prior moved by more sigma is set by it
 
+// A fitted parameter's status (docs/identification.md, "Identified"), the one rule: only in
+// combination, else poorly determined when flagged, else set by the weak prior when its pull
+// exceeds kMaxPriorPull, else "identified". The fit writes it; the report's reader checks it.
+std::string fitted_status(bool combination, bool flagged, double prior_pull);
+
 // The default specification (docs/identification.md): the masses of the cranks and links are
 // fixed at their given values (weighed before assembly: with free link and crank masses, a
 // link's mass is dynamically equivalent to point masses at its ends, which the platform and
