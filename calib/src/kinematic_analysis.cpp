@@ -74,8 +74,10 @@ void analyse_solution(const sim::RobotModel& nominal, const LegFrames& frames, c
           s2 += out.frame_noise(c) * out.frame_noise(c) / poses[k].frames;
     out.residual_rms(c) = std::sqrt(e2 / n), out.mean_noise(c) = std::sqrt(s2 / n);
   }
-  const double dof = static_cast<double>(r.size() - N.cols());
-  out.ratio = std::sqrt(r.squaredNorm() / dof);
+  out.dof = static_cast<int>(r.size() - N.cols());
+  out.chi2 = r.squaredNorm();
+  out.ratio = std::sqrt(out.chi2 / out.dof);
+  out.adequate_ratio = o.adequate_ratio;
   out.adequate = out.ratio <= o.adequate_ratio;
   out.combinations = named_combinations(nominal, x);
   out.null_space = check_null_space(J, out.combinations);

@@ -1,4 +1,5 @@
 // The kinematic calibration result's one writer and one reader (calibration.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
@@ -14,7 +15,7 @@ using Node = vcloe::JsonNode;
 
 namespace {
 
-constexpr const char* kFormat = "vcloe-kinematic-calibration-1";
+constexpr const char* kFormat = "vcloe-kinematic-calibration-2";
 constexpr const char* kNotFromCalibrate = "(not written by `vcloe calibrate kinematics --result`, or by an older vcloe? run it again)";
 
 json vec6(const Vec6d& v) { return {v(0), v(1), v(2), v(3), v(4), v(5)}; }
@@ -67,9 +68,27 @@ CalibrationResidual read_residual(const Node& r) {
   out.rms = read_vec6(r.need("rms"), true);
   out.mean_noise = read_vec6(r.need("mean_noise"), true);
   out.frame_noise = read_vec6(r.need("frame_noise"), true);
+  out.chi2 = r.need("chi2").non_negative();
+  out.dof = r.need("dof").integer(1, 6 << 20);
   out.ratio = r.need("ratio").non_negative();
+  out.adequate_ratio = r.need("adequate_ratio").positive();
   out.adequate = r.need("adequate").boolean();
   out.verdict = r.need("verdict").string();
+  // The ratio and the flag are the writer's functions of chi2, dof and the limit
+  // (calib/src/kinematic_analysis.cpp, analyse_solution): an edit of one alone is refused.
+  if (const double want = std::sqrt(out.chi2 / out.dof); !detail::same_figure(out.ratio, want))
+    r["ratio"].refuse("sqrt(chi2 / dof) = " + exact_number(want) + " (chi2 " + exact_number(out.chi2) + ", dof " +
+                      std::to_string(out.dof) + ")");
+  if (out.adequate != (out.ratio <= out.adequate_ratio))
+    r["adequate"].refuse(std::string(out.adequate ? "false" : "true") + ": ratio " + exact_number(out.ratio) +
+                         (out.adequate ? " is above" : " is within") + " adequate_ratio " + exact_number(out.adequate_ratio));
+  // Each axis's mean noise is its frame noise over the same sqrt of the poses' frames (mean 1/frames <= 1).
+  const double scale = out.frame_noise(0) > 0 ? out.mean_noise(0) / out.frame_noise(0) : 0;
+  for (int c = 0; c < 6; ++c)
+    if (!(out.frame_noise(c) > 0) || !detail::same_figure(out.mean_noise(c), out.frame_noise(c) * scale) || !(scale > 0 && scale <= 1))
+      r["mean_noise"][static_cast<std::size_t>(c)].refuse(
+          "frame_noise x sqrt(mean 1/frames over the poses), one factor in (0, 1] for the six axes (" +
+          exact_number(scale) + " on x), with every frame_noise positive");
   // The verdict is the writer's sentence of `adequate` (calib/src/kinematic_analysis.cpp, verdict_of):
   // a flag edited against it would be drawn beside a verdict that says the opposite.
   const std::string head = out.adequate ? "residual at the camera noise" : "model error dominates";
@@ -168,7 +187,8 @@ json to_json(const CalibrationReport& r) {
                      {"condition_number", finite_or_null(n.condition_number)}};
   const CalibrationResidual& e = r.residual;
   j["residual"] = {{"rms", vec6(e.rms)},     {"mean_noise", vec6(e.mean_noise)}, {"frame_noise", vec6(e.frame_noise)},
-                   {"ratio", e.ratio},       {"adequate", e.adequate},           {"verdict", e.verdict}};
+                   {"chi2", e.chi2},         {"dof", e.dof},                     {"ratio", e.ratio},
+                   {"adequate_ratio", e.adequate_ratio}, {"adequate", e.adequate}, {"verdict", e.verdict}};
   j["summary"] = json::object();
   for (const CalibrationGroup& g : r.summary) {
     j["summary"][g.name] = {{"sigma", g.sigma}, {"unit", g.unit}};
@@ -199,9 +219,34 @@ CalibrationReport calibration_from_json(const json& document, const std::string&
   check_parameters_and_directions(r, root);
   check_summary(r, root["summary"]);
   r.poses_used = root.need("poses").integer(1, 1 << 20);
+  if (r.residual.dof != 6 * r.poses_used - r.null_space.free_directions)
+    root["residual"]["dof"].refuse("6 x poses - null_space.free_directions = " +
+                                   std::to_string(6 * r.poses_used - r.null_space.free_directions));
   r.iterations = root.need("iterations").integer(0, 1 << 30);
   r.cpu_seconds = root.need("cpu_seconds").non_negative();
   return r;
+}
+
+void check_residual_of_poses(const CalibrationReport& c, const std::string& file, const std::vector<int>& frames) {
+  const CalibrationResidual& e = c.residual;
+  double inverse = 0;
+  for (int f : frames) inverse += 1.0 / f;
+  const double n = static_cast<double>(frames.size()), m = std::sqrt(inverse / n);
+  const auto [least, most] = std::minmax_element(frames.begin(), frames.end());
+  double per_frame = 0;  // sum over the axes of (rms / frame_noise)^2
+  for (int k = 0; k < 6; ++k) {
+    if (!detail::same_figure(e.mean_noise(k), e.frame_noise(k) * m))
+      fail(file, "key 'residual.mean_noise[" + std::to_string(k) + "]': " + exact_number(e.mean_noise(k)) +
+                     ", but the frames per pose of its static-pose file give frame_noise x sqrt(mean 1/frames) = " +
+                     exact_number(e.frame_noise(k) * m) + ": the file does not describe those poses; run vcloe calibrate kinematics again");
+    per_frame += e.rms(k) * e.rms(k) / (e.frame_noise(k) * e.frame_noise(k));
+  }
+  const double low = *least * n * per_frame, high = *most * n * per_frame;
+  if (e.chi2 < low * (1 - 1e-9) || e.chi2 > high * (1 + 1e-9))
+    fail(file, "key 'residual.chi2': " + exact_number(e.chi2) + ", but its rms and the " + std::to_string(frames.size()) +
+                   " poses' frames (" + std::to_string(*least) + " to " + std::to_string(*most) + " each) give " +
+                   (low == high ? exact_number(low) : "from " + exact_number(low) + " to " + exact_number(high)) +
+                   ": the file does not describe those poses; run vcloe calibrate kinematics again");
 }
 
 CalibrationReport read_calibration_report(const std::string& file) {

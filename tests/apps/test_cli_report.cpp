@@ -16,9 +16,11 @@
 #include <sstream>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/calib/kinematic_model.hpp"
 #include "vcloe/report/calibration.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
+#include "vcloe/sim/robot.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::run_vcloe;
@@ -64,11 +66,17 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   // Of the identification's robot file (a calibration of another one is refused: probe 18, class K).
   cal.robot = vcloe::report::read_identification_report(r.report_json.string()).inputs.robot;
   cal.poses = {"/rig/static.csv", std::string(64, 'b')};
+  // Started at the drawn geometry of that robot file, as calibrate starts (the reader checks it).
+  const vcloe::calib::KinematicVector drawn =
+      vcloe::calib::nominal_parameters(vcloe::sim::load_robot(cal.robot.path).model).vector();
   for (int k = 0; k < vcloe::report::kCalibrationParameters; ++k)
-    cal.parameters.push_back({"q" + std::to_string(k), "m", 0.1, 0.1 + 1e-5, 2e-6, "identified", std::nullopt});
+    cal.parameters.push_back({"q" + std::to_string(k), "m", drawn(k), drawn(k) + 1e-5, 2e-6, "identified", std::nullopt});
   cal.combinations = {{"base", "a common translation of the base joints is the camera-to-base translation", 3, true}};
   cal.null_space = {3, 0, 69, {}, 120};  // the combination above is the whole null space, as the writer counts it
   cal.summary = vcloe::report::calibration_summary_of(cal.parameters);  // the writer's function
+  cal.residual.frame_noise << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5;
+  cal.residual.mean_noise = cal.residual.frame_noise / 5, cal.residual.rms = 0.7 * cal.residual.mean_noise;  // 25 frames a pose
+  cal.residual.dof = 6 * 30 - 69, cal.residual.chi2 = 0.49 * cal.residual.dof, cal.residual.adequate_ratio = 1.2;
   cal.residual.ratio = 0.7, cal.residual.adequate = true;  // its verdict the writer's sentence
   cal.residual.verdict = vcloe::report::calibration_verdict(cal.residual.rms, cal.residual.mean_noise, 0.7, true);
   cal.poses_used = 30;

@@ -36,7 +36,9 @@ report::CalibrationReport sample(bool with_truth) {
   c.null_space = {16, 1, 51, {"leg 2 link_length"}, 2270};  // 72 less the combinations' 21 directions
   Vec6d noise;
   noise << 2e-5, 2e-5, 2e-5, 5e-5, 5e-5, 5e-5;
-  c.residual = {0.7 * noise, 0.2 * noise, noise, 0.726, true, report::calibration_verdict(0.7 * noise, 0.2 * noise, 0.726, true)};
+  // 30 poses of 25 frames (mean_noise = noise / 5), 51 free directions: dof 129, chi2 = 0.726^2 x 129.
+  c.residual = {0.7 * noise, 0.2 * noise, noise, 0.726 * 0.726 * 129, 129, 0.726, 1.2, true,
+                report::calibration_verdict(0.7 * noise, 0.2 * noise, 0.726, true)};
   c.parameters[3].sigma = 1.17e-4;  // leg 1's crank length: the largest of its kind
   c.summary = report::calibration_summary_of(c.parameters);
   c.poses_used = 30, c.iterations = 14, c.cpu_seconds = 0.02;
@@ -53,7 +55,7 @@ TEST(CalibrationResult, WhatIsWrittenReadsBackEqual) {
   for (const bool truth : {false, true}) {
     const report::CalibrationReport c = sample(truth);
     const json j = report::to_json(c);
-    EXPECT_EQ(j["format"], "vcloe-kinematic-calibration-1");
+    EXPECT_EQ(j["format"], "vcloe-kinematic-calibration-2");
     EXPECT_EQ(j["parameters"][1].contains("truth_in_gauge"), truth);
     EXPECT_EQ(report::calibration_from_json(j, "c.json"), c);
   }
@@ -63,7 +65,7 @@ TEST(CalibrationResult, AnotherFormatAMissingParameterOrAValueOutOfRangeIsRefuse
   json j = report::to_json(sample(true));
   EXPECT_EQ(refusal(j), "");
   j["format"] = "vcloe-identification-1";
-  EXPECT_EQ(refusal(j), "c.json: key 'format': expected \"vcloe-kinematic-calibration-1\", got \"vcloe-identification-1\"");
+  EXPECT_EQ(refusal(j), "c.json: key 'format': expected \"vcloe-kinematic-calibration-2\", got \"vcloe-identification-1\"");
   j = report::to_json(sample(true));
   j["parameters"].erase(71);
   EXPECT_EQ(refusal(j).rfind("c.json: key 'parameters': expected an array of 72", 0), 0u) << refusal(j);
@@ -105,6 +107,7 @@ TEST(CalibrationResult, AVerdictThatContradictsItsAdequateFlagIsRefused) {
   for (const auto& c : cases) {
     json j = report::to_json(sample(false));
     j["residual"]["adequate"] = c.adequate;
+    j["residual"]["adequate_ratio"] = c.adequate ? 1.2 : 0.5;  // the flag as the limit makes it
     j["residual"]["verdict"] = c.verdict;
     const std::string head = c.adequate ? "residual at the camera noise" : "model error dominates";
     std::string got = json(c.verdict).dump();  // as the getters cut it
@@ -123,9 +126,17 @@ TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey)
     std::function<void(json&)> edit;
     std::string head;
   } cases[] = {
-      {[](json& j) { j["residual"]["ratio"] = 0.1; },
-       "c.json: key 'residual.verdict': expected the sentence of residual.ratio 0.1, rms and mean_noise, \"residual at the camera "
-       "noise (0.1 x): the geometric model explains the static poses\", got \"residual at the camera noise (0.726 x)"},
+      {[](json& j) { j["residual"]["ratio"] = 0.1; },  // probe 28's cal-01
+       "c.json: key 'residual.ratio': expected sqrt(chi2 / dof) = 0.72"},
+      {[](json& j) { j["residual"]["ratio"] = 3.5, j["residual"]["chi2"] = 3.5 * 3.5 * 129; },  // probe 29: adequate left true
+       "c.json: key 'residual.adequate': expected false: ratio 3.5 is above adequate_ratio 1.2, got true"},
+      {[](json& j) { j["residual"]["dof"] = 130; }, "c.json: key 'residual.ratio': expected sqrt(chi2 / dof) = "},
+      {[](json& j) { j["residual"]["dof"] = 130, j["residual"]["chi2"] = 0.726 * 0.726 * 130; },
+       "c.json: key 'residual.dof': expected 6 x poses - null_space.free_directions = 129, got 130"},
+      {[](json& j) { for (int k = 0; k < 6; ++k) j["residual"]["mean_noise"][k] = j["residual"]["mean_noise"][k].get<double>() * 100; },
+       "c.json: key 'residual.mean_noise[0]': expected frame_noise x sqrt(mean 1/frames over the poses), one factor in (0, 1]"},
+      {[](json& j) { j["residual"]["mean_noise"][4] = 2e-5; },  // probe 29: one axis scaled
+       "c.json: key 'residual.mean_noise[4]': expected frame_noise x sqrt(mean 1/frames over the poses)"},
       {[](json& j) { j["residual"]["verdict"] = "residual at the camera noise (0.5 x): the geometric model explains the static poses"; },
        "c.json: key 'residual.verdict': expected the sentence of residual.ratio 0.726"},
       {[](json& j) { j["null_space"]["free_directions"] = 3; },
@@ -147,6 +158,7 @@ TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey)
   fixed["parameters"][2]["status"] = "fixed", fixed["parameters"][4]["status"] = "fixed";
   for (int free : {49, 50, 51}) {
     fixed["null_space"]["free_directions"] = free;
+    fixed["residual"]["dof"] = 180 - free, fixed["residual"]["chi2"] = 0.726 * 0.726 * (180 - free);
     EXPECT_EQ(refusal(fixed), "") << free;
   }
 }

@@ -43,7 +43,7 @@ report::CalibrationReport calibration_result(const calib::KinematicCalibrationRe
                               n < r.null_space.named_found.size() && r.null_space.named_found[n]});
   c.null_space = {r.null_space.dimension, r.null_space.unnamed, r.free_directions, r.null_space.unnamed_largest,
                   r.condition_number};
-  c.residual = {r.residual_rms, r.mean_noise, r.frame_noise, r.ratio, r.adequate,
+  c.residual = {r.residual_rms, r.mean_noise, r.frame_noise, r.chi2, r.dof, r.ratio, r.adequate_ratio, r.adequate,
                 report::calibration_verdict(r.residual_rms, r.mean_noise, r.ratio, r.adequate)};  // the reader checks it by the same function
   c.summary = report::calibration_summary_of(c.parameters);  // the reader checks it by the same function
   c.poses_used = r.poses, c.iterations = r.iterations, c.cpu_seconds = r.cpu_seconds;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "vcloe/calib/kinematic_model.hpp"
 #include "vcloe/calib/static_trace.hpp"
 #include "vcloe/control/motion.hpp"
 #include "vcloe/control/predict.hpp"
@@ -100,6 +101,23 @@ void check_recorded_values(const report::IdentificationReport& rep, const std::s
                                "the robot file it records, " + f.robot.path + " (SHA-256 as recorded),");
 }
 
+// The starts of a calibration are the drawn geometry of the robot file it records
+// (calib::nominal_parameters, as calibrate starts there), when that file is there unchanged.
+void check_calibration_starts(const report::CalibrationReport& c, const std::string& file) {
+  std::error_code ec;
+  if (c.robot.none() || !std::filesystem::is_regular_file(c.robot.path, ec) || sha256_file_now(c.robot.path) != c.robot.sha256)
+    return;  // gone or replaced: check_calibration says which robot the calibration is of
+  const calib::KinematicVector drawn = calib::nominal_parameters(sim::load_robot(c.robot.path).model).vector();
+  for (int k = 0; k < calib::kKinematicParameters; ++k) {
+    const report::CalibrationParameter& p = c.parameters[static_cast<std::size_t>(k)];
+    if (std::abs(p.start - drawn(k)) > 1e-12 * std::max(1.0, std::abs(drawn(k))))
+      fail(file, "key 'parameters[" + std::to_string(k) + "].start' (" + p.name + "): " + exact_number(p.start) +
+                     ", but the robot file it records, " + c.robot.path + " (SHA-256 as recorded), draws " +
+                     exact_number(drawn(k)) + ": the file does not describe that robot (edited since written?); run vcloe "
+                     "calibrate kinematics again");
+  }
+}
+
 // A calibration of the identification's robot file, or of the file that one was calibrated from
 // (its head names it: the chain calibrate -> identify), fitted to the static-pose file it records,
 // unchanged and holding as many poses, of the robot the identification's traces were recorded on.
@@ -122,11 +140,16 @@ void check_calibration(const report::CalibrationReport& c, const std::string& fi
                        "kinematics again");
   if (c.truth && !c.truth->none() && std::filesystem::is_regular_file(c.truth->path, ec))
     check_same_robot({file, "virtual", *c.truth, std::nullopt, std::nullopt}, "a kinematic calibration", f);
+  check_calibration_starts(c, file);
   if (!poses_here) return;
-  const std::size_t n = calib::read_static_trace(c.poses.path).poses.size();
+  const calib::StaticTrace poses = calib::read_static_trace(c.poses.path);
+  const std::size_t n = poses.poses.size();
   if (n != static_cast<std::size_t>(c.poses_used))
     fail(file, "key 'poses': " + std::to_string(c.poses_used) + ", but the static-pose file it records, " + c.poses.path +
                    " (SHA-256 as recorded), holds " + std::to_string(n) + " poses");
+  std::vector<int> frames;
+  for (const calib::StaticPose& p : poses.poses) frames.push_back(p.frames);
+  report::check_residual_of_poses(c, file, frames);
 }
 
 // The drive torques along the excitation at the camera period: the identified model's with the

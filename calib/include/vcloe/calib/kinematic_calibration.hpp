@@ -46,7 +46,10 @@ struct KinematicCalibrationResult {
   Vec6d frame_noise = Vec6d::Zero();    // camera noise per frame used (given or pooled)
   Vec6d residual_rms = Vec6d::Zero();   // per axis (m, rad) of measured − predicted mean poses
   Vec6d mean_noise = Vec6d::Zero();     // per axis: RMS of the poses' mean noise σ/√frames
+  double chi2 = 0;                      // χ²: the weighted residual's squared norm
+  int dof = 0;                          // ν: 6 × poses − free_directions
   double ratio = 0;                     // sqrt(χ²/ν): residual over the camera noise
+  double adequate_ratio = 0;            // the options' limit of an adequate ratio
   bool adequate = false;                // ratio ≤ adequate_ratio (in words: report::calibration_verdict)
   int iterations = 0;
   double cpu_seconds = 0;

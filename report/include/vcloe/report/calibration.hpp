@@ -1,6 +1,6 @@
 #pragma once
 // The kinematic calibration's result — `vcloe calibrate kinematics --result FILE`, format
-// "vcloe-kinematic-calibration-1" (docs/calibration.md, "The result file") — as a typed value
+// "vcloe-kinematic-calibration-2" (docs/calibration.md, "The result file") — as a typed value
 // with ONE writer (to_json) and ONE reader (calibration_from_json): every field's type, length
 // and range checked, an error a one-line vcloe::Error naming the file and the key. Read by
 // `vcloe report --calibration` for the report's calibration section.
@@ -39,7 +39,10 @@ struct CalibrationNullSpace {
 
 struct CalibrationResidual {
   Vec6d rms = Vec6d::Zero(), mean_noise = Vec6d::Zero(), frame_noise = Vec6d::Zero();  // m, rad
+  double chi2 = 0;   // the weighted residual's squared norm
+  int dof = 0;       // 6 x poses - free_directions
   double ratio = 0;  // residual over the camera noise, sqrt(chi2 / dof)
+  double adequate_ratio = 0;  // the limit: adequate is ratio <= adequate_ratio
   bool adequate = false;
   std::string verdict;
   bool operator==(const CalibrationResidual&) const = default;
@@ -85,6 +88,12 @@ std::vector<CalibrationGroup> calibration_summary_of(const std::vector<Calibrati
 // "residual at the camera noise (<ratio> x): ..." when adequate, else "model error dominates: the
 // residual is <ratio> x the camera noise (worst axis <axis>, <rms/mean_noise> x); ...".
 std::string calibration_verdict(const Vec6d& rms, const Vec6d& mean_noise, double ratio, bool adequate);
+
+// The residual's figures against the static poses it was fitted to (their frames per pose, as the
+// static-pose file holds them): mean_noise is frame_noise x sqrt(mean 1/frames), and chi2 lies
+// within [least, most frames] x poses x sum over the axes of (rms / frame_noise)^2 (exactly so when
+// every pose has as many frames). Throws vcloe::Error naming `file` and the key otherwise.
+void check_residual_of_poses(const CalibrationReport& report, const std::string& file, const std::vector<int>& frames);
 
 nlohmann::json to_json(const CalibrationReport& report);
 // `file` names the document in errors.
