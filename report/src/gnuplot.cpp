@@ -88,8 +88,10 @@ void GnuplotJob::run(const std::string& body, const std::string& size) const {
       if (!line.empty() && first.empty()) first = line;
   }
   std::error_code ec;
-  if (!e.ok() || !fs::is_regular_file(dir_.file(image), ec))
-    fail(output_, "gnuplot failed (" + e.describe() + ")" + (first.empty() ? "; nothing written" : ": " + first));
+  if (!e.ok()) fail(output_, "gnuplot failed (" + e.describe() + ")" + (first.empty() ? "; nothing written" : ": " + first));
+  if (!fs::is_regular_file(dir_.file(image), ec))  // exit 0 and no image: not the gnuplot vcloe needs
+    fail(output_, "the gnuplot on PATH exited 0 but drew no image" + (first.empty() ? std::string() : " (" + first + ")") +
+                      ": expected gnuplot 5 with the " + file_extension(output_) + " terminal; nothing written");
   std::ifstream in(dir_.file(image), std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();

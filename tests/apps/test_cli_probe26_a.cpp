@@ -61,6 +61,16 @@ TEST(CliProbe26, AnIncompleteImageGnuplotLeftIsRefusedAndNothingIsWritten) {
     EXPECT_NE(r.out.find("a full disk? nothing written"), std::string::npos) << r.out;
     EXPECT_FALSE(fs::exists(d / c.plot)) << c.plot;
   }
+  // Probe 29: a program named gnuplot that draws nothing and exits 0 is said as such, not as a failure of "exit status 0".
+  fs::create_directories(d / "bin0");
+  std::ofstream(d / "bin0" / "gnuplot") << "#!/bin/sh\necho not a plotter >&2\nexit 0\n";
+  fs::permissions(d / "bin0" / "gnuplot", fs::perms::owner_all);
+  const CommandResult r = run_shell("PATH=" + s + "bin0:$PATH " + VCLOE_BINARY + " compare " + s + "a.csv " + s +
+                                    "a.csv --plot " + s + "none.png 2>&1 >/dev/null");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.out, "vcloe: error: " + s + "none.png: the gnuplot on PATH exited 0 but drew no image (not a plotter): expected "
+                   "gnuplot 5 with the .png terminal; nothing written\n");
+  EXPECT_FALSE(fs::exists(d / "none.png"));
 }
 
 }  // namespace test_cli_probe26_a
