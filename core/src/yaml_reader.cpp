@@ -4,6 +4,8 @@
 // key path (docs/robustness.md). Reading and checking the whole document: yaml_document.cpp.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -23,6 +25,21 @@ bool underflows(const std::string& text) {
     if (c >= '1' && c <= '9') return true;
   }
   return false;
+}
+
+// True if `text` is a number whose magnitude is beyond the largest double (1e400, -1e400):
+// yaml-cpp refuses it as no number at all.
+bool overflows(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double x = std::strtod(text.c_str(), &end);
+  return errno == ERANGE && std::isinf(x) && end == text.c_str() + text.size();
+}
+
+// A literal as a refusal quotes it: whole, or its ends and its length when long.
+std::string quoted_literal(const std::string& t) {
+  return t.size() > 40 ? "'" + t.substr(0, 16) + "…" + t.substr(t.size() - 8) + "' (" + std::to_string(t.size()) + " characters)"
+                       : "'" + t + "'";
 }
 
 std::string describe(const YAML::Node& n) {
@@ -154,14 +171,13 @@ double YamlNode::as_double() const {
   try {
     v = node_.as<double>();
   } catch (const YAML::Exception&) {
+    if (overflows(node_.Scalar()))  // 1e400: a number, beyond a double (the JSON reader says so too)
+      fail("expected a number a double can hold, got " + quoted_literal(node_.Scalar()) + ", beyond 1.8e308 in magnitude");
     fail("expected a number, got " + describe(node_));
   }
   if (!std::isfinite(v)) fail("expected a finite number, got " + describe(node_));
   if (v == 0 && underflows(node_.Scalar()))  // 1e-401 read as 0 without a word; the CSV reader refuses it too
-    fail("expected a number a double can hold, got '" +
-         (node_.Scalar().size() > 40 ? node_.Scalar().substr(0, 16) + "…" + node_.Scalar().substr(node_.Scalar().size() - 8) +
-                                           "' (" + std::to_string(node_.Scalar().size()) + " characters)"
-                                     : node_.Scalar() + "'") +
+    fail("expected a number a double can hold, got " + quoted_literal(node_.Scalar()) +
          ", non-zero but below 2.2e-308 in magnitude (it would be read as 0)");
   return v;
 }
