@@ -123,6 +123,23 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_TRUE(fs::exists(r.html)) << "identify --report writes the same report";
+  // A prediction's sigma band is of the identification report it records, as it was (probe 29).
+  const fs::path pred = r.dir / "pred.csv";
+  ASSERT_EQ(run_vcloe("predict --model " + (r.dir / "model.yaml").string() + " --reference " + (r.dir / "short.yaml").string() +
+                      " --out " + pred.string()).status, 0);
+  const std::string with_prediction = "report --identification " + r.report_json.string() + " --servo-alone " +
+                                      r.plain.string() + " --prediction " + pred.string() + " --force --out ";
+  ASSERT_EQ(run_vcloe(with_prediction + (r.dir / "p.html").string()).status, 0);
+  nlohmann::json side = nlohmann::json::parse(cli_test::read_file(pred.string() + ".meta.json"));
+  side["band"]["sha256"] = std::string(64, '1');
+  std::ofstream(pred.string() + ".meta.json") << side.dump(2);
+  const CommandResult edited = run_vcloe(with_prediction + (r.dir / "q.html").string());
+  EXPECT_EQ(edited.status, 2) << edited.out;
+  EXPECT_NE(edited.out.find(pred.string() + " (--prediction): draws its sigma band from " + r.report_json.string() +
+                            " (SHA-256 111111111111…), which is gone or has changed since"),
+            std::string::npos)
+      << edited.out;
+  EXPECT_FALSE(fs::exists(r.dir / "q.html"));
 }
 
 TEST(CliReport, RendersInHeadlessChromiumWithEveryImageAndNoConsoleError) {

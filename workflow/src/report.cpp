@@ -80,9 +80,15 @@ void check_validation_robot(const report::ValidationResult& v, const std::string
 
 // The model of a prediction shown beside the identification: still as the prediction recorded
 // it (SHA-256), and of the identification's robot (its geometry: rig::check_model_of_robot).
-void check_prediction_model(const FileRecord& model, const std::string& prediction, const report::ReportInputs& files) {
-  if (files.robot.none()) return;
+void check_prediction_model(const FileRecord& model, const FileRecord& band, const std::string& prediction,
+                            const report::ReportInputs& files) {
   std::error_code ec;
+  // The band is drawn as "of its identification's covariance": that report, as it was (session 29's probe).
+  if (!band.none() && (!std::filesystem::is_regular_file(band.path, ec) || sha256_file_now(band.path) != band.sha256))
+    fail(prediction + " (--prediction)", "draws its sigma band from " + band.path + " (SHA-256 " + band.sha256.substr(0, 12) +
+                                             "…), which is gone or has changed since: the band is not that report's; run "
+                                             "vcloe predict again");
+  if (files.robot.none()) return;
   if (!std::filesystem::is_regular_file(model.path, ec) || sha256_file_now(model.path) != model.sha256)
     fail(prediction + " (--prediction)", "was computed with the model " + model.path + " (SHA-256 " +
                                              model.sha256.substr(0, 12) + "…), which is gone or has changed since: its "
@@ -235,7 +241,7 @@ void write_report(const ReportOptions& o) {
   if (!o.tracking.empty()) {  // read and checked to belong together before anything is drawn
     TrackingInputs t = read_tracking_inputs(o.tracking);
     for (const report::TrackingRun& r : t.runs) check_same_robot(provenance_of(r.trace, r.file), "a tracking run", f);
-    if (t.loads) check_prediction_model(t.prediction_model, o.tracking.prediction, f);
+    if (t.loads) check_prediction_model(t.prediction_model, t.prediction_band, o.tracking.prediction, f);
     in.tracking = std::move(t.runs), in.loads = std::move(t.loads);
   }
   std::string html;

@@ -171,6 +171,7 @@ TrackingInputs read_tracking_inputs(const TrackingFiles& files) {
                                    *m + " (vcloe predict --reference the runs ran)");
     in.loads = loads_of(f, files.prediction);
     in.prediction_model = f.model;
+    in.prediction_band = f.band;
   }
   return in;
 }

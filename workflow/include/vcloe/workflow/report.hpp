@@ -42,6 +42,7 @@ struct TrackingInputs {
   std::vector<report::TrackingRun> runs;  // servo alone, pre-corrected, learnt: those given
   std::optional<report::PredictedLoads> loads;
   FileRecord prediction_model;  // the model the prediction records (its geometry is checked by the caller)
+  FileRecord prediction_band;   // the identification report its sigma band is of (none: no band)
 };
 TrackingInputs read_tracking_inputs(const TrackingFiles& files);
 
