@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <optional>
 #include <map>
 #include <set>
@@ -194,6 +195,27 @@ IoPlan& IoPlan::input_folder(const std::string& dir, const std::string& role) {
   return *this;
 }
 
+IoPlan& IoPlan::within(const std::string& dir) {
+  within_ = dir;
+  return *this;
+}
+
+namespace {
+// The directories between `dir` and the file `path` names under it, refused if one is a symbolic link.
+void check_stays_within(const std::string& path, const std::string& dir) {
+  const fs::path rel = fs::path(path).lexically_relative(dir);
+  if (rel.empty() || *rel.begin() == "..") return;  // not under it
+  fs::path at = dir;
+  for (auto part = rel.begin(); std::next(part) != rel.end(); ++part) {
+    at /= *part;
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(at, ec)))
+      fail(at.string(), "is a symbolic link (to " + fs::read_symlink(at, ec).string() + "), not a directory of its own: " + path +
+                            " would be written where it points, outside " + dir + "; remove it");
+  }
+}
+}  // namespace
+
 IoPlan& IoPlan::output(const std::string& path, const std::string& role) {
   if (!path.empty()) outputs_.push_back({path, role});
   return *this;
@@ -248,6 +270,7 @@ void IoPlan::check() const {
   OutputsSeen seen;
   std::set<std::string> tried;  // each output directory tried once (render: thousands of images in one)
   for (const Entry& o : outputs_) {
+    if (!within_.empty()) check_stays_within(o.path, within_);
     if (!o.planned) {  // a planned output: whoever writes it checks its shape and folder, when it does
       check_output_shape(o.path);
       const fs::path p(o.path);
@@ -291,6 +314,16 @@ void create_output_directory(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) fail(dir, "cannot create the directory (" + ec.message() + ")");
+}
+
+void create_inner_directory(const std::string& dir) {
+  std::error_code ec;
+  fs::path link(dir);
+  if (!link.has_filename()) link = link.parent_path();  // "D/truth-1/": lstat of "D/truth-1" (a slash follows the link)
+  if (fs::is_symlink(fs::symlink_status(link, ec)))
+    fail(link.string(), "is a symbolic link (to " + fs::read_symlink(link, ec).string() + "), not a directory of its own: the " +
+                            "files written here would land where it points, outside the output directory; remove it");
+  create_output_directory(dir);
 }
 
 }  // namespace vcloe

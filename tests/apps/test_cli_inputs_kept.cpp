@@ -66,6 +66,22 @@ TEST(CliInputsKept, AnInterruptedRecordingIsNotDiscardedByForce) {
   EXPECT_EQ(cli_test::read_file(out + ".partial"), rows);
 }
 
+// Session 29's probe, D: `study --force` followed D/truth-1, a link to the user's folder, and
+// replaced the recording there. Refused before any step, naming the link; nothing written there.
+TEST(CliInputsKept, AStudyNeverWritesThroughALinkInItsDirectory) {
+  const fs::path d = cli_test::fresh_dir("vcloe-cli-kept", "study-link");
+  fs::create_directories(d / "keep");
+  std::ofstream(d / "keep" / "truth.yaml") << "the user's";
+  fs::create_directories(d / "s");
+  fs::create_directory_symlink(d / "keep", d / "s" / "truth-1");
+  const std::string s = (d / "s").string();
+  expect_refused({
+      {"study --truths 1 --n 1 --quiet --reference " + config_of_kept + "reference.yaml --dir " + s + " --force",
+       s + "/truth-1: is a symbolic link (to " + (d / "keep").string() + "), not a directory of its own"},
+  }, 5.0);
+  EXPECT_EQ(cli_test::read_file((d / "keep" / "truth.yaml").string()), "the user's");
+}
+
 // L: `render --force` with fewer frames left the earlier render's frames 2-3 beside the new ones.
 // Refused before any frame is rendered, with or without --force; the old files left as they were.
 TEST(CliInputsKept, ARenderIntoAFolderWithOtherFilesIsRefusedNamingThem) {

@@ -121,6 +121,29 @@ TEST(InputsKept, AnOutputFolderHoldsNothingButTheOutputs) {
   EXPECT_NE(plan(2, true).find("holds 1 file(s) this command does not write (notes.txt)"), std::string::npos);
 }
 
+// Session 29's probe, D: `study --force` wrote through D/truth-1, a link to the user's folder,
+// over the files there. Every output under the directory the command claimed stays in it.
+TEST(InputsKept, NoOutputUnderTheClaimedDirectoryPassesThroughALink) {
+  const fs::path d = kept_dir("within"), outside = kept_dir("within-outside");
+  write_text(outside / "measured.csv", "the user's");
+  fs::create_directories(d / "truth-2" / "deeper");
+  fs::create_directory_symlink(outside, d / "truth-1");
+  fs::create_directory_symlink(outside, d / "truth-2" / "deeper" / "link");
+  auto plan = [&](const fs::path& out) {
+    return error_of([&] { IoPlan(true).within(d.string()).planned(out.string(), "a step's trace").check(); });
+  };
+  EXPECT_EQ(plan(d / "truth-1" / "measured.csv"),
+            (d / "truth-1").string() + ": is a symbolic link (to " + outside.string() + "), not a directory of its own: " +
+                (d / "truth-1" / "measured.csv").string() + " would be written where it points, outside " + d.string() + "; remove it");
+  EXPECT_NE(plan(d / "truth-2" / "deeper" / "link" / "x.csv").find((d / "truth-2" / "deeper" / "link").string() + ": is a symbolic link"),
+            std::string::npos);
+  EXPECT_EQ(plan(d / "truth-2" / "deeper" / "x.csv"), "");  // real directories
+  EXPECT_EQ(plan(d / "truth-3" / "x.csv"), "");             // not made yet
+  EXPECT_EQ(error_of([&] { create_inner_directory((d / "truth-1/").string()); }).rfind((d / "truth-1").string() + ": is a symbolic link", 0),
+            0u);
+  EXPECT_EQ(vcloe::test::file_text(outside / "measured.csv"), "the user's");
+}
+
 // The report compared a SHA-256 written in capitals as another file's: every hash read is in
 // lower case, as sha256_file's.
 TEST(InputsKept, AHashReadInCapitalsIsTheSameHash) {

@@ -109,7 +109,7 @@ std::vector<DemoStep> demo_steps(const DemoOptions& o, const oe_ident::Identific
 void check_demo_plan(const DemoOptions& o, const std::vector<DemoStep>& steps) {
   const std::string from = " (" + defaults::config_source() + ")";
   IoPlan plan(o.force);
-  plan.input(defaults::robot_file(), "the default robot file" + from)
+  plan.within(o.dir).input(defaults::robot_file(), "the default robot file" + from)
       .input(defaults::truth_file(), "the default truth" + from)
       .input(defaults::experiment_file(), "the default experiment" + from)
       .input(defaults::excitation_file(), "the default excitation settings" + from)

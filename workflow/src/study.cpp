@@ -172,7 +172,7 @@ struct TruthChain {
 TruthRow study_truth(const StudyOptions& o, const oe_ident::IdentificationConfig& cfg, std::uint64_t seed) {
   const TruthChain chain{o, seed, TruthFiles(o.dir, seed)};
   const TruthFiles& f = chain.f;
-  create_output_directory(f.dir);
+  create_inner_directory(f.dir);
   std::vector<std::string> truth_args = {"truth", "random", "--seed", std::to_string(seed), "--out", f.truth(),
                                          "--priors", o.priors};
   if (o.unmodelled) truth_args.push_back("--unmodelled");

@@ -74,7 +74,7 @@ IoPlan study_plan(const StudyOptions& o) {
   const bool payload = !o.config.empty() &&
                        oe_ident::load_identification_config(o.config).options.anchor.kind == oe_ident::AnchorKind::Payload;
   IoPlan plan(o.force);
-  plan.input(o.priors, "--priors").input(o.config, "--config").input(o.experiment, "--experiment").input(o.reference, "--reference");
+  plan.within(o.dir).input(o.priors, "--priors").input(o.config, "--config").input(o.experiment, "--experiment").input(o.reference, "--reference");
   if (o.reference.empty()) {  // excite_once
     const StudyFiles files{o.dir};
     plan.planned(files.excitation(), "the excitation optimised once")

@@ -161,7 +161,7 @@ void study_on_slurm(StudyOptions o) {
   const OutputDirectory dir = o.validate();
   const SlurmFiles files{o.dir};
   const StudyFiles tables{o.dir};
-  create_output_directory(files.folder());
+  create_inner_directory(files.folder());
   excite_once(o);
   const SlurmScripts scripts = slurm_scripts(o, fs::read_symlink("/proc/self/exe").string());
   const std::string array = files.array(), merge = files.merge();

@@ -168,6 +168,11 @@ class IoPlan {
   // made and removed under TMPDIR, with the outputs, before any work — a fit of minutes never
   // ends in "gnuplot not found" (probe 25's B). `install`: how to get it, said when it is missing.
   IoPlan& program(const std::string& name, const std::string& path, const std::string& role, const std::string& install);
+  // The directory the command claimed for its files (a study's --dir, OutputDirectory): every
+  // output under it stays in it — no directory between it and an output's name may be a symbolic
+  // link, through which the command's writes (with force, over any file of the same name) would
+  // land outside (session 29's probe, D). Checked by check() for every output, planned or not.
+  IoPlan& within(const std::string& dir);
   // Each output: its name fits, its directory exists and takes a new file (one is created and
   // removed there: a read-only mount, a directory without write permission, no inode left are
   // said with the system's reason before any work), it is no directory, device or pipe, it
@@ -188,6 +193,7 @@ class IoPlan {
     std::string name, path, role, install;
   };
   bool force_;
+  std::string within_;
   std::vector<Entry> inputs_, outputs_, folders_;
   std::vector<Program> programs_;
 };
@@ -210,6 +216,11 @@ void check_output_path(const std::string& path, bool force, const std::vector<Na
 // Creates an output directory and its parents (as mkdir -p); an empty name, a loop, a file in
 // the way or a place the system refuses is a vcloe::Error naming it.
 void create_output_directory(const std::string& dir);
+// A directory a command makes inside the output directory it claimed (a study's truth-K/, its
+// slurm/): made, or used when it is a real directory — never through a symbolic link, which would
+// carry the command's writes (with --force, over any file of the same name) out of that directory
+// (session 29's probe, D). A link there is refused naming it and where it points.
+void create_inner_directory(const std::string& dir);
 
 // An output directory given as `option` (study --dir, study merge --out, demo --dir), claimed
 // before any work: made with mkdir(2) (its missing parents too, as mkdir -p), so that of two
