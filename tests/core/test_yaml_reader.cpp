@@ -220,7 +220,7 @@ TEST(YamlReader, ANonZeroNumberThatUnderflowsToZeroIsRefused) {
   for (const std::string literal : {"0", "0.000", "-0.0", "0e-500", "1e-300"})
     EXPECT_NO_THROW(YamlDoc::parse("lp: " + literal + "\n", "r.yaml").root().get_double("lp")) << literal;
   // Probe 29: a number beyond the largest double is said as such, not as no number at all.
-  for (const std::string literal : {"1e400", "-1e400", "1" + std::string(400, '0')})
+  for (const std::string& literal : {std::string("1e400"), std::string("-1e400"), "1" + std::string(400, '0')})
     EXPECT_EQ(error_of([&] { YamlDoc::parse("lp: " + literal + "\n", "r.yaml").root().get_double("lp"); })
                   .rfind("r.yaml:1: key 'lp': expected a number a double can hold, got '" + literal.substr(0, 16), 0),
               0u)
