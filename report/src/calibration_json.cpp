@@ -138,6 +138,11 @@ void check_parameters_and_directions(const CalibrationReport& r, const Node& roo
     fixed += p.status == "fixed";
     if (p.status == "identified" && !(p.sigma > 0 && std::isfinite(p.sigma)))
       root["parameters"][k]["sigma"].refuse("a positive sigma: the parameter's status is \"identified\"");
+    // Kept at its start by the fit (outside its free directions: only rounding moves it).
+    const bool kept = p.status == "fixed" || p.status.rfind("not identifiable:", 0) == 0;
+    if (kept && !(std::abs(p.value - p.start) <= 1e-12 * (1 + std::abs(p.start))))
+      root["parameters"][k]["value"].refuse("its start, " + exact_number(p.start) + ": the status \"" + p.status +
+                                            "\" is of a parameter the fit kept where it started");
   }
   const int high = kCalibrationParameters - constrained, low = high - fixed, got = r.null_space.free_directions;
   if (got < low || got > high)

@@ -25,7 +25,8 @@ report::CalibrationReport sample(bool with_truth) {
   c.poses = {"/rig/static.csv", std::string(64, 'b')};
   if (with_truth) c.truth = FileRecord{"/rig/truth.yaml", std::string(64, 'c')};
   for (int k = 0; k < report::kCalibrationParameters; ++k) {
-    report::CalibrationParameter p{"p" + std::to_string(k), k % 2 ? "rad" : "m", 0.1 * k, 0.1 * k + 1e-5, 2e-6,
+    // (a parameter kept as drawn stays at its start: the reader checks it)
+    report::CalibrationParameter p{"p" + std::to_string(k), k % 2 ? "rad" : "m", 0.1 * k, 0.1 * k + (k % 7 ? 1e-5 : 0), 2e-6,
                                    k % 7 ? "identified" : "not identifiable: the encoder offset carries it (kept as drawn)", std::nullopt};
     if (with_truth) p.truth_in_gauge = 0.1 * k;
     c.parameters.push_back(p);
@@ -145,6 +146,9 @@ TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey)
       {[](json& j) { j["parameters"][2]["status"] = "fixed"; j["parameters"][4]["status"] = "fixed"; j["null_space"]["free_directions"] = 48; },
        "c.json: key 'null_space.free_directions': expected from 49 to 51: the 72 parameters less the combinations' 21 directions and "
        "up to 2 fixed, got 48"},
+      {[](json& j) { j["parameters"][7]["value"] = 0.71; },  // probe 29: "kept as drawn", moved 10 mm
+       "c.json: key 'parameters[7].value': expected its start, 0.7000000000000001: the status \"not identifiable: the encoder "
+       "offset carries it (kept as drawn)\" is of a parameter the fit kept where it started, got 0.71"},
       {[](json& j) { j["parameters"][1]["sigma"] = 0; },
        "c.json: key 'parameters[1].sigma': expected a positive sigma: the parameter's status is \"identified\", got 0"},
   };
