@@ -179,7 +179,8 @@ json to_json(const CalibrationReport& r) {
   json j;
   j["format"] = kFormat;
   j["inputs"] = {{"robot", to_json(r.robot)}, {"poses", to_json(r.poses)},
-                 {"truth", r.truth ? to_json(*r.truth) : json(nullptr)}};
+                 {"truth", r.truth ? to_json(*r.truth) : json(nullptr)},
+                 {"camera_residual", r.camera_residual ? vec6(*r.camera_residual) : json(nullptr)}};
   j["parameters"] = json::array();
   for (const CalibrationParameter& p : r.parameters) j["parameters"].push_back(parameter_json(p));
   j["combinations"] = json::array();
@@ -211,6 +212,10 @@ CalibrationReport calibration_from_json(const json& document, const std::string&
   r.robot = in.need("robot").file_record();
   r.poses = in.need("poses").file_record();
   if (!in.present("truth").is_null()) r.truth = in["truth"].file_record();
+  if (!in.present("camera_residual").is_null()) r.camera_residual = read_vec6(in["camera_residual"], false);
+  if (r.truth.has_value() != r.camera_residual.has_value())
+    in["camera_residual"].refuse(r.truth ? "the camera-to-base residual the truth's run was given (6 numbers): inputs.truth is given"
+                                         : "null: there is no inputs.truth");
   const Node params = root.need("parameters");
   params.array_size(kCalibrationParameters);
   for (std::size_t k = 0; k < static_cast<std::size_t>(kCalibrationParameters); ++k)

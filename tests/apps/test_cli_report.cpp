@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cli_fixtures.hpp"
+#include "../../workflow/src/calibration_output.hpp"
 #include "vcloe/calib/kinematic_model.hpp"
 #include "vcloe/report/calibration.hpp"
 #include "vcloe/report/identification.hpp"
@@ -69,8 +70,12 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   // Started at the drawn geometry of that robot file, as calibrate starts (the reader checks it).
   const vcloe::calib::KinematicVector drawn =
       vcloe::calib::nominal_parameters(vcloe::sim::load_robot(cal.robot.path).model).vector();
+  // Of the virtual robot the traces were run on: its truth in the fit's gauge as calibrate writes it.
+  cal.truth = vcloe::file_record(cli_test::config_dir + "truth.yaml"), cal.camera_residual = vcloe::Vec6d::Zero();
+  const vcloe::calib::KinematicVector truth = vcloe::workflow::detail::truth_in_gauge(
+      vcloe::sim::load_robot(cal.robot.path).model, drawn, vcloe::sim::load_robot(cal.truth->path).model, *cal.camera_residual);
   for (int k = 0; k < vcloe::report::kCalibrationParameters; ++k)
-    cal.parameters.push_back({"q" + std::to_string(k), "m", drawn(k), drawn(k) + 1e-5, 2e-6, "identified", std::nullopt});
+    cal.parameters.push_back({"q" + std::to_string(k), "m", drawn(k), drawn(k) + 1e-5, 2e-6, "identified", truth(k)});
   cal.combinations = {{"base", "a common translation of the base joints is the camera-to-base translation", 3, true}};
   cal.null_space = {3, 0, 69, {}, 120};  // the combination above is the whole null space, as the writer counts it
   cal.summary = vcloe::report::calibration_summary_of(cal.parameters);  // the writer's function
@@ -93,6 +98,22 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   EXPECT_EQ(refused.status, 2);
   EXPECT_NE(refused.out.find("other.json: is a calibration of /rig/robot.yaml (SHA-256 aaaaaaaaaaaa...), not of "),
             std::string::npos) << refused.out;
+  // Its starts and its truth are those of the files it records (probe 29): one edited is refused at its key.
+  for (const auto& [k, truth_edited] : {std::pair{0, false}, {2, true}}) {
+    vcloe::report::CalibrationReport edited = cal;
+    if (truth_edited) *edited.parameters[k].truth_in_gauge += 3e-3;
+    else edited.parameters[k].start += 10e-3;
+    edited.summary = vcloe::report::calibration_summary_of(edited.parameters);
+    std::ofstream(r.dir / "edited.json") << vcloe::report::to_json(edited).dump();
+    const CommandResult e = run_vcloe("report --identification " + r.report_json.string() + " --calibration " +
+                                      (r.dir / "edited.json").string() + " --out " + (r.dir / "edited.html").string());
+    EXPECT_EQ(e.status, 2) << e.out;
+    EXPECT_NE(e.out.find("edited.json: key 'parameters[" + std::to_string(k) + "]." + (truth_edited ? "truth_in_gauge" : "start") +
+                         "' (q" + std::to_string(k) + "): "),
+              std::string::npos)
+        << e.out;
+    EXPECT_FALSE(fs::exists(r.dir / "edited.html"));
+  }
   const std::string html = cli_test::read_file(out);
   const std::string table = html.substr(html.find("<table id=\"parameters\">"));
   const std::string body = table.substr(0, table.find("</tbody>"));

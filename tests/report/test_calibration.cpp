@@ -23,7 +23,7 @@ report::CalibrationReport sample(bool with_truth) {
   report::CalibrationReport c;
   c.robot = {"/rig/robot.yaml", std::string(64, 'a')};
   c.poses = {"/rig/static.csv", std::string(64, 'b')};
-  if (with_truth) c.truth = FileRecord{"/rig/truth.yaml", std::string(64, 'c')};
+  if (with_truth) c.truth = FileRecord{"/rig/truth.yaml", std::string(64, 'c')}, c.camera_residual = Vec6d::Constant(1e-4);
   for (int k = 0; k < report::kCalibrationParameters; ++k) {
     // (a parameter kept as drawn stays at its start: the reader checks it)
     report::CalibrationParameter p{"p" + std::to_string(k), k % 2 ? "rad" : "m", 0.1 * k, 0.1 * k + (k % 7 ? 1e-5 : 0), 2e-6,
@@ -82,6 +82,13 @@ TEST(CalibrationResult, AnotherFormatAMissingParameterOrAValueOutOfRangeIsRefuse
   j = report::to_json(sample(true));
   j["null_space"]["unnamed"] = 17;
   EXPECT_EQ(refusal(j), "c.json: key 'null_space.unnamed': expected a whole number from 0 to 16, got 17");
+  j = report::to_json(sample(true));
+  j["inputs"]["camera_residual"] = nullptr;  // session 29: the truth's gauge needs it
+  EXPECT_EQ(refusal(j).rfind("c.json: key 'inputs.camera_residual': expected the camera-to-base residual the truth's run was given", 0), 0u)
+      << refusal(j);
+  j = report::to_json(sample(false));
+  j["inputs"]["camera_residual"] = {0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(refusal(j).rfind("c.json: key 'inputs.camera_residual': expected null: there is no inputs.truth", 0), 0u) << refusal(j);
   j = report::to_json(sample(true));
   j.erase("residual");
   EXPECT_EQ(refusal(j).rfind("c.json: key 'residual': missing (not written by `vcloe calibrate kinematics --result`", 0), 0u)

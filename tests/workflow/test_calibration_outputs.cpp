@@ -34,7 +34,7 @@ calib::KinematicCalibrationResult calibration_moved(const sim::RobotModel& drawn
 
 std::vector<FileText> outputs_of(const calib::KinematicCalibrationResult& r, const sim::RobotFile& drawn) {
   const workflow::detail::CalibrationInputs in{file_record(kDrawnFile), FileRecord{"/d/st.csv", std::string(64, 'a')},
-                                                std::nullopt, std::nullopt};
+                                                std::nullopt, std::nullopt, std::nullopt};
   const Report rep = workflow::detail::calibration_report(r, in);
   return workflow::detail::calibration_files(r, in, drawn, kDrawnFile, "/d/st.csv", rep, "/d/c.json", "/d/c.yaml");
 }

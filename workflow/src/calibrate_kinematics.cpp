@@ -42,19 +42,6 @@ void CalibrateKinematicsOptions::validate(const std::string& where) const {
 
 namespace {
 
-// The truth's parameters against the drawn robot: its crank directions as angles from the drawn ones.
-calib::KinematicVector truth_parameters(const sim::RobotModel& nominal, const sim::RobotModel& truth,
-                                        const std::vector<double>& camera_residual) {
-  calib::KinematicParameters p = calib::nominal_parameters(truth);
-  const calib::LegFrames drawn(nominal);
-  for (int i = 0; i < sim::kLegs; ++i) {
-    const Vec3d w = truth.legs[i].wrench;
-    p.legs[i].crank_angle = std::atan2(drawn.crank_direction[i].cross(w).dot(drawn.axis[i]), drawn.crank_direction[i].dot(w));
-  }
-  for (int c = 0; c < 6; ++c) p.camera_to_base(c) = camera_residual[static_cast<std::size_t>(c)];
-  return p.vector();
-}
-
 void measure(const CalibrateKinematicsOptions& o, const sim::RobotModel& nominal, std::ostream& log) {
   calib::PoseSelectionOptions so;
   so.poses = o.count, so.candidates = o.candidates, so.seed = o.seed;
@@ -103,11 +90,12 @@ Report calibrate_kinematics_files(const CalibrateKinematicsOptions& o) {
       fail(poses_file, std::string(e.what()) + " (pose N is data row N; robot file " + o.robot + ")");
     }
   }();
-  detail::CalibrationInputs in{file_record(o.robot), file_record(poses_file), std::nullopt, std::nullopt};
+  detail::CalibrationInputs in{file_record(o.robot), file_record(poses_file), std::nullopt, std::nullopt, std::nullopt};
   if (!o.truth.empty()) {
     in.truth = file_record(o.truth);
     const sim::RobotModel truth = sim::load_robot(o.truth).model;
-    in.truth_in_gauge = calib::in_gauge(robot.model, r.start.vector(), truth_parameters(robot.model, truth, o.camera_residual));
+    in.camera_residual = Vec6d(o.camera_residual.data());
+    in.truth_in_gauge = detail::truth_in_gauge(robot.model, r.start.vector(), truth, *in.camera_residual);
   }
   Report rep = detail::calibration_report(r, in);
   rep.text = quiet_log.str() + rep.text;

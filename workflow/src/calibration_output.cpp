@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "vcloe/calib/kinematic_identifiability.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 
@@ -26,10 +27,22 @@ double largest(const calib::KinematicVector& v, const Kind& g) {
 
 }  // namespace
 
+calib::KinematicVector truth_in_gauge(const sim::RobotModel& drawn, const calib::KinematicVector& start,
+                                      const sim::RobotModel& truth, const Vec6d& camera_residual) {
+  calib::KinematicParameters p = calib::nominal_parameters(truth);
+  const calib::LegFrames frames(drawn);
+  for (int i = 0; i < sim::kLegs; ++i) {
+    const Vec3d w = truth.legs[i].wrench;
+    p.legs[i].crank_angle = std::atan2(frames.crank_direction[i].cross(w).dot(frames.axis[i]), frames.crank_direction[i].dot(w));
+  }
+  p.camera_to_base = camera_residual;
+  return calib::in_gauge(drawn, start, p.vector());
+}
+
 // The typed result (report/calibration.hpp), its groups in the file's order (by name).
 report::CalibrationReport calibration_result(const calib::KinematicCalibrationResult& r, const CalibrationInputs& in) {
   report::CalibrationReport c;
-  c.robot = in.robot, c.poses = in.poses, c.truth = in.truth;
+  c.robot = in.robot, c.poses = in.poses, c.truth = in.truth, c.camera_residual = in.camera_residual;
   const calib::KinematicVector x = r.estimate.vector(), x0 = r.start.vector();
   for (int k = 0; k < kKinematicParameters; ++k) {
     report::CalibrationParameter p{calib::parameter_name(k), calib::is_angle(k) ? "rad" : "m", x0(k), x(k), r.sigma(k),

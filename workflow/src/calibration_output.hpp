@@ -18,7 +18,14 @@ struct CalibrationInputs {
   FileRecord robot, poses;
   std::optional<FileRecord> truth;
   std::optional<calib::KinematicVector> truth_in_gauge;  // the virtual robot's truth, in the fit's gauge
+  std::optional<Vec6d> camera_residual;                  // with the truth: --camera-residual
 };
+
+// The virtual robot's truth as the fit's 72 parameters in its gauge (calib::in_gauge about
+// `start`): its crank directions as angles from the drawn robot's, the camera-to-base residual
+// the run was given. Written with the result; `vcloe report --calibration` checks it so.
+calib::KinematicVector truth_in_gauge(const sim::RobotModel& drawn, const calib::KinematicVector& start,
+                                      const sim::RobotModel& truth, const Vec6d& camera_residual);
 
 report::CalibrationReport calibration_result(const calib::KinematicCalibrationResult& r, const CalibrationInputs& in);
 Report calibration_report(const calib::KinematicCalibrationResult& r, const CalibrationInputs& in);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "calibration_output.hpp"
 #include "vcloe/calib/kinematic_model.hpp"
 #include "vcloe/calib/static_trace.hpp"
 #include "vcloe/control/motion.hpp"
@@ -107,21 +108,36 @@ void check_recorded_values(const report::IdentificationReport& rep, const std::s
                                "the robot file it records, " + f.robot.path + " (SHA-256 as recorded),");
 }
 
-// The starts of a calibration are the drawn geometry of the robot file it records
-// (calib::nominal_parameters, as calibrate starts there), when that file is there unchanged.
-void check_calibration_starts(const report::CalibrationReport& c, const std::string& file) {
+bool unchanged(const FileRecord& f) {
   std::error_code ec;
-  if (c.robot.none() || !std::filesystem::is_regular_file(c.robot.path, ec) || sha256_file_now(c.robot.path) != c.robot.sha256)
-    return;  // gone or replaced: check_calibration says which robot the calibration is of
-  const calib::KinematicVector drawn = calib::nominal_parameters(sim::load_robot(c.robot.path).model).vector();
+  return !f.none() && std::filesystem::is_regular_file(f.path, ec) && sha256_file_now(f.path) == f.sha256;
+}
+
+// Each parameter's `key` (start, truth_in_gauge) against what `want` gives from the file it records.
+void check_calibration_values(const report::CalibrationReport& c, const std::string& file, const char* key,
+                              const calib::KinematicVector& want, const std::string& source) {
   for (int k = 0; k < calib::kKinematicParameters; ++k) {
     const report::CalibrationParameter& p = c.parameters[static_cast<std::size_t>(k)];
-    if (std::abs(p.start - drawn(k)) > 1e-12 * std::max(1.0, std::abs(drawn(k))))
-      fail(file, "key 'parameters[" + std::to_string(k) + "].start' (" + p.name + "): " + exact_number(p.start) +
-                     ", but the robot file it records, " + c.robot.path + " (SHA-256 as recorded), draws " +
-                     exact_number(drawn(k)) + ": the file does not describe that robot (edited since written?); run vcloe "
-                     "calibrate kinematics again");
+    const double got = std::string(key) == "start" ? p.start : p.truth_in_gauge.value_or(NAN);
+    if (!(std::abs(got - want(k)) <= 1e-9 * (1 + std::abs(want(k)))))
+      fail(file, "key 'parameters[" + std::to_string(k) + "]." + key + "' (" + p.name + "): " + exact_number(got) + ", but " +
+                     source + " gives " + exact_number(want(k)) + ": the file does not describe it (edited since "
+                     "written?); run vcloe calibrate kinematics again");
   }
+}
+
+// The starts of a calibration are the drawn geometry of the robot file it records
+// (calib::nominal_parameters, as calibrate starts there), and its truth_in_gauge the truth file it
+// records in the fit's gauge (detail::truth_in_gauge, the writer's), when those files are there unchanged.
+void check_calibration_starts(const report::CalibrationReport& c, const std::string& file) {
+  if (!unchanged(c.robot)) return;  // gone or replaced: check_calibration says which robot the calibration is of
+  const sim::RobotModel drawn = sim::load_robot(c.robot.path).model;
+  const calib::KinematicVector start = calib::nominal_parameters(drawn).vector();
+  check_calibration_values(c, file, "start", start, "the robot file it records, " + c.robot.path + " (SHA-256 as recorded),");
+  if (c.truth && c.camera_residual && unchanged(*c.truth))
+    check_calibration_values(c, file, "truth_in_gauge",
+                             detail::truth_in_gauge(drawn, start, sim::load_robot(c.truth->path).model, *c.camera_residual),
+                             "the truth it records, " + c.truth->path + " (SHA-256 as recorded), in the fit's gauge");
 }
 
 // A calibration of the identification's robot file, or of the file that one was calibrated from

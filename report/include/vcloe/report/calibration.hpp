@@ -59,6 +59,7 @@ struct CalibrationGroup {
 struct CalibrationReport {
   FileRecord robot, poses;            // the robot file calibrated, the static-pose trace
   std::optional<FileRecord> truth;    // the virtual robot's truth file, when given
+  std::optional<Vec6d> camera_residual;  // with the truth: the run's camera-to-base residual (m, rad)
   std::vector<CalibrationParameter> parameters;  // the 72, in the model's order
   std::vector<CalibrationCombination> combinations;
   CalibrationNullSpace null_space;
