@@ -150,7 +150,10 @@ TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey)
       {[](json& j) { j["null_space"]["free_directions"] = 3; },
        "c.json: key 'null_space.free_directions': expected 51: the 72 parameters less the combinations' 21 directions, got 3"},
       {[](json& j) { j["null_space"]["free_directions"] = 56; }, "c.json: key 'null_space.free_directions': expected 51: "},
-      {[](json& j) { j["parameters"][2]["status"] = "fixed"; j["parameters"][4]["status"] = "fixed"; j["null_space"]["free_directions"] = 48; },
+      {[](json& j) {
+         for (int k : {2, 4}) j["parameters"][k]["status"] = "fixed", j["parameters"][k]["value"] = j["parameters"][k]["start"];
+         j["null_space"]["free_directions"] = 48, j["residual"]["dof"] = 180 - 48, j["residual"]["chi2"] = 0.726 * 0.726 * (180 - 48);
+       },
        "c.json: key 'null_space.free_directions': expected from 49 to 51: the 72 parameters less the combinations' 21 directions and "
        "up to 2 fixed, got 48"},
       {[](json& j) { j["parameters"][7]["value"] = 0.71; },  // probe 29: "kept as drawn", moved 10 mm
@@ -166,7 +169,7 @@ TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey)
     EXPECT_EQ(refusal(j).rfind(c.head, 0), 0u) << refusal(j);
   }
   json fixed = report::to_json(sample(false));  // fixed parameters inside a combination's span: fewer removed
-  fixed["parameters"][2]["status"] = "fixed", fixed["parameters"][4]["status"] = "fixed";
+  for (int k : {2, 4}) fixed["parameters"][k]["status"] = "fixed", fixed["parameters"][k]["value"] = fixed["parameters"][k]["start"];
   for (int free : {49, 50, 51}) {
     fixed["null_space"]["free_directions"] = free;
     fixed["residual"]["dof"] = 180 - free, fixed["residual"]["chi2"] = 0.726 * 0.726 * (180 - free);
@@ -176,6 +179,7 @@ TEST(CalibrationResult, ADerivedFieldDisagreeingWithItsSourcesIsRefusedAtItsKey)
 
 TEST(CalibrationResult, AStatusNotOfTheFitsSetIsRefusedNamingTheKey) {
   json j = report::to_json(sample(false));
+  j["parameters"][2]["value"] = j["parameters"][2]["start"];  // (kept where it started: every status may say so)
   for (const char* s : {"identified", "not identified", "fixed", "not identifiable: the encoder offset carries it (kept as drawn)"}) {
     j["parameters"][2]["status"] = s;
     EXPECT_EQ(refusal(j), "") << s;
