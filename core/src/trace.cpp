@@ -248,7 +248,11 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
     check_rows_at_camera_rate(t, path, meta);
     check_rows_cover_duration(t.time, t.metadata, meta);
     check_copies_of_recorded_experiment(t.metadata, path);
+    const std::size_t rows = t.time.size();
     drop_unmeasured_rows(t);
+    if (t.time.empty())  // nothing measured: every command would compare or fit nothing (session 29's probe 30, B)
+      fail(path, "has no measured row: " + meta + " lists every one of its " + std::to_string(rows) +
+                     " frames as unmeasured (stream.missing_frames, stream.invalid_frames)");
   }
   return t;
 }

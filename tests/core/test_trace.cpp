@@ -184,4 +184,12 @@ TEST(Trace, TheRowsOfFramesTheRigDidNotMeasureAreLeftOutByTheOneReader) {
   const fs::path b = dir() / "rig-again.csv";
   write_trace(b.string(), r, true);
   EXPECT_EQ(read_trace(b.string()).time, r.time);
+  // Every frame unmeasured: no row left to compare or fit, refused (compare said "0 samples", RMS nan).
+  s.invalid_frames = {0, 1, 2, 3, 4, 6, 7};
+  t.metadata.stream = s;
+  const fs::path none = dir() / "rig-none.csv";
+  write_trace(none.string(), t, true);
+  EXPECT_EQ(error_of([&] { read_trace(none.string()); }),
+            none.string() + ": has no measured row: " + none.string() + ".meta.json lists every one of its 8 frames as "
+                                                                         "unmeasured (stream.missing_frames, stream.invalid_frames)");
 }
