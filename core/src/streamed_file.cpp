@@ -101,7 +101,13 @@ bool being_recorded(const std::string& path) {
 
 void StreamedFile::write(const std::string& text) {
   if (fd_ < 0) fail(path_, "not open for writing");
-  if (const int e = write_all(fd_, text); e != 0) fail(path_, write_failure(e));
+  const off_t before = ::lseek(fd_, 0, SEEK_CUR);
+  if (const int e = write_all(fd_, text); e != 0) {
+    // What was written of `text` goes again: the file keeps whole writes (rows) only, never one
+    // cut short by a full disk or a file-size limit (session 29's probe 30, C).
+    if (before >= 0 && ::ftruncate(fd_, before) == 0) (void)::lseek(fd_, before, SEEK_SET);
+    fail(path_, write_failure(e));
+  }
 }
 
 void StreamedFile::close() {

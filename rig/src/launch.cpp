@@ -210,8 +210,8 @@ std::vector<std::string> control_args(const ControlOptions& o) {
 std::string partial_kept(const RigRun& r) {
   const std::string partial = r.out + ".partial";
   std::ifstream in(partial);
-  long lines = 0;
-  for (std::string line; std::getline(in, line);) ++lines;
+  long lines = 0;  // whole lines only: a row cut short is no pose kept
+  for (std::string line; std::getline(in, line) && !in.eof();) ++lines;
   return lines > 1 ? "the " + std::to_string(lines - 1) + " poses recorded are kept in " + partial : "";
 }
 

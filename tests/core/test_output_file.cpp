@@ -389,6 +389,22 @@ TEST(Seeds, ARangeOfSeedsThatWouldWrapIsRefusedInOnePlace) {
 
 namespace test_output_file {
 
+// Session 29's probe 30, C: on a full disk a recording's last row was left cut short (and
+// counted as kept). A write that fails leaves the file as it was before it: whole rows only.
+TEST(OneOutputCheck, ARecordingThatMeetsAFullDiskKeepsWholeRowsOnly) {
+  const fs::path d = fresh("full");
+  StreamedFile rows;
+  rows.open((d / "o.csv.partial").string(), false);
+  const std::string row = "0.01,0.1,0.2,0.3,0.4,0.5,0.6\n";  // 29 bytes
+  {
+    vcloe::test::FileSizeLimit limit(100);  // three rows fit, the fourth is cut at byte 100
+    for (int k = 0; k < 3; ++k) rows.write(row);
+    EXPECT_NE(error_of([&] { rows.write(row); }).find("o.csv.partial"), std::string::npos);
+  }
+  rows.close();
+  EXPECT_EQ(vcloe::test::file_text(d / "o.csv.partial"), row + row + row);
+}
+
 // "o.csv.partial: exists; pass --force to overwrite" was said of another command's recording in
 // progress (--force would have clobbered it), and "d: exists; pass --force" of a --dir that is
 // a file (--force then said "is a file"): the wrong advice, from the one output check.
