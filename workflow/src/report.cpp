@@ -79,18 +79,23 @@ void check_validation_robot(const report::ValidationResult& v, const std::string
   check_same_robot({validation_file, "virtual", file_record(v.truth), std::nullopt, std::nullopt}, "a validation", files);
 }
 
+// A file a result records, there still as it recorded it (a regular file of that SHA-256).
+bool unchanged(const FileRecord& f) {
+  std::error_code ec;
+  return !f.none() && std::filesystem::is_regular_file(f.path, ec) && sha256_file_now(f.path) == f.sha256;
+}
+
 // The model of a prediction shown beside the identification: still as the prediction recorded
 // it (SHA-256), and of the identification's robot (its geometry: rig::check_model_of_robot).
 void check_prediction_model(const FileRecord& model, const FileRecord& band, const std::string& prediction,
                             const report::ReportInputs& files) {
-  std::error_code ec;
   // The band is drawn as "of its identification's covariance": that report, as it was (session 29's probe).
-  if (!band.none() && (!std::filesystem::is_regular_file(band.path, ec) || sha256_file_now(band.path) != band.sha256))
+  if (!band.none() && !unchanged(band))
     fail(prediction + " (--prediction)", "draws its sigma band from " + band.path + " (SHA-256 " + band.sha256.substr(0, 12) +
                                              "…), which is gone or has changed since: the band is not that report's; run "
                                              "vcloe predict again");
   if (files.robot.none()) return;
-  if (!std::filesystem::is_regular_file(model.path, ec) || sha256_file_now(model.path) != model.sha256)
+  if (!unchanged(model))
     fail(prediction + " (--prediction)", "was computed with the model " + model.path + " (SHA-256 " +
                                              model.sha256.substr(0, 12) + "…), which is gone or has changed since: its "
                                              "robot cannot be checked; run vcloe predict again");
@@ -106,11 +111,6 @@ void check_recorded_values(const report::IdentificationReport& rep, const std::s
                                "the model it records, " + f.model.path + " (SHA-256 as recorded),");
   report::check_values_of_file(rep, file, "prior", sim::load_robot(f.robot.path).lambda,
                                "the robot file it records, " + f.robot.path + " (SHA-256 as recorded),");
-}
-
-bool unchanged(const FileRecord& f) {
-  std::error_code ec;
-  return !f.none() && std::filesystem::is_regular_file(f.path, ec) && sha256_file_now(f.path) == f.sha256;
 }
 
 // Each parameter's `key` (start, truth_in_gauge) against what `want` gives from the file it records.
