@@ -35,11 +35,7 @@ int main(int argc, char** argv) {
     const oe_ident::IdentificationConfig cfg = oe_ident::load_identification_config(src + "/config/identify.yaml");
     std::vector<oe_ident::Experiment> exps = {rig::to_experiment(s, read_trace(pos[2]), pos[2])};
     if (pos.size() > 3) exps.push_back(rig::to_experiment(s, read_trace(pos[3]), pos[3], cfg.payload));
-    for (auto& e : exps) {  // the first `horizon` share of each record
-      const auto frames = static_cast<std::size_t>(std::ceil(horizon * static_cast<double>(e.measured.size())));
-      e.reference = servo::truncate_reference(e.reference, frames);
-      e.measured.resize(e.reference.exposure_times.size());
-    }
+    for (auto& e : exps) e = oe_ident::prefix_of(e, horizon);  // the first `horizon` share of each record
     std::printf("offset_ms cost  rms per experiment (x y z mm, a b g mrad)\n");
     for (double ms = from; ms <= to + 1e-9; ms += step) {
       double cost = 0;

@@ -153,8 +153,7 @@ namespace {
 void check_rows_at_camera_rate(const PoseTrace& t, const std::string& path, const std::string& meta) {
   if (!t.metadata.camera_hz || t.time.empty()) return;
   const double hz = *t.metadata.camera_hz;
-  const bool gaps_recorded = t.metadata.frames || t.metadata.missing_frames || t.metadata.invalid_frames ||
-                             !unmeasured_frames(t.metadata).empty();
+  const bool gaps_recorded = records_frames_left_out(t.metadata);
   const std::string rate = "the camera_hz " + exact_number(hz) + " Hz of " + meta;
   double previous = 0;
   for (std::size_t j = 0; j < t.time.size(); ++j) {
@@ -178,8 +177,7 @@ void check_rows_at_camera_rate(const PoseTrace& t, const std::string& path, cons
 void check_rows_cover_duration(const std::vector<double>& time, const TraceMetadata& m, const std::string& meta) {
   if (!m.duration_s || time.empty()) return;
   const double d = *m.duration_s, last = time.back();
-  const bool short_allowed = m.stopped || !m.camera_hz || m.frames || m.missing_frames || m.invalid_frames ||
-                             !unmeasured_frames(m).empty();
+  const bool short_allowed = m.stopped || !m.camera_hz || records_frames_left_out(m);
   const double shortest = short_allowed ? 0.0 : d - 1.5 / *m.camera_hz;
   if (last <= d + 1e-9 * std::max(1.0, d) && last >= shortest) return;
   fail(meta, "key 'duration_s': expected the length of the run its CSV's rows cover (rows up to t = " + exact_number(last) +
@@ -221,6 +219,21 @@ std::vector<std::int64_t> unmeasured_frames(const TraceMetadata& m) {
   std::sort(frames.begin(), frames.end());
   frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
   return frames;
+}
+
+bool records_frames_left_out(const TraceMetadata& m) {
+  return m.frames || m.missing_frames || m.invalid_frames || !unmeasured_frames(m).empty();
+}
+
+std::vector<std::size_t> indices_on_grid(const std::vector<double>& times, const std::vector<double>& grid) {
+  std::vector<std::size_t> at;
+  at.reserve(times.size());
+  std::size_t k = 0;
+  for (const double t : times) {
+    while (k < grid.size() && grid[k] < t - 1e-9) ++k;
+    at.push_back(k < grid.size() && std::abs(grid[k] - t) <= 1e-9 ? k : kNotOnGrid);
+  }
+  return at;
 }
 
 namespace {

@@ -37,11 +37,12 @@ bool OutputError::experiment(std::size_t e, const sim::LambdaVector<double>& lam
         simulate_twin_sensitivity(model_, le, ex.reference, gains_, *P, threads, latency_offset, lc);
     if (!s.trace.ok) return false;
     for (std::size_t j = 0; j < ex.measured.size(); ++j) {
-      const Vec6d d = measured_minus_twin(ex.measured[j], s.trace.measured[j]);
+      const std::size_t x = ex.exposure(j);
+      const Vec6d d = measured_minus_twin(ex.measured[j], s.trace.measured[x]);
       for (int c = 0; c < 6; ++c) {
         const int row = off + 6 * static_cast<int>(j) + c;
         r[row] = d(c) / sigma_(c);
-        for (int k = 0; k < q; ++k) J[row * q + k] = -s.d_pose[j](c, k) / sigma_(c);
+        for (int k = 0; k < q; ++k) J[row * q + k] = -s.d_pose[x](c, k) / sigma_(c);
         if (lc >= 0) J[row * q + lc] *= latency_derivative;  // d offset / d delta_c
       }
     }
@@ -50,7 +51,7 @@ bool OutputError::experiment(std::size_t e, const sim::LambdaVector<double>& lam
   const auto t = servo::simulate_twin<double>(model_, le, ex.reference, gains_, latency_offset);
   if (!t.ok) return false;
   for (std::size_t j = 0; j < ex.measured.size(); ++j) {
-    const Vec6d d = measured_minus_twin(ex.measured[j], t.measured[j]);
+    const Vec6d d = measured_minus_twin(ex.measured[j], t.measured[ex.exposure(j)]);
     for (int c = 0; c < 6; ++c) r[off + 6 * static_cast<int>(j) + c] = d(c) / sigma_(c);
   }
   return true;

@@ -17,13 +17,29 @@ namespace vcloe::oe_ident {
 
 namespace {
 
+// The measured poses against the exposures they measured (Experiment::frames).
+void check_frames(const Experiment& e) {
+  const std::size_t exposures = e.reference.exposure_times.size();
+  if (e.frames.empty()) {
+    if (e.measured.size() != exposures)
+      fail(e.name, "measured trace has " + std::to_string(e.measured.size()) + " poses but the experiment exposes " +
+                       std::to_string(exposures) + " frames");
+    return;
+  }
+  if (e.frames.size() != e.measured.size())
+    fail(e.name, "names the exposures of " + std::to_string(e.frames.size()) + " poses for " +
+                     std::to_string(e.measured.size()) + " measured poses");
+  for (std::size_t j = 0; j < e.frames.size(); ++j)
+    if (e.frames[j] >= exposures || (j > 0 && e.frames[j] <= e.frames[j - 1]))
+      fail(e.name, "measured pose " + std::to_string(j) + " names exposure " + std::to_string(e.frames[j]) +
+                       ": expected increasing exposures below " + std::to_string(exposures));
+}
+
 void check_experiments(const std::vector<Experiment>& exps, const Anchor& anchor) {
   if (exps.empty()) fail("identify", "no experiment given");
   int with = 0, without = 0;
   for (const Experiment& e : exps) {
-    if (e.measured.size() != e.reference.exposure_times.size())
-      fail(e.name, "measured trace has " + std::to_string(e.measured.size()) + " poses but the experiment exposes " +
-                       std::to_string(e.reference.exposure_times.size()) + " frames");
+    check_frames(e);
     for (std::size_t j = 0; j < e.measured.size(); ++j)
       if (!e.measured[j].allFinite()) fail(e.name, "non-finite measured pose at frame " + std::to_string(j));
     if (e.payload) make_payload(e.payload->mass, e.payload->inertia, e.name + " (payload)");
@@ -129,12 +145,26 @@ std::array<double, 6> rms_error(const sim::RobotModel& model, const sim::LambdaV
   const auto r = servo::simulate_twin<double>(model, with_payload(lambda, e.payload), e.reference, gains, latency_offset);
   if (!r.ok) fail(e.name, "the twin cannot run " + where + ": " + r.failure);
   std::array<double, 6> out{};
-  for (std::size_t j = 0; j < r.measured.size(); ++j) {
-    const Vec6d d = measured_minus_twin(e.measured[j], r.measured[j]);
+  for (std::size_t j = 0; j < e.measured.size(); ++j) {
+    const Vec6d d = measured_minus_twin(e.measured[j], r.measured[e.exposure(j)]);
     for (int c = 0; c < 6; ++c) out[c] += std::pow(d(c), 2);
   }
-  for (int c = 0; c < 6; ++c) out[c] = std::sqrt(out[c] / static_cast<double>(r.measured.size())) * 1e3;
+  for (int c = 0; c < 6; ++c) out[c] = std::sqrt(out[c] / static_cast<double>(e.measured.size())) * 1e3;
   return out;
+}
+
+Experiment prefix_of(const Experiment& e, double horizon) {
+  Experiment p = e;
+  const std::size_t exposures = e.reference.exposure_times.size();
+  auto n = static_cast<std::size_t>(std::ceil(horizon * static_cast<double>(exposures)));
+  if (!e.measured.empty()) n = std::max(n, e.exposure(0) + 1);  // at least one measured pose
+  p.reference = servo::truncate_reference(e.reference, n);
+  const std::size_t kept = p.reference.exposure_times.size();
+  std::size_t j = 0;
+  while (j < e.measured.size() && e.exposure(j) < kept) ++j;
+  p.measured.resize(j);
+  if (!p.frames.empty()) p.frames.resize(j);
+  return p;
 }
 
 std::vector<ParameterSpec> default_specification() {

@@ -12,13 +12,7 @@ namespace vcloe::oe_ident {
 
 std::vector<Experiment> prefixes(const std::vector<Experiment>& exps, double horizon) {
   std::vector<Experiment> prefix;
-  for (const Experiment& e : exps) {
-    Experiment p = e;
-    const auto frames = static_cast<std::size_t>(std::ceil(horizon * static_cast<double>(e.measured.size())));
-    p.reference = servo::truncate_reference(e.reference, frames);
-    p.measured.resize(p.reference.exposure_times.size());
-    prefix.push_back(std::move(p));
-  }
+  for (const Experiment& e : exps) prefix.push_back(prefix_of(e, horizon));
   return prefix;
 }
 

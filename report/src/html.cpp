@@ -50,23 +50,26 @@ PoseSeries series(const std::string& name, const PoseTrace& t) { return {name, t
 // The pose traces of experiment 1 and their residuals, as HTML figures.
 std::string trace_figures(const ReportTraces& t, const fs::path& dir, const Vec6d& sigma) {
   const PoseTrace &measured = t.measured, &before = t.before, &after = t.after;
+  // The twins expose every frame; the measured rows are paired with theirs by time (a frame that
+  // was no measurement has no row: docs/traces.md).
+  const std::vector<std::size_t> at = indices_on_grid(measured.time, after.time);
+  const std::vector<std::size_t> at_before = indices_on_grid(measured.time, before.time);
   ResidualSeries r;
   r.sigma = sigma;
-  for (std::size_t j = 0; j < std::min(measured.size(), after.size()); ++j) {
+  PoseSeries miss_before{"measured - twin at the priors", {}, {}}, miss_after{"measured - twin identified", {}, {}};
+  for (std::size_t j = 0; j < measured.size(); ++j) {
+    if (at[j] == kNotOnGrid || at_before[j] == kNotOnGrid) continue;
     r.time.push_back(measured.time[j]);
-    r.residual.push_back(pose_difference(measured.measured[j], after.measured[j]));
+    r.residual.push_back(pose_difference(measured.measured[j], after.measured[at[j]]));
+    miss_before.time.push_back(measured.time[j]);
+    miss_before.pose.push_back(pose_difference(measured.measured[j], before.measured[at_before[j]]));
+    miss_after.time.push_back(measured.time[j]);
+    miss_after.pose.push_back(r.residual.back());
   }
   const std::string p = (dir / "poses.png").string(), res = (dir / "residuals.png").string(),
                     hist = (dir / "histogram.png").string(), miss = (dir / "miss.png").string();
   plot_pose_series({series("measured", measured), series("twin at the priors", before), series("twin identified", after)}, p,
                    "Experiment 1: measured and twin poses before and after identification");
-  PoseSeries miss_before{"measured - twin at the priors", {}, {}}, miss_after{"measured - twin identified", {}, {}};
-  for (std::size_t j = 0; j < std::min({measured.size(), before.size(), after.size()}); ++j) {
-    miss_before.time.push_back(measured.time[j]);
-    miss_before.pose.push_back(pose_difference(measured.measured[j], before.measured[j]));
-    miss_after.time.push_back(measured.time[j]);
-    miss_after.pose.push_back(pose_difference(measured.measured[j], after.measured[j]));
-  }
   plot_pose_series({miss_before, miss_after}, miss, "Experiment 1: measured - twin, before and after identification");
   plot_residuals(r, res, "Experiment 1: measured - identified twin, with the declared camera noise");
   plot_residual_histogram(r, hist);

@@ -161,57 +161,6 @@ PoseTrace virtual_trace(const ExperimentSetup& s, const sim::RobotFile& truth, c
 
 namespace {
 
-// The experiment the sidecar records against the one given now (check_experiment_copies, the one
-// comparison of a sidecar's copies): a twin run on other timing or another reference would be
-// fitted to poses it never produced.
-void check_recorded_setup(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name) {
-  ExperimentGiven given = experiment_given(s.experiment, s.experiment_file);
-  given.duration_s = s.reference.duration;
-  given.reference_file = s.reference_file;
-  check_experiment_copies(measured.metadata, given, name, "the twin would run another experiment than the one measured");
-}
-
-}  // namespace
-
-oe_ident::Experiment to_experiment(const ExperimentSetup& s, const PoseTrace& measured, const std::string& name,
-                                   const std::optional<oe_ident::Payload>& payload) {
-  oe_ident::Experiment e;
-  e.name = name;
-  e.reference = s.reference;
-  e.payload = payload;
-  const auto& times = s.reference.exposure_times;
-  if (measured.size() < times.size())
-    fail(name, "has " + std::to_string(measured.size()) + " rows but the reference exposes " +
-                   std::to_string(times.size()) + " frames: too short for the trajectory");
-  check_recorded_setup(s, measured, name);
-  if (measured.metadata.precorrection && !measured.metadata.precorrection->none() && s.precorrection_file.empty())
-    fail(name, "was recorded with the pre-corrected command " + measured.metadata.precorrection->path + " (" +
-                   sidecar_path(name) + "), but the twin would run without it");
-  for (std::size_t j = 0; j < times.size(); ++j) {
-    if (std::abs(measured.time[j] - times[j]) > 1e-9)
-      fail(name + ":" + std::to_string(j + 2), "time " + exact_number(measured.time[j]) + " s does not match exposure " +
-                                                   exact_number(times[j]) + " s of the experiment (other rates?)");
-    if (!measured.reference.empty() && pose_difference(measured.reference[j], s.reference.reference_at_exposure[j]).cwiseAbs().maxCoeff() > 1e-9)
-      fail(name + ":" + std::to_string(j + 2), "the reference columns (ref_*) at t = " + exact_number(times[j]) +
-                                                   " s differ from " + s.reference_file +
-                                                   ": the trace ran another reference (give the one it ran)");
-    e.measured.push_back(measured.measured[j]);
-  }
-  // The camera noise the trace declares (sidecar `noise_sigma`): the yardstick of the model
-  // adequacy verdict (oe_ident/adequacy.hpp). A noise-free trace (`run --noise-* 0`) has no
-  // noise to measure the residual against: the identification settings' noise_sigma is then
-  // the yardstick (the fit's weights are those settings' in any case).
-  if (const std::optional<Vec6d>& sigma = measured.metadata.noise_sigma) {
-    for (int c = 0; c < 6; ++c)
-      if (!((*sigma)(c) >= 0))
-        fail(sidecar_path(name), "noise_sigma[" + std::to_string(c) + "]: expected a non-negative number");
-    if ((sigma->array() > 0).all()) e.declared_noise = *sigma;
-  }
-  return e;
-}
-
-namespace {
-
 // Why the robot a trace was recorded on cannot be shown to be the setup's ("" if it can).
 std::string robot_problem(const ExperimentSetup& s, const PoseTrace& t, const std::string& trace_file) {
   std::optional<RecordedFile> rec;

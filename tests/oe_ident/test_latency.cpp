@@ -219,7 +219,7 @@ TEST(LatencyOffset, TheOptionIsCheckedAndReadFromTheSettingsFile) {
   // Inside its bounds from the experiment's timing: half the 10 ms camera period, and not later
   // than the 10 ms configured latency.
   const servo::PreparedReference ref = test::fit_reference(0.3, 3);
-  Experiment e{"run", ref, std::vector<Vec6d>(ref.exposure_times.size(), ref.start_pose), std::nullopt, std::nullopt};
+  Experiment e{"run", ref, std::vector<Vec6d>(ref.exposure_times.size(), ref.start_pose), std::nullopt, std::nullopt, {}};
   const LatencyBounds b = latency_bounds({e});
   EXPECT_DOUBLE_EQ(b.low, -5e-3);
   EXPECT_DOUBLE_EQ(b.high, 5e-3);

@@ -9,6 +9,7 @@
 #include "../../oe_ident/src/output_error.hpp"
 #include "vcloe/oe_ident/problem.hpp"
 #include "../sim/sim_fixtures.hpp"
+#include "../test_support.hpp"
 #include "vcloe/excitation/fourier.hpp"
 #include "vcloe/servo/twin.hpp"
 
@@ -41,7 +42,7 @@ sim::LambdaVector<double> truth() {
 Experiment noise_free(const servo::PreparedReference& ref, const std::string& name) {
   const auto r = servo::simulate_twin<double>(default_robot(), truth(), ref, servo::OuterGains{});
   EXPECT_TRUE(r.ok);
-  return Experiment{name, ref, r.true_pose, std::nullopt, std::nullopt};
+  return Experiment{name, ref, r.true_pose, std::nullopt, std::nullopt, {}};
 }
 
 // Three coordinates: m_p, fc1 and lp free, everything else at the truth.
@@ -165,6 +166,69 @@ TEST(OutputError, AnglesOnAnotherBranchOfTheSameRotationsLeaveResidualAndJacobia
     for (std::size_t i = 0; i < J.size(); ++i) ASSERT_EQ(J[i], J0[i]) << "case " << c << ", entry " << i;
     for (double mrad : rms_error(default_robot(), truth(), f.gains, f.exps[0])) EXPECT_LT(mrad, 1e-9) << "case " << c;
   }
+}
+
+// A camera's frames that were no measurement (docs/traces.md) have no pose: Experiment::frames
+// names the exposure of each pose, and the residual and Jacobian are the full experiment's rows
+// of those exposures, in order (the twin still runs every tick); rms_error and the horizons'
+// prefixes count the measured frames only, and a pose naming no exposure is refused.
+TEST(OutputError, AnExperimentWithUnmeasuredFramesHasTheRowsOfItsMeasuredExposuresOnly) {
+  Fixture full;
+  for (Experiment& e : full.exps)  // away from the truth, every row its own value
+    for (std::size_t j = 0; j < e.measured.size(); ++j) e.measured[j] += Vec6d::Constant(1e-5 * static_cast<double>(j % 7));
+  TwinRuns all(full.output_error(), 1);
+  std::vector<double> d = all.output_error().map().initial(truth());
+  for (double& x : d) x += 0.05;
+  const auto q = d.size();
+  std::vector<double> r0(static_cast<std::size_t>(all.num_residuals())), J0(r0.size() * q);
+  ASSERT_TRUE(all.evaluate(d.data(), r0.data(), J0.data()));
+  Fixture gaps = full;
+  const std::vector<std::size_t> kept = {0, 1, 2, 5, 6, 9, 20, 21};  // exposures of experiment a measured
+  Experiment& a = gaps.exps[0];
+  ASSERT_GT(a.measured.size(), kept.back());
+  std::vector<Vec6d> poses;
+  for (std::size_t x : kept) poses.push_back(a.measured[x]);
+  a.measured = poses, a.frames = kept;
+  TwinRuns some(gaps.output_error(), 1);
+  const std::size_t rows_b = 6 * gaps.exps[1].measured.size();
+  ASSERT_EQ(static_cast<std::size_t>(some.num_residuals()), 6 * kept.size() + rows_b);
+  std::vector<double> r(static_cast<std::size_t>(some.num_residuals())), J(r.size() * q);
+  ASSERT_TRUE(some.evaluate(d.data(), r.data(), J.data()));
+  for (std::size_t j = 0; j < kept.size(); ++j)
+    for (std::size_t c = 0; c < 6; ++c) {
+      const std::size_t row = 6 * j + c, full_row = 6 * kept[j] + c;
+      ASSERT_EQ(r[row], r0[full_row]) << "pose " << j << ", channel " << c;
+      for (std::size_t k = 0; k < q; ++k) ASSERT_EQ(J[row * q + k], J0[full_row * q + k]) << j << " " << c << " " << k;
+    }
+  const std::size_t b0 = 6 * kept.size(), b0_full = 6 * full.exps[0].measured.size();
+  for (std::size_t i = 0; i < rows_b; ++i) ASSERT_EQ(r[b0 + i], r0[b0_full + i]);  // experiment b as it was
+  // rms_error over the measured poses: the full experiment's frames in `kept` alone.
+  Experiment only = full.exps[0];
+  only.measured = poses;
+  const auto twin = servo::simulate_twin<double>(default_robot(), truth(), only.reference, full.gains);
+  double sum = 0;
+  for (std::size_t j = 0; j < kept.size(); ++j) sum += std::pow(measured_minus_twin(poses[j], twin.measured[kept[j]])(0), 2);
+  EXPECT_NEAR(rms_error(default_robot(), truth(), full.gains, a)[0], 1e3 * std::sqrt(sum / kept.size()), 1e-9);
+  // A horizon keeps the measured poses of its exposures, and at least the first.
+  const Experiment half = prefix_of(a, 0.5);
+  std::vector<std::size_t> in_half;
+  for (std::size_t x : kept)
+    if (x < half.reference.exposure_times.size()) in_half.push_back(x);
+  EXPECT_LT(half.reference.exposure_times.size(), a.reference.exposure_times.size());
+  EXPECT_LT(in_half.size(), kept.size());
+  EXPECT_EQ(half.frames, in_half);
+  EXPECT_EQ(half.measured.size(), half.frames.size());
+  Experiment late = a;
+  late.frames = {30, 31}, late.measured = {poses[0], poses[1]};
+  EXPECT_EQ(prefix_of(late, 0.01).frames, std::vector<std::size_t>{30});
+  // Frames that are not increasing exposures of the reference are refused by the problem's check.
+  Experiment bad = a;
+  bad.frames[3] = 2;
+  IdentificationOptions o;
+  o.anchor = Anchor{AnchorKind::KnownParameter, sim::platform_index(0), truth()(sim::platform_index(0))};
+  EXPECT_NE(test::error_of([&] { check_identification_inputs({bad}, o); })
+                .find("a: measured pose 3 names exposure 2: expected increasing exposures below"),
+            std::string::npos);
 }
 
 }  // namespace test_output_error

@@ -48,7 +48,7 @@ Experiment start_measure(const sim::LambdaVector<double>& lambda, const servo::P
                          std::optional<Payload> payload) {
   const auto r = servo::simulate_twin<double>(default_robot(), with_payload(lambda, payload), ref, servo::OuterGains{});
   EXPECT_TRUE(r.ok);
-  return Experiment{payload ? "payload run" : "run", ref, r.true_pose, payload, std::nullopt};
+  return Experiment{payload ? "payload run" : "run", ref, r.true_pose, payload, std::nullopt, {}};
 }
 
 // The platform's mass and moments, the friction and the gains free; the legs known.

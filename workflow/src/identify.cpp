@@ -72,7 +72,7 @@ PoseTrace read_noting_unbound(const std::string& file) {
 // Priors far from any robot (a mass or inertia 1000x off) either stop the twin — refused with
 // the reason — or leave it unable to follow the reference the measured robot followed: refused
 // too, before a fit that would start from nonsense.
-void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, const std::string& robot,
+void check_priors(const rig::ExperimentSetup& s, const oe_ident::Experiment& measured, const std::string& robot,
                   const std::string& trace) {
   PoseTrace twin;
   try {
@@ -80,8 +80,12 @@ void check_priors(const rig::ExperimentSetup& s, const PoseTrace& measured, cons
   } catch (const Error& e) {
     fail(robot, "the twin cannot run at these priors on the reference of " + trace + ": " + e.what());
   }
-  PoseTrace robot_run = twin;
-  robot_run.measured.assign(measured.measured.begin(), measured.measured.begin() + static_cast<long>(twin.size()));
+  PoseTrace robot_run;  // the measured poses with the reference at their exposures
+  for (std::size_t j = 0; j < measured.measured.size(); ++j) {
+    const std::size_t x = measured.exposure(j);
+    robot_run.time.push_back(twin.time[x]), robot_run.reference.push_back(twin.reference[x]);
+    robot_run.measured.push_back(measured.measured[j]);
+  }
   const TrackingError at_priors = tracking_error(twin, robot), measured_error = tracking_error(robot_run, trace);
   check_plausible_tracking(measured_error, trace);  // in mm or degrees: not this robot's poses
   if (!at_priors.followed() && measured_error.followed()) {
@@ -143,7 +147,7 @@ IdentifyOutcome run_identification(const IdentifyOptions& q) {
   std::vector<oe_ident::Experiment> exps = {rig::to_experiment(out.setup, measured, q.measured)};
   rig::check_recorded_robot(out.setup, measured, q.measured, q.accept_robot_mismatch);
   rig::check_recorded_payload(measured, q.measured, std::nullopt, "");
-  check_priors(out.setup, measured, q.robot, q.measured);
+  check_priors(out.setup, exps.front(), q.robot, q.measured);
   if (!q.payload_trace.empty()) {
     if (!cfg.payload) fail(q.payload_trace, "a payload trace needs the payload (--payload FILE or 'payload' in the config)");
     const PoseTrace pt = read_noting_unbound(q.payload_trace);

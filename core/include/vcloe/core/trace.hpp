@@ -50,6 +50,14 @@ PoseTrace read_trace(const std::string& path);
 // received invalid (the sidecar's stream.missing_frames and stream.invalid_frames, docs/protocol.md),
 // whose rows repeat the last valid pose. Sorted, each once.
 std::vector<std::int64_t> unmeasured_frames(const TraceMetadata& metadata);
+// Whether the sidecar records frames left out of the rows (the live rig's unmeasured_frames, or
+// `measure`'s `frames`, `missing_frames`, `invalid_frames`): consecutive rows may then skip
+// exposures. The one rule for every reader that pairs rows with a camera's exposures.
+bool records_frames_left_out(const TraceMetadata& metadata);
+// The index in `grid` (increasing times, s) of each of `times` (increasing), within 1e-9 s, or
+// kNotOnGrid where none is: how rows with gaps are paired with the exposures they measured.
+inline constexpr std::size_t kNotOnGrid = static_cast<std::size_t>(-1);
+std::vector<std::size_t> indices_on_grid(const std::vector<double>& times, const std::vector<double>& grid);
 // A CSV whose sidecar's `format` is not `format` is refused as the kind of file it says it is
 // (with its `source`), before its rows are read as `kind`'s: "st.csv: is not a pose trace: its
 // sidecar st.csv.meta.json says it is a "vcloe-static-poses-1" file (source "virtual") …". The one check of every reader of a CSV with a sidecar (traces, static-pose

@@ -44,14 +44,25 @@ struct Anchor {
 };
 
 // One recorded experiment: the reference it ran, the measured poses at its exposure times, and
-// an optional payload.
+// an optional payload. A camera's frames that are no measurement (docs/traces.md, "Which rows are
+// measurements") have no pose: `frames` then names the exposure each pose measured, and the
+// output error has rows for those alone (docs/identification.md, "What identify checks of its traces").
 struct Experiment {
   std::string name;
   servo::PreparedReference reference;
-  std::vector<Vec6d> measured;  // one per reference.exposure_times entry
+  std::vector<Vec6d> measured;  // one per measured exposure, in time order
   std::optional<Payload> payload;
   std::optional<Vec6d> declared_noise;  // the camera sigma the trace declares (m, rad); else the options'
+  // Index into reference.exposure_times of each measured pose, increasing; empty: every exposure
+  // was measured (measured[j] is exposure j).
+  std::vector<std::size_t> frames;
+
+  std::size_t exposure(std::size_t j) const { return frames.empty() ? j : frames[j]; }
 };
+
+// The experiment over the first `horizon` share (0, 1] of its exposures (at least up to its
+// first measured one): the record a staged fit's short horizon fits (IdentificationOptions::horizons).
+Experiment prefix_of(const Experiment& e, double horizon);
 
 enum class Loss { Squared, Huber, Cauchy };
 
@@ -199,8 +210,8 @@ std::string fitted_status(bool combination, bool flagged, double prior_pull);
 std::vector<ParameterSpec> default_specification();
 
 // The checks identify() makes before any simulation: the options (validate()), an anchor, at
-// least one parameter neither fixed nor the anchor, each measured trace finite and as long as
-// its reference exposes, a payload experiment beside one without for the payload anchor, and
+// least one parameter neither fixed nor the anchor, each measured trace finite and one pose per
+// exposure (or per exposure its `frames` names), a payload experiment beside one without for the payload anchor, and
 // the latency offset inside its bounds (fitted) or no later than the configured latency (held).
 void check_identification_inputs(const std::vector<Experiment>& exps, const IdentificationOptions& o);
 

@@ -110,7 +110,10 @@ PoseTrace virtual_trace(const ExperimentSetup& setup, const sim::RobotFile& trut
                         const std::string& truth_file, const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
 // An identification experiment from a measured trace recorded on this setup's reference (and with
-// its command correction: a trace recorded with one is refused unless the setup uses it).
+// its command correction: a trace recorded with one is refused unless the setup uses it). Each row
+// is paired with the exposure it measured by its time: a frame the sidecar records as left out
+// (the rig's unmeasured frames, docs/traces.md) has no pose in it (oe_ident::Experiment::frames);
+// an unrecorded gap, a row between exposures or a trace that ends early is refused at its line.
 oe_ident::Experiment to_experiment(const ExperimentSetup& setup, const PoseTrace& measured, const std::string& name,
                                    const std::optional<oe_ident::Payload>& payload = std::nullopt);
 
