@@ -2,6 +2,8 @@
 #include <filesystem>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_now.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/core/input_file.hpp"
 #include "vcloe/core/recorded_files.hpp"
 #include "vcloe/core/json_file.hpp"
@@ -65,6 +67,12 @@ std::vector<RecordedInput> files_recorded_in(const std::string& companion, const
     out.clear();  // unreadable: its reader says why when the command reads it
   }
   return out;
+}
+
+FileNow file_now(const FileRecord& recorded) {
+  std::error_code ec;
+  if (recorded.none() || !fs::is_regular_file(recorded.path, ec)) return FileNow::Gone;
+  return sha256_file_now(recorded.path) == recorded.sha256 ? FileNow::AsRecorded : FileNow::Changed;
 }
 
 }  // namespace vcloe

@@ -8,6 +8,7 @@
 #include "vcloe/control/precorrect.hpp"
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_now.hpp"
 #include "vcloe/rig/serve.hpp"
 #include "vcloe/rig/setup.hpp"
 
@@ -64,11 +65,11 @@ void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file, Vec6d* start_step) {
   const control::PrecorrectionFile f = control::read_precorrection(file);
   control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
-  std::error_code ec;
-  const bool readable = !f.model.none() && std::filesystem::is_regular_file(f.model.path, ec);
-  if (!readable || sha256_file_now(f.model.path) != f.model.sha256)
+  const FileNow model_now = file_now(f.model);
+  if (model_now != FileNow::AsRecorded)
     fail(file, "was made with the model " + (f.model.none() ? std::string("(none recorded)") : f.model.path) +
-                   " (key 'model' of " + sidecar_path(file) + "), which " + (readable ? "has changed since" : "cannot be read") +
+                   " (key 'model' of " + sidecar_path(file) + "), which " +
+                   (model_now == FileNow::Changed ? "has changed since" : "cannot be read") +
                    ": the robot it was made for cannot be checked");
   const std::string& robot = s.controller_file.empty() ? s.robot_file : s.controller_file;  // (a calibrated plant of it too)
   const sim::RobotFile model = sim::load_robot(f.model.path);

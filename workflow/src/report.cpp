@@ -12,6 +12,7 @@
 #include "vcloe/control/motion.hpp"
 #include "vcloe/control/predict.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_now.hpp"
 #include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/excitation/optimizer.hpp"
@@ -79,11 +80,8 @@ void check_validation_robot(const report::ValidationResult& v, const std::string
   check_same_robot({validation_file, "virtual", file_record(v.truth), std::nullopt, std::nullopt}, "a validation", files);
 }
 
-// A file a result records, there still as it recorded it (a regular file of that SHA-256).
-bool unchanged(const FileRecord& f) {
-  std::error_code ec;
-  return !f.none() && std::filesystem::is_regular_file(f.path, ec) && sha256_file_now(f.path) == f.sha256;
-}
+// A file a result records, there still as it recorded it (core/file_now.hpp).
+bool unchanged(const FileRecord& f) { return file_now(f) == FileNow::AsRecorded; }
 
 // The model of a prediction shown beside the identification: still as the prediction recorded
 // it (SHA-256), and of the identification's robot (its geometry: rig::check_model_of_robot).
@@ -154,16 +152,16 @@ void check_calibration(const report::CalibrationReport& c, const std::string& fi
   // Its data as recorded (session 21's probe, K2: a static-pose file edited since was drawn), and
   // measured on the identification's robot (a calibration of another virtual truth was drawn):
   // the checks the report's own inputs and a validation get.
-  std::error_code ec;
-  const bool poses_here = !c.poses.none() && std::filesystem::is_regular_file(c.poses.path, ec);  // gone: cannot tell
-  if (poses_here && sha256_file_now(c.poses.path) != c.poses.sha256)
+  const FileNow poses_now = file_now(c.poses);  // gone: cannot tell
+  if (poses_now == FileNow::Changed)
     fail(c.poses.path, "has changed since " + file + " was written (its static-pose file, SHA-256 differs from the "
                        "one recorded there): the calibration drawn is not of these poses; run vcloe calibrate "
                        "kinematics again");
+  std::error_code ec;
   if (c.truth && !c.truth->none() && std::filesystem::is_regular_file(c.truth->path, ec))
     check_same_robot({file, "virtual", *c.truth, std::nullopt, std::nullopt}, "a kinematic calibration", f);
   check_calibration_starts(c, file);
-  if (!poses_here) return;
+  if (poses_now == FileNow::Gone) return;
   const calib::StaticTrace poses = calib::read_static_trace(c.poses.path);
   const std::size_t n = poses.poses.size();
   if (n != static_cast<std::size_t>(c.poses_used))
