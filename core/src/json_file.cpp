@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/sealed_json.hpp"
+#include "vcloe/core/trace.hpp"  // sha256
 
 namespace vcloe {
 
@@ -105,6 +107,38 @@ void refuse_non_finite(const nlohmann::json& j, const std::string& key, const st
 std::string json_text(const nlohmann::json& document, const std::string& file) {
   refuse_non_finite(document, "", file);
   return document.dump(2) + "\n";
+}
+
+namespace {
+
+std::string content_sha256(const nlohmann::json& document) { return sha256(document.dump()); }
+
+}  // namespace
+
+std::string sealed_json_text(nlohmann::json document, const std::string& file) {
+  if (!document.is_object()) fail(file, "a sealed result is a JSON object");
+  document.erase(kContentSealKey);
+  refuse_non_finite(document, "", file);  // before the seal: what is sealed is what is written
+  document[kContentSealKey] = content_sha256(document);
+  return json_text(document, file);
+}
+
+nlohmann::json read_sealed_json_file(const std::string& path, const std::string& again) {
+  nlohmann::json document = read_json_file(path);
+  const std::string key = std::string("key '") + kContentSealKey + "': ";
+  if (!document.is_object()) fail(path, "expected a JSON object (a result vcloe wrote); " + again);
+  const auto seal = document.find(kContentSealKey);
+  if (seal == document.end())
+    fail(path, key + "missing: not a result as this vcloe writes it (written by an older vcloe, or by hand); " + again);
+  if (!seal->is_string()) fail(path, key + "expected the SHA-256 of the result's content (64 hex digits); " + again);
+  const std::string recorded = seal->get<std::string>();
+  document.erase(seal);
+  const std::string now = content_sha256(document);
+  if (recorded != now)
+    fail(path, key + "the content is not the one sealed (SHA-256 " + now.substr(0, 12) + "..., sealed " +
+                   recorded.substr(0, std::min<std::size_t>(12, recorded.size())) +
+                   "...): a result edited since vcloe wrote it is not read; " + again);
+  return document;
 }
 
 }  // namespace vcloe

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/report/calibration.hpp"
@@ -260,7 +261,7 @@ void check_residual_of_poses(const CalibrationReport& c, const std::string& file
 }
 
 CalibrationReport read_calibration_report(const std::string& file) {
-  return calibration_from_json(read_json_file(file), file);
+  return calibration_from_json(read_sealed_json_file(file, "run vcloe calibrate kinematics again"), file);
 }
 
 }  // namespace vcloe::report

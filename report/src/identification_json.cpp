@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "vcloe/core/json_node.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/report/identification.hpp"
@@ -369,7 +370,7 @@ IdentificationReport identification_from_json(const json& document, const std::s
 }
 
 IdentificationReport read_identification_report(const std::string& file) {
-  return identification_from_json(read_json_file(file), file);
+  return identification_from_json(read_sealed_json_file(file, "run vcloe identify again"), file);
 }
 
 }  // namespace vcloe::report

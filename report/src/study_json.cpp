@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/json_node.hpp"
 #include "vcloe/oe_ident/spread.hpp"
@@ -217,7 +218,9 @@ StudyResult study_from_json(const nlohmann::json& document, const std::string& f
   return out;
 }
 
-StudyResult read_study(const std::string& file) { return study_from_json(read_json_file(file), file); }
+StudyResult read_study(const std::string& file) {
+  return study_from_json(read_sealed_json_file(file, "run vcloe study again"), file);
+}
 
 StudySettings common_settings(const std::vector<StudyResult>& parts, const std::vector<std::string>& names) {
   if (parts.empty()) return {};

@@ -1,5 +1,6 @@
 // The validation result's one writer and one reader (validation.hpp).
 #include "vcloe/report/validation.hpp"
+#include "vcloe/core/sealed_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -155,6 +156,8 @@ ValidationResult validation_from_json(const json& document, const std::string& f
   return r;
 }
 
-ValidationResult read_validation(const std::string& file) { return validation_from_json(read_json_file(file), file); }
+ValidationResult read_validation(const std::string& file) {
+  return validation_from_json(read_sealed_json_file(file, "run vcloe validate again"), file);
+}
 
 }  // namespace vcloe::report

@@ -7,6 +7,7 @@
 
 #include "cli_fixtures.hpp"
 #include "vcloe/report/study.hpp"
+#include "vcloe/core/sealed_json.hpp"
 
 namespace fs = std::filesystem;
 using cli_test::expect_refused;
@@ -20,7 +21,7 @@ const std::string& config_of_kept = cli_test::config_dir;
 void write_study_table(const fs::path& dir, std::uint64_t seed) {
   fs::create_directories(dir);
   const std::vector<vcloe::report::TruthRow> rows = {vcloe::report::failed_row(seed, "a shard's row")};
-  std::ofstream(dir / "study.json") << vcloe::report::study_json(rows, vcloe::report::summarise(rows)).dump(2) << "\n";
+  std::ofstream(dir / "study.json") << vcloe::sealed_json_text(vcloe::report::study_json(rows, vcloe::report::summarise(rows)), "study.json");
 }
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "cli_fixtures.hpp"
 #include "../../workflow/src/calibration_output.hpp"
 #include "vcloe/calib/kinematic_model.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/report/calibration.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
@@ -85,14 +87,14 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
   cal.residual.ratio = 0.7, cal.residual.adequate = true;  // its verdict the writer's sentence
   cal.residual.verdict = vcloe::report::calibration_verdict(cal.residual.rms, cal.residual.mean_noise, 0.7, true);
   cal.poses_used = 30;
-  std::ofstream(calibration) << vcloe::report::to_json(cal).dump();
+  std::ofstream(calibration) << vcloe::sealed_json_text(vcloe::report::to_json(cal), "c.json");
   const CommandResult c = run_vcloe("report --identification " + r.report_json.string() + " --validation " +
                                 r.validation.string() + " --calibration " + calibration.string() + " --servo-alone " +
                                 r.plain.string() + " --out " + out.string());
   ASSERT_EQ(c.status, 0) << c.out;
   vcloe::report::CalibrationReport other = cal;
   other.robot = {"/rig/robot.yaml", std::string(64, 'a')};
-  std::ofstream(r.dir / "other.json") << vcloe::report::to_json(other).dump();
+  std::ofstream(r.dir / "other.json") << vcloe::sealed_json_text(vcloe::report::to_json(other), "other.json");
   const CommandResult refused = run_vcloe("report --identification " + r.report_json.string() + " --calibration " +
                                           (r.dir / "other.json").string() + " --out " + (r.dir / "other.html").string());
   EXPECT_EQ(refused.status, 2);
@@ -104,7 +106,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
     if (truth_edited) *edited.parameters[k].truth_in_gauge += 3e-3;
     else edited.parameters[k].start += 10e-3;
     edited.summary = vcloe::report::calibration_summary_of(edited.parameters);
-    std::ofstream(r.dir / "edited.json") << vcloe::report::to_json(edited).dump();
+    std::ofstream(r.dir / "edited.json") << vcloe::sealed_json_text(vcloe::report::to_json(edited), "edited.json");
     const CommandResult e = run_vcloe("report --identification " + r.report_json.string() + " --calibration " +
                                       (r.dir / "edited.json").string() + " --out " + (r.dir / "edited.html").string());
     EXPECT_EQ(e.status, 2) << e.out;
@@ -176,7 +178,7 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
   const fs::path d = cli_test::fresh_dir("vcloe-cli-report", "refusals");
   const fs::path garbage = d / "garbage.json", partial = d / "partial.json", out = d / "r.html";
   std::ofstream(garbage) << "{ not json";
-  std::ofstream(partial) << "{\"parameters\": []}";
+  std::ofstream(partial) << vcloe::sealed_json_text({{"parameters", nlohmann::json::array()}}, "partial.json");
   struct Case {
     std::string args, expected;
   } cases[] = {
@@ -208,7 +210,7 @@ TEST(CliReport, BadInputsAreRefusedNamingTheFileAndAReportIsNotOverwritten) {
                                  {"prior", 1.0},
                                  {"value", 1.0}});
   bad["parameters"][0]["value"] = "nan";
-  std::ofstream(d / "bad.json") << bad.dump();
+  std::ofstream(d / "bad.json") << vcloe::sealed_json_text(bad, "bad.json");
   const CommandResult typed = run_vcloe("report --identification " + (d / "bad.json").string() + " --out " + (d / "b.html").string());
   EXPECT_EQ(typed.status, 2) << typed.out;
   EXPECT_NE(typed.out.find("bad.json: key 'parameters[0].value': expected a number, got \"nan\""), std::string::npos) << typed.out;
@@ -251,8 +253,22 @@ TEST(CliReport, FilesChangedSinceTheFitOrAnotherModelsValidationAreRefusedBefore
     else
       field = value;
     const fs::path json = r.dir / "edited.report.json";
-    std::ofstream(json) << edited.dump(2);
+    std::ofstream(json) << vcloe::sealed_json_text(edited, json.string());  // sealed again: the field's own check
     cli_test::expect_refused({{"report --identification " + json.string() + " --out " + html.string(), expected}}, 5.0);
+  }
+  // Probe 31's C, D and E: a figure of the report edited by hand (the after-fit RMS, a parameter's
+  // flag, the Ceres termination) is refused by the seal (the one reader's, also predict's) before anything is drawn.
+  for (const auto& edit : std::vector<std::function<void(nlohmann::json&)>>{
+           [](nlohmann::json& j) { j["after_rms_all"][0]["mm"][0] = 0.0101; },
+           [](nlohmann::json& j) { j["parameters"][0]["flagged"] = false; },
+           [](nlohmann::json& j) { j["termination"] = "NO_CONVERGENCE"; }}) {
+    nlohmann::json edited = original;
+    edit(edited);
+    const fs::path json = r.dir / "hand.report.json";
+    std::ofstream(json) << edited.dump(2);
+    cli_test::expect_refused({{"report --identification " + json.string() + " --out " + html.string(),
+                               "hand.report.json: key 'content_sha256': the content is not the one sealed"}},
+                             5.0);
   }
   std::ofstream(model) << model_text;  // as fitted again
   // The measured trace recorded again under its name.

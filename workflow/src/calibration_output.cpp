@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "vcloe/calib/kinematic_identifiability.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/core/json_file.hpp"
 
@@ -141,7 +142,7 @@ std::vector<FileText> calibration_files(const calib::KinematicCalibrationResult&
                          "encoders in the enc_* columns?); " + not_written(result, out));
   }
   std::vector<FileText> files;
-  if (!result.empty()) files.push_back({result, json_text(report.json, result)});
+  if (!result.empty()) files.push_back({result, sealed_json_text(report.json, result)});
   if (out.empty()) return files;
   const std::string text = calibrated_robot_header(r, in, result.empty() ? "(no result file written)" : result) +
                            sim::robot_to_yaml(calibrated, drawn.lambda);

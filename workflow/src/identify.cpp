@@ -1,5 +1,6 @@
 // `vcloe identify` from files (identify.hpp).
 #include "vcloe/workflow/identify.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/input_file.hpp"
 
 #include <glog/logging.h>
@@ -222,7 +223,7 @@ int identify(const IdentifyOptions& q) {
               *report::file_entry_of(o.setup.reference_file), model,
               report::file_entry_of(q.payload_trace), report::file_entry_of(o.setup.experiment_file),
               report::file_entry_of(q.config)};
-  const std::string text = json_text(report::to_json(r), q.out + ".report.json");
+  const std::string text = sealed_json_text(report::to_json(r), q.out + ".report.json");
   // One write of the pair, the report (which records the model's hash) renamed first: a model
   // and a report of two fits are never left side by side unnoticed.
   write_files_atomically({{q.out + ".report.json", text}, {q.out, model_text}}, q.force);

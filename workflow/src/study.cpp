@@ -1,5 +1,6 @@
 // `vcloe study` (study.hpp).
 #include "vcloe/workflow/study.hpp"
+#include "vcloe/core/sealed_json.hpp"
 
 #include <ctime>
 #include <algorithm>
@@ -221,7 +222,7 @@ void write_tables(const std::string& dir, const std::vector<TruthRow>& rows, con
   const report::StudySummary s = report::summarise(rows);
   // One pair, written together: never the table of one state beside the JSON of another.
   const StudyFiles files{dir};
-  write_files_atomically({{files.json(), report::study_json(rows, s, settings).dump(2) + "\n"},
+  write_files_atomically({{files.json(), sealed_json_text(report::study_json(rows, s, settings), files.json())},
                           {files.table(), report::markdown_table(rows, s)}},
                          force);
 }

@@ -1,5 +1,6 @@
 // `vcloe validate` (validate.hpp).
 #include "vcloe/workflow/validate.hpp"
+#include "vcloe/core/sealed_json.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -183,7 +184,7 @@ void validate(const ValidateOptions& o) {
   }
   if (!fits.empty()) v.parameter_variation = variation(fits, l.model.lambda);
   v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string text = json_text(report::to_json(v), o.out.empty() ? "validation result" : o.out);
+  const std::string text = sealed_json_text(report::to_json(v), o.out.empty() ? "validation result" : o.out);
   if (!o.out.empty()) write_file_atomically(o.out, text, o.force);
   if (o.json) std::cout << text;
   else print_validation(v);
