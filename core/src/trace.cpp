@@ -186,6 +186,23 @@ void check_rows_cover_duration(const std::vector<double>& time, const TraceMetad
                  " s), got " + exact_number(d));
 }
 
+// The frames the live rig's sidecar lists as unmeasured are frames of its run: 0 to the last
+// row's frame or the run's length (duration_s), whichever is later (a trace written back after
+// reading has lost their rows). Frame 5000 of a 200-frame run, or frame -1, would be a sidecar
+// describing another run (probe 31, B).
+void check_unmeasured_frames_in_run(const PoseTrace& t, const std::string& meta) {
+  if (!t.metadata.stream || !t.metadata.camera_hz || t.time.empty()) return;
+  const double hz = *t.metadata.camera_hz;
+  double last = std::round(t.time.back() * hz);
+  if (t.metadata.duration_s) last = std::max(last, std::floor(*t.metadata.duration_s * hz + 1e-6));
+  for (const auto& [key, frames] : {std::pair{"stream.missing_frames", &t.metadata.stream->missing_frames},
+                                    {"stream.invalid_frames", &t.metadata.stream->invalid_frames}})
+    for (const std::int64_t f : *frames)
+      if (f < 0 || static_cast<double>(f) > last)
+        fail(meta, std::string("key '") + key + "': frame " + std::to_string(f) + " is no frame of this run (frames 0 to " +
+                       exact_number(last) + " at " + exact_number(hz) + " Hz): expected the frames of the run it records");
+}
+
 // The rows of frames that are no measurement (unmeasured_frames) taken out, as `measure` never
 // writes them: every reader of a rig trace — filter, identify, compare, validate — sees the gaps
 // measure's traces have, not the last valid pose repeated as if measured.
@@ -261,6 +278,7 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
     check_rows_at_camera_rate(t, path, meta);
     check_rows_cover_duration(t.time, t.metadata, meta);
     check_copies_of_recorded_experiment(t.metadata, path);
+    check_unmeasured_frames_in_run(t, meta);
     const std::size_t rows = t.time.size();
     drop_unmeasured_rows(t);
     if (t.time.empty())  // nothing measured: every command would compare or fit nothing (session 29's probe 30, B)

@@ -192,4 +192,13 @@ TEST(Trace, TheRowsOfFramesTheRigDidNotMeasureAreLeftOutByTheOneReader) {
   EXPECT_EQ(error_of([&] { read_trace(none.string()); }),
             none.string() + ": has no measured row: " + none.string() + ".meta.json lists every one of its 8 frames as "
                                                                          "unmeasured (stream.missing_frames, stream.invalid_frames)");
+  // A frame that is no frame of the run (probe 31, B: frame 5000 of 200, frame -1) is refused at its key.
+  for (const std::int64_t f : {std::int64_t{8}, std::int64_t{-1}}) {
+    s.invalid_frames = {2}, s.missing_frames = {f};
+    t.metadata.stream = s;
+    write_trace(none.string(), t, true);
+    EXPECT_EQ(error_of([&] { read_trace(none.string()); }),
+              none.string() + ".meta.json: key 'stream.missing_frames': frame " + std::to_string(f) +
+                  " is no frame of this run (frames 0 to 7 at 100 Hz): expected the frames of the run it records");
+  }
 }

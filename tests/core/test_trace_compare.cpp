@@ -155,3 +155,60 @@ TEST(TraceCompare, MeasuredPosesFarBeyondAnyServoLoopsLagAreRefusedNamingTheTrac
     EXPECT_NE(e.find("positions in mm rather than m, angles in degrees"), std::string::npos) << e;
   }
 }
+
+// Probe 31, A: B's unmeasured frames (its sidecar lists them: no row after the one reader) were
+// bridged by interpolation — two traces of the same poses compared 0.51 mm apart, differently
+// with A and B swapped, and a B missing its first frame was refused. The figures are now of the
+// frames both measured, the same either way round; a B recording no frame left out still has to
+// cover A.
+TEST(TraceCompare, FramesOneTraceDidNotMeasureAreLeftOutNeverInterpolatedAcross) {
+  PoseTrace full;
+  full.metadata.camera_hz = 100;
+  for (int i = 0; i < 50; ++i) {
+    full.time.push_back(0.01 * i);
+    Vec6d p = Vec6d::Zero();
+    p(2) = 1e-3 * std::sin(0.7 * i) + (i >= 20 && i < 30 ? 5e-3 : 0.0);  // a step inside the gap below
+    full.measured.push_back(p);
+  }
+  auto without = [&](const std::vector<int>& frames) {
+    PoseTrace t = full;
+    t.metadata.stream = StreamRecord{};
+    t.time.clear(), t.measured.clear();
+    for (int i = 0; i < 50; ++i)
+      if (std::find(frames.begin(), frames.end(), i) == frames.end()) {
+        t.time.push_back(full.time[static_cast<std::size_t>(i)]), t.measured.push_back(full.measured[static_cast<std::size_t>(i)]);
+      } else {
+        t.metadata.stream->invalid_frames.push_back(i);
+      }
+    return t;
+  };
+  std::vector<int> gap;
+  for (int i = 18; i < 32; ++i) gap.push_back(i);
+  gap.push_back(0), gap.push_back(49);  // its first and last frames too
+  const PoseTrace holes = without(gap);
+  for (const auto& [a, b] : {std::pair<const PoseTrace*, const PoseTrace*>{&full, &holes}, {&holes, &full}}) {
+    const TraceDifference d = compare_traces(*a, *b, TraceColumns::Measured, TraceColumns::Measured);
+    EXPECT_EQ(d.samples, 50u - gap.size());
+    EXPECT_EQ(d.left_out, a == &full ? gap.size() : 0u);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(d.max_mm[static_cast<std::size_t>(c)], 0.0) << c;
+  }
+  // B at another rate but whole (no frame left out) is still interpolated; a short one refused.
+  PoseTrace half = full;
+  half.metadata = TraceMetadata{};
+  half.time.clear(), half.measured.clear();
+  for (std::size_t i = 0; i < 50; i += 2) half.time.push_back(full.time[i]), half.measured.push_back(full.measured[i]);
+  const TraceDifference h = compare_traces(half, full, TraceColumns::Measured, TraceColumns::Measured);
+  EXPECT_EQ(h.samples, 25u);
+  EXPECT_EQ(h.left_out, 0u);
+  EXPECT_NE(error_of([&] { compare_traces(full, half, TraceColumns::Measured, TraceColumns::Measured, "A", "B"); }).find("B: covers 0 to 0.48 s, but A needs 0 to 0.49 s"),
+            std::string::npos);
+  // Every sample of A at a frame B did not measure: refused, naming B.
+  std::vector<int> all;
+  for (int i = 0; i < 50; ++i) all.push_back(i);
+  PoseTrace none = without(all);
+  none.time = {full.time[0]}, none.measured = {full.measured[0]};  // one row left, A's other times all unmeasured in B
+  PoseTrace late = full;
+  late.time = {0.3, 0.31}, late.measured = {full.measured[30], full.measured[31]};
+  EXPECT_NE(error_of([&] { compare_traces(late, none, TraceColumns::Measured, TraceColumns::Measured, "A", "B"); }).find("B: has no measured pose at any of the 2 times of A"),
+            std::string::npos);
+}

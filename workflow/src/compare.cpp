@@ -43,11 +43,13 @@ void compare(const CompareOptions& o) {
                               {"max_rotation_mrad", d.max_rotation_mrad},
                               {"per_angle_overstated", d.per_angle_overstated()},
                               {"samples", d.samples},
+                              {"left_out", d.left_out},
                               {"interpolated", d.interpolated}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << std::fixed << std::setprecision(4) << "A = " << o.a << "\nB = " << o.b << "\n"
-              << d.samples << " samples" << (d.interpolated ? " (B linearly interpolated onto A's times)" : "") << "\n"
+              << d.samples << " samples" << (d.interpolated ? " (B linearly interpolated onto A's times)" : "")
+              << (d.left_out ? ", " + std::to_string(d.left_out) + " of A's left out (frames B did not measure)" : "") << "\n"
               << "          x (mm)    y (mm)    z (mm)   alpha (mrad) beta (mrad) gamma (mrad)\n"
               << "RMS   " << std::setw(9) << d.rms_mm[0] << " " << std::setw(9) << d.rms_mm[1] << " " << std::setw(9)
               << d.rms_mm[2] << "   " << std::setw(9) << d.rms_mrad[0] << "   " << std::setw(9) << d.rms_mrad[1]

@@ -27,8 +27,12 @@ struct TraceDifference {
   struct Overstatement {
     double ratio = 0, time_s = 0, per_angle_mrad = 0, rotation_mrad = 0;
   } overstatement;
-  std::size_t samples = 0;
-  bool interpolated = false;  // B resampled onto A's times
+  std::size_t samples = 0;     // A's samples compared
+  bool interpolated = false;  // B resampled between its rows at some of A's times
+  // A's samples at a frame B did not measure (its sidecar records frames left out: docs/traces.md),
+  // left out of the figures: B is never interpolated across a frame it has no row of, nor beyond
+  // its ends — the figures are of the frames both measured, the same with A and B swapped.
+  std::size_t left_out = 0;
   bool per_angle_overstated() const;
 };
 // Per-angle differences of small rotations exceed the rotation by at most 1 / sqrt(1 - |sin beta|)
@@ -36,7 +40,8 @@ struct TraceDifference {
 inline constexpr double kEulerOverstatement = 2;
 inline bool TraceDifference::per_angle_overstated() const { return overstatement.ratio > kEulerOverstatement; }
 
-// Throws vcloe::Error if B does not cover A's time span or a column set is missing.
+// Throws vcloe::Error if B does not cover A's time span (B recording no frame left out), if no
+// sample of A is at a frame B measured, or if a column set is missing.
 TraceDifference compare_traces(const PoseTrace& a, const PoseTrace& b, TraceColumns which_a, TraceColumns which_b,
                                const std::string& name_a = "A", const std::string& name_b = "B");
 
