@@ -1,5 +1,6 @@
 #include "vcloe/calib/static_trace.hpp"
 #include "vcloe/core/input_file.hpp"
+#include "vcloe/core/required_sidecar.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -65,8 +66,8 @@ namespace {
 
 StaticTraceInfo read_info(const std::string& path, const std::string& csv_text) {
   const std::string meta = sidecar_path(path);
-  const nlohmann::json doc = read_json_file(meta);
-  check_sidecar_kind(doc, path, kStaticTraceFormat, "a static-pose trace");
+  const nlohmann::json doc =
+      read_required_sidecar(path, kStaticTraceFormat, "a static-pose trace", "vcloe calibrate kinematics --measure");
   const JsonNode root = JsonNode::root(doc, meta, "(written by vcloe calibrate kinematics --measure)");
   if (root.need("format").string() != kStaticTraceFormat)
     root.need("format").refuse(std::string("\"") + kStaticTraceFormat + "\"");

@@ -1,6 +1,7 @@
 // The pre-correction file (precorrection_file.hpp).
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/core/input_file.hpp"
+#include "vcloe/core/required_sidecar.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -75,8 +76,8 @@ namespace {
 // read_precorrection's parse of the CSV read (parse_input_file).
 PrecorrectionFile precorrection_of_csv(const std::string& path, const std::string& csv) {
   const std::string side = sidecar_path(path);
-  const nlohmann::json document = read_json_file(side);
-  check_sidecar_kind(document, path, kPrecorrectionFormat, "a pre-corrected command");
+  const nlohmann::json document =
+      read_required_sidecar(path, kPrecorrectionFormat, "a pre-corrected command", "vcloe precorrect or vcloe learn");
   // A learnt command's sidecar is vcloe learn's: a key missing there is said of that writer (probe 26's k6-p01).
   const auto kind = document.is_object() ? document.find("kind") : document.end();
   const bool learnt = document.is_object() && kind != document.end() && kind->is_string() && *kind == kKindLearnt;

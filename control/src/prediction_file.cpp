@@ -1,6 +1,7 @@
 // The prediction file (prediction_file.hpp).
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/input_file.hpp"
+#include "vcloe/core/required_sidecar.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -91,8 +92,7 @@ namespace {
 // read_prediction's parse of the CSV read (parse_input_file).
 PredictionFile prediction_of_csv(const std::string& path, const std::string& csv) {
   const std::string side = sidecar_path(path);
-  const nlohmann::json document = read_json_file(side);
-  check_sidecar_kind(document, path, kPredictionFormat, "a prediction");
+  const nlohmann::json document = read_required_sidecar(path, kPredictionFormat, "a prediction", "vcloe predict --out");
   const JsonNode root = JsonNode::root(document, side, "(written by vcloe predict --out)");
   root.object();
   if (root.need("format").string() != kPredictionFormat) root.need("format").refuse(std::string("\"") + kPredictionFormat + "\"");

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string_view>
 #include <vector>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/required_sidecar.hpp"
 #include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/trace.hpp"  // sha256
 
@@ -138,6 +140,17 @@ nlohmann::json read_sealed_json_file(const std::string& path, const std::string&
     fail(path, key + "the content is not the one sealed (SHA-256 " + now.substr(0, 12) + "..., sealed " +
                    recorded.substr(0, std::min<std::size_t>(12, recorded.size())) +
                    "...): a result edited since vcloe wrote it is not read; " + again);
+  return document;
+}
+
+nlohmann::json read_required_sidecar(const std::string& csv_path, const std::string& format, const std::string& kind,
+                                     const std::string& writer) {
+  const std::string side = sidecar_path(csv_path);
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(side, ec)))
+    fail(csv_path, "is not " + kind + ": " + writer + " writes one as a CSV with its sidecar " + side + ", which is not there");
+  const nlohmann::json document = read_json_file(side);
+  check_sidecar_kind(document, csv_path, format, kind);
   return document;
 }
 

@@ -64,6 +64,19 @@ ExperimentSetup make_setup(const sim::RobotFile& robot, const servo::ExperimentC
   return s;
 }
 
+namespace {
+
+// "<file>:<line>: key '<section>.<key>'" where the file sets it, for a check made when another
+// file is known (else the file and the key alone: the default was used).
+std::string key_where(const std::string& file, const std::string& section, const std::string& key) {
+  const YamlNode root = YamlDoc::load(file).root();
+  if (const auto s = root.find(section))
+    if (const auto k = s->find(key)) return k->where();
+  return file + ": key '" + section + "." + key + "'";
+}
+
+}  // namespace
+
 ExperimentSetup load_setup(const std::string& robot_file, const std::string& experiment_file,
                            const std::string& reference_file, const std::string& controller_file, bool prepare_loop) {
   const servo::ExperimentConfig experiment =
@@ -71,9 +84,10 @@ ExperimentSetup load_setup(const std::string& robot_file, const std::string& exp
   const excitation::FourierTrajectory trajectory = excitation::load_trajectory(reference_file);
   // Named here, where both files are known (servo's own check cannot say which file to change).
   if (prepare_loop && !experiment_file.empty() && experiment.timing.latency >= trajectory.duration)
-    fail(experiment_file, "key 'timing.latency': " + exact_number(experiment.timing.latency) +
-                              " s is not shorter than the " + exact_number(trajectory.duration) + " s run of " +
-                              reference_file + ": no measured pose would ever reach the controller");
+    fail(key_where(experiment_file, "timing", "latency"), exact_number(experiment.timing.latency) +
+                                                              " s is not shorter than the " + exact_number(trajectory.duration) +
+                                                              " s run of " + reference_file +
+                                                              ": no measured pose would ever reach the controller");
   const bool apart = !controller_file.empty() && controller_file != robot_file;
   const sim::RobotModel controller = apart ? sim::load_robot(controller_file).model : sim::RobotModel{};
   ExperimentSetup s = make_setup(sim::load_robot(robot_file), experiment, trajectory, reference_file,

@@ -52,7 +52,7 @@ TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
   expect_refused({
       // The latency is the experiment file's, the run's length the reference's: both named.
       {"simulate" + ref + out + " --experiment " + (d / "late.yaml").string(),
-       "late.yaml: key 'timing.latency': 30 s is not shorter than the 20 s run of "},
+       "late.yaml:2: key 'timing.latency': 30 s is not shorter than the 20 s run of "},
       {"validate --model " + config + "truth.yaml --n 100000000", "--n: expected 1 to 1000 trajectories"},
       {"demo --n 100000000 --dir " + (d / "demo").string(), "--n: expected 1 to 1000 validation trajectories"},
       {"run" + ref + out + " --noise-position 1e300", "--noise-position: expected a camera noise sigma in [0, 0.01] m"},
