@@ -28,7 +28,12 @@ StampCheck check_stamp(std::int64_t stamp_ns, std::int64_t receive_ns) {
 }
 
 StampCheck check_stamps(const Header& h, std::int64_t receive_ns) {
-  const StampCheck publish = check_stamp(h.publish_ns, receive_ns), exposure = check_stamp(h.exposure_ns, receive_ns);
+  // A publish stamp is the sender's steady clock when it sent (transport.cpp): never 0 or before
+  // its boot. 0 or less is a stamp never set, not an old one — on a host up less than the hour
+  // of kMaxStampAgeNs it passed as an age (probe 31, L006: 1.89e6 ms). Exposure stamps may be
+  // run-relative (the virtual camera's start at 0) and are judged by age alone.
+  const StampCheck publish = h.publish_ns <= 0 ? StampCheck::Stale : check_stamp(h.publish_ns, receive_ns);
+  const StampCheck exposure = check_stamp(h.exposure_ns, receive_ns);
   if (publish == StampCheck::Ahead || exposure == StampCheck::Ahead) return StampCheck::Ahead;
   if (publish == StampCheck::Stale || exposure == StampCheck::Stale) return StampCheck::Stale;
   return StampCheck::Plausible;

@@ -384,6 +384,12 @@ TEST(FrameCounters, StaleStampsAreCountedAndGiveNoLatencyWhateverTheirValue) {
   EXPECT_EQ(check_stamps(frame_at(9, kMax, kMax).header, kMax), StampCheck::Plausible);
   EXPECT_EQ(check_stamps(frame_at(9, receive - kMaxStampAgeNs, receive).header, receive), StampCheck::Plausible);
   EXPECT_TRUE(c.count(frame_at(frame, receive - 500, receive - 400), receive)) << "a stale stamp did not become the newest exposure";
+  // An unset publish stamp (0) on a host up less than an hour is no hour-old stamp either (probe
+  // 31, L006: a latency of 1.89e6 ms); a run-relative exposure stamp of 0 is an exposure.
+  const std::int64_t half_hour = kMaxStampAgeNs / 2;
+  EXPECT_EQ(check_stamps(frame_at(1, half_hour - 100, 0).header, half_hour), StampCheck::Stale);
+  EXPECT_FALSE(publish_to_receive_ms(frame_at(1, half_hour - 100, 0).header, half_hour));
+  EXPECT_EQ(check_stamps(frame_at(1, 0, half_hour - 100).header, half_hour), StampCheck::Plausible);
 }
 
 // A frame of another schema version that checks (a peer speaking it) is told from noise: its
