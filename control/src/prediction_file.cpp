@@ -134,4 +134,17 @@ Provenance provenance_of(const PredictionFile& f, const std::string& path) {
   return p;
 }
 
+std::string prediction_column(int row, bool sigma) {
+  const std::string p = sigma ? "sigma_" : "";
+  if (row < 6) return p + "tau" + std::to_string(row + 1);
+  const int k = row - 6, leg = k / 9, joint = (k % 9) / 3, c = k % 3;
+  return p + "f" + kJointNames[joint] + std::to_string(leg + 1) + "_" + "xyz"[c];
+}
+
+LoadVector max_abs(const std::vector<LoadVector>& series) {
+  LoadVector m = LoadVector::Zero();
+  for (const LoadVector& v : series) m = m.cwiseMax(v.cwiseAbs());
+  return m;
+}
+
 }  // namespace vcloe::control

@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <netdb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,6 +72,14 @@ std::string endpoint_problem(const std::string& endpoint, bool connected) {
         return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
     }
     if (parts != 4) return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
+  } else if (connected) {  // a name ZeroMQ would try to reach for ever in silence (probe 31, L015)
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    addrinfo* found = nullptr;
+    if (const int e = ::getaddrinfo(host.c_str(), nullptr, &hints, &found); e != 0)
+      return "host '" + host + "' of " + endpoint + ": no IPv4 address for this name (" + ::gai_strerror(e) +
+             "); give an address or a name this machine resolves";
+    ::freeaddrinfo(found);
   }
   return "";
 }

@@ -125,6 +125,9 @@ TEST(CliRefusal, RigRunRefusesWhatItsRolesWouldBeforeAnyStarts) {
           {rig + " --poses " + ipc + std::string(150, 'p'), "--poses: " + ipc + std::string(150, 'p') + ": a socket path of"},
           {rig + " --poses tcp://*:47111", "--poses: host '*' of tcp://*:47111: every interface"},
           {rig + " --poses tcp://[::1]:47112", "--poses: address '[::1]' of tcp://[::1]:47112: an IPv6 address"},
+          // Probe 31, L015: a name that does not resolve was listened on in silence ("no pose received").
+          {"rig listen --seconds 1 --endpoint tcp://no-such-host.invalid:5555",
+           "--endpoint: host 'no-such-host.invalid' of tcp://no-such-host.invalid:5555: no IPv4 address for this name"},
           {rig + " --poses " + ipc + "d/", "--poses: " + ipc + "d/: ends in '/'"},
           {rig + " --status " + ipc + "d/s", "--status: " + ipc + "d/s: directory " + d.string() + "/d does not exist"},
           {rig + " --keys " + (d / "empty").string(), "--keys: " + (d / "empty").string() + "/robot.key: not found"},

@@ -20,6 +20,8 @@
 #include "../../workflow/src/calibration_output.hpp"
 #include "vcloe/calib/kinematic_model.hpp"
 #include "vcloe/core/sealed_json.hpp"
+#include "vcloe/control/predict.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/report/calibration.hpp"
 #include "vcloe/report/identification.hpp"
 #include "vcloe/sim/parameters.hpp"
@@ -154,6 +156,30 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
                                       r.plain.string() + " --prediction " + pred.string() + " --force --out ";
   ASSERT_EQ(run_vcloe(with_prediction + (r.dir / "p.html").string()).status, 0);
   nlohmann::json side = nlohmann::json::parse(cli_test::read_file(pred.string() + ".meta.json"));
+  // A torque or a sigma edited with the CSV's hash made again (probe 31, P013, P014): the
+  // prediction made again from the files it records differs at that cell, refused there.
+  const std::string csv = cli_test::read_file(pred);
+  for (const auto& [column, line] : {std::pair{1, 3}, {1 + vcloe::control::kLoadSize, 5}}) {
+    std::vector<std::string> lines;
+    std::stringstream in(csv);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::vector<std::string> cells;
+    std::stringstream row(lines[static_cast<std::size_t>(line - 1)]);
+    for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+    cells[static_cast<std::size_t>(column)] = "777.5";
+    std::string joined, text;
+    for (const std::string& c : cells) joined += (joined.empty() ? "" : ",") + c;
+    lines[static_cast<std::size_t>(line - 1)] = joined;
+    for (const std::string& l : lines) text += l + "\n";
+    std::ofstream(pred) << text;
+    nlohmann::json rehashed = side;
+    rehashed["csv_sha256"] = vcloe::sha256(text);
+    std::ofstream(pred.string() + ".meta.json") << rehashed.dump(2);
+    const std::string name = column == 1 ? "tau1" : "sigma_tau1";
+    cli_test::expect_refused({{with_prediction + (r.dir / "q.html").string(),
+                               pred.string() + ":" + std::to_string(line) + ": column '" + name + "': 777.5, but the files it records predict "}});
+  }
+  std::ofstream(pred) << csv;
   side["band"]["sha256"] = std::string(64, '1');
   std::ofstream(pred.string() + ".meta.json") << side.dump(2);
   const CommandResult edited = run_vcloe(with_prediction + (r.dir / "q.html").string());

@@ -97,7 +97,7 @@ void PredictOptions::validate() const {
       .input(reference, "--reference").output_trace(out, "--out").check();  // the CSV and its sidecar
 }
 
-Report predict_to_file(const PredictOptions& o) {
+Predicted compute_prediction(const PredictOptions& o, bool band) {
   o.validate();
   const Loaded l = load(o.model, o.robot, o.experiment, o.reference, false);  // no loop: its latency is no matter
   const double duration = l.setup.trajectory.duration;
@@ -108,27 +108,35 @@ Report predict_to_file(const PredictOptions& o) {
   constexpr double kBytesPerSample =
       sizeof(control::MotionSample) + 4 * sizeof(control::LoadVector) + (1 + 2 * control::kLoadSize) * 25.0;
   if (o.period > 0) throw_if(series_size_problem("--period", duration, o.period, kBytesPerSample, o.reference), "");
-  std::optional<control::XiCovariance> cov;
-  std::string band = "no uncertainty band: " + report_of(o.model) + " not found";
-  if (std::filesystem::exists(report_of(o.model))) {
+  Predicted out;
+  out.band = "no uncertainty band: " + report_of(o.model) + " not found";
+  if (band) {
     const report::IdentificationReport rep = report::read_identification_report(report_of(o.model));
     if (rep.inputs.model.sha256 != sha256_file(o.model))
       fail(report_of(o.model), "is the report of another model (its SHA-256 of the model differs from " + o.model + ")");
     report::check_values_of_file(rep, report_of(o.model), "value", l.model.lambda, "the model it records, " + o.model + ",");
-    cov = xi_covariance(rep, report_of(o.model));
-    band = "sigma: the identification's, propagated linearly through the regressor (" + report_of(o.model) + ")";
+    out.covariance = xi_covariance(rep, report_of(o.model));
+    out.band = "sigma: the identification's, propagated linearly through the regressor (" + report_of(o.model) + ")";
   }
   const double period = o.period > 0 ? o.period : l.setup.experiment.timing.camera_period();
   const control::SampledMotion motion = control::sample_motion(control::motion_of(l.setup.trajectory), period);
-  const control::Prediction p = control::predict(l.model.model, l.model.lambda.head<sim::kNumXi>(), motion, cov ? &*cov : nullptr);
+  out.prediction = control::predict(l.model.model, l.model.lambda.head<sim::kNumXi>(), motion,
+                                    out.covariance ? &*out.covariance : nullptr);
+  return out;
+}
+
+Report predict_to_file(const PredictOptions& o) {
+  const bool band = std::filesystem::exists(report_of(o.model));
+  const Predicted d = compute_prediction(o, band);
+  const control::Prediction& p = d.prediction;
   if (!o.out.empty()) {
     control::PredictionFile f = control::prediction_file(p);
     f.model = file_record(o.model), f.robot = file_record(o.robot), f.reference = file_record(o.reference);
-    f.experiment = file_record(o.experiment), f.band = cov ? file_record(report_of(o.model)) : FileRecord{};
+    f.experiment = file_record(o.experiment), f.band = d.covariance ? file_record(report_of(o.model)) : FileRecord{};
     f.software_version = defaults::software_version();
     control::write_prediction(o.out, f, o.force);
   }
-  Report r = predict_summary(p, band);
+  Report r = predict_summary(p, d.band);
   if (!o.out.empty())
     r.text += "wrote " + o.out + " and " + sidecar_path(o.out) + " (" + std::to_string(p.load.size()) + " samples)\n";
   return r;

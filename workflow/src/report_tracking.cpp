@@ -1,11 +1,14 @@
 // The tracking section's inputs read and checked to belong together (report.hpp).
+#include <cmath>
 #include <filesystem>
 
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/file_now.hpp"
 #include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/workflow/control.hpp"
 #include "vcloe/workflow/report.hpp"
 
 namespace vcloe::workflow {
@@ -152,6 +155,39 @@ report::PredictedLoads loads_of(const control::PredictionFile& f, const std::str
   return l;
 }
 
+// A recorded prediction is what its recorded files predict (probe 31, E: a torque peak edited to
+// 777.5 N*m, or a sigma to 0, with the CSV's hash made again, was drawn): when the model, robot,
+// reference, experiment and band report it records are there as recorded, the prediction is
+// made again (compute_prediction, predict's own, 0.25 CPU-s for 20 s) and every cell compared.
+// Files gone or changed are refused by the checks after this one.
+void check_prediction_reproduced(const control::PredictionFile& f, const std::string& file) {
+  for (const FileRecord* r : {&f.model, &f.robot, &f.reference})
+    if (file_now(*r) != FileNow::AsRecorded) return;
+  if ((!f.experiment.none() && file_now(f.experiment) != FileNow::AsRecorded) ||
+      (!f.band.none() && (file_now(f.band) != FileNow::AsRecorded || f.band.path != f.model.path + ".report.json")))
+    return;
+  PredictOptions o;
+  o.model = f.model.path, o.robot = f.robot.path, o.experiment = f.experiment.path, o.reference = f.reference.path;
+  o.period = f.period;
+  const control::Prediction p = compute_prediction(o, !f.band.none()).prediction;
+  if (p.load.size() != f.load.size())
+    fail(file + " (--prediction)", "has " + std::to_string(f.load.size()) + " rows, the files it records predict " +
+                                       std::to_string(p.load.size()) + ": run vcloe predict again");
+  for (const bool sigma : {false, true}) {
+    const std::vector<control::LoadVector>& now = sigma ? p.sigma : p.load;
+    const std::vector<control::LoadVector>& recorded = sigma ? f.sigma : f.load;
+    if (now.empty()) continue;
+    const control::LoadVector scale = 1e-9 * (control::LoadVector::Ones() + control::max_abs(now));
+    for (std::size_t n = 0; n < now.size(); ++n)
+      for (int r = 0; r < control::kLoadSize; ++r)
+        if (!(std::abs(recorded[n](r) - now[n](r)) <= scale(r)))
+          fail(file + ":" + std::to_string(n + 2), "column '" + control::prediction_column(r, sigma) + "': " +
+                                                     exact_number(recorded[n](r)) + ", but the files it records predict " +
+                                                     exact_number(now[n](r)) + " (edited since vcloe predict wrote it?); "
+                                                     "run vcloe predict again");
+  }
+}
+
 }  // namespace
 
 TrackingInputs read_tracking_inputs(const TrackingFiles& files) {
@@ -169,6 +205,7 @@ TrackingInputs read_tracking_inputs(const TrackingFiles& files) {
                                              control::provenance_of(f, files.prediction), Together::OneReference))
         fail(named_prediction, "is not along the reference of " + named(in.runs.front().file, in.runs.front().kind) + ": " +
                                    *m + " (vcloe predict --reference the runs ran)");
+    check_prediction_reproduced(f, files.prediction);
     in.loads = loads_of(f, files.prediction);
     in.prediction_model = f.model;
     in.prediction_band = f.band;

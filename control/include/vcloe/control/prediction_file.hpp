@@ -26,6 +26,10 @@ struct PredictionFile {
   std::string software_version;
 };
 
+// The CSV's name of load row r (0 .. kLoadSize - 1), or of its sigma: "tau1", "sigma_fB1_x".
+std::string prediction_column(int row, bool sigma);
+// Per load row, the largest |value| over the samples (zero for none).
+LoadVector max_abs(const std::vector<LoadVector>& series);
 // The file of a prediction (its sigma empty: zero rows).
 PredictionFile prediction_file(const Prediction& p);
 // Writes the CSV and its sidecar as one (the sidecar, which records the CSV's hash, first); a

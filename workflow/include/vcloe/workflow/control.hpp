@@ -5,6 +5,7 @@
 // precorrect: the joint command that makes the drives produce those torques (control/
 // precorrect.hpp), checked against the robot's joint range and command rate limit before it is
 // written (bridge::SafetyLimits, as the live robot applies them), for `run`/`simulate --precorrection`.
+#include <optional>
 #include <string>
 
 #include "vcloe/control/predict.hpp"
@@ -22,6 +23,15 @@ struct PredictOptions {
   void validate() const;  // the period, then the CSV as an output (never an input)
 };
 Report predict_to_file(const PredictOptions& options);
+// The one computation of a prediction (predict_to_file's, and `report`'s check that a recorded
+// prediction is what its recorded files predict): the loads along the reference and, with `band`,
+// their sigma from the model's identification report (<model>.report.json).
+struct Predicted {
+  control::Prediction prediction;
+  std::optional<control::XiCovariance> covariance;
+  std::string band;  // what the sigma are, for the summary
+};
+Predicted compute_prediction(const PredictOptions& options, bool band);
 
 struct PrecorrectOptions {
   std::string model, robot, experiment, reference, out;  // out: the CSV; its sidecar beside it
