@@ -2,6 +2,7 @@
 #include "vcloe/core/input_file.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -132,8 +133,11 @@ nlohmann::json read_sealed_json_file(const std::string& path, const std::string&
   const auto seal = document.find(kContentSealKey);
   if (seal == document.end())
     fail(path, key + "missing: not a result as this vcloe writes it (written by an older vcloe, or by hand); " + again);
-  if (!seal->is_string()) fail(path, key + "expected the SHA-256 of the result's content (64 hex digits); " + again);
-  const std::string recorded = seal->get<std::string>();
+  std::string recorded = seal->is_string() ? seal->get<std::string>() : std::string();
+  std::transform(recorded.begin(), recorded.end(), recorded.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (recorded.size() != 64 || recorded.find_first_not_of("0123456789abcdef") != std::string::npos)
+    fail(path, key + "expected the SHA-256 of the result's content (64 hex digits), got " +
+                   (seal->dump().size() > 80 ? seal->dump().substr(0, 77) + "..." : seal->dump()) + "; " + again);
   document.erase(seal);
   const std::string now = content_sha256(document);
   if (recorded != now)

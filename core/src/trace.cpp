@@ -187,14 +187,15 @@ void check_rows_cover_duration(const std::vector<double>& time, const TraceMetad
 }
 
 // The frames the live rig's sidecar lists as unmeasured are frames of its run: 0 to the last
-// row's frame or the run's length (duration_s), whichever is later (a trace written back after
+// row's frame or the run's last exposure (before duration_s), whichever is later (a trace written back after
 // reading has lost their rows). Frame 5000 of a 200-frame run, or frame -1, would be a sidecar
 // describing another run (probe 31, B).
 void check_unmeasured_frames_in_run(const PoseTrace& t, const std::string& meta) {
   if (!t.metadata.stream || !t.metadata.camera_hz || t.time.empty()) return;
   const double hz = *t.metadata.camera_hz;
   double last = std::round(t.time.back() * hz);
-  if (t.metadata.duration_s) last = std::max(last, std::floor(*t.metadata.duration_s * hz + 1e-6));
+  // Exposures are at k / hz before the run's end (a 2 s run at 100 Hz: frames 0 to 199).
+  if (t.metadata.duration_s) last = std::max(last, std::ceil(*t.metadata.duration_s * hz - 1e-6) - 1);
   for (const auto& [key, frames] : {std::pair{"stream.missing_frames", &t.metadata.stream->missing_frames},
                                     {"stream.invalid_frames", &t.metadata.stream->invalid_frames}})
     for (const std::int64_t f : *frames)

@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -72,6 +73,11 @@ std::string endpoint_problem(const std::string& endpoint, bool connected) {
         return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
     }
     if (parts != 4) return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
+  } else if (!connected && host != "*" && ::if_nametoindex(host.c_str()) == 0) {
+    // ZeroMQ binds an address, * or an interface's name, never a host name: "cannot bind: No such
+    // device" after the roles started (probe 32, h13).
+    return "host '" + host + "' of " + endpoint + ": a host name, which a socket cannot be bound to (ZeroMQ binds an IPv4 "
+           "address, * or an interface such as lo); give an address (tcp://127.0.0.1:" + port + " for this machine only)";
   } else if (connected) {  // a name ZeroMQ would try to reach for ever in silence (probe 31, L015)
     addrinfo hints{};
     hints.ai_family = AF_INET;

@@ -128,6 +128,9 @@ TEST(CliRefusal, RigRunRefusesWhatItsRolesWouldBeforeAnyStarts) {
           // Probe 31, L015: a name that does not resolve was listened on in silence ("no pose received").
           {"rig listen --seconds 1 --endpoint tcp://no-such-host.invalid:5555",
            "--endpoint: host 'no-such-host.invalid' of tcp://no-such-host.invalid:5555: no IPv4 address for this name"},
+          // Probe 32, h13, h14: a host name bound ("cannot bind: No such device" after the roles started).
+          {rig + " --poses tcp://localhost:47114", "--poses: host 'localhost' of tcp://localhost:47114: a host name, which a socket cannot be bound to"},
+          {"vision serve --poses tcp://localhost:47115", "--poses: host 'localhost' of tcp://localhost:47115: a host name"},
           {rig + " --poses " + ipc + "d/", "--poses: " + ipc + "d/: ends in '/'"},
           {rig + " --status " + ipc + "d/s", "--status: " + ipc + "d/s: directory " + d.string() + "/d does not exist"},
           {rig + " --keys " + (d / "empty").string(), "--keys: " + (d / "empty").string() + "/robot.key: not found"},

@@ -180,6 +180,10 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
                                pred.string() + ":" + std::to_string(line) + ": column '" + name + "': 777.5, but the files it records predict "}});
   }
   std::ofstream(pred) << csv;
+  // Without a run of its reference nothing says which reference it is along (probe 32, p11).
+  cli_test::expect_refused({{"report --identification " + r.report_json.string() + " --prediction " + pred.string() +
+                                 " --out " + (r.dir / "q.html").string(),
+                             "--prediction: the loads are drawn beside the runs of their reference"}});
   side["band"]["sha256"] = std::string(64, '1');
   std::ofstream(pred.string() + ".meta.json") << side.dump(2);
   const CommandResult edited = run_vcloe(with_prediction + (r.dir / "q.html").string());

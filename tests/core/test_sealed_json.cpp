@@ -5,6 +5,7 @@
 // docs/robustness.md, "Sealed results").
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -42,7 +43,20 @@ TEST(SealedJson, WhatTheWriterSealsTheReaderReadsAndAnEditIsRefusedAtTheSealsKey
   edited.erase("content_sha256");
   EXPECT_NE(refused(edited).find(file.string() + ": key 'content_sha256': missing"), std::string::npos) << refused(edited);
   edited["content_sha256"] = 7;
-  EXPECT_NE(refused(edited).find("key 'content_sha256': expected the SHA-256"), std::string::npos) << refused(edited);
+  EXPECT_NE(refused(edited).find("key 'content_sha256': expected the SHA-256 of the result's content (64 hex digits), got 7"),
+            std::string::npos)
+      << refused(edited);
+  for (const std::string& spelling : {std::string(), " " + sealed["content_sha256"].get<std::string>()}) {  // probe 32, s13, s33
+    edited["content_sha256"] = spelling;
+    EXPECT_NE(refused(edited).find("(64 hex digits), got \""), std::string::npos) << refused(edited);
+  }
+  // The same hash in capitals is the same seal (probe 32, s11): read.
+  edited = sealed;
+  std::string upper = sealed["content_sha256"].get<std::string>();
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  edited["content_sha256"] = upper;
+  std::ofstream(file) << edited.dump(2);
+  EXPECT_EQ(read_sealed_json_file(file.string(), ""), document);
   // Sealed again after the edit: read (the typed readers' own checks then meet it).
   edited = sealed;
   edited["numbers"][0] = 0.2;

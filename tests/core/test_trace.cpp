@@ -193,6 +193,7 @@ TEST(Trace, TheRowsOfFramesTheRigDidNotMeasureAreLeftOutByTheOneReader) {
             none.string() + ": has no measured row: " + none.string() + ".meta.json lists every one of its 8 frames as "
                                                                          "unmeasured (stream.missing_frames, stream.invalid_frames)");
   // A frame that is no frame of the run (probe 31, B: frame 5000 of 200, frame -1) is refused at its key.
+  t.metadata.duration_s = 0.08;  // exposures 0 to 0.07 s: frame 8 would be at the end (probe 32, i05)
   for (const std::int64_t f : {std::int64_t{8}, std::int64_t{-1}}) {
     s.invalid_frames = {2}, s.missing_frames = {f};
     t.metadata.stream = s;
