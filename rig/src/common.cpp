@@ -41,7 +41,7 @@ std::string ipc_path_problem(const std::string& endpoint, const std::string& pat
 
 }  // namespace
 
-std::string endpoint_problem(const std::string& endpoint, bool connected) {
+std::string endpoint_problem(const std::string& endpoint, bool connected, bool bound) {
   const std::string expected = "expected ipc://PATH or tcp://HOST:PORT, got '" + endpoint + "'";
   if (endpoint.rfind("ipc://", 0) == 0) {
     if (endpoint.size() <= 6) return expected;
@@ -73,12 +73,14 @@ std::string endpoint_problem(const std::string& endpoint, bool connected) {
         return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
     }
     if (parts != 4) return "address '" + host + "' of " + endpoint + ": expected four numbers 0 to 255";
-  } else if (!connected && host != "*" && ::if_nametoindex(host.c_str()) == 0) {
+  } else if (bound && host != "*" && ::if_nametoindex(host.c_str()) == 0) {
     // ZeroMQ binds an address, * or an interface's name, never a host name: "cannot bind: No such
     // device" after the roles started (probe 32, h13).
     return "host '" + host + "' of " + endpoint + ": a host name, which a socket cannot be bound to (ZeroMQ binds an IPv4 "
            "address, * or an interface such as lo); give an address (tcp://127.0.0.1:" + port + " for this machine only)";
-  } else if (connected) {  // a name ZeroMQ would try to reach for ever in silence (probe 31, L015)
+  }
+  if (connected && host.find_first_not_of("0123456789.") != std::string::npos && host != "*") {
+    // a name ZeroMQ would try to reach for ever in silence (probe 31, L015)
     addrinfo hints{};
     hints.ai_family = AF_INET;
     addrinfo* found = nullptr;
@@ -111,7 +113,7 @@ std::string endpoint_identity(const std::string& endpoint) {
 }  // namespace
 
 std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std::string& which,
-                                                const std::string& connects) {
+                                                const std::string& connects, const std::string& binds) {
   auto bad = [](const std::string& key, const std::string& what) { return SettingProblem{key, key + ": " + what}; };
   const std::vector<std::pair<char, std::pair<std::string, const std::string*>>> all = {
       {'c', {"--camera-stream", &e.camera}}, {'p', {"--poses", &e.poses}},
@@ -121,7 +123,8 @@ std::optional<SettingProblem> endpoints_problem(const RigEndpoints& e, const std
     if (which.find(letter) == std::string::npos) continue;
     const std::string& endpoint = *option.second;
     const bool connected = connects.find(letter) != std::string::npos;
-    if (const std::string why = endpoint_problem(endpoint, connected); !why.empty()) return bad(option.first, why);
+    const bool bound = binds.empty() ? !connected : binds.find(letter) != std::string::npos;
+    if (const std::string why = endpoint_problem(endpoint, connected, bound); !why.empty()) return bad(option.first, why);
     for (const auto& [earlier, other] : used)
       if (endpoint_identity(endpoint) == endpoint_identity(*other))
         return bad(option.first, "the same endpoint as " + earlier + " (" + *other + "); each stream needs its own");
@@ -155,8 +158,8 @@ std::optional<SettingProblem> open_tcp_problem(const RigEndpoints& e, const std:
   return std::nullopt;
 }
 
-void check_endpoints(const RigEndpoints& e, const std::string& which, const std::string& connects) {
-  throw_if(endpoints_problem(e, which, connects), "");
+void check_endpoints(const RigEndpoints& e, const std::string& which, const std::string& connects, const std::string& binds) {
+  throw_if(endpoints_problem(e, which, connects, binds), "");
 }
 
 RoleSecurity::RoleSecurity(zmq::context_t& context, const RigEndpoints& e, const std::string& role)

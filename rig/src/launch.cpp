@@ -288,7 +288,7 @@ RigEndpoints final_endpoints(const RigRun& r, const std::string& dir) {
     if (!given->empty()) *fresh = *given;
   e.keys = r.endpoints.keys;
   e.plain_tcp = r.endpoints.plain_tcp;
-  check_endpoints(e, "cpks", "cpks");
+  check_endpoints(e, "cpks", "cpks", "cpks");  // each stream bound by one role, connected to by another
   throw_if(open_tcp_problem(e, "cpks"), "");
   return e;
 }

@@ -217,6 +217,11 @@ report::ReportTraces report_traces(const report::IdentificationReport& rep, cons
 }  // namespace
 
 void ReportOptions::validate() const {
+  // Loads are drawn beside the runs of their reference, the one check of which reference they are
+  // along (probe 32, p11: without a run, a prediction along another reference was drawn as the tracked one).
+  if (!tracking.prediction.empty() && tracking.servo_alone.empty() && tracking.precorrected.empty() && tracking.learnt.empty())
+    fail("--prediction", "the loads are drawn beside the runs of their reference, checked to be along it: give the runs "
+                         "(--servo-alone, --precorrected or --learnt)");
   IoPlan plan(force);
   plan.input(identification, "--identification").input(validation, "--validation").input(calibration, "--calibration");
   plan.input_trace(tracking.servo_alone, "--servo-alone").input_trace(tracking.precorrected, "--precorrected")

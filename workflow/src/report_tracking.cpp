@@ -198,11 +198,6 @@ TrackingInputs read_tracking_inputs(const TrackingFiles& files) {
     if (!file->empty()) in.runs.push_back(read_run(*file, kind));
   check_runs_together(in.runs);
   if (!files.prediction.empty()) {
-    // Drawn beside the runs of its reference, the one check of which reference it is along (probe
-    // 32, p11: without a run, a prediction along another reference was drawn as the tracked one).
-    if (in.runs.empty())
-      fail("--prediction", "the loads are drawn beside the runs of their reference, checked to be along it: give the runs "
-                           "(--servo-alone, --precorrected or --learnt)");
     const control::PredictionFile f = control::read_prediction(files.prediction);
     const std::string named_prediction = files.prediction + " (--prediction)";
     if (!in.runs.empty())

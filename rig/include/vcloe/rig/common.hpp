@@ -47,20 +47,24 @@ class RoleSecurity {
 // directory that exists, where nothing other than a socket is (ZeroMQ's bind deletes whatever
 // is there; a socket left by an earlier run is reused) — or tcp://HOST:PORT with a port in
 // 1..65535, for a dotted address octets up to 255, no IPv6 literal (vcloe's sockets run IPv4)
-// and, when `connected` (this process connects to it), no bind-only wildcard (`*`, 0.0.0.0).
+// and, when `connected` (this process connects to it), no bind-only wildcard (`*`, 0.0.0.0) and
+// a host name that resolves; when `bound` (a socket is bound to it), no host name but an
+// interface's (ZeroMQ binds an address, `*` or an interface). Neither: the form alone (an option's
+// own check, before which process binds it is known).
 // The one check of every endpoint option, of every role and of `rig run` before its roles start.
-std::string endpoint_problem(const std::string& endpoint, bool connected = false);
+std::string endpoint_problem(const std::string& endpoint, bool connected = false, bool bound = false);
 // Before any socket is bound: every endpoint of the streams in `which` ("cpks") checked (the
-// defaults too; those in `connects` as connected to), and no two the same endpoint (ipc paths
-// as files, tcp by host and port).
+// defaults too; those in `connects` as connected to, the others — or, when given, those in
+// `binds` — as bound), and no two the same endpoint (ipc paths as files, tcp by host and port).
 std::optional<SettingProblem> endpoints_problem(const RigEndpoints& endpoints, const std::string& which,
-                                                const std::string& connects);
+                                                const std::string& connects, const std::string& binds = "");
 // The streams in `bound` ("cpks") as bound: one other hosts reach (tcp, not the loopback) needs
 // keys or --plain-tcp (bridge::Publisher's rule), and --plain-tcp needs such a stream (else it
 // has no effect). Part of endpoints_problem (the streams it does not connect to); `rig run`,
 // whose roles bind every stream, asks it for all four.
 std::optional<SettingProblem> open_tcp_problem(const RigEndpoints& endpoints, const std::string& bound);
-void check_endpoints(const RigEndpoints& endpoints, const std::string& which, const std::string& connects);
+void check_endpoints(const RigEndpoints& endpoints, const std::string& which, const std::string& connects,
+                     const std::string& binds = "");
 // The endpoints under a directory (ipc) or on free local TCP ports.
 RigEndpoints ipc_endpoints(const std::string& directory);
 RigEndpoints tcp_endpoints();
