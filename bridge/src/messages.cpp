@@ -211,6 +211,7 @@ Decoded decode_body(MessageType type, const Header& h, Reader& r) {
       m.last_command = r.get<std::uint64_t>();
       m.tick = r.get<std::int64_t>();
       m.theta = r.vec6();
+      if (!finite(m.theta)) return bad(DecodeError::NonFinite);  // the encoders (probe 34, F008)
       return {m, DecodeError::None};
     }
     case MessageType::Heartbeat:
@@ -277,6 +278,42 @@ const char* describe(DecodeError e) {
     case DecodeError::BadLength: return "body length does not match its type";
     case DecodeError::NonFinite: return "non-finite pose or angle";
     case DecodeError::BadEnum: return "a flag or enumeration out of range";
+    case DecodeError::WrongStream: return "a message of a type this stream does not carry";
+  }
+  return "?";
+}
+
+bool carries(Stream stream, MessageType type) {
+  if (type == MessageType::Hello || type == MessageType::End) return true;
+  switch (stream) {
+    case Stream::Any: return true;
+    case Stream::Camera:
+    case Stream::Poses: return type == MessageType::Pose;
+    case Stream::Commands: return type == MessageType::Command || type == MessageType::Heartbeat;
+    case Stream::Status: return type == MessageType::Status;
+  }
+  return false;
+}
+
+std::string_view name_of(Stream stream) {
+  switch (stream) {
+    case Stream::Any: return "any";
+    case Stream::Camera: return "camera";
+    case Stream::Poses: return "poses";
+    case Stream::Commands: return "commands";
+    case Stream::Status: return "status";
+  }
+  return "?";
+}
+
+std::string_view name_of(MessageType type) {
+  switch (type) {
+    case MessageType::Pose: return "pose";
+    case MessageType::Command: return "command";
+    case MessageType::Status: return "status";
+    case MessageType::Heartbeat: return "heartbeat";
+    case MessageType::Hello: return "hello";
+    case MessageType::End: return "end";
   }
   return "?";
 }

@@ -134,6 +134,10 @@ RoleKeys load_role_keys(const std::string& dir, const std::string& role) {
   std::istringstream in(read_input_file(key, InputKind::KeyFile));
   r.own.public_key = key_line(in, key, 1, "public");
   r.own.secret_key = key_line(in, key, 2, "secret");
+  // A pair put together from two (probe 34, K007): every peer refused it after the whole start timeout.
+  char derived[41] = {};
+  if (zmq_curve_public(derived, r.own.secret_key.c_str()) != 0 || r.own.public_key != derived)
+    fail(key + ":1", "its public key is not the one of its secret key (line 2): a key pair is written whole by `vcloe rig keys`");
   for (const char* other : kRoles) {
     const std::string pub = (fs::path(dir) / (std::string(other) + ".pub")).string();
     std::error_code ec;

@@ -107,8 +107,8 @@ void Publisher::publish(Message message) {
 }
 
 Subscriber::Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int hwm,
-                       const Security& security)
-    : socket_(std::make_unique<zmq::socket_t>(context, zmq::socket_type::sub)) {
+                       const Security& security, Stream stream)
+    : socket_(std::make_unique<zmq::socket_t>(context, zmq::socket_type::sub)), stream_(stream) {
   socket_->set(zmq::sockopt::rcvhwm, hwm);
   if (security.on()) {
     socket_->set(zmq::sockopt::curve_serverkey, security.server_key);
@@ -153,16 +153,28 @@ std::optional<Message> Subscriber::receive(std::chrono::milliseconds timeout) {
     if (!socket_->recv(frame, zmq::recv_flags::dontwait)) continue;
     const Decoded d = decode(std::string_view(static_cast<const char*>(frame.data()), frame.size()));
     if (d.error != DecodeError::None) {
-      ++malformed_;
       if (d.error == DecodeError::BadVersion) foreign_version_ = d.version;
-      if (dropped_) ++dropped_->count;  // the first of a run of malformed frames is the one that starved it
-      else dropped_ = Dropped{d.error, d.type, d.frame, 1};
+      drop(d.error, d.type, d.frame);
+      continue;
+    }
+    if (const MessageType type = type_of(*d.message); !carries(stream_, type)) {
+      if (!wrong_type_) wrong_type_ = type;
+      const auto* p = std::get_if<PoseMessage>(&*d.message);
+      const auto* c = std::get_if<CommandMessage>(&*d.message);
+      drop(DecodeError::WrongStream, type, p ? std::optional(p->frame) : c ? std::optional(c->frame) : std::nullopt);
       continue;
     }
     dropped_.reset();
     counters_[type_of(*d.message)].count(header_of(*d.message).sequence);
     return d.message;
   }
+}
+
+void Subscriber::drop(DecodeError error, std::optional<MessageType> type, std::optional<std::int64_t> frame) {
+  ++malformed_;
+  last_error_ = error;
+  if (dropped_) ++dropped_->count;  // the first of a run of malformed frames is the one that starved it
+  else dropped_ = Dropped{error, type, frame, 1};
 }
 
 bool Subscriber::wait_any(std::initializer_list<Subscriber*> subscribers, std::chrono::microseconds timeout) {

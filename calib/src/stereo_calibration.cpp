@@ -29,7 +29,7 @@ vision::ChessboardSpec parse_board(const std::string& s, double square_m) {
   b.square = square_m;
   if (b.cols < 3 || b.rows < 3 || b.cols > 100 || b.rows > 100)
     throw Error("--board: expected 3..100 inner corners each way, got '" + s + "'");
-  if (!(square_m > 0) || square_m > 1) throw Error("--square: expected the square size in m (0, 1], got " + std::to_string(square_m));
+  if (!(square_m > 0) || square_m > 1) throw Error("--square: expected the square size in m (0, 1], got " + exact_number(square_m));
   return b;
 }
 

@@ -290,8 +290,7 @@ void IoPlan::check() const {
                        "); two outputs cannot share one file");
     if (!o.planned) {
       if (being_recorded(o.path))
-        fail(o.path, "is being recorded by another running command (it holds the file open); choose another name — "
-                     "--force would overwrite a recording in progress");
+        fail(o.path, kBeingRecorded);
       if (o.recording && holds_a_recording(o.path)) fail(o.path, earlier_recording_kept(o.path));
     }
     out.push_back(id);

@@ -49,6 +49,7 @@ void StreamedFile::open(const std::string& path, bool force) {
   const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
   if (std::filesystem::is_directory(st)) fail(path, "is a directory, expected a file name");
   if (std::filesystem::exists(st)) {
+    if (being_recorded(path)) fail(path, kBeingRecorded);
     if (!force) fail(path, "exists; pass --force to overwrite");
     if (holds_a_recording(path)) fail(path, earlier_recording_kept(path));
     if (::unlink(path.c_str()) != 0) {

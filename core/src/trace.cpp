@@ -204,6 +204,41 @@ void check_unmeasured_frames_in_run(const PoseTrace& t, const std::string& meta)
                        exact_number(last) + " at " + exact_number(hz) + " Hz): expected the frames of the run it records");
 }
 
+// A live rig's trace (`stream`) has one row per frame of its run, from 0 to its last exposure
+// (before duration_s) or to the frames its stop records (`stopped.frames`), save frames listed as
+// unmeasured at its end (a trace written back has lost their rows); and as many poses received as
+// rows of frames not missing. A stop deleted, made up or moved, or a received count edited, was
+// read as a whole run (probe 34, B).
+void check_stream_rows(const PoseTrace& t, const std::string& meta) {
+  const TraceMetadata& m = t.metadata;
+  if (!m.stream || !m.camera_hz || t.time.empty() || (!m.stopped && !m.duration_s)) return;
+  const double hz = *m.camera_hz;
+  const auto last_row = static_cast<std::int64_t>(std::llround(t.time.back() * hz));
+  const std::int64_t end = m.stopped ? m.stopped->frames - 1
+                                     : static_cast<std::int64_t>(std::ceil(*m.duration_s * hz - 1e-6)) - 1;
+  const std::string key = m.stopped ? "stopped.frames" : "duration_s";
+  const std::string run = m.stopped ? std::to_string(m.stopped->frames) + " frames recorded before the stop"
+                                    : "a run to frame " + std::to_string(end) + " (duration_s " + exact_number(*m.duration_s) +
+                                          " s) with no stop recorded";
+  if (last_row > end)
+    fail(meta, "key '" + key + "': " + run + ", but the CSV has rows to frame " + std::to_string(last_row) +
+                   ": expected the frames of the run it records");
+  const std::vector<std::int64_t> listed = unmeasured_frames(m);
+  for (std::int64_t f = last_row + 1; f <= end; ++f)
+    if (!std::binary_search(listed.begin(), listed.end(), f))
+      fail(meta, "key '" + key + "': " + run + ", but the CSV's rows end at frame " + std::to_string(last_row) + " and frame " +
+                     std::to_string(f) + " is not listed as unmeasured (stream.missing_frames, stream.invalid_frames): "
+                     "expected a row for every frame of the run, or the stop it ended with");
+  std::uint64_t received = 0;
+  std::vector<std::int64_t> missing = m.stream->missing_frames;
+  std::sort(missing.begin(), missing.end());
+  for (const double time : t.time)
+    if (!std::binary_search(missing.begin(), missing.end(), static_cast<std::int64_t>(std::llround(time * hz)))) ++received;
+  if (m.stream->poses_received < received)
+    fail(meta, "key 'stream.poses_received': " + std::to_string(m.stream->poses_received) + ", but the CSV has " +
+                   std::to_string(received) + " rows of frames received (not in stream.missing_frames): expected at least that many");
+}
+
 // The rows of frames that are no measurement (unmeasured_frames) taken out, as `measure` never
 // writes them: every reader of a rig trace — filter, identify, compare, validate — sees the gaps
 // measure's traces have, not the last valid pose repeated as if measured.
@@ -280,6 +315,7 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
     check_rows_cover_duration(t.time, t.metadata, meta);
     check_copies_of_recorded_experiment(t.metadata, path);
     check_unmeasured_frames_in_run(t, meta);
+    check_stream_rows(t, meta);
     const std::size_t rows = t.time.size();
     drop_unmeasured_rows(t);
     if (t.time.empty())  // nothing measured: every command would compare or fit nothing (session 29's probe 30, B)

@@ -13,16 +13,19 @@ namespace vcloe::excitation {
 using nlohmann::json;
 
 json feasibility_json(const FeasibilityReport& r) {
+  const bool measured = r.passed() > 0;  // else null: no sample passed, nothing measured
+  auto figure = [&](double v) { return measured ? json(v) : json(); };
   json j = {{"feasible", r.feasible},
             {"reason", r.reason},
             {"time", r.time},
             {"joint", r.joint + 1},
             {"samples", r.samples},
-            {"max_abs_theta", r.max_abs_theta},
-            {"max_abs_theta_dot", r.max_abs_theta_dot},
-            {"max_abs_theta_ddot", r.max_abs_theta_ddot},
-            {"min_transmission", r.min_transmission},
-            {"min_parallel_conditioning", r.min_parallel_conditioning}};
+            {"samples_passed", r.passed()},
+            {"max_abs_theta", figure(r.max_abs_theta)},
+            {"max_abs_theta_dot", figure(r.max_abs_theta_dot)},
+            {"max_abs_theta_ddot", figure(r.max_abs_theta_ddot)},
+            {"min_transmission", figure(r.min_transmission)},
+            {"min_parallel_conditioning", figure(r.min_parallel_conditioning)}};
   const auto& g = r.joint_error;
   if (g.max_rotation > 0)  // at least one pose passed the singularity checks
     j["joint_error"] = {{"max_displacement_mm_per_mrad", g.max_displacement},
@@ -34,8 +37,9 @@ json feasibility_json(const FeasibilityReport& r) {
 std::string feasibility_text(const FeasibilityReport& r) {
   std::ostringstream s;
   s << (r.feasible ? "feasible" : "NOT feasible: " + r.reason) << "\n"
-    << "  samples checked        " << r.samples << "\n"
-    << "  max |theta|            " << r.max_abs_theta << " rad\n"
+    << "  samples checked        " << r.samples << "\n";
+  if (r.passed() == 0) return s.str() + "  (no sample passed: nothing measured)\n";
+  s << "  max |theta|            " << r.max_abs_theta << " rad\n"
     << "  max |theta_dot|        " << r.max_abs_theta_dot << " rad/s\n"
     << "  max |theta_ddot|       " << r.max_abs_theta_ddot << " rad/s^2\n"
     << "  min transmission       " << r.min_transmission << "\n"

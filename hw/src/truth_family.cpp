@@ -196,7 +196,17 @@ sim::RobotFile random_truth(const sim::RobotFile& priors, std::uint64_t seed, co
     fail("truth family", "seed " + std::to_string(seed) + " drew an inconsistent body: " + issues.front());
   // Through the robot file's own reader: a truth is what `vcloe truth random` writes and the
   // virtual robot loads (geometry checked at the home pose, inertia consistency required).
-  return sim::parse_robot(sim::robot_to_yaml(truth.model, l), "truth of seed " + std::to_string(seed), true);
+  const std::string name = "truth of seed " + std::to_string(seed);
+  try {
+    return sim::parse_robot(sim::robot_to_yaml(truth.model, l), name, true);
+  } catch (const Error& e) {  // said of the options that drew it, not of a line of a file never written (probe 33, tr03)
+    std::string why = e.what();
+    if (const std::size_t key = why.find("key '"); key != std::string::npos) why.erase(0, key);
+    if (!f.far) fail("truth family", name + " is no robot a robot file holds (" + why + ")");
+    fail("--far-low, --far-high", name + " is no robot a robot file holds (" + why + "): factors of " + exact_number(f.far_low) +
+                                      " to " + exact_number(f.far_high) + " scale the platform's mass and moments, the friction and the "
+                                      "gains past what the robot file's reader accepts; expected factors nearer 1");
+  }
 }
 
 }  // namespace vcloe::hw

@@ -50,9 +50,11 @@ class Controller {
         commands_(context_, o.endpoints.commands, 1000, security_.publisher()),
         control_(context_, o.endpoints.poses,
                  clock_ == RigClock::Realtime ? bridge::Subscriber::Keep::Latest : bridge::Subscriber::Keep::All, 1000,
-                 security_.subscriber("vision")),
-        recorder_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000000, security_.subscriber("vision")),
-        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")),
+                 security_.subscriber("vision"), bridge::Stream::Poses),
+        recorder_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000000, security_.subscriber("vision"),
+                  bridge::Stream::Poses),
+        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot"),
+                bridge::Stream::Status),
         safety_(command_limits(s), s.experiment.timing.camera_period(), s.experiment.timing.controller_period()) {
     const double Tcam = s.experiment.timing.camera_period();
     robot_timeout_ = o.robot_timeout > 0 ? o.robot_timeout : clock_ == RigClock::Realtime ? 5 * Tcam : 2.0;
@@ -169,7 +171,8 @@ class Controller {
                                               : !(pose_stream && recorder)
                                                   ? "no hello from the pose source on " + o_.endpoints.poses + " (the robot's was heard)"
                                                   : std::string("the robot did not start"),
-                                              o_.start_timeout, commands_.refused_peers()));
+                                              o_.start_timeout, commands_.refused_peers(),
+                                              !robot_hello_ ? &status_ : !pose_stream ? &control_ : !recorder ? &recorder_ : &status_));
       if (const int sig = interrupting_signal())  // the rig stopping it: at once, not after start_timeout
         fail("control", "interrupted by " + signal_name(sig) + " before the run began");
       // Up to the first hello only: a pose of the run may follow it (it is the run's, not ours to drop).

@@ -78,7 +78,7 @@ void listen(const ListenOptions& o) {
     security.own = k.own;
     security.server_key = k.public_keys.at("vision");
   }
-  bridge::Subscriber sub(context, o.endpoint, bridge::Subscriber::Keep::All, 100000, security);
+  bridge::Subscriber sub(context, o.endpoint, bridge::Subscriber::Keep::All, 100000, security, bridge::Stream::Poses);
   Stream s;
   using Clock = std::chrono::steady_clock;
   const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));

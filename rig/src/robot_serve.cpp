@@ -45,8 +45,10 @@ class RobotServer {
         security_(context_, o.endpoints, "robot"),
         status_pub_(context_, o.endpoints.status, 1000, security_.publisher()),
         camera_pub_(context_, o.endpoints.camera, 1000, security_.publisher()),
-        commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control")),
-        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision")),
+        commands_(context_, o.endpoints.commands, bridge::Subscriber::Keep::All, 1000, security_.subscriber("control"),
+                  bridge::Stream::Commands),
+        poses_(context_, o.endpoints.poses, bridge::Subscriber::Keep::All, 1000, security_.subscriber("vision"),
+               bridge::Stream::Poses),
         payload_(o.payload ? exact_number(o.payload->mass) + " kg" : "none"),
         correction_(s.reference.command_correction),
         start_hold_(servo::start_hold(s.reference)) {
@@ -59,6 +61,10 @@ class RobotServer {
   void serve() {
     handshake();
     move_to_start();
+    // What the controller sends before any frame is exposed, read for one handshake period while
+    // the state still says so: a command among it answers no pose, and on_command stops on it (a
+    // controller sending commands with its hellos had one applied as frame 0's: probe 34, P131).
+    pump(kHandshakePeriod, [] { return false; });
     state_ = bridge::RobotState::Running;
     monitor_.start(now_s());
     t0_ = now_s();
@@ -186,7 +192,15 @@ class RobotServer {
     const std::string c = version_problem(commands_, "the controller", o_.endpoints.commands, "robot");
     return c.empty() ? version_problem(poses_, "the pose source", o_.endpoints.poses, "robot") : c;
   }
+  // A message of another type on the command stream (a pose, a status): a peer publishing on the
+  // wrong stream, or a controller that is not one (docs/protocol.md, "Safety": reason 6).
+  std::string wrong_stream_problem() const {
+    if (!commands_.wrong_type()) return "";
+    return "a " + std::string(bridge::name_of(*commands_.wrong_type())) + " message on the command stream " +
+           o_.endpoints.commands + ", which carries hello, command, heartbeat and end only";
+  }
   void check_peers() {
+    if (const std::string w = wrong_stream_problem(); !w.empty()) monitor_.on_malformed_command(w);
     if (commands_.foreign_version()) monitor_.on_malformed_command(version_problems());
     else if (poses_.foreign_version()) monitor_.on_invalid_stream(version_problems());
     if (!refusal_.empty()) monitor_.on_malformed_command(refusal_);
@@ -206,6 +220,12 @@ class RobotServer {
     if (const auto* e = std::get_if<bridge::EndMessage>(&m)) controller_ended_ = e->role == bridge::Role::Control;
     if (!std::holds_alternative<bridge::CommandMessage>(m)) return;
     const auto& c = std::get<bridge::CommandMessage>(m);
+    // Before the run no frame is exposed: a command then answers no pose (probe 34, P131: one sent
+    // with the hellos was applied as frame 0's).
+    if (state_ != bridge::RobotState::Running)
+      return monitor_.on_malformed_command("command for frame " + std::to_string(c.frame) + " before the run began (the robot was " +
+                                           std::string(state_ == bridge::RobotState::Moving ? "moving to the start" : "waiting") +
+                                           "): a command answers the pose of its frame");
     if (const std::string why = schedule_.frame_problem(c.frame); !why.empty()) return monitor_.on_malformed_command(why);
     monitor_.on_command(c.theta, c.frame);
     if (monitor_.stop()) return;  // never applied
@@ -236,7 +256,7 @@ class RobotServer {
         fail("robot serve", start_timeout_message(std::string("no hello from ") +
                                                       (controller_hello_ ? "the pose source on " + o_.endpoints.poses
                                                                          : "the controller on " + o_.endpoints.commands),
-                                                  o_.start_timeout, refused_peers()));
+                                                  o_.start_timeout, refused_peers(), controller_hello_ ? &poses_ : &commands_));
       camera_pub_.publish(hello_);
       status_pub_.publish(hello_);
       publish_status(bridge::RobotState::Waiting, bridge::StopReason::None);
@@ -245,6 +265,7 @@ class RobotServer {
         if (auto m = commands_.receive(std::chrono::milliseconds(1))) on_command(*m);
         if (auto m = poses_.receive(std::chrono::milliseconds(0))) on_pose(*m);
         if (const std::string v = version_problems(); !v.empty()) refuse(v);
+        if (const std::string w = wrong_stream_problem(); !w.empty()) refuse(w);
         if (!refusal_.empty()) refuse(refusal_);
       }
     }
@@ -354,7 +375,7 @@ std::string RobotServer::late_frames() const {
 
 void RobotServer::summary(const std::string& how) {
   const bridge::StreamCounters& c = commands_.counters(bridge::MessageType::Command);
-  std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps << ", late "
+  std::cout << "robot serve: " << how << "; commands " << c.received << " (sequence gaps " << c.gaps << ", duplicates " << c.duplicates << ", late "
             << schedule_.late() << late_frames() << ", ticks held back by the rate limit " << monitor_.limited_ticks()
             << "), malformed frames: commands " << commands_.malformed() << ", poses " << poses_.malformed()
             << "; poses " << poses_seen_ << "; peers refused " << refused_peers() << "; payload " << payload_ << "\n"

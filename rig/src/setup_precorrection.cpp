@@ -62,6 +62,28 @@ void check_command_followable(const ExperimentSetup& s, const std::vector<Vec6d>
   }
 }
 
+namespace {
+// A pre-correction is what its model pre-corrects along the run's reference (control::precorrect,
+// vcloe precorrect's own, every tick compared): a command edited with the CSV's hash made again,
+// or a learnt command relabelled "precorrection" in its sidecar, was driven as written (probe 33,
+// h01, p10). A learnt command is of trials on its robot: nothing recomputes it (its truth is checked).
+void check_precorrection_reproduced(const control::PrecorrectionFile& f, const std::string& file, const sim::RobotFile& model,
+                                    const ExperimentSetup& s) {
+  const control::PreCorrection pc =
+      control::precorrect(model.model, model.lambda, s.reference.clock, control::motion_of(s.trajectory));
+  if (pc.command.size() != f.command.size())
+    fail(file, "has " + std::to_string(f.command.size()) + " ticks, but its model " + f.model.path + " pre-corrects " +
+                   std::to_string(pc.command.size()) + " along " + s.reference_file + ": run vcloe precorrect again");
+  for (std::size_t k = 0; k < pc.command.size(); ++k)
+    for (int i = 0; i < 6; ++i)
+      if (!(std::abs(f.command[k](i) - pc.command[k](i)) <= 1e-9 * (1 + std::abs(pc.command[k](i)))))
+        fail(file + ":" + std::to_string(k + 2), "column 'cmd_theta" + std::to_string(i + 1) + "': " + exact_number(f.command[k](i)) +
+                                                  ", but its model " + f.model.path + " pre-corrects " + exact_number(pc.command[k](i)) +
+                                                  " along " + s.reference_file + " (edited since vcloe precorrect wrote it?); run vcloe "
+                                                  "precorrect again");
+}
+}  // namespace
+
 std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string& file, Vec6d* start_step) {
   const control::PrecorrectionFile f = control::read_precorrection(file);
   control::check_precorrection_for(f, file, s.reference_file, s.experiment.timing.controller_hz, s.reference.clock.total_ticks);
@@ -77,6 +99,7 @@ std::vector<Vec6d> precorrection_for(const ExperimentSetup& s, const std::string
       i >= 0 && !is_calibrated_from(sim::calibrated_from(read_input_file(f.model.path, InputKind::Yaml)), robot))
     fail(file, "was made for another robot (" + f.model.path + ": geometry of leg " + std::to_string(i + 1) +
                    " differs from " + s.robot_file + ")");
+  if (f.kind == control::kKindPrecorrection) check_precorrection_reproduced(f, file, model, s);
   // Where the robot stands: the first command less its model's first-tick step (servo::start_hold).
   ExperimentSetup at = s;
   at.reference.start_step = control::start_step(model.model, model.lambda, s.reference.clock, control::motion_of(s.trajectory));

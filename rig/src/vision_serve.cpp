@@ -124,7 +124,8 @@ class VisionServer {
         hello_(hello_of(bridge::Role::Vision, files_)),
         security_(context_, o.endpoints, "vision"),
         poses_(context_, o.endpoints.poses, 1000, security_.publisher()),
-        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot")) {}
+        status_(context_, o.endpoints.status, bridge::Subscriber::Keep::All, 1000, security_.subscriber("robot"),
+                bridge::Stream::Status) {}
 
   void serve() {
     if (o_.source == "virtual") return serve_virtual();
@@ -194,7 +195,7 @@ class VisionServer {
       if (now_s() > end)
         fail("vision serve", start_timeout_message(robot_hello_ ? "the robot did not start"
                                                                 : "no hello from the robot on " + o_.endpoints.status,
-                                                   o_.start_timeout, poses_.refused_peers()));
+                                                   o_.start_timeout, poses_.refused_peers(), &status_));
       read_status();
       if (camera && !heard)  // up to the first message only: a truth pose of the run may follow
         if (auto m = camera->receive(std::chrono::milliseconds(0))) {
@@ -228,7 +229,7 @@ class VisionServer {
 
   void serve_virtual() {
     bridge::Subscriber camera(context_, o_.endpoints.camera, bridge::Subscriber::Keep::All, 1000,
-                              security_.subscriber("robot"));
+                              security_.subscriber("robot"), bridge::Stream::Camera);
     VisionRole role = VisionRole::of(prepared_.virtual_run);
     camera_ = &camera;
     wait_for_start(&camera);

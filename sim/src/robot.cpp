@@ -10,6 +10,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/input_file.hpp"
 #include "vcloe/core/yaml_reader.hpp"
 #include "vcloe/sim/kinematics.hpp"
 
@@ -272,7 +273,10 @@ RobotFile parse_document(const YamlDoc& doc, bool consistent) {
 }  // namespace
 
 RobotFile load_robot(const std::string& file, bool require_consistent_inertia) {
-  return parse_document(YamlDoc::load(file), require_consistent_inertia);
+  return parse_input_file(file, InputKind::Yaml, [&](const std::string& text) {
+    check_calibrated_seal(text, file);
+    return parse_document(YamlDoc::parse(text, file), require_consistent_inertia);
+  });
 }
 
 RobotFile parse_robot(const std::string& yaml_text, const std::string& name, bool require_consistent_inertia) {

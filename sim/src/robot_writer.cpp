@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/trace.hpp"  // sha256
 
 namespace vcloe::sim {
 
@@ -113,6 +114,23 @@ std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<doub
 
 namespace {
 const std::string kCalibratedFrom = "#   from robot file ";
+const std::string kSealLine = "# content_sha256: ";
+}  // namespace
+
+std::string sealed_calibrated_text(const std::string& text) { return text + kSealLine + sha256(text) + "\n"; }
+
+void check_calibrated_seal(const std::string& text, const std::string& file) {
+  if (calibrated_from(text).none()) return;
+  const std::string again = ": a calibrated robot file edited since vcloe calibrate kinematics wrote it is not read; calibrate "
+                            "again, or delete its comment head to use it as a robot file of your own";
+  const std::size_t at = text.rfind("\n" + kSealLine);
+  const std::string sealed = at == std::string::npos ? "" : text.substr(at + 1 + kSealLine.size());
+  if (at == std::string::npos || sealed.size() < 64 || sealed.find_first_not_of("\r\n", 64) != std::string::npos)
+    fail(file, "its head says it was calibrated, but its last line is no seal ('" + kSealLine + "<SHA-256>')" + again);
+  const std::string now = sha256(text.substr(0, at + 1));
+  if (sealed.substr(0, 64) != now)
+    fail(file, "its head says it was calibrated, but the content is not the one sealed (SHA-256 " + now.substr(0, 12) +
+                   "..., sealed " + sealed.substr(0, 12) + "...)" + again);
 }
 
 std::string calibrated_from_line(const FileRecord& source) {

@@ -80,13 +80,21 @@ inline bridge::EndMessage controller_end() {
 inline std::optional<bridge::CommandMessage> as_optional(const bridge::CommandMessage& c) { return c; }
 inline std::optional<bridge::CommandMessage> as_optional(const std::optional<bridge::CommandMessage>& c) { return c; }
 
+inline bridge::CommandMessage hold_command(std::int64_t frame, const vcloe::Vec6d& hold) {
+  bridge::CommandMessage c;
+  c.frame = frame;
+  c.theta = hold;
+  return c;
+}
+
 // The test as the controller, beside a real robot and vision: one command per pose that reaches
 // the controller in the 2 s run (frames 0..198), made by `command(frame, hold)` from the start
 // hold (returning none sends a heartbeat instead); `after(command_socket, sent)` may send more
-// after each. Returns the robot's final status.
+// after each. With `early`, a command for frame 0 goes with each hello, before the run (a
+// controller that does not wait for its pose). Returns the robot's final status.
 template <typename Command, typename After>
 bridge::StatusMessage run_as_controller(const std::string& name, const std::string& robot_options, Command command,
-                                        After after, std::string& robot_output, int& vision_status) {
+                                        After after, std::string& robot_output, int& vision_status, bool early = false) {
   const fs::path d = cli_test::fresh_dir("vcloe-rig", name);
   const fs::path ref = reference(d, 2);
   const RigStreams s(d);
@@ -120,11 +128,13 @@ bridge::StatusMessage run_as_controller(const std::string& name, const std::stri
       stamp.send(commands, *c);
       after(commands, *c);
     }
-    if (!running && heard_poses && hold)
+    if (!running && heard_poses && hold) {
       stamp.send(commands, hello_as(bridge::Role::Control, ref, config_dir + "experiment.yaml",
                                     robot_options.find("--clock realtime") != std::string::npos
                                         ? bridge::HelloClock::Realtime
                                         : bridge::HelloClock::Lockstep));
+      if (early) stamp.send(commands, hold_command(0, *hold));
+    }
   }
   stamp.send(commands, controller_end());
   robot.wait();
@@ -134,11 +144,5 @@ bridge::StatusMessage run_as_controller(const std::string& name, const std::stri
   return stop.value_or(bridge::StatusMessage{});
 }
 
-inline bridge::CommandMessage hold_command(std::int64_t frame, const vcloe::Vec6d& hold) {
-  bridge::CommandMessage c;
-  c.frame = frame;
-  c.theta = hold;
-  return c;
-}
 
 }  // namespace cli_test

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/core/sealed_json.hpp"
+#include "vcloe/core/trace.hpp"  // sha256
 
 namespace fs = std::filesystem;
 using namespace cli_test;
@@ -155,4 +157,73 @@ TEST(CliControl, BadInputIsRefusedInOneLine) {
   });
   EXPECT_FALSE(fs::exists(d / "q.csv"));
   EXPECT_FALSE(fs::exists(d / "s.csv"));
+}
+
+TEST(CliControl, AModelEditedBesideItsIdentificationReportIsRefusedByEveryCommandThatUsesIt) {
+  // Probe 33, B: model.yaml's platform mass edited beside model.yaml.report.json (which records the
+  // model's SHA-256) was pre-corrected from, learnt and validated as if identified; predict and
+  // report refused it. The one check of a --model (rig::check_model_of_robot) now does.
+  const fs::path d = fresh_dir("vcloe-cli-control", "reported");
+  const std::string ref = control_reference(d, "r.yaml", 3, 1), model = (d / "m.yaml").string();
+  fs::copy_file(config_dir + "robot.yaml", model);
+  const nlohmann::json report = {{"inputs", {{"model", {{"path", model}, {"sha256", std::string(64, 'a')}}}}}};
+  std::ofstream(model + ".report.json") << vcloe::sealed_json_text(report, model + ".report.json");
+  const std::string says = model + ": is not the model its identification report " + model + ".report.json records (SHA-256 ";
+  expect_refused({{"precorrect --model " + model + " --reference " + ref + " --out " + (d / "p.csv").string(), says},
+                  {"predict --model " + model + " --reference " + ref, says},
+                  {"validate --model " + model + " --n 1 --duration 2", says},
+                  {"learn --model " + model + " --reference " + ref + " --trials 1 --out " + (d / "l.csv").string(), says}});
+  EXPECT_FALSE(fs::exists(d / "p.csv"));
+  fs::remove(model + ".report.json");  // without its report it is a robot file like any other
+  EXPECT_EQ(run_vcloe("precorrect --model " + model + " --reference " + ref + " --out " + (d / "p.csv").string()).status, 0);
+}
+
+namespace {
+// Cell (row, column) of a CSV set to `value`, its sidecar's csv_sha256 made again: a hand edit
+// whoever made it covered.
+void edit_and_rehash(const std::string& csv, int line, int column, const std::string& value) {
+  std::istringstream in(read_file(csv));
+  std::string text;
+  int n = 0;
+  for (std::string l; std::getline(in, l);) {
+    if (++n == line) {
+      std::vector<std::string> cells;
+      std::stringstream row(l);
+      for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+      cells[static_cast<std::size_t>(column)] = value;
+      l.clear();
+      for (const std::string& c : cells) l += (l.empty() ? "" : ",") + c;
+    }
+    text += l + "\n";
+  }
+  std::ofstream(csv) << text;
+  nlohmann::json side = nlohmann::json::parse(read_file(csv + ".meta.json"));
+  side["csv_sha256"] = vcloe::sha256(text);
+  std::ofstream(csv + ".meta.json") << side.dump(2);
+}
+}  // namespace
+
+TEST(CliControl, ADerivedFileEditedWithItsHashMadeAgainIsRefusedByMakingItAgain) {
+  // Probe 33, A: a pre-correction (h01), a twin trace (h11) and a filtered trace (h09, h10) edited
+  // and their csv_sha256 made again were driven, compared and fitted as written; a learnt command
+  // relabelled a pre-correction (p10) too. Each is made again from the files it records.
+  const fs::path d = fresh_dir("vcloe-cli-control", "derived");
+  const std::string ref = control_reference(d, "r.yaml", 5, 1), model = config_dir + "robot.yaml";
+  const std::string p = (d / "p.csv").string(), twin = (d / "twin.csv").string(), filtered = (d / "f.csv").string();
+  ASSERT_EQ(run_vcloe("precorrect --model " + model + " --reference " + ref + " --out " + p).status, 0);
+  ASSERT_EQ(run_vcloe("simulate --model " + model + " --reference " + ref + " --out " + twin).status, 0);
+  ASSERT_EQ(run_vcloe("filter " + twin + " --out " + filtered).status, 0);
+  EXPECT_EQ(run_vcloe("compare " + filtered + " " + twin).status, 0);  // as written: read
+  EXPECT_EQ(run_vcloe("simulate --model " + model + " --reference " + ref + " --precorrection " + p + " --out " +
+                      (d / "a.csv").string()).status, 0);
+  edit_and_rehash(p, 502, 1, "0.05");
+  edit_and_rehash(twin, 51, 8, "0.01");
+  expect_refused({{"simulate --model " + model + " --reference " + ref + " --precorrection " + p + " --out " + (d / "b.csv").string(),
+                   p + ":502: column 'cmd_theta1': 0.05, but its model " + model},
+                  {"compare " + twin + " " + twin, twin + ":51: column 'y': 0.01, but the twin of the files its sidecar records"}});
+  ASSERT_EQ(run_vcloe("simulate --model " + model + " --reference " + ref + " --force --out " + twin).status, 0);
+  ASSERT_EQ(run_vcloe("filter " + twin + " --force --out " + filtered).status, 0);
+  edit_and_rehash(filtered, 30, 7, "0.02");
+  expect_refused({{"compare " + filtered + " " + twin, filtered + ":30: column 'x': 0.02, but filtering " + twin}});
+  EXPECT_FALSE(fs::exists(d / "b.csv"));
 }

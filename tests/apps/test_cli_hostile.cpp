@@ -49,6 +49,9 @@ TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
   const std::string out = " --out " + (d / "x.csv").string();
   const std::string ref = " --reference " + config + "reference.yaml";
   std::ofstream(d / "late.yaml") << "timing:\n  latency: 30\n";
+  std::string truth = cli_test::read_file(config + "truth.yaml");
+  truth.replace(truth.find("  lp: 280"), 9, "  lp: 1.0e5");  // drives that tear the legs apart at once
+  std::ofstream(d / "stiff.yaml") << truth;
   expect_refused({
       // The latency is the experiment file's, the run's length the reference's: both named.
       {"simulate" + ref + out + " --experiment " + (d / "late.yaml").string(),
@@ -70,6 +73,12 @@ TEST(CliHostile, NumbersOutOfAnyUsefulRangeAreRefusedBeforeWork) {
       {"calibrate stereo --images " + d.string() + " --board 9x6 --square 0.025 --max-view-rms nan --out " +
            (d / "s.yaml").string(),
        "--max-view-rms: expected a finite number, got 'nan'"},
+      // The value as given, not to six decimals (probe 33, cs04: "(0, 1], got 1.000000").
+      {"calibrate stereo --images " + d.string() + " --board 9x6 --square 1.0000001 --out " + (d / "s.yaml").string(),
+       "--square: expected the square size in m (0, 1], got 1.0000001"},
+      // Said of the truth's drives, which ran, not robot.yaml's (probe 33, x14).
+      {"run" + ref + out + " --truth " + (d / "stiff.yaml").string(),
+       ") and the drives of " + (d / "stiff.yaml").string() + " (drive_pid), along "},
   });
   EXPECT_FALSE(fs::exists(d / "x.csv"));
   EXPECT_FALSE(fs::exists(d / "demo"));

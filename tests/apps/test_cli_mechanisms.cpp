@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/core/trace.hpp"  // sha256_file
 
 namespace fs = std::filesystem;
 using namespace cli_test;
@@ -81,6 +82,17 @@ TEST(CliMechanism, APreCorrectionTheRobotWouldStopIsRefusedBeforeAnyMotion) {
   fs::copy_file(pc, d / "p4.csv"), fs::copy_file(pc.string() + ".meta.json", d / "p4.csv.meta.json");
   mechanism_hand_edit(d / "p4.csv", 500, "0.5");
   const std::string p4 = (d / "p4.csv").string();
+  // A model's pre-correction is made again and compared (session 31, probe 33's h01): the edit
+  // is refused as such. A learnt command is nobody's to make again: the safety monitor's rule
+  // stops its edit before any motion, as the live robot would.
+  expect_refused({{"run --reference " + ref + " --precorrection " + p4 + " --out " + (d / "o.csv").string(),
+                   p4 + ":501: column 'cmd_theta1': 0.5, but its model " + config_dir + "truth.yaml pre-corrects "},
+                  {"simulate --reference " + ref + " --precorrection " + p4 + " --out " + (d / "o.csv").string(),
+                   p4 + ":501: column 'cmd_theta1': 0.5, but its model "}});
+  nlohmann::json learnt = nlohmann::json::parse(read_file(p4 + ".meta.json"));
+  learnt["kind"] = "learnt";
+  learnt["truth"] = {{"path", config_dir + "truth.yaml"}, {"sha256", vcloe::sha256_file(config_dir + "truth.yaml")}};
+  std::ofstream(p4 + ".meta.json", std::ios::trunc) << learnt.dump(2) << "\n";
   expect_refused({{"run --reference " + ref + " --precorrection " + p4 + " --out " + (d / "o.csv").string(),
                    p4 + ": its command cannot be followed: at t = 0.4"},
                   {"simulate --reference " + ref + " --precorrection " + p4 + " --out " + (d / "o.csv").string(),

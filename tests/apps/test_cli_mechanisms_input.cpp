@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.hpp"
+#include "vcloe/sim/robot.hpp"
 
 namespace fs = std::filesystem;
 using namespace cli_test;
@@ -148,7 +149,8 @@ TEST(CliMechanism, AModelOfAnotherRobotIsRefusedByEveryCommandAndACalibrationOfI
   char hash[65] = {};
   ASSERT_EQ(std::fread(hash, 1, 64, p), 64u);
   pclose(p);
-  input_write(d / "cal.yaml", "# calibrated\n#   from robot file " + robot + " (SHA-256 " + hash + ")\n" + other);
+  // A calibrated file is read sealed (sim::check_calibrated_seal): this one as calibrate kinematics would seal it.
+  input_write(d / "cal.yaml", vcloe::sim::sealed_calibrated_text("# calibrated\n#   from robot file " + robot + " (SHA-256 " + hash + ")\n" + other));
   input_write(d / "copy.yaml", text + "# a copy with one more line\n");
   const std::string another = "is a model of another robot: geometry of leg 1 differs from ";
   expect_refused({{"validate --model " + m + " --n 1", m + ": " + another + robot + " (--priors)"},

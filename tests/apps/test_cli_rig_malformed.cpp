@@ -144,6 +144,43 @@ TEST(RigRun, AHalfUpgradedControllerIsRefusedByItsVersionNotTimedOut) {
   EXPECT_NE(robot.find("speaks schema version 1; this robot speaks version 3"), std::string::npos) << robot;
 }
 
+TEST(RigRun, AMessageOfAnotherTypeOnTheCommandStreamIsAControlledStopNamingIt) {
+  // Probe 34, P060/P062: a pose or a status (CRC right) sent on the command stream mid-run was
+  // dropped unsaid, the run finished. docs/protocol.md, "Safety": another type on the command
+  // stream stops the robot, reason 6.
+  for (const bool status : {false, true}) {
+    std::string robot;
+    int vision = -1;
+    const bridge::StatusMessage stop = run_as_controller(
+        status ? "wrong-type-status" : "wrong-type-pose", "--hold 0.05", hold_command,
+        [&](zmq::socket_t& socket, const bridge::CommandMessage& c) {
+          if (c.frame != 20) return;
+          bridge::PoseMessage p;
+          p.frame = c.frame;
+          p.valid = true;
+          const std::string f = status ? bridge::encode(bridge::StatusMessage{}) : bridge::encode(p);
+          socket.send(zmq::buffer(f), zmq::send_flags::none);
+        },
+        robot, vision);
+    EXPECT_EQ(stop.reason, bridge::StopReason::MalformedCommand) << robot;
+    EXPECT_NE(robot.find(std::string("a ") + (status ? "status" : "pose") + " message on the command stream ipc://"),
+              std::string::npos)
+        << robot;
+  }
+}
+
+TEST(RigRun, ACommandBeforeTheRunIsAControlledStopNotFrameZerosCommand) {
+  // Probe 34, P131: a command for frame 0 sent with the controller's hellos, before any frame was
+  // exposed, was applied as frame 0's (the run finished, exit 0, joint 1 off by 1.1 mrad).
+  std::string robot;
+  int vision = -1;
+  const bridge::StatusMessage stop =
+      run_as_controller("early-command", "--hold 0.05", hold_command, [](zmq::socket_t&, const bridge::CommandMessage&) {},
+                        robot, vision, true);
+  EXPECT_EQ(stop.reason, bridge::StopReason::MalformedCommand) << robot;
+  EXPECT_NE(robot.find("command for frame 0 before the run began (the robot was "), std::string::npos) << robot;
+}
+
 TEST(RigRun, TenThousandMalformedFramesOnTheCameraAndStatusStreamsAreCountedAndTheRunGoesOn) {
   // The test is the robot: a perfect one (its pose is the reference at each exposure), with
   // 50 random and mutated frames on its camera and its status stream per frame.

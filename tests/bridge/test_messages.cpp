@@ -202,6 +202,10 @@ TEST(Messages, TenThousandRandomAndMutatedFramesAreAllRefused) {
     p.pose(static_cast<int>(rng() % 6)) = (n % 2) ? std::numeric_limits<double>::quiet_NaN()
                                                   : std::numeric_limits<double>::infinity();
     expect_refused(encode(p), "non-finite pose");
+    StatusMessage st;  // a status's encoders likewise (probe 34, F008: NaN encoders decoded as valid)
+    st.theta(static_cast<int>(rng() % 6)) = (n % 2) ? std::numeric_limits<double>::quiet_NaN()
+                                                    : -std::numeric_limits<double>::infinity();
+    EXPECT_EQ(decode(encode(st)).error, DecodeError::NonFinite);
   }
   std::string flag = encode(pose(1));
   flag[108] = 2;  // valid must be 0 or 1 (with a correct CRC: refused for the flag itself)

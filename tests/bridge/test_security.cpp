@@ -195,6 +195,23 @@ TEST(Keys, AKeySetOthersMayWriteOrOnePairSharedByRolesIsRefused) {
   fs::remove_all(d);
 }
 
+TEST(Keys, AKeyFileWhosePublicKeyIsNotItsSecretsIsRefusedWhenRead) {
+  // Probe 34, K007: robot.key with the public line of one pair and the secret line of another
+  // started the rig; every peer was refused for 30 s, robot.key never named.
+  const fs::path d = key_dir("mixed");
+  write_rig_keys(d.string(), false);
+  std::ifstream robot(d / "robot.key"), vision(d / "vision.key");
+  std::string robot_public, robot_secret, vision_public, vision_secret;
+  std::getline(robot, robot_public), std::getline(robot, robot_secret);
+  std::getline(vision, vision_public), std::getline(vision, vision_secret);
+  { std::ofstream(d / "robot.key", std::ios::trunc) << robot_public << "\n" << vision_secret << "\n"; }
+  const std::string e = thrown([&] { load_role_keys(d.string(), "robot"); });
+  EXPECT_EQ(e, (d / "robot.key").string() + ":1: its public key is not the one of its secret key (line 2): a key pair is "
+                                            "written whole by `vcloe rig keys`");
+  ASSERT_NO_THROW(load_role_keys(d.string(), "vision"));  // the other roles' files are whole
+  fs::remove_all(d);
+}
+
 TEST(Keys, AKeyThatIsNoRegularFileIsRefusedBeforeItIsOpened) {
   // Probe 20's H: a FIFO as control.key was read for ever (rig run hung); a link to /dev/zero got
   // "chmod 600 it", advice that would chmod the device. A .pub likewise (a FIFO's open blocks).

@@ -71,6 +71,38 @@ TEST(Transport, ARecorderReceivesEveryPoseInOrderAfterTheHandshake) {
   EXPECT_EQ(rec.malformed(), 0u);
 }
 
+TEST(Transport, AMessageOfATypeItsStreamDoesNotCarryIsMalformedAndNamed) {
+  // Probe 34, P060/P062: a pose or a status on the command stream was dropped unsaid (the robot
+  // stops on it: docs/protocol.md, "Safety", reason 6). Each stream carries hello and end and its
+  // own types (bridge::carries): commands, heartbeats; poses; statuses.
+  const std::pair<Stream, Message> wrong[] = {{Stream::Commands, pose(3)}, {Stream::Commands, StatusMessage{}},
+                                              {Stream::Poses, CommandMessage{}}, {Stream::Status, pose(1)},
+                                              {Stream::Camera, HeartbeatMessage{}}};
+  int n = 0;
+  for (const auto& [stream, message] : wrong) {
+    zmq::context_t ctx;
+    const std::string at = endpoint("stream-" + std::to_string(n++));
+    Publisher pub(ctx, at);
+    Subscriber sub(ctx, at, Subscriber::Keep::All, 1000, {}, stream);
+    for (int i = 0; i < 500 && !sub.receive(10ms); ++i) pub.publish(HelloMessage{});  // hello: every stream's
+    pub.publish(message);
+    pub.publish(EndMessage{});
+    std::optional<Message> next = sub.receive(2000ms);
+    while (next && std::holds_alternative<HelloMessage>(*next)) next = sub.receive(2000ms);
+    ASSERT_TRUE(next.has_value()) << name_of(stream);
+    EXPECT_TRUE(std::holds_alternative<EndMessage>(*next)) << name_of(stream);  // the wrong one dropped
+    EXPECT_EQ(sub.malformed(), 1u) << name_of(stream);
+    ASSERT_TRUE(sub.wrong_type().has_value()) << name_of(stream);
+    EXPECT_EQ(*sub.wrong_type(), type_of(message)) << name_of(stream);
+    EXPECT_EQ(sub.last_error(), DecodeError::WrongStream);
+  }
+  for (const MessageType t : {MessageType::Pose, MessageType::Command, MessageType::Status, MessageType::Heartbeat,
+                              MessageType::Hello, MessageType::End})
+    EXPECT_TRUE(carries(Stream::Any, t));
+  EXPECT_TRUE(carries(Stream::Commands, MessageType::Heartbeat));
+  EXPECT_FALSE(carries(Stream::Status, MessageType::Heartbeat));
+}
+
 TEST(Transport, TheControllersSubscriberKeepsOnlyTheNewestPose) {
   zmq::context_t ctx;
   Publisher pub(ctx, endpoint("latest"));

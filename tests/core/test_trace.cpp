@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 
@@ -202,4 +203,68 @@ TEST(Trace, TheRowsOfFramesTheRigDidNotMeasureAreLeftOutByTheOneReader) {
               none.string() + ".meta.json: key 'stream.missing_frames': frame " + std::to_string(f) +
                   " is no frame of this run (frames 0 to 7 at 100 Hz): expected the frames of the run it records");
   }
+}
+
+TEST(Trace, ALiveRigsRowsAreThoseOfItsRunOrOfItsRecordedStop) {
+  // Probe 34, B: a stopped run's `stopped` deleted (10 rows of a 1 s run, its last 5 invalid:
+  // compared as whole), a stop made up on a whole run or moved past the rows, `poses_received`
+  // edited under the rows. Each a sidecar edited by hand (write_trace writes none of them).
+  const fs::path a = dir() / "stream-rows.csv";
+  const std::string meta = a.string() + ".meta.json";
+  auto run = [](int rows) {
+    PoseTrace t;
+    for (int j = 0; j < rows; ++j) {
+      t.time.push_back(0.01 * j);
+      t.measured.push_back(Vec6d::Constant(0.001 * j));
+      t.reference.push_back(Vec6d::Constant(0.001 * j));
+    }
+    t.metadata.camera_hz = 100, t.metadata.duration_s = 1.0;
+    StreamRecord s;
+    s.poses_received = static_cast<std::uint64_t>(rows);
+    t.metadata.stream = s;
+    return t;
+  };
+  PoseTrace whole = run(100);
+  PoseTrace stopped = run(10);
+  stopped.metadata.stream->invalid_frames = {5, 6, 7, 8, 9};
+  stopped.metadata.stopped = StoppedRecord{"too many invalid poses in a row", 10, 0.091};
+  auto refusal = [&](const PoseTrace& t, const std::function<void(nlohmann::json&)>& edit) {
+    write_trace(a.string(), t, true);
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(meta));
+    edit(j);
+    std::ofstream(meta, std::ios::trunc) << j.dump(1);
+    return error_of([&] { read_trace(a.string()); });
+  };
+  auto none = [](nlohmann::json&) {};
+  EXPECT_EQ(refusal(whole, none), "");
+  EXPECT_EQ(refusal(stopped, none), "");
+  const std::string deleted = refusal(stopped, [](nlohmann::json& j) { j.erase("stopped"); });  // R003
+  EXPECT_EQ(deleted.rfind(meta + ": key 'duration_s': a run to frame 99 (duration_s 1 s) with no stop recorded, but the CSV's "
+                                 "rows end at frame 9 and frame 10 is not listed as unmeasured",
+                          0),
+            0u)
+      << deleted;
+  EXPECT_EQ(refusal(stopped, [](nlohmann::json& j) {  // its last frames listed: a whole run's rows lost on writing back
+              j.erase("stopped");
+              for (int f = 10; f < 100; ++f) j["stream"]["missing_frames"].push_back(f);
+            }),
+            "");
+  const std::string made_up = refusal(whole, [](nlohmann::json& j) {  // R010
+    j["stopped"] = {{"reason", "made up"}, {"frames", 5}, {"time_s", 0.05}};
+  });
+  EXPECT_EQ(made_up.rfind(meta + ": key 'stopped.frames': 5 frames recorded before the stop, but the CSV has rows to frame 99", 0), 0u)
+      << made_up;
+  const std::string moved = refusal(stopped, [](nlohmann::json& j) {  // R021
+    j["stopped"]["frames"] = 90, j["stopped"]["time_s"] = 0.9;
+  });
+  EXPECT_EQ(moved.rfind(meta + ": key 'stopped.frames': 90 frames recorded before the stop, but the CSV's rows end at frame 9", 0), 0u)
+      << moved;
+  EXPECT_EQ(refusal(whole, [](nlohmann::json& j) { j["stream"]["poses_received"] = 7; }),  // R009
+            meta + ": key 'stream.poses_received': 7, but the CSV has 100 rows of frames received (not in "
+                   "stream.missing_frames): expected at least that many");
+  EXPECT_EQ(refusal(whole, [](nlohmann::json& j) {  // rows of frames never received are not counted
+              j["stream"]["missing_frames"] = {0, 1, 2};
+              j["stream"]["poses_received"] = 97;
+            }),
+            "");
 }

@@ -8,6 +8,7 @@
 #include "../sim/sim_fixtures.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/excitation/fourier.hpp"
+#include "vcloe/excitation/workflows.hpp"
 #include "vcloe/sim/kinematics.hpp"
 
 using namespace vcloe;
@@ -155,6 +156,25 @@ TEST(Feasibility, NamesTheFirstFailingTimeAndJoint) {
   if (r.time > 0.005) {
     EXPECT_TRUE(check_feasibility(default_robot(), head).feasible);
   }
+}
+
+TEST(Feasibility, FiguresOfNoSamplePassedAreNotShownAsMeasured) {
+  // Probe 33, t17: a reference infeasible at t = 0 printed max |theta| 0 and min transmission 1,
+  // the initial values, as if measured; now null in JSON and said in the text.
+  FourierTrajectory tr = random_feasible_trajectory(default_robot(), 13);
+  tr.offset(5) += 3.14159;  // gamma half a turn off: no pose of it is reachable
+  const FeasibilityReport r = check_feasibility(default_robot(), tr);
+  ASSERT_FALSE(r.feasible);
+  ASSERT_EQ(r.passed(), 0) << r.reason;
+  const nlohmann::json j = feasibility_json(r);
+  EXPECT_TRUE(j.at("max_abs_theta").is_null());
+  EXPECT_TRUE(j.at("min_transmission").is_null());
+  EXPECT_EQ(j.at("samples_passed"), 0);
+  const std::string text = feasibility_text(r);
+  EXPECT_NE(text.find("(no sample passed: nothing measured)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("max |theta|"), std::string::npos) << text;
+  const FeasibilityReport ok = check_feasibility(default_robot(), random_feasible_trajectory(default_robot(), 13));
+  EXPECT_GT(feasibility_json(ok).at("max_abs_theta").get<double>(), 0);
 }
 
 TEST(Feasibility, VelocityLimitIsEnforced) {

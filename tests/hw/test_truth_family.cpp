@@ -3,6 +3,7 @@
 // per seed, and loadable by the virtual robot.
 #include <gtest/gtest.h>
 
+#include "../test_support.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/hw/truth_family.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
@@ -112,4 +113,17 @@ TEST(TruthFamily, FarTruthsScaleEachGroupByOneFactorOnTopOfTheSameDraw) {
     EXPECT_NEAR(l(sim::kGainD) / near(sim::kGainD), gains, 1e-12 * gains);
   }
   EXPECT_GE(wide, 3) << "factors far from 1 are drawn";
+}
+
+TEST(TruthFamily, FarFactorsNoRobotFileHoldsAreSaidOfTheOptionsNotOfALineOfNoFile) {
+  // Probe 33, tr03/tr04: --far-low 1e-6 (within the options' bounds) drew moments of 5.6e-10 kg*m^2,
+  // refused as "truth of seed 1:46: key 'inertia.wrenches': … a mass in grams?".
+  hw::TruthFamily far;
+  far.far = true;
+  for (const auto& [low, high] : {std::pair{1e-6, 1e-6}, std::pair{100.0, 100.0}}) {
+    far.far_low = low, far.far_high = high;
+    const std::string e = test::error_of([&] { hw::random_truth(priors(), 1, far); });
+    EXPECT_EQ(e.rfind("--far-low, --far-high: truth of seed 1 is no robot a robot file holds (key '", 0), 0u) << e;
+    EXPECT_NE(e.find("expected factors nearer 1"), std::string::npos) << e;
+  }
 }

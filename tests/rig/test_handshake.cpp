@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <zmq.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +18,7 @@
 #include "vcloe/core/input_ledger.hpp"
 #include "vcloe/core/trace.hpp"
 #include "vcloe/rig/handshake.hpp"
+#include "vcloe/rig/common.hpp"
 #include "vcloe/rig/transport.hpp"
 
 using namespace vcloe;
@@ -212,4 +215,33 @@ TEST(Handshake, ARobotOrControllerStatingNoClockIsRefused) {
     EXPECT_EQ(rig::hello_problem(robot, f, heard(rig::hello_of(Role::Vision, f)), Role::Vision, "e"), "");
     EXPECT_EQ(rig::hello_problem(robot, f, heard(rig::hello_of(Role::Control, f, mine_clock)), Role::Control, "e"), "");
   }
+}
+
+TEST(StartTimeout, MalformedHellosHeardMeanwhileAreSaidNotCalledNoHello) {
+  // Probe 34, C: a controller's hello with a bit above 4 set in `files` every 5 ms for 3 s ended in
+  // "no hello from the controller … within 3 s"; the hellos came, and were dropped as malformed.
+  zmq::context_t ctx;
+  const std::string at = "ipc:///tmp/vcloe-test-start-timeout-" + std::to_string(::getpid());
+  zmq::socket_t pub(ctx, zmq::socket_type::pub);
+  pub.bind(at);
+  bridge::Subscriber sub(ctx, at, bridge::Subscriber::Keep::All, 1000, {}, bridge::Stream::Commands);
+  bridge::HelloMessage h;
+  h.role = Role::Control;
+  std::string frame = bridge::encode(h);
+  frame[40 + 1] = static_cast<char>(1 << 5);  // files: a bit above 4
+  const std::uint32_t zero = 0;
+  std::memcpy(frame.data() + 12, &zero, 4);
+  const std::uint32_t crc = bridge::frame_crc(frame);
+  std::memcpy(frame.data() + 12, &crc, 4);
+  for (int i = 0; i < 300 && sub.malformed() == 0; ++i) {
+    pub.send(zmq::buffer(frame), zmq::send_flags::none);
+    EXPECT_FALSE(sub.receive(std::chrono::milliseconds(5)).has_value());
+  }
+  ASSERT_GT(sub.malformed(), 0u);
+  const std::string m = rig::start_timeout_message("no hello from the controller on " + at, 3, 0, &sub);
+  EXPECT_EQ(m.rfind("no hello from the controller on " + at + " within 3 s (--start-timeout); ", 0), 0u) << m;
+  EXPECT_NE(m.find(" malformed frame(s) were dropped on it meanwhile (the latest: a flag or enumeration out of range;"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(rig::start_timeout_message("no hello", 3, 0, nullptr), "no hello within 3 s (--start-timeout)");
 }

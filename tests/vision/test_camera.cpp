@@ -202,6 +202,27 @@ TEST(Labelling, FindsTheLayoutAmongShuffledAndExtraPoints) {
   EXPECT_LT(lab.max_distance_error, 1e-12);
 }
 
+TEST(RigFile, ALensModelThatFoldsBackInsideTheImageIsRefusedAtItsKey) {
+  // Session 31 (probe 31, CB09): k1 = -80 was read, then `calibrate base` found "no frame with a
+  // valid base-marker measurement". r (1 + k1 r^2 + k2 r^4 + k3 r^6) must increase up to the image
+  // corners (normalized radius 0.5 here), or two points share one pixel.
+  for (const std::string d : {"[-80, 0, 0, 0, 0]", "[-1.2, 0, 0, 0, 0]", "[0, -3, 0, 0, 0]", "[0.2, 0, 0, 0, -40]"}) {
+    std::string text = rig_text();
+    text.replace(text.find("[-0.1, 0.05, 0.001, -0.001, 0.01]"), 33, d);
+    EXPECT_NE(error_of([&] { parse_rig(text, "rig.yaml"); })
+                  .find("rig.yaml:6: key 'left.distortion': the radial distortion [k1, k2, k3] = ["),
+              std::string::npos)
+        << d;
+  }
+  // Strong but one-to-one lenses are read: barrel that still increases at the corners, pincushion,
+  // a k1 that a k2 bends back up before the corners.
+  for (const std::string d : {"[-0.5, 0, 0, 0, 0]", "[-0.5, 0.2, 0, 0, 0.05]", "[3, 0, 0, 0, 0]", "[-2, 3, 0, 0, 0]"}) {
+    std::string text = rig_text();
+    text.replace(text.find("[-0.1, 0.05, 0.001, -0.001, 0.01]"), 33, d);
+    EXPECT_NO_THROW(parse_rig(text, "rig.yaml")) << d;
+  }
+}
+
 TEST(RigidFit, UmeyamaWithoutScaleNeverReturnsAReflection) {
   const MarkerLayout& L = default_markers().platform;
   const Transform T = transform_from_pose((Vec6d() << 0.1, -0.2, 1.0, 0.3, -0.2, 1.1).finished());

@@ -229,6 +229,38 @@ TEST(ReportTracking, RunsUnderAnotherExperimentOrPayloadOrCutShortAreRefusedNami
   EXPECT_EQ(workflow::read_tracking_inputs(whole).runs.size(), 2u);
 }
 
+TEST(ReportTracking, APredictionBesideRunsThatCarriedAPayloadIsRefused) {
+  // Probe 33, r10: predict's loads are of the bare platform; drawn beside a run with 5 kg on it
+  // they were said to be "along the runs' reference", the payload unsaid.
+  const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "payload");
+  workflow::TrackingFiles files;
+  files.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, [](TraceMetadata& m) { m.payload = PayloadRecord{5, Vec3d::Zero()}; });
+  files.prediction = write_prediction(d, kReference);
+  const std::string e = test::error_of([&] { workflow::read_tracking_inputs(files); });
+  EXPECT_EQ(e.rfind(files.prediction + " (--prediction): is of the platform without a payload (vcloe predict has none), but " +
+                        files.servo_alone + " (--servo-alone) carried ",
+                    0),
+            0u)
+      << e;
+  files.servo_alone = write_run_edited(d, "servo.csv", std::nullopt, [](TraceMetadata&) {});
+  EXPECT_TRUE(workflow::read_tracking_inputs(files).loads.has_value());
+}
+
+TEST(ReportTracking, APredictionWhoseReferenceChangedSinceIsRefusedNotDrawnUnchecked) {
+  // Session 30 left it: a prediction whose recorded reference (robot file, experiment) changed
+  // since could not be predicted again and was drawn as written. Now refused by name.
+  const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "changed");
+  const std::string path = (d / "r.yaml").string();
+  std::ofstream(path) << "# the reference now\n";
+  const FileRecord changed{path, std::string(64, 'e')};  // recorded, another SHA-256 than the file's now
+  workflow::TrackingFiles files;
+  files.servo_alone = write_run(d, "servo.csv", changed);
+  files.prediction = write_prediction(d, changed);
+  EXPECT_EQ(test::error_of([&] { workflow::read_tracking_inputs(files); }),
+            files.prediction + " (--prediction): was predicted from the reference " + path +
+                " (SHA-256 eeeeeeeeeeee…), which has changed since: run vcloe predict again");
+}
+
 TEST(ReportTracking, APredictionsBandIsTheCovarianceOfItsOwnModelNeverAnothersOrNone) {
   const auto d = test::fresh_directory("vcloe-report-tracking-inputs", "band");
   workflow::TrackingFiles files;

@@ -1,9 +1,11 @@
 #include "vcloe/vision/camera.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/report.hpp"  // fixed
 #include "vcloe/core/yaml_reader.hpp"
 
 namespace vcloe::vision {
@@ -82,6 +84,30 @@ double translation_between(const Transform& a, const Transform& b) {
 
 namespace {
 
+// The normalized radius of the farthest image corner (distorted; pixel edges at -0.5).
+double image_corner_radius(const Camera& c) {
+  double corner = 0;
+  for (const double u : {-0.5, c.width - 0.5})
+    for (const double v : {-0.5, c.height - 0.5}) corner = std::max(corner, std::hypot((u - c.cx) / c.fx, (v - c.cy) / c.fy));
+  return corner;
+}
+
+// The normalized radius at which the radial distortion r (1 + k1 r^2 + k2 r^4 + k3 r^6) stops
+// increasing before it reaches the image's corners, or 0 when it maps the whole image one to one.
+// A lens model that folds back has two points for one pixel, or none for the corners: undistortion
+// and every pose from it would be wrong (k1 = -80 on a 1000 px focal length folds at r = 0.065).
+double radial_fold_inside_image(const Camera& c) {
+  const double k1 = c.distortion[0], k2 = c.distortion[1], k3 = c.distortion[4];
+  const double corner = image_corner_radius(c);
+  const double step = corner / 4000;
+  for (double r = step; r <= 100 * corner; r += step) {
+    const double r2 = r * r;
+    if (1 + r2 * (3 * k1 + r2 * (5 * k2 + r2 * 7 * k3)) <= 0) return r;
+    if (r * (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) >= corner) return 0;
+  }
+  return 100 * corner;  // increasing but too slowly to reach the corners: the image is not covered
+}
+
 Camera read_camera(const YamlNode& n) {
   n.reject_unknown_keys({"image_size", "focal_px", "principal_point_px", "distortion"});
   Camera c;
@@ -107,6 +133,12 @@ Camera read_camera(const YamlNode& n) {
     if (!std::isfinite(d(i))) n.at("distortion").fail("expected five finite numbers [k1, k2, p1, p2, k3]");
     c.distortion[static_cast<std::size_t>(i)] = d(i);
   }
+  if (const double fold = radial_fold_inside_image(c); fold > 0)
+    n.at("distortion").fail("the radial distortion [k1, k2, k3] = [" + exact_number(d(0)) + ", " + exact_number(d(1)) + ", " +
+                            exact_number(d(4)) + "] stops increasing at normalized radius " + vcloe::fixed(fold, 3) +
+                            ", before it reaches the image's corners (" +
+                            vcloe::fixed(image_corner_radius(c), 3) + "): expected a lens model that maps the image one to one (OpenCV's "
+                            "calibration of this camera)");
   return c;
 }
 

@@ -79,17 +79,27 @@ void filter_measured(PoseTrace& t, const SosFilter& sos) {
 
 }  // namespace
 
+void filter_measured_poses(PoseTrace& t, int order, double cutoff_hz, double fs_hz, const std::string& name) {
+  const SosFilter sos = butterworth_lowpass(order, cutoff_hz, fs_hz);
+  // Zero-phase filtering pads each end by 3 x (2 x sections + 1) samples (scipy's default padlen):
+  // a trace not longer than that cannot be filtered (probe 33, v12: said as "sosfiltfilt: ...").
+  if (const int padlen = sosfiltfilt_default_padlen(sos); t.size() <= static_cast<std::size_t>(padlen))
+    fail(name, std::to_string(t.size()) + " measured rows; an order-" + std::to_string(order) +
+                   " zero-phase filter pads each end by " + std::to_string(padlen) + " samples and needs more rows than that: "
+                   "a longer trace, or a lower --order");
+  filter_measured(t, sos);
+}
+
 Report filter_trace(const FilterTraceOptions& o, std::ostream& notes) {
   o.validate();
   PoseTrace t = read_trace(o.in);
   const double dt = uniform_period(t, o.in);
   const double fs_hz = 1.0 / dt;
   const double cutoff_hz = o.cutoff_for(fs_hz, t.time.back() - t.time.front(), notes);
-  const SosFilter sos = butterworth_lowpass(o.order, cutoff_hz, fs_hz);
-  filter_measured(t, sos);
+  filter_measured_poses(t, o.order, cutoff_hz, fs_hz, o.in);
   t.metadata.filter = FilterRecord{
       "butterworth low-pass, zero-phase (scipy sosfiltfilt: odd padding, steady-state initial conditions)",
-      o.order, sosfiltfilt_default_padlen(sos), cutoff_hz, fs_hz, file_record(o.in)};
+      o.order, sosfiltfilt_default_padlen(butterworth_lowpass(o.order, cutoff_hz, fs_hz)), cutoff_hz, fs_hz, file_record(o.in)};
   write_trace(o.out, t, o.force);
   std::ostringstream text;
   text << "filtered the measured poses of " << o.in << " (" << t.size() << " samples at " << fixed(fs_hz, 3)

@@ -57,7 +57,13 @@ void measure(const CalibrateKinematicsOptions& o, const sim::RobotModel& nominal
   rig::StaticMeasurementOptions mo;
   mo.move_s = o.move_s, mo.settle_s = o.settle_s, mo.measure_s = o.measure_s, mo.seed = o.seed;
   mo.camera_to_base = Vec6d(o.camera_residual.data());
-  calib::StaticTrace t = rig::measure_static_poses(truth, nominal, s.joints, mo);
+  calib::StaticTrace t = [&] {
+    try {
+      return rig::measure_static_poses(truth, nominal, s.joints, mo);
+    } catch (const Error& e) {  // the truth's robot and drives ran (probe 33, x19: no file named)
+      fail(o.truth + " (--truth)", std::string("its virtual robot, measuring ") + e.what());
+    }
+  }();
   t.info.robot = file_record(o.robot), t.info.truth = file_record(o.truth);
   double settled = 0;
   std::size_t unsettled = 0;  // a joint still faster than 1 mrad/s at the end of the wait: no time to print

@@ -144,8 +144,8 @@ std::vector<FileText> calibration_files(const calib::KinematicCalibrationResult&
   std::vector<FileText> files;
   if (!result.empty()) files.push_back({result, sealed_json_text(report.json, result)});
   if (out.empty()) return files;
-  const std::string text = calibrated_robot_header(r, in, result.empty() ? "(no result file written)" : result) +
-                           sim::robot_to_yaml(calibrated, drawn.lambda);
+  const std::string text = sim::sealed_calibrated_text(calibrated_robot_header(r, in, result.empty() ? "(no result file written)" : result) +
+                                                     sim::robot_to_yaml(calibrated, drawn.lambda));
   if (const std::string why = reader_refusal(text); !why.empty())
     fail(poses_file, poses + " is a robot no robot file holds (" + why +
                          "): are these poses of this robot, its encoders in the enc_* columns and its commands in "

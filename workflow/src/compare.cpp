@@ -9,6 +9,7 @@
 #include "vcloe/core/trace_compare.hpp"
 #include "vcloe/report/gnuplot.hpp"
 #include "vcloe/report/pose_plot.hpp"
+#include "vcloe/rig/checked_trace.hpp"
 
 namespace vcloe::workflow {
 
@@ -22,7 +23,7 @@ void CompareOptions::validate() const {
 
 void compare(const CompareOptions& o) {
   o.validate();
-  const PoseTrace a = read_trace(o.a), b = read_trace(o.b);
+  const PoseTrace a = rig::read_checked_trace(o.a), b = rig::read_checked_trace(o.b);
   // Allowed (a reference edited and run again), but said: the difference includes the references'.
   if (const auto m = provenance_mismatch(provenance_of(a, o.a), provenance_of(b, o.b), Together::OneReference))
     std::cerr << "vcloe: warning: " << *m << ": the difference includes that of the two references\n";

@@ -51,8 +51,10 @@ Report predict_summary(const control::Prediction& p, const std::string& band) {
       if (!p.sigma.empty()) sig = std::max(sig, p.sigma[n](control::torque_row(i)));
     }
     const double rms = std::sqrt(sum / static_cast<double>(p.load.size()));
-    t << "  " << i + 1 << "     " << fixed(rms, 3) << "       " << fixed(top, 3) << "            " << fixed(sig, 4) << "\n";
-    drives.push_back({{"rms", rms}, {"max", top}, {"max_sigma", sig}});
+    // Without a band no sigma was computed: n/a, not 0 (probe 33, p02).
+    t << "  " << i + 1 << "     " << fixed(rms, 3) << "       " << fixed(top, 3) << "            "
+      << (p.sigma.empty() ? std::string("n/a") : fixed(sig, 4)) << "\n";
+    drives.push_back({{"rms", rms}, {"max", top}, {"max_sigma", p.sigma.empty() ? nlohmann::json() : nlohmann::json(sig)}});
   }
   nlohmann::json forces = nlohmann::json::object();
   for (int j = 0; j < 3; ++j) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/rig/checked_trace.hpp"
 #include "vcloe/core/json_file.hpp"
 #include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace_compare.hpp"
@@ -63,7 +64,7 @@ void check_recorded_experiment(const PoseTrace& t, const std::string& trace, con
 
 // A trace whose sidecar does not record the CSV's hash (written before it was recorded).
 PoseTrace read_noting_unbound(const std::string& file) {
-  PoseTrace t = read_trace(file);
+  PoseTrace t = rig::read_checked_trace(file);
   if (t.has_sidecar && !t.sidecar_bound)
     std::cerr << "vcloe: note: " << sidecar_path(file) << " records no SHA-256 of " << file
               << " (written by an older vcloe): that the two belong together is not checked\n";
@@ -211,10 +212,12 @@ int identify(const IdentifyOptions& q) {
   std::vector<std::string> traces = {q.measured};
   if (!q.payload_trace.empty()) traces.push_back(q.payload_trace);
   const bool stuck = o.result.convergence.verdict == oe_ident::Convergence::Stuck;
-  const std::string model_text =
-      "# identified by vcloe identify from " + q.measured + "\n" +
-      (stuck ? "# STUCK FIT: not an estimate (see " + q.out + ".report.json, 'convergence')\n" : "") +
-      calibrated_plant_lines(q.robot) + sim::loadable_robot_yaml(identified, o.result.lambda, q.out, traces);
+  const std::string plant = calibrated_plant_lines(q.robot);
+  const std::string drafted = "# identified by vcloe identify from " + q.measured + "\n" +
+                           (stuck ? "# STUCK FIT: not an estimate (see " + q.out + ".report.json, 'convergence')\n" : "") +
+                           plant + sim::loadable_robot_yaml(identified, o.result.lambda, q.out, traces);
+  // A file with a calibration head is read only sealed (sim::check_calibrated_seal).
+  const std::string model_text = plant.empty() ? drafted : sim::sealed_calibrated_text(drafted);
   report::IdentificationReport r = report::make_identification_report(o.result, o.anchor, o.noise_sigma);
   // What was read (the hashes of the bytes parsed, core/input_ledger.hpp) and the model written,
   // for `vcloe report` and for the record (absolute paths and SHA-256).

@@ -12,6 +12,7 @@
 #include "vcloe/control/motion.hpp"
 #include "vcloe/control/predict.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/rig/checked_trace.hpp"
 #include "vcloe/core/file_now.hpp"
 #include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace.hpp"
@@ -195,7 +196,7 @@ report::TorqueSeries torque_series(const rig::ExperimentSetup& setup, const repo
 // The first experiment re-run from the files named in the report's inputs.
 report::ReportTraces report_traces(const report::IdentificationReport& rep, const std::string& report_file) {
   const report::ReportInputs& files = rep.inputs;
-  const PoseTrace measured = read_trace(files.measured.path);
+  const PoseTrace measured = rig::read_checked_trace(files.measured.path);
   rig::ExperimentSetup setup =
       rig::load_setup(files.robot.path, files.experiment ? files.experiment->path : "", files.reference.path,
                       rig::controller_of_run(files.robot.path, measured, files.measured.path));

@@ -5,6 +5,7 @@
 #include "vcloe/control/precorrection_file.hpp"
 #include "vcloe/control/prediction_file.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/rig/checked_trace.hpp"
 #include "vcloe/core/file_now.hpp"
 #include "vcloe/core/provenance.hpp"
 #include "vcloe/core/trace.hpp"
@@ -56,7 +57,7 @@ void check_command_kind(const std::string& file, report::RunKind kind, const Pos
 // A run's trace: its sidecar (the reference and robot it ran), its reference columns, and driven
 // as the option says.
 report::TrackingRun read_run(const std::string& file, report::RunKind kind) {
-  report::TrackingRun r{kind, file, "", read_trace(file)};
+  report::TrackingRun r{kind, file, "", rig::read_checked_trace(file)};
   const TraceMetadata& m = r.trace.metadata;
   if (!r.trace.has_sidecar)
     fail(named(file, kind), "has no sidecar " + sidecar_path(file) + ": the reference and robot it ran cannot be "
@@ -159,13 +160,19 @@ report::PredictedLoads loads_of(const control::PredictionFile& f, const std::str
 // 777.5 N*m, or a sigma to 0, with the CSV's hash made again, was drawn): when the model, robot,
 // reference, experiment and band report it records are there as recorded, the prediction is
 // made again (compute_prediction, predict's own, 0.25 CPU-s for 20 s) and every cell compared.
-// Files gone or changed are refused by the checks after this one.
+// A robot file, reference or experiment changed since is refused here (the prediction is not what
+// they predict now, and cannot be checked); the model and band report changed or gone are refused
+// by check_prediction_model (report.cpp), other files gone leave the prediction as recorded.
 void check_prediction_reproduced(const control::PredictionFile& f, const std::string& file) {
-  for (const FileRecord* r : {&f.model, &f.robot, &f.reference})
-    if (file_now(*r) != FileNow::AsRecorded) return;
-  if ((!f.experiment.none() && file_now(f.experiment) != FileNow::AsRecorded) ||
-      (!f.band.none() && (file_now(f.band) != FileNow::AsRecorded || f.band.path != f.model.path + ".report.json")))
-    return;
+  const std::pair<const FileRecord*, const char*> inputs[] = {
+      {&f.robot, "robot file"}, {&f.reference, "reference"}, {&f.experiment, "experiment"}};
+  for (const auto& [r, what] : inputs)
+    if (!r->none() && file_now(*r) == FileNow::Changed)
+      fail(file + " (--prediction)", "was predicted from the " + std::string(what) + " " + r->path + " (SHA-256 " +
+                                         r->sha256.substr(0, 12) + "…), which has changed since: run vcloe predict again");
+  for (const FileRecord* r : {&f.model, &f.band, &f.robot, &f.reference, &f.experiment})
+    if (!r->none() && file_now(*r) != FileNow::AsRecorded) return;
+  if (!f.band.none() && f.band.path != f.model.path + ".report.json") return;
   PredictOptions o;
   o.model = f.model.path, o.robot = f.robot.path, o.experiment = f.experiment.path, o.reference = f.reference.path;
   o.period = f.period;
@@ -205,6 +212,12 @@ TrackingInputs read_tracking_inputs(const TrackingFiles& files) {
                                              control::provenance_of(f, files.prediction), Together::OneReference))
         fail(named_prediction, "is not along the reference of " + named(in.runs.front().file, in.runs.front().kind) + ": " +
                                    *m + " (vcloe predict --reference the runs ran)");
+    // predict has no payload: its loads are of the bare platform, not of a run that carried one (probe 33, r10).
+    if (!in.runs.empty() && in.runs.front().trace.metadata.payload)
+      fail(named_prediction, "is of the platform without a payload (vcloe predict has none), but " +
+                                 named(in.runs.front().file, in.runs.front().kind) + " carried " +
+                                 payload_text(in.runs.front().trace.metadata.payload) +
+                                 ": its loads are not that run's; draw it beside runs without a payload");
     check_prediction_reproduced(f, files.prediction);
     in.loads = loads_of(f, files.prediction);
     in.prediction_model = f.model;

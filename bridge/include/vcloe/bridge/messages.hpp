@@ -123,7 +123,8 @@ using Message = std::variant<PoseMessage, CommandMessage, StatusMessage, Heartbe
 // (docs/protocol.md).
 std::string encode(const Message& message);
 
-enum class DecodeError { None, TooShort, BadMagic, BadVersion, BadChecksum, UnknownType, BadLength, NonFinite, BadEnum };
+// WrongStream: a well-formed message of a type its stream does not carry (Subscriber, `carries`).
+enum class DecodeError { None, TooShort, BadMagic, BadVersion, BadChecksum, UnknownType, BadLength, NonFinite, BadEnum, WrongStream };
 const char* describe(DecodeError error);
 
 struct Decoded {
@@ -138,6 +139,14 @@ struct Decoded {
 Decoded decode(std::string_view frame);
 // CRC-32 (zlib's) of a frame with its CRC field (bytes 12-15) taken as zero.
 std::uint32_t frame_crc(std::string_view frame);
+
+// The four streams of a rig and the types each carries (docs/protocol.md, "Streams and
+// sockets"): camera and poses hello, pose, end; commands hello, command, heartbeat, end; status
+// hello, status, end. Any: every type (a test's or a tool's subscriber that reads all).
+enum class Stream { Any, Camera, Poses, Commands, Status };
+bool carries(Stream stream, MessageType type);
+std::string_view name_of(Stream stream);      // "camera", "poses", "commands", "status", "any"
+std::string_view name_of(MessageType type);   // "pose", "command", "status", "heartbeat", "hello", "end"
 
 MessageType type_of(const Message& message);
 const Header& header_of(const Message& message);

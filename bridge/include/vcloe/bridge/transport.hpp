@@ -56,8 +56,10 @@ class Subscriber {
   enum class Keep { All, Latest };
   // Connects to `endpoint`. Keep::Latest sets ZMQ_CONFLATE (single-frame messages only).
   // With keys: a CURVE client that talks only to the publisher whose public key it was given.
+  // `stream`: the one it reads; a well-formed message of a type it does not carry (`carries`)
+  // is malformed too (DecodeError::WrongStream), counted and dropped, and named by wrong_type().
   Subscriber(zmq::context_t& context, const std::string& endpoint, Keep keep, int high_water_mark = 1000,
-             const Security& security = {});
+             const Security& security = {}, Stream stream = Stream::Any);
   ~Subscriber();
   // The next well-formed message, or nothing if none arrived within `timeout`. Malformed
   // frames are counted and skipped (they never end the wait early).
@@ -78,6 +80,12 @@ class Subscriber {
     std::uint64_t count = 0;  // malformed frames since the last well-formed message, the first included
   };
   const std::optional<Dropped>& dropped_since_last_message() const { return dropped_; }
+  // The type of the first message of a type this stream does not carry, if one came (a peer
+  // publishing on the wrong stream: the robot stops on its command stream, reason 6).
+  const std::optional<MessageType>& wrong_type() const { return wrong_type_; }
+  // Why the latest malformed frame was dropped (None if none was): a wait that timed out names it.
+  DecodeError last_error() const { return last_error_; }
+  Stream stream() const { return stream_; }
 
   // Waits until one of `subscribers` has a frame to read, or `timeout` passes (then false).
   static bool wait_any(std::initializer_list<Subscriber*> subscribers, std::chrono::microseconds timeout);
@@ -88,6 +96,10 @@ class Subscriber {
   std::optional<std::uint16_t> foreign_version_;
   std::optional<Dropped> dropped_;
   std::map<MessageType, StreamCounters> counters_;
+  Stream stream_ = Stream::Any;
+  std::optional<MessageType> wrong_type_;
+  DecodeError last_error_ = DecodeError::None;
+  void drop(DecodeError error, std::optional<MessageType> type, std::optional<std::int64_t> frame);
 };
 
 }  // namespace vcloe::bridge

@@ -200,6 +200,11 @@ class IoPlan {
 
 // True if `path` is a StreamedFile another process holds open (a recording in progress).
 bool being_recorded(const std::string& path);
+// The one refusal of an output being_recorded, with or without --force (probe 34, O002: without
+// it the advice was "pass --force", which would overwrite the recording).
+inline constexpr char kBeingRecorded[] =
+    "is being recorded by another running command (it holds the file open); choose another name — --force would "
+    "overwrite a recording in progress";
 // True if `path` is a regular file with anything after its first line (the header): rows an
 // earlier run recorded. earlier_recording_kept: the refusal's text (what to do with it).
 bool holds_a_recording(const std::string& path);

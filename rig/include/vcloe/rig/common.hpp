@@ -85,8 +85,11 @@ std::string one_camera_period(double camera_period, const std::string& experimen
 
 // A role's refusal at its start timeout, the one wording for the three: "<what> within S s
 // (--start-timeout)", and when peers were refused for their keys meanwhile, how many (a peer
-// without the rig's key looks like no peer at all: docs/protocol.md, "Keys").
-std::string start_timeout_message(const std::string& what, double start_timeout, std::uint64_t refused_peers);
+// without the rig's key looks like no peer at all: docs/protocol.md, "Keys"), and when frames
+// were dropped as malformed on the stream waited on (`awaited`), how many and why the latest
+// (a peer's hello with a bad field is not "no hello": probe 34, C).
+std::string start_timeout_message(const std::string& what, double start_timeout, std::uint64_t refused_peers,
+                                  const bridge::Subscriber* awaited = nullptr);
 
 // Every time option of the rig — `rig run`'s and each role's — checked in ONE place
 // (rig_times_problem), each against the least it can keep at the experiment's camera rate, said

@@ -76,7 +76,9 @@ TraceMetadata trace_metadata(const ExperimentSetup& setup, const std::string& so
 // A closed loop that stopped (diverged, left the workspace) is said with what the user gave:
 // "<plant> under the controller of e.yaml (outer_pid: kp, ki, kd) and the drives of r.yaml
 // (drive_pid), along ref.yaml" — the one prefix of every loop failure (twin, virtual robot, rig).
-std::string closed_loop_of(const ExperimentSetup& setup, const std::string& plant);
+// The drives named are those of `drives_file`, the plant's (a virtual robot's truth file), or
+// when empty the setup's robot file (the twin's).
+std::string closed_loop_of(const ExperimentSetup& setup, const std::string& plant, const std::string& drives_file = "");
 
 // The twin's trace (measured = simulated pose) for parameters lambda; with the setup's command
 // correction (use_precorrection) its position interface is pre-corrected (docs/control.md).

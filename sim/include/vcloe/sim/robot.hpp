@@ -102,6 +102,13 @@ std::string loadable_robot_yaml(const RobotModel& model, const LambdaVector<doub
 // that ran on it (rig::controller_of_run, docs/calibration.md).
 std::string calibrated_from_line(const FileRecord& source);
 FileRecord calibrated_from(const std::string& robot_text);
+// A calibrated robot file is a result, sealed like the JSON results (core/sealed_json.hpp): its
+// last line is "# content_sha256: <SHA-256 of the text above it>". load_robot refuses a file whose
+// head says it was calibrated (calibrated_from) and whose content is not the one sealed — its
+// geometry edited by hand was fitted as calibrated, or failed inside the solver (probe 33, C).
+// Deleting the comment head makes it a robot file of one's own.
+std::string sealed_calibrated_text(const std::string& text);
+void check_calibrated_seal(const std::string& robot_text, const std::string& file);
 
 // The first leg (0-based) whose geometry — base joint, axis, crank, link length, platform joint —
 // differs between two robots by more than `tolerance` (m, or unit-vector components); -1 if none:

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "vcloe/core/settings.hpp"
+#include "vcloe/core/trace.hpp"
 #include "vcloe/vision/report.hpp"
 
 namespace vcloe::vision {
@@ -27,6 +28,11 @@ struct FilterTraceOptions {
   // on `notes`. Below one cycle over the record the filter would return the mean: refused.
   double cutoff_for(double fs_hz, double span_s, std::ostream& notes) const;
 };
+
+// The measured poses of `t` filtered as `vcloe filter` does (each axis, angles unwrapped first):
+// the one filtering of a trace, for the command and for the check that a filtered trace is its
+// input's filtered (rig::read_checked_trace). Refused when `t` is not longer than the padding.
+void filter_measured_poses(PoseTrace& t, int order, double cutoff_hz, double fs_hz, const std::string& name);
 
 // Reads the trace (uniformly sampled, >= 2 samples), filters each measured axis (angles
 // unwrapped first), writes it with the filter recorded in its sidecar. Notes (a cut-off moved
