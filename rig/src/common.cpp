@@ -252,12 +252,15 @@ std::string one_camera_period(double camera_period, const std::string& experimen
          " Hz in " + experiment_file + ")";
 }
 
+std::string dropped_meanwhile(const bridge::Subscriber* stream) {
+  if (!stream || stream->malformed() == 0) return "";
+  return "; " + std::to_string(stream->malformed()) + " malformed frame(s) were dropped on it meanwhile (the latest: " +
+         bridge::describe(stream->last_error()) + "; docs/protocol.md, \"Frame\" and \"Hello\")";
+}
+
 std::string start_timeout_message(const std::string& what, double start_timeout, std::uint64_t refused_peers,
                                   const bridge::Subscriber* awaited) {
-  std::string m = what + " within " + exact_number(start_timeout) + " s (--start-timeout)";
-  if (awaited && awaited->malformed() > 0)
-    m += "; " + std::to_string(awaited->malformed()) + " malformed frame(s) were dropped on it meanwhile (the latest: " +
-         bridge::describe(awaited->last_error()) + "; docs/protocol.md, \"Frame\" and \"Hello\")";
+  std::string m = what + " within " + exact_number(start_timeout) + " s (--start-timeout)" + dropped_meanwhile(awaited);
   if (refused_peers > 0)
     m += "; " + std::to_string(refused_peers) + (refused_peers == 1 ? " peer was" : " peers were") +
          " refused meanwhile for its keys (not in the rig's allow-list, or none: docs/protocol.md, \"Keys\")";

@@ -116,7 +116,9 @@ void listen(const ListenOptions& o) {
   // say it (protocol.md, "Versions"; probe 26's k7-oldversion: "no pose received" alone).
   if (const std::string v = version_problem(sub, "the pose source", o.endpoint, "listener"); s.poses == 0 && !v.empty())
     fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s: " + v);
-  if (s.poses == 0) fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s");
+  // Frames that came and could not be used are said (probe 35: NaN poses, status frames on the
+  // pose stream, junk, all ended in "no pose received" alone).
+  if (s.poses == 0) fail(o.endpoint, "no pose received in " + exact_number(o.seconds) + " s" + dropped_meanwhile(&sub));
 }
 
 }  // namespace vcloe::rig

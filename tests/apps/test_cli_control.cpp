@@ -225,5 +225,11 @@ TEST(CliControl, ADerivedFileEditedWithItsHashMadeAgainIsRefusedByMakingItAgain)
   ASSERT_EQ(run_vcloe("filter " + twin + " --force --out " + filtered).status, 0);
   edit_and_rehash(filtered, 30, 7, "0.02");
   expect_refused({{"compare " + filtered + " " + twin, filtered + ":30: column 'x': 0.02, but filtering " + twin}});
+  // Any trace's ref_* columns are its recorded reference (probe 35, t18: `compare --columns
+  // reference` drew an edit of 10 mm): a run's too.
+  const std::string run = (d / "run.csv").string();
+  ASSERT_EQ(run_vcloe("run --reference " + ref + " --out " + run).status, 0);
+  edit_and_rehash(run, 40, 1, "0.03");
+  expect_refused({{"compare " + run + " " + run + " --columns reference", run + ": column 'ref_x' at t = 0.38 s: 0.03, but the reference its sidecar records"}});
   EXPECT_FALSE(fs::exists(d / "b.csv"));
 }

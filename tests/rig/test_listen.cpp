@@ -56,6 +56,48 @@ TEST(RigListen, AStreamOfAnotherSchemaVersionIsSaidByItsVersion) {
                        " speaks schema version 2; this listener speaks version 3");
 }
 
+TEST(RigListen, FramesThatCameAndCouldNotBeUsedAreSaidNotNoPoseAlone) {
+  // Probe 35: NaN poses, status or command frames on the pose stream, junk: each ended in "no pose
+  // received in 2.5 s" with no reason. The count and the latest reason are said (rig::dropped_meanwhile).
+  const bridge::PoseMessage nan_pose = [] {
+    bridge::PoseMessage p;
+    p.valid = true;
+    p.pose(2) = std::numeric_limits<double>::quiet_NaN();
+    return p;
+  }();
+  const std::pair<std::string, std::string> streams[] = {
+      {bridge::encode(bridge::StatusMessage{}), "a message of a type this stream does not carry"},
+      {bridge::encode(bridge::CommandMessage{}), "a message of a type this stream does not carry"},
+      {bridge::encode(nan_pose), "non-finite pose or angle"}, {std::string(80, '\0'), "not a vcloe frame"}};
+  int n = 0;
+  for (const auto& [frame, why] : streams) {
+    const std::string endpoint = "ipc://" + (std::filesystem::temp_directory_path() /
+                                             ("vcloe-listen-dropped-" + std::to_string(::getpid()) + "-" + std::to_string(n++))).string();
+    zmq::context_t context;
+    zmq::socket_t pub(context, zmq::socket_type::pub);
+    pub.bind(endpoint);
+    std::atomic<bool> done{false};
+    std::thread publisher([&, f = frame] {
+      while (!done) {
+        pub.send(zmq::buffer(f), zmq::send_flags::none);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+    rig::ListenOptions o;
+    o.endpoint = endpoint;
+    o.seconds = 0.4;
+    o.json = true;
+    std::ostringstream out;
+    std::streambuf* const was = std::cout.rdbuf(out.rdbuf());
+    const std::string error = test::error_of([&] { rig::listen(o); });
+    std::cout.rdbuf(was);
+    done = true;
+    publisher.join();
+    EXPECT_EQ(error.rfind(endpoint + ": no pose received in 0.4 s; ", 0), 0u) << error;
+    EXPECT_NE(error.find(" malformed frame(s) were dropped on it meanwhile (the latest: " + why), std::string::npos) << error;
+  }
+}
+
 // `rig listen --json` on a stream of 100 Hz exposures published at now + `publish_offset_ns` (or,
 // `stale_exposures`, exposures of -2^63): its summary.
 nlohmann::json listened(std::int64_t publish_offset_ns, bool stale_exposures) {

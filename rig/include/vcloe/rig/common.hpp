@@ -90,6 +90,9 @@ std::string one_camera_period(double camera_period, const std::string& experimen
 // (a peer's hello with a bad field is not "no hello": probe 34, C).
 std::string start_timeout_message(const std::string& what, double start_timeout, std::uint64_t refused_peers,
                                   const bridge::Subscriber* awaited = nullptr);
+// "; N malformed frame(s) were dropped on it meanwhile (the latest: …)", or "" if none (or no
+// stream): the one wording of a wait that heard only frames it could not use (roles, rig listen).
+std::string dropped_meanwhile(const bridge::Subscriber* stream);
 
 // Every time option of the rig — `rig run`'s and each role's — checked in ONE place
 // (rig_times_problem), each against the least it can keep at the experiment's camera rate, said
