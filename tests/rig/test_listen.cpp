@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -24,113 +25,92 @@
 namespace vcloe {
 namespace {
 
-TEST(RigListen, AStreamOfAnotherSchemaVersionIsSaidByItsVersion) {
+// `rig listen --json` for `seconds` on an ipc stream whose publisher sends frame(j), j = 0, 1, …,
+// every `period`: its refusal ("" if none) and what it printed.
+struct Listened {
+  std::string error, out;
+};
+Listened listen_beside(const std::string& name, double seconds, std::chrono::milliseconds period,
+                       const std::function<std::string(std::int64_t)>& frame) {
   const std::string endpoint = "ipc://" + (std::filesystem::temp_directory_path() /
-                                           ("vcloe-listen-" + std::to_string(::getpid()))).string();
+                                           ("vcloe-listen-" + name + "-" + std::to_string(::getpid()))).string();
   zmq::context_t context;
   zmq::socket_t pub(context, zmq::socket_type::pub);
   pub.bind(endpoint);
   std::atomic<bool> done{false};
-  std::thread publisher([&] {  // version-2 pose frames, their CRC right: a peer speaking version 2
+  std::thread publisher([&] {
     for (std::int64_t j = 0; !done; ++j) {
-      bridge::PoseMessage p;
-      p.frame = j;
-      p.valid = true;
-      std::string f = bridge::encode(p);
-      const std::uint16_t two = 2;
-      std::memcpy(f.data() + 4, &two, 2);
-      const std::uint32_t crc = bridge::frame_crc(f);
-      std::memcpy(f.data() + 12, &crc, 4);
-      pub.send(zmq::buffer(f), zmq::send_flags::none);
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      pub.send(zmq::buffer(frame(j)), zmq::send_flags::none);
+      std::this_thread::sleep_for(period);
     }
   });
   rig::ListenOptions o;
   o.endpoint = endpoint;
-  o.seconds = 0.5;
+  o.seconds = seconds;
   o.json = true;
-  const std::string error = test::error_of([&] { rig::listen(o); });
+  std::ostringstream out;
+  std::streambuf* const was = std::cout.rdbuf(out.rdbuf());
+  Listened l{test::error_of([&] { rig::listen(o); }), ""};
+  std::cout.rdbuf(was);
   done = true;
   publisher.join();
-  EXPECT_EQ(error, endpoint + ": no pose received in 0.5 s: the pose source on " + endpoint +
-                       " speaks schema version 2; this listener speaks version 3");
+  l.out = out.str();
+  return l;
+}
+
+std::string endpoint_of(const std::string& error) { return error.substr(0, error.find(": ")); }
+
+TEST(RigListen, AStreamOfAnotherSchemaVersionIsSaidByItsVersion) {
+  // Version-2 pose frames, their CRC right: a peer speaking version 2.
+  const Listened l = listen_beside("version", 0.5, std::chrono::milliseconds(10), [](std::int64_t j) {
+    bridge::PoseMessage p;
+    p.frame = j;
+    p.valid = true;
+    std::string f = bridge::encode(p);
+    const std::uint16_t two = 2;
+    std::memcpy(f.data() + 4, &two, 2);
+    const std::uint32_t crc = bridge::frame_crc(f);
+    std::memcpy(f.data() + 12, &crc, 4);
+    return f;
+  });
+  const std::string endpoint = endpoint_of(l.error);
+  EXPECT_EQ(l.error, endpoint + ": no pose received in 0.5 s: the pose source on " + endpoint +
+                         " speaks schema version 2; this listener speaks version 3");
 }
 
 TEST(RigListen, FramesThatCameAndCouldNotBeUsedAreSaidNotNoPoseAlone) {
   // Probe 35: NaN poses, status or command frames on the pose stream, junk: each ended in "no pose
   // received in 2.5 s" with no reason. The count and the latest reason are said (rig::dropped_meanwhile).
-  const bridge::PoseMessage nan_pose = [] {
-    bridge::PoseMessage p;
-    p.valid = true;
-    p.pose(2) = std::numeric_limits<double>::quiet_NaN();
-    return p;
-  }();
+  bridge::PoseMessage nan_pose;
+  nan_pose.valid = true;
+  nan_pose.pose(2) = std::numeric_limits<double>::quiet_NaN();
   const std::pair<std::string, std::string> streams[] = {
       {bridge::encode(bridge::StatusMessage{}), "a message of a type this stream does not carry"},
       {bridge::encode(bridge::CommandMessage{}), "a message of a type this stream does not carry"},
       {bridge::encode(nan_pose), "non-finite pose or angle"}, {std::string(80, '\0'), "not a vcloe frame"}};
   int n = 0;
   for (const auto& [frame, why] : streams) {
-    const std::string endpoint = "ipc://" + (std::filesystem::temp_directory_path() /
-                                             ("vcloe-listen-dropped-" + std::to_string(::getpid()) + "-" + std::to_string(n++))).string();
-    zmq::context_t context;
-    zmq::socket_t pub(context, zmq::socket_type::pub);
-    pub.bind(endpoint);
-    std::atomic<bool> done{false};
-    std::thread publisher([&, f = frame] {
-      while (!done) {
-        pub.send(zmq::buffer(f), zmq::send_flags::none);
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-    });
-    rig::ListenOptions o;
-    o.endpoint = endpoint;
-    o.seconds = 0.4;
-    o.json = true;
-    std::ostringstream out;
-    std::streambuf* const was = std::cout.rdbuf(out.rdbuf());
-    const std::string error = test::error_of([&] { rig::listen(o); });
-    std::cout.rdbuf(was);
-    done = true;
-    publisher.join();
-    EXPECT_EQ(error.rfind(endpoint + ": no pose received in 0.4 s; ", 0), 0u) << error;
-    EXPECT_NE(error.find(" malformed frame(s) were dropped on it meanwhile (the latest: " + why), std::string::npos) << error;
+    const Listened l = listen_beside("dropped-" + std::to_string(n++), 0.4, std::chrono::milliseconds(5),
+                                     [&f = frame](std::int64_t) { return f; });
+    EXPECT_EQ(l.error.rfind(endpoint_of(l.error) + ": no pose received in 0.4 s; ", 0), 0u) << l.error;
+    EXPECT_NE(l.error.find(" malformed frame(s) were dropped on it meanwhile (the latest: " + why), std::string::npos) << l.error;
   }
 }
 
 // `rig listen --json` on a stream of 100 Hz exposures published at now + `publish_offset_ns` (or,
 // `stale_exposures`, exposures of -2^63): its summary.
 nlohmann::json listened(std::int64_t publish_offset_ns, bool stale_exposures) {
-  const std::string endpoint = "ipc://" + (std::filesystem::temp_directory_path() /
-                                           ("vcloe-listen-rate-" + std::to_string(::getpid()))).string();
-  zmq::context_t context;
-  zmq::socket_t pub(context, zmq::socket_type::pub);
-  pub.bind(endpoint);
-  std::atomic<bool> done{false};
-  std::thread publisher([&] {
-    const std::int64_t start = bridge::steady_now_ns() - 10000000000LL;  // exposures from 10 s ago, 10 ms apart
-    for (std::int64_t j = 0; !done; ++j) {
-      bridge::PoseMessage p;
-      p.frame = j;
-      p.valid = true;
-      p.header.exposure_ns = stale_exposures ? std::numeric_limits<std::int64_t>::min() : start + j * 10000000;
-      p.header.publish_ns = bridge::steady_now_ns() + publish_offset_ns;
-      pub.send(zmq::buffer(bridge::encode(p)), zmq::send_flags::none);
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
+  const std::int64_t start = bridge::steady_now_ns() - 10000000000LL;  // exposures from 10 s ago, 10 ms apart
+  const Listened l = listen_beside("rate", 0.4, std::chrono::milliseconds(2), [&](std::int64_t j) {
+    bridge::PoseMessage p;
+    p.frame = j;
+    p.valid = true;
+    p.header.exposure_ns = stale_exposures ? std::numeric_limits<std::int64_t>::min() : start + j * 10000000;
+    p.header.publish_ns = bridge::steady_now_ns() + publish_offset_ns;
+    return bridge::encode(p);
   });
-  rig::ListenOptions o;
-  o.endpoint = endpoint;
-  o.seconds = 0.4;
-  o.json = true;
-  std::ostringstream out;
-  std::streambuf* const was = std::cout.rdbuf(out.rdbuf());
-  const std::string error = test::error_of([&] { rig::listen(o); });
-  std::cout.rdbuf(was);
-  done = true;
-  publisher.join();
-  EXPECT_EQ(error, "");
-  return nlohmann::json::parse(out.str());
+  EXPECT_EQ(l.error, "");
+  return nlohmann::json::parse(l.out);
 }
 
 TEST(RigListen, TheRateIsTheExposuresWhateverThePublishStampsAndNoneWhenNoneIsPlausible) {
