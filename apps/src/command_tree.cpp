@@ -134,6 +134,7 @@ void add_commands(CLI::App& app) {
   add_render_command(app);
   add_measure_command(app);
   add_filter_command(app);
+  add_seal_command(app);
   add_rig_command(app);
   add_robot_command(app);
   add_vision_command(app);

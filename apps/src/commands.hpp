@@ -36,6 +36,7 @@ void add_calibrate_kinematics_command(CLI::App& calibrate);  // cmd_calibrate_ki
 void add_render_command(CLI::App& app);                    // cmd_render.cpp
 void add_measure_command(CLI::App& app);                   // cmd_measure.cpp
 void add_filter_command(CLI::App& app);                    // cmd_filter.cpp
+void add_seal_command(CLI::App& app);                      // cmd_seal.cpp
 // The live rig (docs/protocol.md): `rig listen` and `rig run`, and the three roles.
 void add_rig_command(CLI::App& app);                       // cmd_rig_listen.cpp: `rig listen`
 void add_rig_run_command(CLI::App& rig);                   // cmd_rig_run.cpp

@@ -54,20 +54,18 @@ void write_static_trace(const std::string& path, const StaticTrace& t, bool forc
   m["format"] = kStaticTraceFormat, m["source"] = t.info.source, m["software"] = t.info.software;
   m["robot"] = t.info.robot ? to_json(*t.info.robot) : nlohmann::json(nullptr);
   m["truth"] = t.info.truth ? to_json(*t.info.truth) : nlohmann::json(nullptr);
-  m["csv_sha256"] = sha256(csv.str());
   m["camera_hz"] = t.info.camera_hz, m["move_s"] = t.info.move_s, m["settle_s"] = t.info.settle_s;
   m["measure_s"] = t.info.measure_s, m["seed"] = t.info.seed;
   m["noise_sigma"] = t.info.noise_sigma ? vec(*t.info.noise_sigma) : nlohmann::json(nullptr);
   // One group, the sidecar (holding the CSV's hash) renamed first: both or neither without --force.
-  write_files_atomically({{sidecar_path(path), json_text(m, sidecar_path(path))}, {path, csv.str()}}, force);
+  write_files_atomically(csv_with_sidecar(path, csv.str(), m), force);
 }
 
 namespace {
 
-StaticTraceInfo read_info(const std::string& path, const std::string& csv_text) {
+StaticTraceInfo read_info(const std::string& path, const std::string& csv_text, SidecarSeal seal) {
   const std::string meta = sidecar_path(path);
-  const nlohmann::json doc =
-      read_required_sidecar(path, kStaticTraceFormat, "a static-pose trace", "vcloe calibrate kinematics --measure");
+  const nlohmann::json doc = read_required_sidecar(path, kStaticTraceSidecar, seal);
   const JsonNode root = JsonNode::root(doc, meta, "(written by vcloe calibrate kinematics --measure)");
   if (root.need("format").string() != kStaticTraceFormat)
     root.need("format").refuse(std::string("\"") + kStaticTraceFormat + "\"");
@@ -123,9 +121,9 @@ void check_pose_number(const CsvTable& table, std::size_t r, const std::string& 
 
 namespace {
 // read_static_trace's parse of the CSV read (parse_input_file).
-StaticTrace static_trace_of_csv(const std::string& path, const std::string& text) {
+StaticTrace static_trace_of_csv(const std::string& path, const std::string& text, SidecarSeal seal) {
   StaticTrace t;
-  t.info = read_info(path, text);
+  t.info = read_info(path, text, seal);
   // The one numeric CSV reader (core/csv_table.hpp); settled_s is nan where a pose never settled.
   const CsvTable table = parse_csv_table(text, path, {header(), {"settled_s"}});
   std::string found;
@@ -141,8 +139,12 @@ StaticTrace static_trace_of_csv(const std::string& path, const std::string& text
 }
 }  // namespace
 
-StaticTrace read_static_trace(const std::string& path) {
-  return parse_input_file(path, InputKind::Trace, [&](const std::string& text) { return static_trace_of_csv(path, text); });
+const SidecarKind kStaticTraceSidecar = {kStaticTraceFormat, "a static-pose trace", "vcloe calibrate kinematics --measure",
+                                         true};
+
+StaticTrace read_static_trace(const std::string& path, SidecarSeal seal) {
+  return parse_input_file(path, InputKind::Trace,
+                          [&](const std::string& text) { return static_trace_of_csv(path, text, seal); });
 }
 
 }  // namespace vcloe::calib

@@ -63,13 +63,13 @@ std::vector<Vec6d> parse_rows(const std::string& text, const std::string& path, 
 
 void write_precorrection(const std::string& path, const PrecorrectionFile& f, bool force) {
   const std::string csv = csv_text(f);
-  nlohmann::json sidecar = {{"format", kPrecorrectionFormat}, {"csv_sha256", sha256(csv)},
+  nlohmann::json sidecar = {{"format", kPrecorrectionFormat},
                                   {"controller_hz", f.controller_hz}, {"ticks", f.command.size()},
                                   {"software_version", f.software_version}, {"model", to_json(f.model)},
                                   {"robot", to_json(f.robot)}, {"reference", to_json(f.reference)},
                                   {"experiment", to_json(f.experiment)}, {"loop", f.loop}, {"kind", f.kind}};
   if (f.kind == kKindLearnt) sidecar["truth"] = to_json(f.truth);
-  write_files_atomically({{sidecar_path(path), json_text(sidecar, sidecar_path(path))}, {path, csv}}, force);
+  write_files_atomically(csv_with_sidecar(path, csv, sidecar), force);
 }
 
 namespace {
@@ -77,7 +77,7 @@ namespace {
 PrecorrectionFile precorrection_of_csv(const std::string& path, const std::string& csv) {
   const std::string side = sidecar_path(path);
   const nlohmann::json document =
-      read_required_sidecar(path, kPrecorrectionFormat, "a pre-corrected command", "vcloe precorrect or vcloe learn");
+      read_required_sidecar(path, {kPrecorrectionFormat, "a pre-corrected command", "vcloe precorrect or vcloe learn"});
   // A learnt command's sidecar is vcloe learn's: a key missing there is said of that writer (probe 26's k6-p01).
   const auto kind = document.is_object() ? document.find("kind") : document.end();
   const bool learnt = document.is_object() && kind != document.end() && kind->is_string() && *kind == kKindLearnt;

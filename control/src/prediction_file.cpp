@@ -80,19 +80,19 @@ PredictionFile prediction_file(const Prediction& p) {
 
 void write_prediction(const std::string& path, const PredictionFile& f, bool force) {
   const std::string csv = csv_text(f, path), side = sidecar_path(path);
-  const nlohmann::json sidecar = {{"format", kPredictionFormat}, {"csv_sha256", sha256(csv)}, {"period_s", f.period},
+  const nlohmann::json sidecar = {{"format", kPredictionFormat}, {"period_s", f.period},
                                   {"samples", f.load.size()}, {"software_version", f.software_version},
                                   {"model", to_json(f.model)}, {"robot", to_json(f.robot)},
                                   {"reference", to_json(f.reference)}, {"experiment", to_json(f.experiment)},
                                   {"band", to_json(f.band)}};
-  write_files_atomically({{side, json_text(sidecar, side)}, {path, csv}}, force);
+  write_files_atomically(csv_with_sidecar(path, csv, sidecar), force);
 }
 
 namespace {
 // read_prediction's parse of the CSV read (parse_input_file).
 PredictionFile prediction_of_csv(const std::string& path, const std::string& csv) {
   const std::string side = sidecar_path(path);
-  const nlohmann::json document = read_required_sidecar(path, kPredictionFormat, "a prediction", "vcloe predict --out");
+  const nlohmann::json document = read_required_sidecar(path, {kPredictionFormat, "a prediction", "vcloe predict --out"});
   const JsonNode root = JsonNode::root(document, side, "(written by vcloe predict --out)");
   root.object();
   if (root.need("format").string() != kPredictionFormat) root.need("format").refuse(std::string("\"") + kPredictionFormat + "\"");

@@ -126,36 +126,58 @@ std::string sealed_json_text(nlohmann::json document, const std::string& file) {
   return json_text(document, file);
 }
 
-nlohmann::json read_sealed_json_file(const std::string& path, const std::string& again) {
-  nlohmann::json document = read_json_file(path);
+void check_content_seal(nlohmann::json& document, const std::string& path, const std::string& missing,
+                        const std::string& edited) {
   const std::string key = std::string("key '") + kContentSealKey + "': ";
-  if (!document.is_object()) fail(path, "expected a JSON object (a result vcloe wrote); " + again);
+  if (!document.is_object()) fail(path, "expected a JSON object (a file vcloe wrote); " + missing);
   const auto seal = document.find(kContentSealKey);
   if (seal == document.end())
-    fail(path, key + "missing: not a result as this vcloe writes it (written by an older vcloe, or by hand); " + again);
+    fail(path, key + "missing: not a file as this vcloe writes it (written by an older vcloe, another tool, or by hand); " + missing);
   std::string recorded = seal->is_string() ? seal->get<std::string>() : std::string();
   std::transform(recorded.begin(), recorded.end(), recorded.begin(), [](unsigned char c) { return std::tolower(c); });
   if (recorded.size() != 64 || recorded.find_first_not_of("0123456789abcdef") != std::string::npos)
-    fail(path, key + "expected the SHA-256 of the result's content (64 hex digits), got " +
-                   (seal->dump().size() > 80 ? seal->dump().substr(0, 77) + "..." : seal->dump()) + "; " + again);
+    fail(path, key + "expected the SHA-256 of the file's content (64 hex digits), got " +
+                   (seal->dump().size() > 80 ? seal->dump().substr(0, 77) + "..." : seal->dump()) + "; " + edited);
   document.erase(seal);
   const std::string now = content_sha256(document);
   if (recorded != now)
     fail(path, key + "the content is not the one sealed (SHA-256 " + now.substr(0, 12) + "..., sealed " +
-                   recorded.substr(0, std::min<std::size_t>(12, recorded.size())) +
-                   "...): a result edited since vcloe wrote it is not read; " + again);
+                   recorded.substr(0, 12) + "...): a file edited since vcloe wrote it is not read; " + edited);
+}
+
+nlohmann::json read_sealed_json_file(const std::string& path, const std::string& again) {
+  nlohmann::json document = read_json_file(path);
+  check_content_seal(document, path, again, again);
   return document;
 }
 
-nlohmann::json read_required_sidecar(const std::string& csv_path, const std::string& format, const std::string& kind,
-                                     const std::string& writer) {
+std::vector<FileText> csv_with_sidecar(const std::string& csv_path, std::string csv, nlohmann::json sidecar) {
+  const std::string side = sidecar_path(csv_path);
+  sidecar["csv_sha256"] = sha256(csv);
+  return {{side, sealed_json_text(std::move(sidecar), side)}, {csv_path, std::move(csv)}};
+}
+
+nlohmann::json read_sidecar(const std::string& csv_path, const SidecarKind& kind, SidecarSeal seal) {
+  const std::string side = sidecar_path(csv_path);
+  nlohmann::json document = read_json_file(side);
+  check_sidecar_kind(document, csv_path, kind.format, kind.kind);  // what the file is, before its seal
+  const std::string anew = kind.recording ? "record it again with " + kind.writer : "run " + kind.writer + " again";
+  const std::string adopt = kind.recording ? "; vcloe seal " + csv_path + " --out COPY.csv seals a copy of " + kind.kind +
+                                                 " an older vcloe wrote"
+                                           : "";
+  if (!document.is_object()) return document;  // no sidecar at all: said by its typed reader
+  if (seal == SidecarSeal::Adopt && !document.contains(kContentSealKey)) return document;
+  check_content_seal(document, side, anew + adopt, anew);
+  return document;
+}
+
+nlohmann::json read_required_sidecar(const std::string& csv_path, const SidecarKind& kind, SidecarSeal seal) {
   const std::string side = sidecar_path(csv_path);
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(side, ec)))
-    fail(csv_path, "is not " + kind + ": " + writer + " writes one as a CSV with its sidecar " + side + ", which is not there");
-  const nlohmann::json document = read_json_file(side);
-  check_sidecar_kind(document, csv_path, format, kind);
-  return document;
+    fail(csv_path, "is not " + kind.kind + ": " + kind.writer + " writes one as a CSV with its sidecar " + side +
+                       ", which is not there");
+  return read_sidecar(csv_path, kind, seal);
 }
 
 }  // namespace vcloe

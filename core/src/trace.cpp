@@ -30,6 +30,9 @@ namespace vcloe {
 
 std::string sidecar_path(const std::string& trace_path) { return trace_path + ".meta.json"; }
 
+const SidecarKind kPoseTraceSidecar = {kTraceFormat, "a pose trace",
+                                       "the command that wrote it (vcloe simulate, run, measure, filter or rig run)", true};
+
 namespace {
 namespace fs = std::filesystem;
 void check_rows_cover_duration(const std::vector<double>& time, const TraceMetadata& m, const std::string& meta);
@@ -120,7 +123,7 @@ std::vector<FileText> trace_files(const std::string& path, const PoseTrace& t) {
   // Both files complete under temporary names, then the sidecar renamed first: a kill between
   // the renames leaves the new sidecar beside the old CSV (refused on read: hashes differ) or
   // beside no CSV, never a new CSV that an old sidecar seems to describe.
-  return {{sidecar_path(path), meta.dump(2) + "\n"}, {path, std::move(out)}};
+  return csv_with_sidecar(path, std::move(out), meta);
 }
 
 void write_trace(const std::string& path, const PoseTrace& t, bool force) {
@@ -291,13 +294,12 @@ std::vector<std::size_t> indices_on_grid(const std::vector<double>& times, const
 
 namespace {
 // A trace's CSV as read (parse_input_file) with its sidecar, if any.
-PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
+PoseTrace trace_of_csv(const std::string& path, const std::string& csv, SidecarSeal seal) {
   const std::string meta = sidecar_path(path);
   std::error_code ec;  // a name too long for a sidecar beside it is "no sidecar", not an exception
   const bool has_meta = fs::exists(fs::symlink_status(meta, ec));
-  // The sidecar first: its format says what the file is before the rows are read as a trace's.
-  const nlohmann::json sidecar = has_meta ? read_json_file(meta) : nlohmann::json();
-  if (has_meta) check_sidecar_kind(sidecar, path, kTraceFormat, "a pose trace");
+  // The sidecar first: its format and seal say what the file is before the rows are read as a trace's.
+  const nlohmann::json sidecar = has_meta ? read_sidecar(path, kPoseTraceSidecar, seal) : nlohmann::json();
   PoseTrace t = parse_trace(csv, path);
   if (has_meta) {
     t.metadata = trace_metadata_from_json(sidecar, meta);
@@ -326,8 +328,8 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv) {
 }
 }  // namespace
 
-PoseTrace read_trace(const std::string& path) {
-  return parse_input_file(path, InputKind::Trace, [&](const std::string& csv) { return trace_of_csv(path, csv); });
+PoseTrace read_trace(const std::string& path, SidecarSeal seal) {
+  return parse_input_file(path, InputKind::Trace, [&](const std::string& csv) { return trace_of_csv(path, csv, seal); });
 }
 
 }  // namespace vcloe

@@ -231,9 +231,13 @@ class Controller {
       safety_.on_command(c->theta, c->frame);
       if (const auto& cause = safety_.stop()) {
         stopped_ = true;
-        end_reason_ = "the pose of frame " + std::to_string(p.frame) + " on " + o_.endpoints.poses + " (" +
-                      pose_text(p.pose) + ") is none " + o_.robot + " can have: its " + cause->detail +
-                      " (the robot's safety monitor refuses it; poses in m and rad?); not sent";
+        const std::string loop = role_.pose_not_followed(p, command_limits(s_).joint_limit);
+        end_reason_ = loop.empty() ? "the pose of frame " + std::to_string(p.frame) + " on " + o_.endpoints.poses + " (" +
+                                         pose_text(p.pose) + ") is none " + o_.robot + " can have: its " + cause->detail +
+                                         " (the robot's safety monitor refuses it; poses in m and rad?); not sent"
+                                   : "the outer loop's " + cause->detail + " (the robot's safety monitor refuses it), but " +
+                                         loop + "; pose of frame " + std::to_string(p.frame) + " on " +
+                                         o_.endpoints.poses + ": " + pose_text(p.pose) + "; not sent";
         return;
       }
       send(*c);
@@ -251,6 +255,11 @@ class Controller {
         last_robot_ = now_s();
         last_status_ = *st;  // its tick is checked where it becomes a time (rig::stop_tick_problem)
         running_ = running_ || st->state == bridge::RobotState::Running;
+        const std::string back = st->state == bridge::RobotState::Running ? running_tick_problem(st->tick, last_running_.first) : "";
+        if (!back.empty() && end_reason_.empty()) {
+          stopped_ = true;
+          end_reason_ = "the robot's running status on " + o_.endpoints.status + " " + back;
+        }
         if (st->state == bridge::RobotState::Running) last_running_ = {st->tick, last_robot_};
         if (st->state == bridge::RobotState::Stopped) stopped_ = true;
       }

@@ -6,6 +6,7 @@
 
 #include "vcloe/bridge/safety.hpp"
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/report.hpp"  // fixed
 #include "vcloe/core/trace.hpp"
 #include "vcloe/hw/virtual_robot.hpp"
 #include "vcloe/rig/transport.hpp"
@@ -122,6 +123,19 @@ std::string ControlRole::unreachable(const bridge::PoseMessage& p) const {
          exact_number(bridge::SafetyLimits{}.max_command_speed) + " rad/s)";
 }
 
+std::string ControlRole::pose_not_followed(const bridge::PoseMessage& p, double joint_limit) const {
+  Vec6d theta;
+  if (!p.valid || !sim::inverse_kinematics<double>(s_.model, p.pose, theta) || !(theta.cwiseAbs().maxCoeff() <= joint_limit))
+    return "";
+  const auto& at = outer_.reference().reference_at_exposure;
+  const auto j = static_cast<std::size_t>(std::max<std::int64_t>(p.frame, 0));
+  const Vec6d error = j < at.size() ? Vec6d(at[j] - p.pose) : Vec6d::Zero();
+  return "the pose itself is within the joint range, " + fixed(error.head<3>().norm() * 1e3, 1) + " mm and " +
+         fixed(error.tail<3>().cwiseAbs().maxCoeff() * 1e3, 1) +
+         " mrad from the reference: the measured pose did not follow the commands, and the outer loop's "
+         "error grew (a robot that does not move, or a pose source that does not see it)";
+}
+
 std::optional<bridge::CommandMessage> ControlRole::on_pose(const bridge::PoseMessage& p) {
   if (!acts_on(p)) return std::nullopt;
   if (p.valid && sim::inverse_kinematics<double>(s_.model, p.pose, last_valid_theta_)) last_valid_frame_ = p.frame;
@@ -181,6 +195,12 @@ std::size_t ControlRole::emit_rows(bool all) {
     latency_ms_.push_back(latency.value_or(-1));
   }
   return trace_.size() - before;
+}
+
+std::string running_tick_problem(std::int64_t tick, std::int64_t last_running) {
+  if (last_running < 0 || tick >= last_running) return "";
+  return "went back from tick " + std::to_string(last_running) + " to " + std::to_string(tick) +
+         " (a robot restarted, or another one on the stream?)";
 }
 
 std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,

@@ -31,7 +31,7 @@ TEST(Cli, HelpListsTheCommands) {
   // Exactly these commands (apps/src/main.cpp), each with a --help of its own that exits 0.
   const std::vector<std::string> commands = {"validate-model", "trajectory", "excite", "simulate", "run", "compare",
                                              "identify", "validate", "demo", "truth", "study", "report", "calibrate",
-                                             "render", "measure", "filter", "rig", "robot", "vision", "control",
+                                             "render", "measure", "filter", "seal", "rig", "robot", "vision", "control",
                                              "predict", "precorrect", "learn", "kinematics"};
   const CommandResult r = run_vcloe("--help");
   EXPECT_EQ(r.status, 0);

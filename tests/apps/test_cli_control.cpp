@@ -4,6 +4,7 @@
 // rate limits, a pre-correction made for another reference.
 #include <nlohmann/json.hpp>
 
+#include "../test_support.hpp"
 #include "cli_fixtures.hpp"
 #include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/trace.hpp"  // sha256
@@ -200,6 +201,7 @@ void edit_and_rehash(const std::string& csv, int line, int column, const std::st
   nlohmann::json side = nlohmann::json::parse(read_file(csv + ".meta.json"));
   side["csv_sha256"] = vcloe::sha256(text);
   std::ofstream(csv + ".meta.json") << side.dump(2);
+  vcloe::test::seal_again(csv + ".meta.json");  // a consistent forgery: what stops it is making it again
 }
 }  // namespace
 

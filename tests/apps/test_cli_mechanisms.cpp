@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "../test_support.hpp"
 #include "cli_fixtures.hpp"
 #include "vcloe/core/trace.hpp"  // sha256_file
 
@@ -52,6 +53,7 @@ void mechanism_hand_edit(const fs::path& csv, int row, const std::string& cell) 
   nlohmann::json meta = nlohmann::json::parse(read_file(side));
   meta["csv_sha256"] = std::string(hash);
   std::ofstream(side, std::ios::trunc) << meta.dump(2) << "\n";
+  vcloe::test::seal_again(side);  // the checks behind the seal
 }
 
 }  // namespace
@@ -93,6 +95,7 @@ TEST(CliMechanism, APreCorrectionTheRobotWouldStopIsRefusedBeforeAnyMotion) {
   learnt["kind"] = "learnt";
   learnt["truth"] = {{"path", config_dir + "truth.yaml"}, {"sha256", vcloe::sha256_file(config_dir + "truth.yaml")}};
   std::ofstream(p4 + ".meta.json", std::ios::trunc) << learnt.dump(2) << "\n";
+  vcloe::test::seal_again(p4 + ".meta.json");
   expect_refused({{"run --reference " + ref + " --precorrection " + p4 + " --out " + (d / "o.csv").string(),
                    p4 + ": its command cannot be followed: at t = 0.4"},
                   {"simulate --reference " + ref + " --precorrection " + p4 + " --out " + (d / "o.csv").string(),
@@ -102,6 +105,7 @@ TEST(CliMechanism, APreCorrectionTheRobotWouldStopIsRefusedBeforeAnyMotion) {
   nlohmann::json meta = nlohmann::json::parse(read_file(side));
   meta["model"]["path"] = (d / "gone.yaml").string();
   std::ofstream(side, std::ios::trunc) << meta.dump(2) << "\n";
+  vcloe::test::seal_again(side);
   expect_refused({{"simulate --reference " + ref + " --precorrection " + pc.string() + " --out " + (d / "o.csv").string(),
                    "(key 'model' of " + side + "), which cannot be read"}});
 }

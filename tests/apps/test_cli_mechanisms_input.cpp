@@ -5,6 +5,7 @@
 // experiment file of comments only. Each test tries several cases of its class.
 #include <nlohmann/json.hpp>
 
+#include "../test_support.hpp"
 #include "cli_fixtures.hpp"
 #include "vcloe/sim/robot.hpp"
 
@@ -112,6 +113,7 @@ TEST(CliMechanism, ARefusalNamesTheOptionOrKeyItIsAbout) {
   nlohmann::json meta = nlohmann::json::parse(read_file(pc.string() + ".meta.json"));
   meta["controller_hz"] = 2000.0;
   input_write(pc.string() + ".meta.json", meta.dump(2));
+  vcloe::test::seal_again(pc.string() + ".meta.json");  // the check behind the seal
   expect_refused({{"simulate --reference " + ref + " --precorrection " + pc.string() + out,
                    pc.string() + ".meta.json: key 'controller_hz': 2000 Hz, but the rows of " + pc.string() + " are 0.001 s apart"}});
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "../test_support.hpp"
 #include "cli_fixtures.hpp"
 
 namespace fs = std::filesystem;
@@ -45,6 +46,7 @@ fs::path edited(const RecordedRun& r, const std::string& name, const std::functi
   nlohmann::json j = nlohmann::json::parse(cli_test::read_file(r.trace.string() + ".meta.json"));
   edit(j);
   std::ofstream(t.string() + ".meta.json") << j.dump(2) << "\n";
+  vcloe::test::seal_again(t.string() + ".meta.json");  // the copies' own check, behind the seal
   return t;
 }
 

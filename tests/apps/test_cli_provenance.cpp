@@ -107,16 +107,39 @@ TEST(CliProvenance, APayloadThatDisagreesWithTheRecordedOneIsRefusedNamingBoth) 
   EXPECT_NE(c.out.find("plain.csv: was recorded without a payload"), std::string::npos) << c.out;
 }
 
-TEST(CliProvenance, ASidecarWithoutTheCsvHashIsReadWithANote) {
+// A recording an older vcloe wrote (its sidecar without the CSV's hash and the seal) is refused by
+// every reader, naming `vcloe seal`; the sealed copy seal writes beside it is identified, and the
+// original is left as it was (docs/traces.md, "Sealed sidecars"). What the seal refuses, seal
+// refuses too: an edit of a sealed sidecar is no older vcloe's.
+TEST(CliProvenance, ARecordingAnOlderVcloeWroteIsRefusedUntilSealedAndItsSealedCopyIsIdentified) {
   const Runs r = make_runs("unbound");
   const std::string sidecar = r.plain.string() + ".meta.json";
   nlohmann::json meta = nlohmann::json::parse(std::ifstream(sidecar));
-  meta.erase("csv_sha256");  // as written before the hash was recorded
+  meta["source"] = "rig";  // an edit, the seal kept: refused, by seal too
   std::ofstream(sidecar) << meta.dump(2);
-  const CommandResult c = run_vcloe(identify(r, r.plain, r.loaded, "--json"));
-  EXPECT_EQ(c.status, 0) << c.out;
-  EXPECT_NE(c.out.find("vcloe: note: " + sidecar + " records no SHA-256 of " + r.plain.string()), std::string::npos)
+  const fs::path copy = r.dir / "adopted.csv";
+  CommandResult c = run_vcloe("seal " + r.plain.string() + " --out " + copy.string());
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find(sidecar + ": key 'content_sha256': the content is not the one sealed"), std::string::npos) << c.out;
+  meta["source"] = "virtual";
+  meta.erase("csv_sha256");  // as written before the hash and the seal were recorded
+  meta.erase("content_sha256");
+  std::ofstream(sidecar) << meta.dump(2);
+  const std::string old = cli_test::read_file(sidecar);
+  c = run_vcloe(identify(r, r.plain, r.loaded, "--json"));
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find(sidecar + ": key 'content_sha256': missing: not a file as this vcloe writes it"), std::string::npos)
       << c.out;
+  EXPECT_NE(c.out.find("; vcloe seal " + r.plain.string() + " --out COPY.csv seals a copy"), std::string::npos) << c.out;
+  c = run_vcloe("seal " + r.plain.string() + " --out " + copy.string());
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("wrote " + copy.string() + " and " + copy.string() + ".meta.json: a sealed copy of "), std::string::npos)
+      << c.out;
+  EXPECT_EQ(cli_test::read_file(copy.string()), cli_test::read_file(r.plain.string())) << "the CSV byte for byte";
+  EXPECT_EQ(cli_test::read_file(sidecar), old) << "the original left as it was";
+  c = run_vcloe(identify(r, copy, r.loaded, "--json"));
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_EQ(c.out.find("records no SHA-256"), std::string::npos) << c.out;
 }
 
 TEST(CliProvenance, AnExperimentOrReferenceOtherThanTheRecordedOneIsRefusedNamingBoth) {

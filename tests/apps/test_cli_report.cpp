@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../test_support.hpp"
 #include "cli_fixtures.hpp"
 #include "../../workflow/src/calibration_output.hpp"
 #include "vcloe/calib/kinematic_model.hpp"
@@ -175,6 +176,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
     nlohmann::json rehashed = side;
     rehashed["csv_sha256"] = vcloe::sha256(text);
     std::ofstream(pred.string() + ".meta.json") << rehashed.dump(2);
+    vcloe::test::seal_again(pred.string() + ".meta.json");  // the re-prediction, behind the seal
     const std::string name = column == 1 ? "tau1" : "sigma_tau1";
     cli_test::expect_refused({{with_prediction + (r.dir / "q.html").string(),
                                pred.string() + ":" + std::to_string(line) + ": column '" + name + "': 777.5, but the files it records predict "}});
@@ -186,6 +188,7 @@ TEST(CliReport, OneSelfContainedFileWithEveryParameterTheVerdictAndTheInputs) {
                              "--prediction: the loads are drawn beside the runs of their reference"}});
   side["band"]["sha256"] = std::string(64, '1');
   std::ofstream(pred.string() + ".meta.json") << side.dump(2);
+  vcloe::test::seal_again(pred.string() + ".meta.json");
   const CommandResult edited = run_vcloe(with_prediction + (r.dir / "q.html").string());
   EXPECT_EQ(edited.status, 2) << edited.out;
   EXPECT_NE(edited.out.find(pred.string() + " (--prediction): draws its sigma band from " + r.report_json.string() +

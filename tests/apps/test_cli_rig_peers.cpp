@@ -103,6 +103,30 @@ TEST(RigRun, APoseStreamNoRobotOfTheRobotFileCanHaveIsNeverServoedOn) {
   }
 }
 
+TEST(RigRun, APoseThatStopsFollowingTheCommandsIsSaidAsSuchNotAsAPoseTheRobotCannotHave) {
+  // Probe 35, D: a source whose pose stayed put while the commands moved on wound the outer loop
+  // up until its command left the joint range, and control called the pose, reachable, "none the
+  // robot can have ... poses in m and rad?". Now the command is the outer loop's, the pose one
+  // that did not follow.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "peers-still");
+  const fs::path ref = reference(d, 3);
+  const RigStreams s(d);
+  Process robot("robot serve --hold 0 --start-timeout 5 --reference " + ref.string() + s.robot(), d / "robot.log");
+  Process control("control --start-timeout 5 --reference " + ref.string() + " --out " + (d / "o.csv").string() + s.control(),
+                  d / "control.log");
+  vcloe::Vec6d still = vcloe::Vec6d::Zero();
+  test_cli_rig_peers::relay_as_vision(
+      s, [&](std::int64_t j, vcloe::Vec6d x) { return j <= 20 ? (still = x) : still; },
+      [&] { return control.wait(std::chrono::seconds(0)) >= 0; });
+  EXPECT_EQ(control.wait(), 2) << control.output();
+  EXPECT_NE(control.output().find("the outer loop's command for frame "), std::string::npos) << control.output();
+  EXPECT_NE(control.output().find("the pose itself is within the joint range"), std::string::npos) << control.output();
+  EXPECT_NE(control.output().find("the measured pose did not follow the commands"), std::string::npos) << control.output();
+  EXPECT_EQ(control.output().find("poses in m and rad?"), std::string::npos) << control.output();
+  robot.kill(SIGTERM);
+  robot.wait();
+}
+
 TEST(RigRun, AControllerThatOnlyHeartbeatsIsNamedNotThePoseStream) {
   // From frame 50 the controller heartbeats and commands nothing: the lockstep robot waits for
   // the command and vision for the robot, so the robot said "pose stream silent".

@@ -256,6 +256,7 @@ TEST(StaticTrace, AMeasurementGivenTwiceOrAPoseNumberOutOfOrderIsRefusedAtItsLin
   nlohmann::json meta = nlohmann::json::parse(test::file_text(path + ".meta.json"));
   meta["csv_sha256"] = sha256(csv);
   std::ofstream(path + ".meta.json", std::ios::trunc) << meta.dump();
+  test::seal_again(path + ".meta.json");  // the check behind the seal
   EXPECT_EQ(test::error_of([&] { read_static_trace(path); }),
             path + ":3: column 'pose': expected pose 2 (numbered 1, 2, ... in the order measured), got 1");
   std::filesystem::remove_all(dir);

@@ -162,22 +162,27 @@ TEST(PrecorrectionFile, ReadsBackWhatWasWrittenAndRefusesAnotherReference) {
     nlohmann::json side = nlohmann::json::parse(read_input_file(sidecar_path(path), InputKind::Json));
     side["loop"] = "outer";
     std::ofstream(sidecar_path(path)) << side.dump();
+    test::seal_again(sidecar_path(path));  // the check behind the seal
     EXPECT_NE(test::error_of([&] { control::read_precorrection(path); }).find("loop"), std::string::npos);
     side.erase("loop");  // a file of before the key: inside the servo
     std::ofstream(sidecar_path(path)) << side.dump();
+    test::seal_again(sidecar_path(path));  // the check behind the seal
     EXPECT_EQ(control::read_precorrection(path).loop, control::kLoopServo);
     // A learnt command's sidecar is vcloe learn's: a key missing there names that writer (probe 26's k6-p01).
     side["kind"] = control::kKindLearnt;
     std::ofstream(sidecar_path(path)) << side.dump();
+    test::seal_again(sidecar_path(path));  // the check behind the seal
     EXPECT_EQ(test::error_of([&] { control::read_precorrection(path); }),
               sidecar_path(path) + ": key 'truth': missing (written by vcloe learn)");
     side["kind"] = control::kKindPrecorrection;
     side.erase("ticks");
     std::ofstream(sidecar_path(path)) << side.dump();
+    test::seal_again(sidecar_path(path));  // the check behind the seal
     EXPECT_EQ(test::error_of([&] { control::read_precorrection(path); }),
               sidecar_path(path) + ": key 'ticks': missing (written by vcloe precorrect)");
     side["ticks"] = 3;
     std::ofstream(sidecar_path(path)) << side.dump();
+    test::seal_again(sidecar_path(path));  // the check behind the seal
   }
   std::ofstream(path, std::ios::app) << "0.003,0,0,0,0,0,0\n";  // the CSV changed behind its sidecar
   EXPECT_NE(test::error_of([&] { control::read_precorrection(path); }).find("does not belong to its sidecar"),
@@ -208,6 +213,7 @@ TEST(PrecorrectionFile, ASpreadsheetsSavedCopyReadsBackTheSameCommands) {
     const std::size_t at = meta.find("\"csv_sha256\": \"") + 15;
     meta.replace(at, 64, sha256(text));
     std::ofstream(side, std::ios::trunc) << meta;
+    test::seal_again(side);
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
   };
   std::string edited = "\xEF\xBB\xBF";

@@ -43,7 +43,7 @@ TEST(SealedJson, WhatTheWriterSealsTheReaderReadsAndAnEditIsRefusedAtTheSealsKey
   edited.erase("content_sha256");
   EXPECT_NE(refused(edited).find(file.string() + ": key 'content_sha256': missing"), std::string::npos) << refused(edited);
   edited["content_sha256"] = 7;
-  EXPECT_NE(refused(edited).find("key 'content_sha256': expected the SHA-256 of the result's content (64 hex digits), got 7"),
+  EXPECT_NE(refused(edited).find("key 'content_sha256': expected the SHA-256 of the file's content (64 hex digits), got 7"),
             std::string::npos)
       << refused(edited);
   for (const std::string& spelling : {std::string(), " " + sealed["content_sha256"].get<std::string>()}) {  // probe 32, s13, s33

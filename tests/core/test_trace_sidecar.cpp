@@ -87,6 +87,7 @@ TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
       << e;
   // A hash of the wrong JSON type names the sidecar and the key.
   std::ofstream(sidecar_path(a.string())) << "{\"csv_sha256\": 7}\n";
+  vcloe::test::seal_again(sidecar_path(a.string()));  // the check behind the seal
   EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
             sidecar_path(a.string()) + ": key 'csv_sha256': expected a SHA-256 as 64 hexadecimal digits, got 7");
   // The hash in capitals (another tool's hex) is the same hash, not a torn pair.
@@ -95,14 +96,17 @@ TEST(Trace, TheSidecarHoldsTheCsvHashAndATornPairIsRefusedNamingBoth) {
   std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char c) { return std::toupper(c); });
   upper["csv_sha256"] = hex;
   std::ofstream(sidecar_path(a.string())) << upper.dump();
+  vcloe::test::seal_again(sidecar_path(a.string()));
   EXPECT_TRUE(read_trace(a.string()).sidecar_bound);
   // A sidecar that is not a JSON object (an array, a number) is no trace metadata.
   std::ofstream(sidecar_path(a.string())) << "[1, 2]\n";
   EXPECT_EQ(error_of([&] { read_trace(a.string()); }),
             sidecar_path(a.string()) + ": expected a JSON object (the trace's metadata, docs/traces.md)");
-  // A sidecar written before the hash was recorded: read, marked as not bound (docs/traces.md).
+  // A sidecar written before the hash was recorded (and the seal): refused, naming vcloe seal;
+  // read to be adopted, marked as not bound (docs/traces.md, "Sealed sidecars").
   std::ofstream(sidecar_path(a.string())) << "{\"source\": \"twin\"}\n";
-  const PoseTrace old = read_trace(a.string());
+  EXPECT_NE(error_of([&] { read_trace(a.string()); }).find("key 'content_sha256': missing"), std::string::npos);
+  const PoseTrace old = read_trace(a.string(), SidecarSeal::Adopt);
   EXPECT_TRUE(old.has_sidecar);
   EXPECT_FALSE(old.sidecar_bound);
 }
@@ -258,6 +262,7 @@ void edit_sidecar(const std::string& path, const std::function<void(nlohmann::js
   nlohmann::json j = nlohmann::json::parse(vcloe::test::file_text(sidecar_path(path)));
   edit(j);
   std::ofstream(sidecar_path(path)) << j.dump(2) << "\n";
+  vcloe::test::seal_again(sidecar_path(path));  // the check behind the seal (RequiredSidecar tests the seal)
 }
 }  // namespace
 

@@ -157,6 +157,33 @@ TEST(RigRoles, ControlTellsAPoseNoDriveCouldHaveReachedSinceTheLastOne) {
   EXPECT_EQ(control.unreachable(pose_of(2, back)), "") << "judged from the last valid pose acted on";
 }
 
+// Probe 35, D: a peer whose pose stayed at the reference's start while the commands moved on
+// wound the outer loop up until its command left the joint range, and control called the pose
+// "none the robot can have". The pose within the range is said as a pose that did not follow; a
+// pose out of the range is the pose's own fault (""), as before.
+TEST(RigRoles, ACommandOutOfRangeAnsweringAPoseWithinItIsSaidAsAPoseThatDidNotFollow) {
+  const rig::ExperimentSetup s = short_setup(0.5);
+  rig::ControlRole control(s);
+  const Vec6d p0 = s.reference.start_pose;
+  const double limit = s.model.joint_limit;
+  const std::string said = control.pose_not_followed(pose_of(3, p0), limit);
+  EXPECT_NE(said.find("the pose itself is within the joint range"), std::string::npos) << said;
+  EXPECT_NE(said.find("did not follow the commands"), std::string::npos) << said;
+  Vec6d theta;
+  ASSERT_TRUE(sim::inverse_kinematics<double>(s.model, p0, theta));
+  EXPECT_EQ(control.pose_not_followed(pose_of(3, p0), 0.5 * theta.cwiseAbs().maxCoeff()), "")
+      << "a pose whose own joints are out of the range is the cause";
+  EXPECT_EQ(control.pose_not_followed(pose_of(3, p0, false), limit), "") << "an invalid pose holds U";
+}
+
+TEST(RigRoles, ARunningStatusWhoseTickGoesBackIsSaid) {
+  // Probe 35, L-control-tickback: running ticks 500 then 3 went unmentioned.
+  EXPECT_EQ(rig::running_tick_problem(3, -1), "") << "the first running status";
+  EXPECT_EQ(rig::running_tick_problem(500, 500), "") << "an adapter that repeats its tick";
+  EXPECT_EQ(rig::running_tick_problem(501, 500), "");
+  EXPECT_EQ(rig::running_tick_problem(3, 500), "went back from tick 500 to 3 (a robot restarted, or another one on the stream?)");
+}
+
 // Probe 23, class D: x = 2e6 m or z = 1e300 (finite, valid) is refused at the same check, as a
 // value no trace holds; the run then ends before that frame, so the trace up to there (rows 0 to
 // 19, never the refused pose) can be written: it ended at the trace writer's "row 21 ... absurd".

@@ -5,7 +5,8 @@
 //             beta, gamma (mean measured pose, m, rad), sd_x..sd_gamma (scatter of its frames),
 //             frames, settled_s (when the joints stopped moving after the move, s; NaN unknown)
 //   sidecar:  <csv>.meta.json — format, source, software, robot and truth files (SHA-256),
-//             csv_sha256, camera_hz, move_s, settle_s, measure_s, seed, noise_sigma
+//             csv_sha256, camera_hz, move_s, settle_s, measure_s, seed, noise_sigma; sealed
+//             (content_sha256, core/required_sidecar.hpp)
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "vcloe/calib/kinematic_calibration.hpp"
 #include "vcloe/core/file_record.hpp"
+#include "vcloe/core/required_sidecar.hpp"
 
 namespace vcloe::calib {
 
@@ -37,6 +39,9 @@ struct StaticTrace {
 // Writes path and path.meta.json atomically (refuses to overwrite without force).
 void write_static_trace(const std::string& path, const StaticTrace& trace, bool force);
 // Reads both; every problem one vcloe::Error naming file, line and column or key.
-StaticTrace read_static_trace(const std::string& path);
+// `seal` Adopt reads an unsealed sidecar (only `vcloe seal`, core/required_sidecar.hpp).
+StaticTrace read_static_trace(const std::string& path, SidecarSeal seal = SidecarSeal::Required);
+// What a static-pose trace's sidecar is, for read_sidecar.
+extern const SidecarKind kStaticTraceSidecar;
 
 }  // namespace vcloe::calib

@@ -5,13 +5,15 @@
 // Nothing the user recorded is overwritten without `force`; files are written atomically; the
 // same trace gives byte-identical files; every read error names the file, line and column. The
 // sidecar holds the CSV's SHA-256 (`csv_sha256`), so a CSV and a sidecar that do not belong
-// together (a write killed between the two renames, one file replaced) are refused on read.
+// together (a write killed between the two renames, one file replaced) are refused on read, and
+// is sealed, so a sidecar edited by hand is (core/required_sidecar.hpp).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "vcloe/core/output_file.hpp"
+#include "vcloe/core/required_sidecar.hpp"
 #include "vcloe/core/rotation.hpp"
 #include "vcloe/core/trace_metadata.hpp"
 
@@ -45,7 +47,10 @@ std::vector<FileText> trace_files(const std::string& path, const PoseTrace& trac
 // A sidecar whose `csv_sha256` is not the CSV's hash is an error naming both files. The rows of
 // unmeasured_frames are left out (the one rule of which rows are measurements: every command
 // reads a trace here), so a rig trace has the gaps a `measure` trace has.
-PoseTrace read_trace(const std::string& path);
+// `seal` Adopt reads an unsealed sidecar (only `vcloe seal`, core/required_sidecar.hpp).
+PoseTrace read_trace(const std::string& path, SidecarSeal seal = SidecarSeal::Required);
+// What a pose trace's sidecar is, for read_sidecar.
+extern const SidecarKind kPoseTraceSidecar;
 // The frames of a trace that are no measurement: those the live rig's recorder never received or
 // received invalid (the sidecar's stream.missing_frames and stream.invalid_frames, docs/protocol.md),
 // whose rows repeat the last valid pose. Sorted, each once.

@@ -132,6 +132,11 @@ class ControlRole {
   // frame, before any command answers it. First of all: a value no trace can hold (beyond
   // kMaxTraceMagnitude, docs/traces.md) or joint angles that are not finite.
   std::string unreachable(const bridge::PoseMessage& p) const;
+  // Why the command answering p left the joint range (|theta| <= joint_limit) when p itself is
+  // within it: the outer loop's error grew because the measured pose did not follow the commands
+  // (a robot that does not move, a pose source that does not see it). "" when p's own joint
+  // angles are out of the range too (then the pose is the cause, not the loop).
+  std::string pose_not_followed(const bridge::PoseMessage& p, double joint_limit) const;
   // The run ends at `frame` (a pose refused there): no row from it on is emitted, so the trace
   // written holds only poses the controller took (a refused value may be none a trace can hold).
   void end_at(std::int64_t frame) { end_frame_ = std::min(end_frame_, frame); }
@@ -179,6 +184,10 @@ class ControlRole {
 // allow. "" if it holds, else what is wrong.
 std::string stop_tick_problem(const servo::TickClock& clock, std::int64_t stop_tick, std::int64_t last_running,
                               double seconds_since);
+// A running status's tick below the last running status's (`last_running`, -1: none heard): ticks
+// only count up (docs/protocol.md, Status), so the robot restarted mid-run or another one speaks
+// on the stream. "" if it holds, else what is wrong ("went back from tick 500 to 3 …").
+std::string running_tick_problem(std::int64_t tick, std::int64_t last_running);
 
 // The one place the robot's stop tick becomes the sidecar's `stopped` record (control's finish):
 // `reason` as the robot said it, `frames` the trace's rows (frames 0 to frames - 1 received).
