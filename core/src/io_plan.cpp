@@ -95,6 +95,15 @@ void check_output_shape(const std::string& path) {
   if (fs::exists(st) && !fs::is_regular_file(st)) fail(path, "is a device, pipe or socket, expected a file name");
 }
 
+// A name with a control character (a newline, a tab, an escape) cannot be said on one line — in
+// what vcloe prints, in the sidecars and reports that record it — so no output takes one (probe
+// 33, e06: `wrote s` and `.csv` on two lines). Said escaped (fail).
+void check_output_name(const std::string& path) {
+  if (std::any_of(path.begin(), path.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+    fail(path, "a name with a control character (a newline, a tab, ...), which what vcloe prints and records "
+               "could not say on one line; choose another name");
+}
+
 // An output folder holds nothing but this command's outputs: anything else there (an earlier
 // run's frames beyond this one's) would be read with them as one folder.
 void check_folder(const std::string& dir, const std::string& role, const std::vector<Identity>& out) {
@@ -149,6 +158,23 @@ class OutputsSeen {
 bool exists_as_entry(const std::string& path) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(path, ec));
+}
+
+// An output named as the companion of a file there that this command does not write
+// (`predict --out x.csv.meta.json` beside the trace x.csv): it would take that file's sidecar or
+// report away, so it is refused even with --force (probe 33, o09).
+void check_not_a_companion(const std::string& path, const std::vector<Identity>& outputs) {
+  for (const char* companion : kCompanions) {
+    const std::string suffix = companion;
+    if (path.size() <= suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    const std::string owner = path.substr(0, path.size() - suffix.size());
+    const Identity id = identity_of(owner);
+    if (!exists_as_entry(owner) || std::any_of(outputs.begin(), outputs.end(), [&](const Identity& o) { return same_file(o, id); }))
+      continue;
+    fail(path, "is the " + std::string(suffix == kSidecar ? "sidecar" : "identification report") + " of " + owner +
+                   ", which this command does not write; refusing to replace it even with --force (give the output "
+                   "its own name)");
+  }
 }
 
 // A program and its temporary directory, as the step that runs it will need them.
@@ -269,7 +295,9 @@ void IoPlan::check() const {
   std::vector<Identity> out;
   OutputsSeen seen;
   std::set<std::string> tried;  // each output directory tried once (render: thousands of images in one)
+  for (const Entry& f : folders_) check_output_name(f.path);
   for (const Entry& o : outputs_) {
+    check_output_name(o.path);
     if (!within_.empty()) check_stays_within(o.path, within_);
     if (!o.planned) {  // a planned output: whoever writes it checks its shape and folder, when it does
       check_output_shape(o.path);
@@ -295,6 +323,8 @@ void IoPlan::check() const {
     }
     out.push_back(id);
   }
+  for (const Entry& o : outputs_)
+    if (!o.planned) check_not_a_companion(o.path, out);
   for (const Entry& f : folders_) check_folder(f.path, f.role, out);
   if (!force_)
     for (const Entry& o : outputs_)

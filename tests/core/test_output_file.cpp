@@ -167,6 +167,40 @@ TEST(IoPlan, OutputsThatAreInputsOrEachOtherAreRefusedNamingBoth) {
   EXPECT_EQ(error_of([&] { IoPlan(false).output(robot).check(); }), robot + ": exists; pass --force to overwrite");
 }
 
+// Probe 33, e06: `simulate --out $'s\n.csv'` printed its success line on two lines. No output, file
+// or folder, takes a name with a control character; the refusal says the name escaped, on one line.
+TEST(IoPlan, AnOutputNameWithAControlCharacterIsRefusedOnOneLine) {
+  const fs::path d = fresh("control-character");
+  for (const std::string bad : {"s\n.csv", "tab\t.csv", "esc\x1b.csv", "del\x7f.csv"}) {
+    const std::string path = (d / bad).string();
+    const std::string e = error_of([&] { IoPlan(true).output(path, "--out").check(); });
+    EXPECT_NE(e.find("a name with a control character"), std::string::npos) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+    EXPECT_NE(error_of([&] { IoPlan(true).output_folder(path, "--out").check(); }), "");
+    EXPECT_NE(error_of([&] { IoPlan(true).planned(path, "a step's").check(); }), "");
+  }
+  EXPECT_EQ(error_of([&] { IoPlan(true).output((d / "plain é.csv").string(), "--out").check(); }), "")
+      << "a space or a letter beyond ASCII is no control character";
+}
+
+// Probe 33, o09: `predict --out x.csv.meta.json --force` replaced the sidecar of the trace x.csv
+// beside it. An output named as the companion of a file this command does not write is refused
+// even with --force; a trace's own sidecar, written with it, is not.
+TEST(IoPlan, AnOutputNamedAsTheCompanionOfAnotherFileIsRefusedEvenWithForce) {
+  const fs::path d = fresh("companion");
+  put(d / "x.csv", "time,x\n");
+  put(d / "m.yaml", "m");
+  const std::string side = (d / "x.csv.meta.json").string(), report = (d / "m.yaml.report.json").string();
+  EXPECT_EQ(error_of([&] { IoPlan(true).output(side, "--out").check(); }),
+            side + ": is the sidecar of " + (d / "x.csv").string() +
+                ", which this command does not write; refusing to replace it even with --force (give the output its own name)");
+  EXPECT_NE(error_of([&] { IoPlan(true).output(report, "--out").check(); }).find("is the identification report of"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { IoPlan(true).output_trace((d / "x.csv").string(), "--out").check(); }), "");
+  EXPECT_EQ(error_of([&] { IoPlan(true).output((d / "y.csv.meta.json").string(), "--out").check(); }), "")
+      << "no y.csv there: nothing's companion";
+}
+
 // What a command that runs steps into a directory (study, demo) will write, declared before the
 // directory is made: checked against every input (and its companions, through a link) and against
 // each other, with the companions of a trace or a model; its directory, shape and --force are for
