@@ -87,8 +87,8 @@ void check_filtered(const PoseTrace& t, const std::string& path) {
 
 }  // namespace
 
-PoseTrace read_checked_trace(const std::string& path) {
-  PoseTrace t = read_trace(path);
+PoseTrace read_checked_trace(const std::string& path, SidecarSeal seal) {
+  PoseTrace t = read_trace(path, seal);
   check_reference_columns(t, path);
   if (t.metadata.filter) check_filtered(t, path);
   else if (t.metadata.source && *t.metadata.source == "twin") check_twin(t, path);

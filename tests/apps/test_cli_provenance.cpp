@@ -131,6 +131,16 @@ TEST(CliProvenance, ARecordingAnOlderVcloeWroteIsRefusedUntilSealedAndItsSealedC
   EXPECT_NE(c.out.find(sidecar + ": key 'content_sha256': missing: not a file as this vcloe writes it"), std::string::npos)
       << c.out;
   EXPECT_NE(c.out.find("; vcloe seal " + r.plain.string() + " --out COPY.csv seals a copy"), std::string::npos) << c.out;
+  // What every reader checks behind the seal, seal checks: a run relabelled a twin is made again
+  // and differs (probe 36, SE12b), and nothing is written.
+  meta["source"] = "twin";
+  std::ofstream(sidecar) << meta.dump(2);
+  c = run_vcloe("seal " + r.plain.string() + " --out " + copy.string());
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_NE(c.out.find("but the twin of the files its sidecar records"), std::string::npos) << c.out;
+  EXPECT_FALSE(fs::exists(copy));
+  meta["source"] = "virtual";
+  std::ofstream(sidecar) << meta.dump(2);
   c = run_vcloe("seal " + r.plain.string() + " --out " + copy.string());
   EXPECT_EQ(c.status, 0) << c.out;
   EXPECT_NE(c.out.find("wrote " + copy.string() + " and " + copy.string() + ".meta.json: a sealed copy of "), std::string::npos)

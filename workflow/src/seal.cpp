@@ -10,6 +10,7 @@
 #include "vcloe/core/required_sidecar.hpp"
 #include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/trace.hpp"
+#include "vcloe/rig/checked_trace.hpp"
 
 namespace vcloe::workflow {
 
@@ -18,7 +19,7 @@ namespace {
 // The recording read by its own reader with every check but the seal; what it is, for the line.
 std::string read_unsealed(const std::string& in, const std::string& format) {
   if (format == kTraceFormat)
-    return "a pose trace of " + std::to_string(read_trace(in, SidecarSeal::Adopt).size()) + " measured rows";
+    return "a pose trace of " + std::to_string(rig::read_checked_trace(in, SidecarSeal::Adopt).size()) + " measured rows";
   if (format == calib::kStaticTraceFormat)
     return "a static-pose trace of " + std::to_string(calib::read_static_trace(in, SidecarSeal::Adopt).poses.size()) +
            " poses";

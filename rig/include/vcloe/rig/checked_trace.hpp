@@ -12,6 +12,7 @@
 
 namespace vcloe::rig {
 
-PoseTrace read_checked_trace(const std::string& path);
+// `seal` Adopt: an unsealed sidecar read (only `vcloe seal`, which adopts it after these checks).
+PoseTrace read_checked_trace(const std::string& path, SidecarSeal seal = SidecarSeal::Required);
 
 }  // namespace vcloe::rig
