@@ -341,7 +341,7 @@ std::string_view name_of(StopReason r) {
     case StopReason::None: return "none";
     case StopReason::PoseTimeout: return "pose stream silent longer than the timeout";
     case StopReason::InvalidPoses: return "too many invalid poses in a row";
-    case StopReason::HeartbeatLost: return "controller heartbeat lost";
+    case StopReason::HeartbeatLost: return "controller lost";
     case StopReason::CommandOutOfRange: return "command outside the joint range";
     case StopReason::CommandRateLimit: return "command faster than the joint rate limit";
     case StopReason::MalformedCommand: return "malformed command";

@@ -15,7 +15,7 @@ POSE, COMMAND, STATUS, HEARTBEAT, HELLO, END = 1, 2, 3, 4, 5, 6
 BODY = {POSE: struct.Struct("<q6ddIB3x"), COMMAND: struct.Struct("<q6d"), STATUS: struct.Struct("<BxH4xQq6d"),
         HEARTBEAT: struct.Struct("<"), HELLO: struct.Struct("<BBB5x32s32s32s32s32s"), END: struct.Struct("<B7xqQ")}
 RUNNING, STOPPED, WAITING, MOVING = 0, 1, 2, 3           # status.state
-REASONS = ["none", "pose timeout", "invalid poses", "heartbeat lost", "command out of range",
+REASONS = ["none", "pose timeout", "invalid poses", "controller lost", "command out of range",
            "command rate limit", "malformed command", "robot failure", "finished",
            "interrupted", "handshake refused"]  # status.reason
 ROBOT, VISION, CONTROL = 1, 2, 3                         # hello.role, end.role

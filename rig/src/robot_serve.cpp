@@ -15,6 +15,7 @@
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <set>
 
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/common.hpp"
@@ -104,6 +105,7 @@ class RobotServer {
   std::vector<Vec6d> correction_;  // per tick, added to the command due (--precorrection); empty: none
   Vec6d start_hold_;  // where the move to start ends: the first tick's command (servo::start_hold)
   std::uint64_t last_sequence_ = 0, poses_seen_ = 0, exposures_ = 0;
+  std::set<std::int64_t> pose_frames_;  // the frames whose pose came on the pose stream (waiting_cause)
   double t0_ = 0, last_status_ = -1e300;
   bridge::RobotState state_ = bridge::RobotState::Waiting;
   bool controller_hello_ = false, vision_hello_ = false, controller_ended_ = false;
@@ -113,9 +115,16 @@ class RobotServer {
 
   // Lockstep, waiting for frame `arrived`'s command: the pose stream is silent because the robot
   // waits (no exposure until it moves on), so a pose timeout then is the controller's missing
-  // command (it sent heartbeats only, or nothing), said as such.
+  // command (it sent heartbeats only, or nothing), said as such — unless the pose of that frame
+  // never came on the pose stream: then the pose source lost it, and the controller had nothing
+  // to answer (probe 36, R06 and R13: vision skipping frames was blamed on the controller).
   bridge::StopCause waiting_cause(const bridge::StopCause& why, bool wait, int arrived) const {
     if (!wait || schedule_.command_here(arrived) || why.reason != bridge::StopReason::PoseTimeout) return why;
+    if (!pose_frames_.count(arrived))
+      return {bridge::StopReason::PoseTimeout,
+              "no pose of frame " + std::to_string(arrived) + " on " + o_.endpoints.poses +
+                  " (lockstep: the controller answers each pose, and the pose source sent none for this frame; " +
+                  why.detail + ")"};
     return {bridge::StopReason::HeartbeatLost,
             "no command for frame " + std::to_string(arrived) + " from the controller on " + o_.endpoints.commands +
                 " (lockstep: the robot waits for it, and the pose stream waits for the robot; " + why.detail + ")"};
@@ -240,6 +249,7 @@ class RobotServer {
     }
     if (const auto* p = std::get_if<bridge::PoseMessage>(&m)) {
       ++poses_seen_;
+      pose_frames_.insert(p->frame);
       monitor_.on_pose(now_s(), p->valid);
     }
   }

@@ -23,9 +23,10 @@ namespace bridge = vcloe::bridge;
 namespace test_cli_rig_peers {
 
 // The test as the pose source: the robot's true pose at each exposure (its camera stream)
-// passed on as `edit` makes it, after vision's hello; until the robot's end, `done()` or 30 s.
-template <typename Edit, typename Done>
-void relay_as_vision(const RigStreams& s, Edit edit, Done done) {
+// passed on as `edit` makes it, after vision's hello, for the frames `keep` keeps; until the
+// robot's end, `done()` or 30 s.
+template <typename Edit, typename Done, typename Keep>
+void relay_as_vision(const RigStreams& s, Edit edit, Done done, Keep keep) {
   zmq::context_t ctx;
   zmq::socket_t poses = publisher(ctx, s.poses);
   bridge::Subscriber camera(ctx, s.camera, bridge::Subscriber::Keep::All);
@@ -40,7 +41,7 @@ void relay_as_vision(const RigStreams& s, Edit edit, Done done) {
     bool ended = false;
     while (auto m = camera.receive(0ms)) {
       robot_heard = robot_heard || std::holds_alternative<bridge::HelloMessage>(*m);
-      if (auto* p = std::get_if<bridge::PoseMessage>(&*m)) {
+      if (auto* p = std::get_if<bridge::PoseMessage>(&*m); p && keep(p->frame)) {
         relaying = true;
         p->pose = edit(p->frame, p->pose);
         stamp.send(poses, *p);
@@ -49,6 +50,11 @@ void relay_as_vision(const RigStreams& s, Edit edit, Done done) {
     }
     if (ended) return;
   }
+}
+
+template <typename Edit, typename Done>
+void relay_as_vision(const RigStreams& s, Edit edit, Done done) {
+  relay_as_vision(s, edit, done, [](std::int64_t) { return true; });
 }
 
 }  // namespace test_cli_rig_peers
@@ -125,6 +131,29 @@ TEST(RigRun, APoseThatStopsFollowingTheCommandsIsSaidAsSuchNotAsAPoseTheRobotCan
   EXPECT_EQ(control.output().find("poses in m and rad?"), std::string::npos) << control.output();
   robot.kill(SIGTERM);
   robot.wait();
+}
+
+TEST(RigRun, APoseSourceThatSkipsAFrameIsNamedNotTheController) {
+  // Probe 36, R06 and R13: in lockstep, vision skipping frames 20 to 22 left the robot waiting for
+  // a command the controller never had a pose to answer; the robot blamed the controller
+  // ("controller heartbeat lost: no command for frame 20"). The pose stream is named now.
+  const fs::path d = cli_test::fresh_dir("vcloe-rig", "peers-skip");
+  const fs::path ref = reference(d, 1);
+  const RigStreams s(d);
+  Process robot("robot serve --hold 0 --pose-timeout 0.3 --start-timeout 5 --reference " + ref.string() + s.robot(),
+                d / "robot.log");
+  Process control("control --start-timeout 5 --reference " + ref.string() + " --out " + (d / "o.csv").string() + s.control(),
+                  d / "control.log");
+  test_cli_rig_peers::relay_as_vision(
+      s, [](std::int64_t, vcloe::Vec6d x) { return x; }, [&] { return control.wait(std::chrono::seconds(0)) >= 0; },
+      [](std::int64_t j) { return j < 20 || j > 22; });
+  EXPECT_EQ(control.wait(), 2) << control.output();
+  EXPECT_EQ(robot.wait(), 2) << robot.output();
+  EXPECT_NE(robot.output().find("(pose stream silent longer than the timeout): no pose of frame 20 on ipc://"),
+            std::string::npos)
+      << robot.output();
+  EXPECT_EQ(robot.output().find("no command for frame"), std::string::npos) << robot.output();
+  EXPECT_EQ(robot.output().find("controller lost"), std::string::npos) << robot.output();
 }
 
 TEST(RigRun, AControllerThatOnlyHeartbeatsIsNamedNotThePoseStream) {
