@@ -38,6 +38,14 @@ std::string hello_problem(const HelloMessage& mine, const std::array<std::string
     return "handshake refused: " + peer_name(peer.role) + " on " + endpoint + " runs the " +
            std::string(name_of(peer.clock)) + " clock; " + me + " runs " + std::string(name_of(mine.clock)) +
            ": the robot and the controller of one run must run one clock (--clock)";
+  // A file a role does not read, stated: a hello of another run or another protocol, never one
+  // of this run's pose source (probe 36, H_hello_files: another reference, accepted in silence).
+  for (std::size_t k = 0; k < kRunFiles; ++k)
+    if (!reads(peer.role, static_cast<RunFile>(k)) && peer.files[k])
+      return "handshake refused: " + peer_name(peer.role) + " on " + endpoint + " states the " +
+             std::string(name_of(static_cast<RunFile>(k))) + " with " + abbreviated(*peer.files[k]) + ", which " +
+             peer_name(peer.role) + " does not read (docs/protocol.md, \"Handshake\"): " + me +
+             " refuses a hello of another run or another protocol";
   for (std::size_t k = 0; k < kRunFiles; ++k) {
     const auto file = static_cast<RunFile>(k);
     if (!reads(mine.role, file) || !reads(peer.role, file) || mine.files[k] == peer.files[k]) continue;

@@ -87,6 +87,24 @@ StaticTraceInfo read_info(const std::string& path, const std::string& csv_text, 
   return i;
 }
 
+// A pose's counts against the sidecar's timing (probe 36, ST08–ST10: 2000 frames in a 0.2 s hold
+// at 100 Hz shrank the calibration's sigma 9x): no more frames than the camera exposes in the
+// hold (measure_s x camera_hz, and the one at its start), no spread from one frame, and settling
+// within the hold (settle_s + measure_s; nan: never settled).
+void check_against_timing(const StaticPose& p, double settled_s, const std::string& where, const StaticTraceInfo& i) {
+  const double most = std::floor(i.measure_s * i.camera_hz + 1e-9) + 1;
+  if (p.frames > most)
+    fail(where, "column 'frames': " + std::to_string(p.frames) + " frames, but a hold of " + exact_number(i.measure_s) +
+                    " s at " + exact_number(i.camera_hz) + " Hz (the sidecar's measure_s and camera_hz) exposes at most " +
+                    exact_number(most));
+  if (p.frames == 1 && p.scatter.maxCoeff() > 0)
+    fail(where, "columns 'sd_*': a spread of one frame: expected 0 (a standard deviation needs two frames)");
+  if (std::isfinite(settled_s) && settled_s > i.settle_s + i.measure_s + 1e-9)
+    fail(where, "column 'settled_s': " + exact_number(settled_s) + " s, but the robot was held " +
+                    exact_number(i.settle_s + i.measure_s) + " s (the sidecar's settle_s + measure_s): expected at most that, "
+                    "or nan (never settled)");
+}
+
 // One row of the table into a pose; what no measurement can be is refused at its column.
 void append_pose(const std::vector<double>& row, const std::string& where, StaticTrace& t) {
   StaticPose p;
@@ -100,6 +118,7 @@ void append_pose(const std::vector<double>& row, const std::string& where, Stati
     fail(where, "column 'frames': expected a whole number >= 1");
   if (!(std::isnan(row[26]) || row[26] >= 0)) fail(where, "column 'settled_s': expected a time >= 0 s or nan");
   p.frames = static_cast<int>(row[25]);
+  check_against_timing(p, row[26], where, t.info);
   t.poses.push_back(p);
   t.settled_s.push_back(row[26]);
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -242,6 +243,35 @@ void check_stream_rows(const PoseTrace& t, const std::string& meta) {
                    std::to_string(received) + " rows of frames received (not in stream.missing_frames): expected at least that many");
 }
 
+// A stream record's summaries are of its own per-frame lists (probe 36, RG01 and RG03: frames
+// added to missing_frames that receive_s records received were left out of every fit; a latency
+// p50 of 0.0005 ms under a list whose median is 0.12 ms was read and copied): a frame is in
+// missing_frames exactly when receive_s records it never received (-1), and latency_ms holds
+// latency_quantile of publish_to_receive_ms.
+void check_stream_record(const TraceMetadata& m, const std::string& meta) {
+  if (!m.stream) return;
+  const StreamRecord& s = *m.stream;
+  std::vector<std::int64_t> missing = s.missing_frames;
+  std::sort(missing.begin(), missing.end());
+  for (std::size_t f = 0; f < s.receive_s.size(); ++f) {
+    const bool listed = std::binary_search(missing.begin(), missing.end(), static_cast<std::int64_t>(f));
+    if (listed != (s.receive_s[f] < 0))
+      fail(meta, "key 'stream.missing_frames': frame " + std::to_string(f) +
+                     (listed ? " is listed, but stream.receive_s records it received at " + exact_number(s.receive_s[f]) + " s"
+                             : " is not listed, but stream.receive_s records it never received (-1)") +
+                     ": expected the frames the recorder never received");
+  }
+  if (s.publish_to_receive_ms.empty()) return;
+  for (const auto& [key, recorded, q] : {std::tuple{"p50", s.latency_p50_ms, 0.5}, std::tuple{"p99", s.latency_p99_ms, 0.99},
+                                         std::tuple{"max", s.latency_max_ms, 1.0}}) {
+    const double now = latency_quantile(s.publish_to_receive_ms, q);
+    if ((std::isnan(now) && std::isnan(recorded)) || std::abs(recorded - now) <= 1e-9 * std::max(1.0, std::abs(now))) continue;
+    fail(meta, std::string("key 'stream.latency_ms.") + key + "': " + (std::isnan(recorded) ? "null" : exact_number(recorded) + " ms") +
+                   ", but its stream.publish_to_receive_ms gives " + (std::isnan(now) ? "none (no latency measured)" : exact_number(now) + " ms") +
+                   ": expected the figure of its own list");
+  }
+}
+
 // The rows of frames that are no measurement (unmeasured_frames) taken out, as `measure` never
 // writes them: every reader of a rig trace — filter, identify, compare, validate — sees the gaps
 // measure's traces have, not the last valid pose repeated as if measured.
@@ -318,6 +348,7 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv, SidecarS
     check_copies_of_recorded_experiment(t.metadata, path);
     check_unmeasured_frames_in_run(t, meta);
     check_stream_rows(t, meta);
+    check_stream_record(t.metadata, meta);
     const std::size_t rows = t.time.size();
     drop_unmeasured_rows(t);
     if (t.time.empty())  // nothing measured: every command would compare or fit nothing (session 29's probe 30, B)

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <algorithm>
 #include <functional>
+#include <iterator>
+#include <limits>
 #include <type_traits>
 #include <set>
 
@@ -13,6 +15,15 @@
 #include "vcloe/core/trace.hpp"
 
 namespace vcloe {
+
+double latency_quantile(const std::vector<double>& ms, double q) {
+  std::vector<double> v;
+  std::copy_if(ms.begin(), ms.end(), std::back_inserter(v), [](double l) { return l >= 0; });
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
 
 using nlohmann::json;
 
@@ -40,6 +51,9 @@ void put(json& j, const char* key, const std::optional<FileRecord>& v) {
   if (v) j[key] = file_json(*v);
 }
 
+// A latency figure: null where none was measured (NaN, latency_quantile of no measurement).
+json latency_json(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
+
 json stream_json(const StreamRecord& s) {
   return {{"poses_received", s.poses_received},
           {"sequence_gaps", s.sequence_gaps},
@@ -48,7 +62,7 @@ json stream_json(const StreamRecord& s) {
           {"status_malformed", s.status_malformed},
           {"missing_frames", s.missing_frames},
           {"invalid_frames", s.invalid_frames},
-          {"latency_ms", {{"p50", s.latency_p50_ms}, {"p99", s.latency_p99_ms}, {"max", s.latency_max_ms}}},
+          {"latency_ms", {{"p50", latency_json(s.latency_p50_ms)}, {"p99", latency_json(s.latency_p99_ms)}, {"max", latency_json(s.latency_max_ms)}}},
           {"receive_s", s.receive_s},
           {"publish_to_receive_ms", s.publish_to_receive_ms}};
 }

@@ -279,7 +279,7 @@ class Controller {
 
   void emit_rows(bool all);
   void finish();
-  std::vector<double> record_stream(PoseTrace& t);
+  void record_stream(PoseTrace& t);
   std::string schedule_mismatch(bool finished, std::uint64_t lost) const;
   std::string dropped_pose() const;
 };
@@ -310,13 +310,6 @@ void Controller::emit_rows(bool all) {
   for (std::size_t k = t.size() - emitted; k < t.size(); ++k) partial_.write(trace_csv_row(t, k));
 }
 
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
 // The trace up to the last frame recorded. A frame the recorder never got (sequence gap) or an
 // invalid pose repeats the last valid pose (as `vcloe run`'s stereo camera does) and is listed.
 void Controller::finish() {
@@ -325,7 +318,9 @@ void Controller::finish() {
   const auto frames = static_cast<std::int64_t>(t.size());
   const std::vector<std::int64_t>& missing = role_.missing();
   const std::vector<std::int64_t>& invalid = role_.invalid();
-  const std::vector<double> seen = record_stream(t);
+  record_stream(t);
+  const StreamRecord& stream = *t.metadata.stream;
+  auto ms = [](double v) { return std::isnan(v) ? std::string("n/a") : exact_number(v) + " ms"; };
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   const bridge::FrameCounters& fc = role_.frame_counters();
   const bool finished = (robot_ended_ || (last_status_.state == bridge::RobotState::Stopped &&
@@ -368,8 +363,8 @@ void Controller::finish() {
   std::filesystem::remove(o_.out + ".partial");
   if (finished) warn_if_not_following(t, o_.out);  // as `run` and `simulate` judge their traces (a stop says its own)
   std::cout << "control: wrote " << o_.out << " (" << frames << " poses, " << t.time.back() << " s); latency p50 "
-            << quantile(seen, 0.5) << " ms, p99 " << quantile(seen, 0.99) << " ms, max " << quantile(seen, 1.0)
-            << " ms; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
+            << ms(stream.latency_p50_ms) << ", p99 " << ms(stream.latency_p99_ms) << ", max " << ms(stream.latency_max_ms)
+            << "; sequence gaps " << c.gaps << ", missing " << missing.size() << ", invalid " << invalid.size()
             << ", repeated frames " << fc.repeated_frames << ", exposures backwards " << fc.exposure_backwards
             << ", stamps ahead " << fc.stamps_ahead << ", stale " << fc.stamps_stale << "; peers refused " << commands_.refused_peers() << "\n"
             << std::flush;
@@ -395,10 +390,8 @@ std::string Controller::dropped_pose() const {
 
 // The sidecar's record of the run and its stream (what the poses said, checked:
 // bridge::FrameCounters); the latencies of the poses whose stamps could be read.
-std::vector<double> Controller::record_stream(PoseTrace& t) {
+void Controller::record_stream(PoseTrace& t) {
   const std::vector<double>& latency_ms = role_.latency_ms();
-  std::vector<double> seen;
-  std::copy_if(latency_ms.begin(), latency_ms.end(), std::back_inserter(seen), [](double l) { return l >= 0; });
   const bridge::StreamCounters& c = recorder_.counters(bridge::MessageType::Pose);
   t.metadata = trace_metadata(s_, "rig");
   t.metadata.clock = o_.clock;
@@ -407,9 +400,9 @@ std::vector<double> Controller::record_stream(PoseTrace& t) {
   if (const auto& p = o_.payload) t.metadata.payload = PayloadRecord{p->mass, p->inertia};
   t.metadata.endpoints = EndpointsRecord{o_.endpoints.poses, o_.endpoints.commands, o_.endpoints.status};
   t.metadata.stream = StreamRecord{c.received, c.gaps, c.duplicates, recorder_.malformed(), status_.malformed(),
-                                   role_.missing(), role_.invalid(), quantile(seen, 0.5), quantile(seen, 0.99),
-                                   quantile(seen, 1.0), role_.receive_s(), latency_ms};
-  return seen;
+                                   role_.missing(), role_.invalid(), latency_quantile(latency_ms, 0.5),
+                                   latency_quantile(latency_ms, 0.99), latency_quantile(latency_ms, 1.0), role_.receive_s(),
+                                   latency_ms};
 }
 
 }  // namespace

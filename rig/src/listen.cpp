@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vcloe/bridge/transport.hpp"
+#include "vcloe/core/trace_metadata.hpp"
 #include "vcloe/core/error.hpp"
 #include "vcloe/rig/common.hpp"
 #include "vcloe/rig/serve.hpp"
@@ -27,13 +28,7 @@ struct Stream {
   int poses = 0, invalid = 0, sane = 0;
   bridge::FrameCounters frames;  // frame numbers and stamps checked (bridge/messages.hpp)
   // NaN (JSON null, "n/a") when no pose had plausible stamps: nothing was measured, not 0 ms.
-  double quantile(double q) {
-    if (latency_ms.empty()) return std::numeric_limits<double>::quiet_NaN();
-    std::vector<double> v = latency_ms;
-    const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-    return v[k];
-  }
+  double quantile(double q) const { return latency_quantile(latency_ms, q); }
   // From the exposures of new frames with sane exposures only (strictly increasing: never
   // negative); NaN (null, "n/a") with fewer than two: nothing was measured, not 0 Hz.
   double rate_hz() const {

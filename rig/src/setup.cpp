@@ -11,7 +11,6 @@
 #include <memory>
 
 #include "vcloe/core/error.hpp"
-#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/rotation_difference.hpp"
 #include "vcloe/core/experiment_copies.hpp"
 #include "vcloe/core/trace_compare.hpp"
@@ -245,31 +244,9 @@ std::string controller_of(const std::string& robot_file) {
   return from.path;
 }
 
-namespace {
-// A model beside its identification report (<model>.report.json, sealed: its content is vcloe's)
-// is the model that report records. Edited since (m_p 26.5 -> 60 kg), it was pre-corrected from,
-// learnt and validated as if identified (probe 33, B); predict and report refused it.
-void check_model_as_reported(const std::string& model_file) {
-  const std::string report = model_file + ".report.json";
-  std::error_code ec;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(report, ec))) return;
-  const nlohmann::json j = read_sealed_json_file(report, "run vcloe identify again");
-  const nlohmann::json* recorded = j.contains("inputs") && j["inputs"].is_object() && j["inputs"].contains("model")
-                                       ? &j["inputs"]["model"] : nullptr;
-  const std::string sha = recorded && recorded->is_object() && recorded->contains("sha256") && (*recorded)["sha256"].is_string()
-                              ? (*recorded)["sha256"].get<std::string>() : "";
-  if (sha.empty()) fail(report, "key 'inputs.model.sha256': missing: expected the SHA-256 of the model identified");
-  const std::string now = sha256_file(model_file);
-  if (now != sha)
-    fail(model_file, "is not the model its identification report " + report + " records (SHA-256 " + now.substr(0, 12) +
-                         "…, recorded " + sha.substr(0, 12) + "…): edited since vcloe identify wrote it? identify again, "
-                         "or move the report away to use the file as a robot file of your own");
-}
-}  // namespace
 
 void check_model_of_robot(const std::string& model_file, const sim::RobotModel& model, const std::string& robot_file,
                           const sim::RobotModel& robot, const std::string& robot_option) {
-  check_model_as_reported(model_file);
   // Gravity is the rig's, never identified: a model with another one (edited) predicts other
   // torques for the same motion. Only a calibrated plant has it in the camera's frame.
   const bool same_gravity = (model.gravity - robot.gravity).norm() <= 1e-9 * std::max(1.0, robot.gravity.norm());

@@ -275,6 +275,7 @@ RobotFile parse_document(const YamlDoc& doc, bool consistent) {
 RobotFile load_robot(const std::string& file, bool require_consistent_inertia) {
   return parse_input_file(file, InputKind::Yaml, [&](const std::string& text) {
     check_calibrated_seal(text, file);
+    check_identified_as_reported(text, file);
     return parse_document(YamlDoc::parse(text, file), require_consistent_inertia);
   });
 }

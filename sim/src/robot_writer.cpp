@@ -3,10 +3,12 @@
 // The one writer of robot files (the reader is robot.cpp): what identify and calibrate write,
 // checked to load before it is written. Format: docs/robot-file.md.
 
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
 #include "vcloe/core/error.hpp"
+#include "vcloe/core/sealed_json.hpp"
 #include "vcloe/core/trace.hpp"  // sha256
 
 namespace vcloe::sim {
@@ -131,6 +133,23 @@ void check_calibrated_seal(const std::string& text, const std::string& file) {
   if (sealed.substr(0, 64) != now)
     fail(file, "its head says it was calibrated, but the content is not the one sealed (SHA-256 " + now.substr(0, 12) +
                    "..., sealed " + sealed.substr(0, 12) + "...)" + again);
+}
+
+void check_identified_as_reported(const std::string& text, const std::string& file) {
+  const std::string report = file + ".report.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(report, ec))) return;
+  const nlohmann::json j = read_sealed_json_file(report, "run vcloe identify again");
+  const nlohmann::json* recorded = j.contains("inputs") && j["inputs"].is_object() && j["inputs"].contains("model")
+                                       ? &j["inputs"]["model"] : nullptr;
+  const std::string sha = recorded && recorded->is_object() && recorded->contains("sha256") && (*recorded)["sha256"].is_string()
+                              ? (*recorded)["sha256"].get<std::string>() : "";
+  if (sha.empty()) fail(report, "key 'inputs.model.sha256': missing: expected the SHA-256 of the model identified");
+  const std::string now = sha256(text);
+  if (now != sha)
+    fail(file, "is not the model its identification report " + report + " records (SHA-256 " + now.substr(0, 12) +
+                   "…, recorded " + sha.substr(0, 12) + "…): edited since vcloe identify wrote it? identify again, "
+                   "or move the report away to use the file as a robot file of your own");
 }
 
 std::string calibrated_from_line(const FileRecord& source) {

@@ -163,7 +163,7 @@ TEST(CliControl, BadInputIsRefusedInOneLine) {
 TEST(CliControl, AModelEditedBesideItsIdentificationReportIsRefusedByEveryCommandThatUsesIt) {
   // Probe 33, B: model.yaml's platform mass edited beside model.yaml.report.json (which records the
   // model's SHA-256) was pre-corrected from, learnt and validated as if identified; predict and
-  // report refused it. The one check of a --model (rig::check_model_of_robot) now does.
+  // report refused it. The one reader of a robot file (sim::check_identified_as_reported) now does.
   const fs::path d = fresh_dir("vcloe-cli-control", "reported");
   const std::string ref = control_reference(d, "r.yaml", 3, 1), model = (d / "m.yaml").string();
   fs::copy_file(config_dir + "robot.yaml", model);
@@ -173,7 +173,10 @@ TEST(CliControl, AModelEditedBesideItsIdentificationReportIsRefusedByEveryComman
   expect_refused({{"precorrect --model " + model + " --reference " + ref + " --out " + (d / "p.csv").string(), says},
                   {"predict --model " + model + " --reference " + ref, says},
                   {"validate --model " + model + " --n 1 --duration 2", says},
-                  {"learn --model " + model + " --reference " + ref + " --trials 1 --out " + (d / "l.csv").string(), says}});
+                  {"learn --model " + model + " --reference " + ref + " --trials 1 --out " + (d / "l.csv").string(), says},
+                  // Probe 36, M01: simulate ran it; every reader of a robot file checks it now (sim::load_robot).
+                  {"simulate --model " + model + " --reference " + ref + " --out " + (d / "s2.csv").string(), says},
+                  {"kinematics --robot " + model + " --reference " + ref, says}});
   EXPECT_FALSE(fs::exists(d / "p.csv"));
   fs::remove(model + ".report.json");  // without its report it is a robot file like any other
   EXPECT_EQ(run_vcloe("precorrect --model " + model + " --reference " + ref + " --out " + (d / "p.csv").string()).status, 0);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -194,7 +195,7 @@ TEST(StaticTrace, WhatNoMeasurementCanBeIsRefusedAtItsLineAndColumn) {
     t.command.push_back(p.joints);
     t.settled_s.push_back(k == 0 ? 0.25 : NAN);
   }
-  t.info.software = "test", t.info.camera_hz = 100;
+  t.info.software = "test", t.info.camera_hz = 100, t.info.settle_s = 0.5, t.info.measure_s = 0.5;
   write_static_trace(path, t, true);
   const StaticTrace back = read_static_trace(path);
   ASSERT_EQ(back.poses.size(), 2u);
@@ -204,6 +205,22 @@ TEST(StaticTrace, WhatNoMeasurementCanBeIsRefusedAtItsLineAndColumn) {
   write_static_trace(path, t, true);
   EXPECT_EQ(test::error_of([&] { read_static_trace(path); }),
             path + ":3: column 'sd_x': expected a standard deviation (>= 0), got -1e-05");
+  // Counts against the sidecar's timing (probe 36, ST08-ST10): at most 51 frames in a 0.5 s hold at
+  // 100 Hz, no spread of one frame, settled within the 1 s held.
+  t.poses[1].scatter(0) = 1e-5;
+  auto refused = [&](const std::function<void(StaticTrace&)>& edit) {
+    StaticTrace e = t;
+    edit(e);
+    write_static_trace(path, e, true);
+    return test::error_of([&] { read_static_trace(path); });
+  };
+  EXPECT_EQ(refused([](StaticTrace& e) { e.poses[1].frames = 51; }), "");
+  EXPECT_EQ(refused([](StaticTrace& e) { e.poses[1].frames = 5000; }),
+            path + ":3: column 'frames': 5000 frames, but a hold of 0.5 s at 100 Hz (the sidecar's measure_s and camera_hz) "
+                   "exposes at most 51");
+  EXPECT_NE(refused([](StaticTrace& e) { e.poses[1].frames = 1; }).find(":3: columns 'sd_*': a spread of one frame"), std::string::npos);
+  EXPECT_NE(refused([](StaticTrace& e) { e.settled_s[0] = 1000; }).find(":2: column 'settled_s': 1000 s, but the robot was held 1 s"),
+            std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
@@ -239,7 +256,7 @@ TEST(StaticTrace, AMeasurementGivenTwiceOrAPoseNumberOutOfOrderIsRefusedAtItsLin
     p.frames = 50;
     t.poses.push_back(p), t.command.push_back(p.joints), t.settled_s.push_back(0.25);
   }
-  t.info.software = "test", t.info.camera_hz = 100;
+  t.info.software = "test", t.info.camera_hz = 100, t.info.settle_s = 0.5, t.info.measure_s = 0.5;
   write_static_trace(path, t, true);
   EXPECT_EQ(read_static_trace(path).poses.size(), 3u);
   StaticTrace twice = t;  // pose 1 measured again as pose 3 (renumbered by the writer)

@@ -269,3 +269,46 @@ TEST(Trace, ALiveRigsRowsAreThoseOfItsRunOrOfItsRecordedStop) {
             }),
             "");
 }
+
+TEST(Trace, AStreamRecordsSummariesAreThoseOfItsOwnPerFrameLists) {
+  // Probe 36, RG01 and RG03 (each sealed again by hand): frames added to missing_frames that
+  // receive_s records received were left out of every fit; latency p50 0.0005 ms under a list whose
+  // median is 0.12 ms was read and copied by seal.
+  const fs::path a = dir() / "stream-lists.csv";
+  const std::string meta = a.string() + ".meta.json";
+  PoseTrace t;
+  StreamRecord s;
+  for (int j = 0; j < 20; ++j) {
+    t.time.push_back(0.01 * j);
+    t.measured.push_back(Vec6d::Constant(0.001 * j));
+    s.receive_s.push_back(j == 7 ? -1 : 0.01 * j + 0.0002);
+    s.publish_to_receive_ms.push_back(j == 7 ? -1 : 0.1 + 0.01 * j);
+  }
+  s.missing_frames = {7};
+  s.poses_received = 19;
+  s.latency_p50_ms = latency_quantile(s.publish_to_receive_ms, 0.5);
+  s.latency_p99_ms = latency_quantile(s.publish_to_receive_ms, 0.99);
+  s.latency_max_ms = latency_quantile(s.publish_to_receive_ms, 1.0);
+  t.metadata.camera_hz = 100, t.metadata.duration_s = 0.2, t.metadata.stream = s;
+  auto refusal = [&](const std::function<void(nlohmann::json&)>& edit) {
+    write_trace(a.string(), t, true);
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(meta));
+    edit(j);
+    std::ofstream(meta, std::ios::trunc) << j.dump(1);
+    vcloe::test::seal_again(meta);  // a consistent forgery: the lists are what tell
+    return error_of([&] { read_trace(a.string()); });
+  };
+  EXPECT_EQ(refusal([](nlohmann::json&) {}), "");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["stream"]["missing_frames"] = {7, 8}; }),
+            meta + ": key 'stream.missing_frames': frame 8 is listed, but stream.receive_s records it received at 0.08020000000000001 s: "
+                   "expected the frames the recorder never received");
+  const std::string unlisted = refusal([](nlohmann::json& j) {
+    j["stream"]["missing_frames"] = nlohmann::json::array();
+    j["stream"]["poses_received"] = 20;
+  });
+  EXPECT_NE(unlisted.find("frame 7 is not listed, but stream.receive_s records it never received (-1)"), std::string::npos) << unlisted;
+  const std::string p50 = refusal([](nlohmann::json& j) { j["stream"]["latency_ms"]["p50"] = 0.0005; });
+  EXPECT_NE(p50.find(meta + ": key 'stream.latency_ms.p50': 5e-04 ms, but its stream.publish_to_receive_ms gives 0.2 ms"),
+            std::string::npos) << p50;
+  EXPECT_TRUE(std::isnan(latency_quantile({-1, -1}, 0.5))) << "none measured is NaN (null), not 0 ms";
+}

@@ -157,6 +157,25 @@ TEST(Handshake, AnotherFileOfAnyKindIsRefusedByEveryRoleThatReadsItNamingRoleFil
   fs::remove_all(dir);
 }
 
+// Probe 36, H_hello_files and H_hello_pc: a pose source's hello stating another reference, or a
+// pre-correction the run lacks, was accepted in silence (files vision does not read are not
+// compared). A role states exactly the files it reads: another is refused, naming it.
+TEST(Handshake, AHelloStatingAFileItsRoleDoesNotReadIsRefused) {
+  const rig::RunFiles f = default_files();
+  for (const RunFile file : {RunFile::Reference, RunFile::Robot, RunFile::Payload, RunFile::Precorrection}) {
+    bridge::HelloMessage vision = rig::hello_of(Role::Vision, f);
+    vision.files[static_cast<std::size_t>(file)] = rig::hello_of(Role::Robot, f).files[0];  // any hash
+    for (const Role me : {Role::Robot, Role::Control}) {
+      const std::string line = rig::hello_problem(rig::hello_of(me, f), f, heard(vision), Role::Vision, "ipc:///x/poses");
+      EXPECT_NE(line.find("handshake refused: the pose source on ipc:///x/poses states the " + std::string(bridge::name_of(file)) +
+                          " with SHA-256 "),
+                std::string::npos)
+          << line;
+      EXPECT_NE(line.find("which the pose source does not read"), std::string::npos) << line;
+    }
+  }
+}
+
 TEST(Handshake, AHelloOfAnotherRoleOnAStreamIsRefused) {
   const rig::RunFiles f = default_files();
   const std::string line = rig::hello_problem(rig::hello_of(Role::Robot, f), f, heard(rig::hello_of(Role::Robot, f)),

@@ -53,6 +53,12 @@ struct StreamRecord {  // what the recorder received (`vcloe control`)
   double latency_p50_ms = 0, latency_p99_ms = 0, latency_max_ms = 0;  // NaN: none measured (null)
   std::vector<double> receive_s, publish_to_receive_ms;
 };
+// The q-quantile (0 to 1: the element at floor(q (n - 1)) of the sorted list) of the latencies
+// measured — the entries >= 0 of publish_to_receive_ms, -1 being none — or NaN when none was: the
+// one rule of a stream record's latency_ms (control writes them, the one reader checks them) and
+// of `rig listen`'s figures.
+double latency_quantile(const std::vector<double>& ms, double q);
+
 struct StreamChecksRecord {  // what the poses said, checked (`vcloe control`, bridge::FrameCounters)
   std::uint64_t repeated_frames = 0;     // a frame number not above the newest received
   std::uint64_t exposure_backwards = 0;  // an exposure not after the previous new frame's

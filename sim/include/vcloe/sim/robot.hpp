@@ -109,6 +109,11 @@ FileRecord calibrated_from(const std::string& robot_text);
 // Deleting the comment head makes it a robot file of one's own.
 std::string sealed_calibrated_text(const std::string& text);
 void check_calibrated_seal(const std::string& robot_text, const std::string& file);
+// A robot file beside an identification report (`<file>.report.json`, sealed) is the model that
+// report records (its `inputs.model.sha256`): an identified model edited since (m_p 26.5 -> 60 kg)
+// was simulated, pre-corrected from, learnt and validated as if identified (probes 33, B and 36,
+// M01). load_robot checks it for every command; moving the report away makes the file one's own.
+void check_identified_as_reported(const std::string& robot_text, const std::string& file);
 
 // The first leg (0-based) whose geometry — base joint, axis, crank, link length, platform joint —
 // differs between two robots by more than `tolerance` (m, or unit-vector components); -1 if none:
