@@ -340,7 +340,7 @@ std::string_view name_of(StopReason r) {
   switch (r) {
     case StopReason::None: return "none";
     case StopReason::PoseTimeout: return "pose stream silent longer than the timeout";
-    case StopReason::InvalidPoses: return "too many invalid poses in a row";
+    case StopReason::InvalidPoses: return "invalid poses, or a pose stream it cannot read";
     case StopReason::HeartbeatLost: return "controller lost";
     case StopReason::CommandOutOfRange: return "command outside the joint range";
     case StopReason::CommandRateLimit: return "command faster than the joint rate limit";

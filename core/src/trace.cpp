@@ -272,6 +272,25 @@ void check_stream_record(const TraceMetadata& m, const std::string& meta) {
   }
 }
 
+// A sidecar's `source` holds what every trace of that source has: a virtual run the truth it ran,
+// its noise seed and engine (rig::virtual_trace); a live rig its stream and endpoints (control);
+// `measure` and `render` their rig, markers and frames or seed. A twin relabelled "virtual",
+// "rig", "measure" or "render" with its seal made again was read as a measurement, never made
+// again (probe 37, S06, SE02–SE06): it has none of them, and is refused at its `source`.
+void check_source_records(const TraceMetadata& m, const std::string& meta) {
+  const std::string source = m.source.value_or("");
+  auto file = [](const std::optional<FileRecord>& f) { return f.has_value() && !f->none(); };
+  std::vector<std::pair<const char*, bool>> needed;
+  if (source == "virtual") needed = {{"truth", file(m.truth)}, {"seed", m.seed.has_value()}, {"engine", m.engine.has_value()}};
+  if (source == "rig") needed = {{"stream", m.stream.has_value()}, {"endpoints", m.endpoints.has_value()}};
+  if (source == "measure") needed = {{"rig", file(m.rig)}, {"markers", file(m.markers)}, {"frames", m.frames.has_value()}};
+  if (source == "render") needed = {{"rig", file(m.rig)}, {"markers", file(m.markers)}, {"seed", m.seed.has_value()}};
+  for (const auto& [key, there] : needed)
+    if (!there)
+      fail(meta, "key 'source': \"" + source + "\", but no '" + key + "' record, which every " + source +
+                     " trace has: a sidecar of another kind relabelled? (docs/traces.md, \"Sealed sidecars\")");
+}
+
 // The rows of frames that are no measurement (unmeasured_frames) taken out, as `measure` never
 // writes them: every reader of a rig trace — filter, identify, compare, validate — sees the gaps
 // measure's traces have, not the last valid pose repeated as if measured.
@@ -349,6 +368,7 @@ PoseTrace trace_of_csv(const std::string& path, const std::string& csv, SidecarS
     check_unmeasured_frames_in_run(t, meta);
     check_stream_rows(t, meta);
     check_stream_record(t.metadata, meta);
+    check_source_records(t.metadata, meta);
     const std::size_t rows = t.time.size();
     drop_unmeasured_rows(t);
     if (t.time.empty())  // nothing measured: every command would compare or fit nothing (session 29's probe 30, B)

@@ -270,6 +270,25 @@ TEST(Trace, ALiveRigsRowsAreThoseOfItsRunOrOfItsRecordedStop) {
             "");
 }
 
+TEST(Trace, ASourceWithoutTheRecordsEveryTraceOfItHasIsRefused) {
+  // Probe 37, S06 and SE02-SE06: a twin relabelled "virtual", "rig", "measure" or "render", its
+  // seal made again, was read as a measurement and never made again.
+  const fs::path a = dir() / "relabelled.csv";
+  const std::string meta = a.string() + ".meta.json";
+  for (const std::string source : {"virtual", "rig", "measure", "render"}) {
+    PoseTrace t = sample_trace();
+    t.metadata.source = "twin";
+    write_trace(a.string(), t, true);
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(meta));
+    j["source"] = source;
+    std::ofstream(meta, std::ios::trunc) << j.dump(1);
+    vcloe::test::seal_again(meta);
+    const std::string e = error_of([&] { read_trace(a.string()); });
+    EXPECT_EQ(e.rfind(meta + ": key 'source': \"" + source + "\", but no '", 0), 0u) << e;
+    EXPECT_NE(e.find("a sidecar of another kind relabelled?"), std::string::npos) << e;
+  }
+}
+
 TEST(Trace, AStreamRecordsSummariesAreThoseOfItsOwnPerFrameLists) {
   // Probe 36, RG01 and RG03 (each sealed again by hand): frames added to missing_frames that
   // receive_s records received were left out of every fit; latency p50 0.0005 ms under a list whose

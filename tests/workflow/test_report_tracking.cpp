@@ -34,6 +34,7 @@ std::string write_run(const std::filesystem::path& dir, const std::string& name,
     t.measured.push_back(ref + Vec6d::Constant(1e-4));
   }
   t.metadata.source = "virtual", t.metadata.reference = reference, t.metadata.truth = truth;
+  t.metadata.seed = 1, t.metadata.engine = EngineRecord{"MuJoCo 2.2", 0.00025};
   t.metadata.precorrection = command;
   const std::string path = (dir / name).string();
   write_trace(path, t, true);

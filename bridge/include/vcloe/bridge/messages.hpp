@@ -54,7 +54,7 @@ enum class RobotState : std::uint8_t { Running = 0, Stopped = 1, Waiting = 2, Mo
 enum class StopReason : std::uint16_t {
   None = 0,
   PoseTimeout = 1,        // no pose for longer than the timeout
-  InvalidPoses = 2,       // too many invalid poses in a row
+  InvalidPoses = 2,       // too many invalid poses in a row, or a pose stream it cannot read
   HeartbeatLost = 3,      // the controller stopped sending
   CommandOutOfRange = 4,  // a command outside the joint range
   CommandRateLimit = 5,   // a command step faster than the joint rate limit
